@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build the benchmark and differential-test corpus into target/corpus (never committed):
+#   sqlite3-O0.ll sqlite3-O2.ll        the SQLite amalgamation bundled in the libsqlite3-sys crate
+#   jsonprog-O0.ll jsonprog-O2.ll      our C++ program using nlohmann-json, files linked by llvm-link
+#   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
+#   stress-<size>-<seed>.ll            llvm-stress-22 modules
+# Usage: bench/corpus.sh [--small]   (--small: skip the slow large inputs; for quick checks)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${CORPUS_DIR:-$root/target/corpus}
+small=${1:-}
+mkdir -p "$out"
+log() { printf 'corpus: %s\n' "$*" >&2; }
+
+# --- SQLite: the amalgamation shipped inside the libsqlite3-sys crate ---
+if [ ! -s "$out/sqlite3-O2.ll" ] && [ "$small" != --small ]; then
+  fetch="$out/fetch-sqlite"
+  mkdir -p "$fetch/src"
+  cat > "$fetch/Cargo.toml" <<'TOML'
+[package]
+name = "fetch-sqlite"
+version = "0.0.0"
+edition = "2021"
+publish = false
+[workspace]
+[dependencies]
+libsqlite3-sys = { version = "=0.35.0", features = ["bundled"] }
+TOML
+  echo 'fn main() {}' > "$fetch/src/main.rs"
+  (cd "$fetch" && cargo fetch -q)
+  dir=$(cd "$fetch" && cargo metadata --format-version 1 -q |
+    python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]=="libsqlite3-sys"))')
+  cp "$dir/sqlite3/sqlite3.c" "$dir/sqlite3/sqlite3.h" "$out/"
+  for o in O0 O2; do
+    log "sqlite3-$o.ll"
+    clang-22 -$o -S -emit-llvm -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION "$out/sqlite3.c" -o "$out/sqlite3-$o.ll"
+  done
+fi
+
+# --- C++ program with nlohmann-json: every file at -O0 and -O2, joined with llvm-link ---
+for o in O0 O2; do
+  if [ ! -s "$out/jsonprog-$o.ll" ]; then
+    log "jsonprog-$o.ll"
+    parts=()
+    for f in "$root"/bench/programs/jsonprog/*.cpp; do
+      p="$out/jsonprog-$o-$(basename "$f" .cpp).ll"
+      clang++-22 -std=c++17 -$o -S -emit-llvm "$f" -o "$p"
+      parts+=("$p")
+    done
+    llvm-link-22 -S "${parts[@]}" -o "$out/jsonprog-$o.ll"
+    rm -f "${parts[@]}"
+  fi
+done
+
+# --- Rust program: rustc's own LLVM IR at opt-level 0 and 3 ---
+for level in 0 3; do
+  if [ ! -s "$out/rustprog-O$level.ll" ]; then
+    log "rustprog-O$level.ll"
+    target="$out/rust-target"
+    (cd "$root/bench/programs/rustprog" &&
+      CARGO_TARGET_DIR="$target" cargo rustc -q --release --config "profile.release.opt-level=$level" -- --emit=llvm-ir)
+    ll=$(ls -t "$target"/release/deps/rustprog-*.ll | head -1)
+    cp "$ll" "$out/rustprog-O$level.ll"
+  fi
+done
+
+# --- llvm-stress modules of several sizes and seeds ---
+for size in 100 1000 10000; do
+  for seed in 1 2 3; do
+    f="$out/stress-$size-$seed.ll"
+    [ -s "$f" ] || llvm-stress-22 -size=$size -seed=$seed -o "$f"
+  done
+done
+log "done: $(ls "$out"/*.ll | wc -l) modules in $out"

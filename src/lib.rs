@@ -1,0 +1,48 @@
+//! mergefn: find functions in LLVM IR that do the same thing and keep one copy.
+//!
+//! The data takes one path: [`read`] → [`model`] → fingerprint → partition → decide →
+//! [`rewrite`] → [`write`]. See ARCHITECTURE.md for what each stage owns.
+
+pub mod model;
+pub mod read;
+pub mod rewrite;
+pub mod write;
+
+pub use model::Module;
+pub use read::{ReadError, parse, parse_bytes};
+
+/// Per-function counts: all blocks and instructions, and those reachable from the entry (what
+/// LLVM's `print<func-properties>` reports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionCounts {
+    /// The name as LLVM prints it in diagnostics: unquoted, escapes decoded.
+    pub name: String,
+    pub blocks: usize,
+    pub instructions: usize,
+    pub reachable_blocks: usize,
+    pub reachable_instructions: usize,
+}
+
+/// Blocks and instructions of every defined function, in source order.
+pub fn function_counts(m: &Module) -> Vec<FunctionCounts> {
+    m.functions
+        .values()
+        .filter_map(|f| {
+            let body = f.body.as_ref()?;
+            let reachable = body.reachable_blocks();
+            Some(FunctionCounts {
+                name: match &m.globals[f.global].name {
+                    model::GlobalName::Named(n) => String::from_utf8_lossy(n).into_owned(),
+                    model::GlobalName::Numbered(n) => n.to_string(),
+                },
+                blocks: body.blocks.len(),
+                instructions: body.insts.len(),
+                reachable_blocks: reachable.len(),
+                reachable_instructions: reachable
+                    .iter()
+                    .map(|&b| body.blocks[b].inst_count as usize)
+                    .sum(),
+            })
+        })
+        .collect()
+}

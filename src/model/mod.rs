@@ -1,0 +1,816 @@
+//! The module model: what the reader builds and every later stage reads.
+//!
+//! Entities live in arenas indexed by typed ids (`FuncId`, `InstId`, ...). Every entity keeps
+//! the byte span it was read from, so the writer can reproduce the input byte for byte and edits
+//! can replace exactly the text they change. Text that needs no structure (attribute words,
+//! flags, debug-info fields) stays as spans into [`Module::source`].
+
+pub mod types;
+
+use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
+use rustc_hash::FxHashMap;
+
+pub use types::{FloatKind, NamedTypeId, Type, TypeId, Types};
+
+/// A byte range of the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn empty_at(pos: u32) -> Span {
+        Span {
+            start: pos,
+            end: pos,
+        }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start,
+            end: other.end,
+        }
+    }
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+macro_rules! ids {
+    ($($name:ident $disp:literal),* $(,)?) => {$(
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+        entity_impl!($name, $disp);
+    )*};
+}
+
+ids! {
+    GlobalId "global",
+    FuncId "func",
+    VarId "var",
+    AliasId "alias",
+    ConstId "const",
+    MdId "md",
+    UseId "use",
+    LocalId "local",
+    InstId "inst",
+    BlockId "block",
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Linkage {
+    Private,
+    Internal,
+    AvailableExternally,
+    Linkonce,
+    Weak,
+    Common,
+    Appending,
+    ExternWeak,
+    LinkonceOdr,
+    WeakOdr,
+    External,
+}
+
+impl Linkage {
+    pub fn from_keyword(w: &[u8]) -> Option<Linkage> {
+        Some(match w {
+            b"private" => Linkage::Private,
+            b"internal" => Linkage::Internal,
+            b"available_externally" => Linkage::AvailableExternally,
+            b"linkonce" => Linkage::Linkonce,
+            b"weak" => Linkage::Weak,
+            b"common" => Linkage::Common,
+            b"appending" => Linkage::Appending,
+            b"extern_weak" => Linkage::ExternWeak,
+            b"linkonce_odr" => Linkage::LinkonceOdr,
+            b"weak_odr" => Linkage::WeakOdr,
+            b"external" => Linkage::External,
+            _ => return None,
+        })
+    }
+
+    /// The keyword LLVM writes; external linkage is written as nothing.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Linkage::Private => "private",
+            Linkage::Internal => "internal",
+            Linkage::AvailableExternally => "available_externally",
+            Linkage::Linkonce => "linkonce",
+            Linkage::Weak => "weak",
+            Linkage::Common => "common",
+            Linkage::Appending => "appending",
+            Linkage::ExternWeak => "extern_weak",
+            Linkage::LinkonceOdr => "linkonce_odr",
+            Linkage::WeakOdr => "weak_odr",
+            Linkage::External => "",
+        }
+    }
+
+    pub fn is_local(self) -> bool {
+        matches!(self, Linkage::Private | Linkage::Internal)
+    }
+
+    /// Another definition may replace this one at link or load time.
+    pub fn is_interposable(self) -> bool {
+        matches!(
+            self,
+            Linkage::Weak | Linkage::Linkonce | Linkage::ExternWeak | Linkage::Common
+        )
+    }
+
+    /// The one-definition rule holds: every definition of the name is equivalent.
+    pub fn is_odr(self) -> bool {
+        matches!(self, Linkage::LinkonceOdr | Linkage::WeakOdr)
+    }
+
+    /// An unused definition may be dropped.
+    pub fn is_discardable(self) -> bool {
+        matches!(
+            self,
+            Linkage::Private
+                | Linkage::Internal
+                | Linkage::Linkonce
+                | Linkage::LinkonceOdr
+                | Linkage::AvailableExternally
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Visibility {
+    Default,
+    Hidden,
+    Protected,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnnamedAddr {
+    None,
+    Local,
+    Global,
+}
+
+impl UnnamedAddr {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            UnnamedAddr::None => "",
+            UnnamedAddr::Local => "local_unnamed_addr",
+            UnnamedAddr::Global => "unnamed_addr",
+        }
+    }
+}
+
+/// The header parts shared by functions, variables, aliases and ifuncs, with the spans an edit
+/// rewrites.
+#[derive(Clone, Debug)]
+pub struct Linkable {
+    pub linkage: Linkage,
+    pub linkage_span: Span,
+    /// `dso_local` / `dso_preemptable` as written.
+    pub dso_local: Option<Span>,
+    pub visibility: Visibility,
+    pub visibility_span: Option<Span>,
+    pub dll_storage: Option<Span>,
+    /// From the linkage to the DLL storage class, with the white space after it: the text an
+    /// edit of linkage or visibility rewrites.
+    pub prefix_span: Span,
+    pub unnamed_addr: UnnamedAddr,
+    /// The `unnamed_addr` keyword, or an empty span where one would be written.
+    pub unnamed_addr_span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GlobalName {
+    Named(Box<[u8]>),
+    Numbered(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalKind {
+    /// Referenced but not (yet) defined.
+    Pending,
+    Function(FuncId),
+    Variable(VarId),
+    Alias(AliasId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: GlobalName,
+    pub kind: GlobalKind,
+    /// The first reference, for an "undefined value" error.
+    pub first_use: Span,
+    /// Every reference in the module, definition included, in source order.
+    pub uses: Vec<UseId>,
+}
+
+/// Where a global is referenced.
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalUse {
+    pub global: GlobalId,
+    pub span: Span,
+    /// The function whose body holds the use, if any.
+    pub in_function: Option<FuncId>,
+    pub role: UseRole,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseRole {
+    /// The name in the entity's own definition.
+    Definition,
+    /// The callee operand of a call, invoke or callbr.
+    Callee,
+    /// Anything else: an operand, an initializer, an aliasee, `blockaddress`...
+    Operand,
+}
+
+/// One attribute as written. Groups (`#N`) are expanded by later stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attr {
+    /// `#N`
+    Group(u32, Span),
+    /// An attribute carrying a type, such as `byval(%T)`: the keyword and the type.
+    Typed(Span, TypeId),
+    /// Any other attribute, keyword with its arguments, or `"key"="value"`.
+    Text(Span),
+}
+
+pub type AttrList = Vec<Attr>;
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub ty: TypeId,
+    pub attrs: AttrList,
+    pub name: Option<Span>,
+}
+
+/// A value an operand refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// An argument, instruction result or block of the enclosing function.
+    Local(LocalId),
+    /// A global, through the use that names it.
+    Global(UseId),
+    Const(ConstId),
+}
+
+#[derive(Clone, Debug)]
+pub enum Const {
+    /// An integer literal (including `true`/`false`); the text is decoded per width later.
+    Int(Span),
+    /// A floating-point literal as written.
+    Float(Span),
+    Null,
+    None,
+    Undef,
+    Poison,
+    Zero,
+    /// `{...}`, `<{...}>`, `[...]`, `<...>`: the opening bracket and the elements.
+    Aggregate(u8, Vec<(TypeId, Value)>),
+    /// `c"..."`
+    Bytes(Span),
+    /// A constant expression: its opcode word and items, as for instructions.
+    Expr(Span, Vec<Item>),
+    /// `blockaddress(@f, %bb)`
+    BlockAddress(UseId, Span),
+    DsoLocalEquivalent(UseId),
+    NoCfi(UseId),
+    PtrAuth(Vec<(TypeId, Value)>),
+    Splat(TypeId, Value),
+    /// `asm [sideeffect] [alignstack] [inteldialect] [unwind] "asm", "constraints"`
+    InlineAsm(Span),
+    /// A `metadata` operand of a call.
+    Metadata(MdRef),
+}
+
+/// A reference to metadata.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MdRef {
+    Node(MdId),
+    /// `!"text"`
+    Str(Span),
+    /// A value wrapped as metadata (`i32 1`, `ptr %x`).
+    Value(TypeId, Value),
+}
+
+#[derive(Clone, Debug)]
+pub enum MdBody {
+    /// Referenced by number, not yet defined.
+    Pending,
+    /// `!{...}`: `None` is `null`.
+    Tuple(Vec<Option<MdRef>>),
+    /// `!DIxxx(field: value, ...)`: the node's name and its fields as spans of text.
+    Specialized(Span, Vec<(Span, Span)>),
+    /// `!DIArgList(...)` and other nodes whose operands are values.
+    ArgList(Vec<MdRef>),
+}
+
+#[derive(Clone, Debug)]
+pub struct MdNode {
+    pub distinct: bool,
+    pub body: MdBody,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct NamedMd {
+    pub name: Span,
+    pub nodes: Vec<MdId>,
+    pub span: Span,
+}
+
+/// One piece of an instruction or constant expression, in the order it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Type(TypeId),
+    Value(Value),
+    /// A keyword, flag, predicate, ordering, integer literal or string, as text.
+    Word(Span),
+    /// An attribute list: index into [`Body::attr_lists`].
+    Attrs(u32),
+    /// Metadata operand: index into [`Body::md_refs`].
+    Md(u32),
+    /// A bracket that starts or ends a list, so that lists of varying length cannot blur.
+    Mark(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Opcode {
+    Ret,
+    Br,
+    Switch,
+    IndirectBr,
+    Invoke,
+    Resume,
+    Unreachable,
+    CleanupRet,
+    CatchRet,
+    CatchSwitch,
+    CallBr,
+    FNeg,
+    Add,
+    FAdd,
+    Sub,
+    FSub,
+    Mul,
+    FMul,
+    UDiv,
+    SDiv,
+    FDiv,
+    URem,
+    SRem,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    Alloca,
+    Load,
+    Store,
+    GetElementPtr,
+    Fence,
+    AtomicCmpXchg,
+    AtomicRmw,
+    Trunc,
+    ZExt,
+    SExt,
+    FpToUi,
+    FpToSi,
+    UiToFp,
+    SiToFp,
+    FpTrunc,
+    FpExt,
+    PtrToInt,
+    PtrToAddr,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+    ICmp,
+    FCmp,
+    Phi,
+    Call,
+    Select,
+    VaArg,
+    ExtractElement,
+    InsertElement,
+    ShuffleVector,
+    ExtractValue,
+    InsertValue,
+    LandingPad,
+    CleanupPad,
+    CatchPad,
+    Freeze,
+}
+
+impl Opcode {
+    pub fn from_keyword(w: &[u8]) -> Option<Opcode> {
+        use Opcode::*;
+        Some(match w {
+            b"ret" => Ret,
+            b"br" => Br,
+            b"switch" => Switch,
+            b"indirectbr" => IndirectBr,
+            b"invoke" => Invoke,
+            b"resume" => Resume,
+            b"unreachable" => Unreachable,
+            b"cleanupret" => CleanupRet,
+            b"catchret" => CatchRet,
+            b"catchswitch" => CatchSwitch,
+            b"callbr" => CallBr,
+            b"fneg" => FNeg,
+            b"add" => Add,
+            b"fadd" => FAdd,
+            b"sub" => Sub,
+            b"fsub" => FSub,
+            b"mul" => Mul,
+            b"fmul" => FMul,
+            b"udiv" => UDiv,
+            b"sdiv" => SDiv,
+            b"fdiv" => FDiv,
+            b"urem" => URem,
+            b"srem" => SRem,
+            b"frem" => FRem,
+            b"shl" => Shl,
+            b"lshr" => LShr,
+            b"ashr" => AShr,
+            b"and" => And,
+            b"or" => Or,
+            b"xor" => Xor,
+            b"alloca" => Alloca,
+            b"load" => Load,
+            b"store" => Store,
+            b"getelementptr" => GetElementPtr,
+            b"fence" => Fence,
+            b"cmpxchg" => AtomicCmpXchg,
+            b"atomicrmw" => AtomicRmw,
+            b"trunc" => Trunc,
+            b"zext" => ZExt,
+            b"sext" => SExt,
+            b"fptoui" => FpToUi,
+            b"fptosi" => FpToSi,
+            b"uitofp" => UiToFp,
+            b"sitofp" => SiToFp,
+            b"fptrunc" => FpTrunc,
+            b"fpext" => FpExt,
+            b"ptrtoint" => PtrToInt,
+            b"ptrtoaddr" => PtrToAddr,
+            b"inttoptr" => IntToPtr,
+            b"bitcast" => BitCast,
+            b"addrspacecast" => AddrSpaceCast,
+            b"icmp" => ICmp,
+            b"fcmp" => FCmp,
+            b"phi" => Phi,
+            b"call" | b"tail" | b"musttail" | b"notail" => Call,
+            b"select" => Select,
+            b"va_arg" => VaArg,
+            b"extractelement" => ExtractElement,
+            b"insertelement" => InsertElement,
+            b"shufflevector" => ShuffleVector,
+            b"extractvalue" => ExtractValue,
+            b"insertvalue" => InsertValue,
+            b"landingpad" => LandingPad,
+            b"cleanuppad" => CleanupPad,
+            b"catchpad" => CatchPad,
+            b"freeze" => Freeze,
+            _ => return None,
+        })
+    }
+
+    pub fn is_terminator(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Ret | Br
+                | Switch
+                | IndirectBr
+                | Invoke
+                | Resume
+                | Unreachable
+                | CleanupRet
+                | CatchRet
+                | CatchSwitch
+                | CallBr
+        )
+    }
+
+    pub fn is_call(self) -> bool {
+        matches!(self, Opcode::Call | Opcode::Invoke | Opcode::CallBr)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum LocalDef {
+    Arg(u32),
+    Inst(InstId),
+    Block(BlockId),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Local {
+    pub def: LocalDef,
+    /// The name as written (`%x`, `%3`, a label), absent for implicitly numbered values.
+    pub name: Option<Span>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub local: LocalId,
+    pub first_inst: u32,
+    pub inst_count: u32,
+    pub span: Span,
+}
+
+impl Block {
+    pub fn insts(&self) -> impl Iterator<Item = InstId> + use<> {
+        (self.first_inst..self.first_inst + self.inst_count).map(InstId::from_u32)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Inst {
+    pub opcode: Opcode,
+    pub result: Option<LocalId>,
+    pub ty: TypeId,
+    pub items_start: u32,
+    pub items_len: u32,
+    pub md_start: u32,
+    pub md_len: u16,
+    pub span: Span,
+}
+
+/// A `#dbg_value(...)`-style record; it sits before the instruction `before`.
+#[derive(Clone, Copy, Debug)]
+pub struct DebugRecord {
+    pub before: InstId,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    /// `{` to `}` inclusive.
+    pub span: Span,
+    pub locals: PrimaryMap<LocalId, Local>,
+    pub blocks: PrimaryMap<BlockId, Block>,
+    pub insts: PrimaryMap<InstId, Inst>,
+    pub items: Vec<Item>,
+    pub attr_lists: Vec<AttrList>,
+    pub md_refs: Vec<MdRef>,
+    /// Metadata attachments `!kind !node` of instructions: the kind's span and the node.
+    pub attachments: Vec<(Span, MdRef)>,
+    pub debug_records: Vec<DebugRecord>,
+}
+
+impl Body {
+    pub fn items(&self, inst: InstId) -> &[Item] {
+        let i = &self.insts[inst];
+        &self.items[i.items_start as usize..(i.items_start + i.items_len) as usize]
+    }
+    pub fn attachments(&self, inst: InstId) -> &[(Span, MdRef)] {
+        let i = &self.insts[inst];
+        &self.attachments[i.md_start as usize..i.md_start as usize + i.md_len as usize]
+    }
+    pub fn entry(&self) -> Option<BlockId> {
+        self.blocks.keys().next()
+    }
+    /// The blocks reachable from the entry, in depth-first preorder with successors taken in
+    /// terminator operand order: the walk order of the merge-semantics spec (§3).
+    pub fn reachable_blocks(&self) -> Vec<BlockId> {
+        let mut order = Vec::new();
+        let Some(entry) = self.entry() else {
+            return order;
+        };
+        let mut seen = vec![false; self.blocks.len()];
+        let mut stack = vec![entry];
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut seen[b.index()], true) {
+                continue;
+            }
+            order.push(b);
+            let succs: Vec<BlockId> = self.successors(b).collect();
+            stack.extend(succs.into_iter().rev().filter(|s| !seen[s.index()]));
+        }
+        order
+    }
+
+    /// The blocks a block's terminator may branch to, in operand order.
+    pub fn successors(&self, block: BlockId) -> impl Iterator<Item = BlockId> + '_ {
+        let b = &self.blocks[block];
+        let term = (b.inst_count > 0).then(|| InstId::from_u32(b.first_inst + b.inst_count - 1));
+        term.into_iter()
+            .flat_map(move |t| self.items(t).iter())
+            .filter_map(move |item| match item {
+                Item::Value(Value::Local(l)) => match self.locals[*l].def {
+                    LocalDef::Block(b) => Some(b),
+                    _ => None,
+                },
+                _ => None,
+            })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub global: GlobalId,
+    pub link: Linkable,
+    pub cconv: Option<Span>,
+    pub ret_attrs: AttrList,
+    pub ret_ty: TypeId,
+    /// The function type, `ret (params...)`.
+    pub fn_ty: TypeId,
+    pub params: Vec<Param>,
+    pub varargs: bool,
+    pub addrspace: Option<Span>,
+    pub fn_attrs: AttrList,
+    pub section: Option<Span>,
+    pub partition: Option<Span>,
+    /// `comdat` or `comdat($name)` as written.
+    pub comdat: Option<Span>,
+    pub align: Option<u64>,
+    pub gc: Option<Span>,
+    pub prefix: Option<(TypeId, Value)>,
+    pub prologue: Option<(TypeId, Value)>,
+    pub personality: Option<(TypeId, Value)>,
+    /// Function-level metadata attachments `!kind !node`.
+    pub metadata: Vec<(Span, MdRef)>,
+    /// From `define`/`declare` up to the body's `{` (or the end of the declaration).
+    pub header_span: Span,
+    /// The whole entity.
+    pub span: Span,
+    pub body: Option<Body>,
+    /// Its body was replaced by an edit (the model's `body` still describes the text read).
+    pub rewritten: bool,
+    /// Deleted by an edit.
+    pub deleted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Variable {
+    pub global: GlobalId,
+    pub link: Linkable,
+    pub is_constant: bool,
+    pub ty: TypeId,
+    pub init: Option<Value>,
+    pub align: Option<u64>,
+    pub comdat: Option<Span>,
+    pub section: Option<Span>,
+    pub metadata: Vec<(Span, MdRef)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Alias {
+    pub global: GlobalId,
+    pub link: Linkable,
+    pub is_ifunc: bool,
+    pub ty: TypeId,
+    pub target: Value,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Comdat {
+    pub name: Span,
+    pub kind: Span,
+    pub span: Span,
+}
+
+/// Pointer sizes per address space, from the `target datalayout` string.
+#[derive(Clone, Debug)]
+pub struct DataLayout {
+    pointer_bits: Vec<(u32, u32)>,
+}
+
+impl Default for DataLayout {
+    fn default() -> Self {
+        DataLayout {
+            pointer_bits: vec![(0, 64)],
+        }
+    }
+}
+
+impl DataLayout {
+    /// Read the pointer specifications (`p[AS]:size:abi...`) of a datalayout string; other
+    /// specifications are irrelevant to merging and left alone.
+    pub fn parse(s: &[u8]) -> DataLayout {
+        let mut dl = DataLayout::default();
+        for spec in s.split(|&b| b == b'-') {
+            let Some(rest) = spec.strip_prefix(b"p") else {
+                continue;
+            };
+            let mut parts = rest.split(|&b| b == b':');
+            let as_text = parts.next().unwrap_or_default();
+            let addr_space = if as_text.is_empty() {
+                Some(0)
+            } else {
+                std::str::from_utf8(as_text)
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+            };
+            let size = parts
+                .next()
+                .and_then(|t| std::str::from_utf8(t).ok())
+                .and_then(|t| t.parse().ok());
+            if let (Some(a), Some(bits)) = (addr_space, size) {
+                dl.pointer_bits.retain(|&(x, _)| x != a);
+                dl.pointer_bits.push((a, bits));
+            }
+        }
+        dl
+    }
+
+    pub fn pointer_bits(&self, addr_space: u32) -> u32 {
+        let lookup = |a| {
+            self.pointer_bits
+                .iter()
+                .find(|&&(x, _)| x == a)
+                .map(|p| p.1)
+        };
+        lookup(addr_space).or_else(|| lookup(0)).unwrap_or(64)
+    }
+}
+
+/// A text replacement recorded by an edit; the writer applies them in order of position.
+#[derive(Clone, Debug)]
+pub struct Patch {
+    pub span: Span,
+    pub text: String,
+}
+
+/// A parsed LLVM IR module.
+#[derive(Debug)]
+pub struct Module {
+    pub source: String,
+    pub data_layout: DataLayout,
+    pub types: Types,
+    pub globals: PrimaryMap<GlobalId, Global>,
+    pub global_by_name: FxHashMap<GlobalName, GlobalId>,
+    pub functions: PrimaryMap<FuncId, Function>,
+    pub variables: PrimaryMap<VarId, Variable>,
+    pub aliases: PrimaryMap<AliasId, Alias>,
+    pub comdats: Vec<Comdat>,
+    pub consts: PrimaryMap<ConstId, Const>,
+    pub metadata: PrimaryMap<MdId, MdNode>,
+    pub md_by_number: FxHashMap<u32, MdId>,
+    pub named_metadata: Vec<NamedMd>,
+    /// `attributes #N = { ... }`
+    pub attr_groups: FxHashMap<u32, AttrList>,
+    pub uses: PrimaryMap<UseId, GlobalUse>,
+    /// Edits made since reading, applied by the writer.
+    pub patches: Vec<Patch>,
+    /// New top-level entities, written after the original text.
+    pub appended: String,
+}
+
+impl Module {
+    pub fn text(&self, span: Span) -> &str {
+        &self.source[span.range()]
+    }
+
+    pub fn bytes(&self, span: Span) -> &[u8] {
+        &self.source.as_bytes()[span.range()]
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<GlobalId> {
+        let key = match name.strip_prefix('@').unwrap_or(name) {
+            n if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                GlobalName::Numbered(n.parse().ok()?)
+            }
+            n => GlobalName::Named(n.trim_matches('"').as_bytes().into()),
+        };
+        self.global_by_name.get(&key).copied()
+    }
+
+    pub fn function_of(&self, g: GlobalId) -> Option<FuncId> {
+        match self.globals[g].kind {
+            GlobalKind::Function(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The global a function defines.
+    pub fn name_of(&self, g: GlobalId) -> String {
+        crate::write::global_name(&self.globals[g].name)
+    }
+
+    pub fn linkable(&self, g: GlobalId) -> Option<&Linkable> {
+        match self.globals[g].kind {
+            GlobalKind::Function(f) => Some(&self.functions[f].link),
+            GlobalKind::Variable(v) => Some(&self.variables[v].link),
+            GlobalKind::Alias(a) => Some(&self.aliases[a].link),
+            GlobalKind::Pending => None,
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Interned types. Each distinct type is stored once; `TypeId` equality is type identity
+//! (named structs are identified by name, as in LLVM).
+
+use cranelift_entity::{PrimaryMap, entity_impl};
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(u32);
+entity_impl!(TypeId, "type");
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NamedTypeId(u32);
+entity_impl!(NamedTypeId, "named");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    Half,
+    BFloat,
+    Float,
+    Double,
+    X86Fp80,
+    Fp128,
+    PpcFp128,
+}
+
+impl FloatKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            FloatKind::Half => "half",
+            FloatKind::BFloat => "bfloat",
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+            FloatKind::X86Fp80 => "x86_fp80",
+            FloatKind::Fp128 => "fp128",
+            FloatKind::PpcFp128 => "ppc_fp128",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Void,
+    Label,
+    Metadata,
+    Token,
+    X86Amx,
+    Float(FloatKind),
+    Int(u32),
+    /// `ptr addrspace(N)`
+    Ptr(u32),
+    Array(u64, TypeId),
+    Vector {
+        scalable: bool,
+        len: u64,
+        elem: TypeId,
+    },
+    Struct {
+        packed: bool,
+        elems: Vec<TypeId>,
+    },
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+        varargs: bool,
+    },
+    /// `target("name", types..., ints...)`
+    TargetExt {
+        name: Box<[u8]>,
+        types: Vec<TypeId>,
+        ints: Vec<u32>,
+    },
+    /// `%name` or `%N`: its body lives in [`Types::named`].
+    Named(NamedTypeId),
+}
+
+/// A named struct type (`%T = type { ... }` / `%T = type opaque`).
+#[derive(Clone, Debug)]
+pub struct NamedType {
+    /// The name as written after `%`, without quotes or escapes resolved (used to print it).
+    pub spelling: Box<str>,
+    /// `None` until its definition is read; `Some(None)` for `opaque`.
+    pub body: Option<Option<TypeId>>,
+    /// Where it was first referenced, for an "undefined type" error.
+    pub first_use: super::Span,
+}
+
+#[derive(Default, Debug)]
+pub struct Types {
+    pub types: PrimaryMap<TypeId, Type>,
+    dedup: FxHashMap<Type, TypeId>,
+    pub named: PrimaryMap<NamedTypeId, NamedType>,
+    pub named_by_key: FxHashMap<Box<[u8]>, NamedTypeId>,
+}
+
+impl Types {
+    pub fn intern(&mut self, ty: Type) -> TypeId {
+        if let Some(&id) = self.dedup.get(&ty) {
+            return id;
+        }
+        let id = self.types.push(ty.clone());
+        self.dedup.insert(ty, id);
+        id
+    }
+
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.types[id]
+    }
+
+    /// Follow a named type to its body (opaque named types stay as they are).
+    pub fn resolve(&self, mut id: TypeId) -> TypeId {
+        while let Type::Named(n) = self.types[id] {
+            match self.named[n].body {
+                Some(Some(body)) => id = body,
+                _ => return id,
+            }
+        }
+        id
+    }
+
+    pub fn is_void(&self, id: TypeId) -> bool {
+        matches!(self.types[id], Type::Void)
+    }
+
+    /// Print a type as LLVM writes it.
+    pub fn display(&self, id: TypeId) -> String {
+        let mut s = String::new();
+        self.write(id, &mut s);
+        s
+    }
+
+    fn write(&self, id: TypeId, out: &mut String) {
+        use std::fmt::Write;
+        match &self.types[id] {
+            Type::Void => out.push_str("void"),
+            Type::Label => out.push_str("label"),
+            Type::Metadata => out.push_str("metadata"),
+            Type::Token => out.push_str("token"),
+            Type::X86Amx => out.push_str("x86_amx"),
+            Type::Float(k) => out.push_str(k.keyword()),
+            Type::Int(w) => {
+                let _ = write!(out, "i{w}");
+            }
+            Type::Ptr(0) => out.push_str("ptr"),
+            Type::Ptr(a) => {
+                let _ = write!(out, "ptr addrspace({a})");
+            }
+            Type::Array(n, e) => {
+                let _ = write!(out, "[{n} x ");
+                self.write(*e, out);
+                out.push(']');
+            }
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => {
+                out.push('<');
+                if *scalable {
+                    out.push_str("vscale x ");
+                }
+                let _ = write!(out, "{len} x ");
+                self.write(*elem, out);
+                out.push('>');
+            }
+            Type::Struct { packed, elems } => {
+                if *packed {
+                    out.push('<');
+                }
+                if elems.is_empty() {
+                    out.push_str("{}");
+                } else {
+                    out.push_str("{ ");
+                    for (i, e) in elems.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        self.write(*e, out);
+                    }
+                    out.push_str(" }");
+                }
+                if *packed {
+                    out.push('>');
+                }
+            }
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => {
+                self.write(*ret, out);
+                out.push_str(" (");
+                for (i, p) in params.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write(*p, out);
+                }
+                if *varargs {
+                    out.push_str(if params.is_empty() { "..." } else { ", ..." });
+                }
+                out.push(')');
+            }
+            Type::TargetExt { name, types, ints } => {
+                out.push_str("target(\"");
+                out.push_str(&String::from_utf8_lossy(name));
+                out.push('"');
+                for t in types {
+                    out.push_str(", ");
+                    self.write(*t, out);
+                }
+                for i in ints {
+                    let _ = write!(out, ", {i}");
+                }
+                out.push(')');
+            }
+            Type::Named(n) => {
+                out.push('%');
+                out.push_str(&self.named[*n].spelling);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Errors of the reader: where (line and column), what was found, what was expected.
+
+use std::fmt;
+
+/// Why a module could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// The input is LLVM bitcode, not text.
+    Bitcode,
+    /// The text is not valid UTF-8 at this place.
+    NotUtf8 { line: u32, col: u32 },
+    /// The input is larger than the 4 GiB a span can address.
+    TooLarge,
+    /// A syntax or name-resolution error.
+    Syntax(Diagnostic),
+}
+
+/// A located error message about the source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// 1-based line and column (in bytes) of the offending text.
+    pub line: u32,
+    pub col: u32,
+    /// What was wrong, e.g. "expected type".
+    pub message: String,
+    /// The offending text, at most one line of it.
+    pub found: String,
+    /// The whole source line, to show under the message.
+    pub line_text: String,
+}
+
+impl Diagnostic {
+    pub fn at(src: &[u8], offset: usize, len: usize, message: String) -> Diagnostic {
+        let offset = offset.min(src.len());
+        let line_start = src[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let line_end = src[offset..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(src.len(), |p| offset + p);
+        let line = src[..line_start].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let found_end = (offset + len).min(line_end).max(offset);
+        let clip = |b: &[u8]| {
+            let s = String::from_utf8_lossy(b);
+            s.chars().take(200).collect::<String>()
+        };
+        Diagnostic {
+            line,
+            col: (offset - line_start) as u32 + 1,
+            message,
+            found: clip(&src[offset..found_end]),
+            line_text: clip(&src[line_start..line_end]),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Bitcode => write!(
+                f,
+                "1:1: this is LLVM bitcode, not textual IR; mergefn reads .ll files \
+                 (convert with `llvm-dis-22 FILE.bc`)"
+            ),
+            ReadError::NotUtf8 { line, col } => {
+                write!(f, "{line}:{col}: invalid UTF-8; LLVM IR text must be UTF-8")
+            }
+            ReadError::TooLarge => write!(f, "1:1: input larger than 4 GiB"),
+            ReadError::Syntax(d) => {
+                if d.found.is_empty() {
+                    write!(f, "{}:{}: {}, found end of input", d.line, d.col, d.message)?;
+                } else {
+                    write!(
+                        f,
+                        "{}:{}: {}, found `{}`",
+                        d.line, d.col, d.message, d.found
+                    )?;
+                }
+                if !d.line_text.is_empty() {
+                    write!(
+                        f,
+                        "\n  {}\n  {}^",
+                        d.line_text,
+                        " ".repeat(d.col as usize - 1)
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}

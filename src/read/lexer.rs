@@ -1,0 +1,457 @@
+//! Tokens of LLVM's textual IR, lexed on demand from a byte slice.
+//!
+//! The lexer never allocates: a token is a kind and a byte span; its text is read back from the
+//! source by the parser. It follows LLVM's `LLLexer` for what counts as a name, a label, a number
+//! and a string, so that every input LLVM accepts lexes the same way here.
+
+use crate::model::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    Eof,
+    /// A bare word: keyword, type name, opcode, attribute (`i32`, `add`, `nounwind`).
+    Word,
+    /// `name:` or `"name":` — a label definition or a metadata field name.
+    Label,
+    /// `123:`
+    LabelNum,
+    /// `%name` / `%"name"`
+    LocalName,
+    /// `%123`
+    LocalNum,
+    /// `@name` / `@"name"`
+    GlobalName,
+    /// `@123`
+    GlobalNum,
+    /// `!name` (named metadata, attachment kind, specialized node name such as `!DILocation`)
+    MdName,
+    /// `!123`
+    MdNum,
+    /// `!"text"`
+    MdString,
+    /// `!` alone (before `{`)
+    Exclaim,
+    /// `#123`
+    AttrGroup,
+    /// `#dbg_value` and the other debug record kinds
+    DebugRecord,
+    /// `$name` / `$"name"`
+    ComdatName,
+    /// `^123`
+    SummaryId,
+    /// `123`, `-5`
+    Int,
+    /// `u0x1F` / `s0x1F`
+    HexInt,
+    /// `1.5`, `-2.0e+10`
+    Float,
+    /// `0x3FF0000000000000`, `0xK...`, `0xL...`, `0xM...`, `0xH...`, `0xR...`
+    HexFloat,
+    /// `"text"`
+    Str,
+    /// `c"text"`
+    CStr,
+    Equal,
+    Comma,
+    Star,
+    LSquare,
+    RSquare,
+    LBrace,
+    RBrace,
+    LParen,
+    RParen,
+    Less,
+    Greater,
+    Bar,
+    DotDotDot,
+    /// A byte that starts no token; the parser reports it.
+    Invalid,
+}
+
+impl Tok {
+    /// How a token kind is named in an error message ("expected ...").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Tok::Eof => "end of file",
+            Tok::Word => "a keyword",
+            Tok::Label | Tok::LabelNum => "a label",
+            Tok::LocalName | Tok::LocalNum => "a local value",
+            Tok::GlobalName | Tok::GlobalNum => "a global value",
+            Tok::MdName | Tok::MdNum | Tok::MdString | Tok::Exclaim => "metadata",
+            Tok::AttrGroup => "an attribute group",
+            Tok::DebugRecord => "a debug record",
+            Tok::ComdatName => "a comdat name",
+            Tok::SummaryId => "a summary entry",
+            Tok::Int | Tok::HexInt => "an integer",
+            Tok::Float | Tok::HexFloat => "a floating-point number",
+            Tok::Str | Tok::CStr => "a string",
+            Tok::Equal => "'='",
+            Tok::Comma => "','",
+            Tok::Star => "'*'",
+            Tok::LSquare => "'['",
+            Tok::RSquare => "']'",
+            Tok::LBrace => "'{'",
+            Tok::RBrace => "'}'",
+            Tok::LParen => "'('",
+            Tok::RParen => "')'",
+            Tok::Less => "'<'",
+            Tok::Greater => "'>'",
+            Tok::Bar => "'|'",
+            Tok::DotDotDot => "'...'",
+            Tok::Invalid => "an invalid character",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Token {
+    pub kind: Tok,
+    pub span: Span,
+}
+
+#[derive(Clone)]
+pub struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || matches!(b, b'-' | b'$' | b'.' | b'_')
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_')
+}
+
+fn is_word_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'$' | b'.' | b'_' | b'-')
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a [u8]) -> Self {
+        Lexer { src, pos: 0 }
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        self.src.get(i).copied().unwrap_or(0)
+    }
+
+    fn skip_trivia(&mut self) {
+        loop {
+            match self.at(self.pos) {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                b';' => {
+                    while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Offset just past a `"..."` string starting at `i` (which holds the opening quote), or
+    /// `None` when the string is not closed.
+    fn string_end(&self, i: usize) -> Option<usize> {
+        let rest = &self.src[i + 1..];
+        rest.iter().position(|&b| b == b'"').map(|p| i + 1 + p + 1)
+    }
+
+    /// Lex the name after a sigil (`%`, `@`, `$`): quoted, numeric or bare.
+    fn sigil_name(&mut self, start: usize, named: Tok, numbered: Tok) -> Token {
+        let i = start + 1;
+        let b = self.at(i);
+        if b == b'"' {
+            return match self.string_end(i) {
+                Some(end) => self.tok(named, start, end),
+                None => self.tok(Tok::Invalid, start, self.src.len()),
+            };
+        }
+        if b.is_ascii_digit() {
+            let mut j = i;
+            while self.at(j).is_ascii_digit() {
+                j += 1;
+            }
+            if !is_name_char(self.at(j)) {
+                return self.tok(numbered, start, j);
+            }
+        }
+        if is_name_start(b) || b.is_ascii_digit() {
+            let mut j = i;
+            while is_name_char(self.at(j)) {
+                j += 1;
+            }
+            return self.tok(named, start, j);
+        }
+        self.tok(Tok::Invalid, start, start + 1)
+    }
+
+    fn tok(&mut self, kind: Tok, start: usize, end: usize) -> Token {
+        self.pos = end;
+        Token {
+            kind,
+            span: Span::new(start, end),
+        }
+    }
+
+    fn number(&mut self, start: usize) -> Token {
+        let mut j = start;
+        if matches!(self.at(j), b'-' | b'+') {
+            j += 1;
+        }
+        // Hexadecimal floating-point forms: 0x..., 0xK..., 0xL..., 0xM..., 0xH..., 0xR...
+        if self.at(j) == b'0' && self.at(j + 1) == b'x' {
+            let mut k = j + 2;
+            if matches!(self.at(k), b'K' | b'L' | b'M' | b'H' | b'R') {
+                k += 1;
+            }
+            let digits = k;
+            while self.at(k).is_ascii_hexdigit() {
+                k += 1;
+            }
+            if k > digits {
+                return self.tok(Tok::HexFloat, start, k);
+            }
+            return self.tok(Tok::Invalid, start, k);
+        }
+        if !self.at(j).is_ascii_digit() {
+            return self.tok(Tok::Invalid, start, j.max(start + 1));
+        }
+        while self.at(j).is_ascii_digit() {
+            j += 1;
+        }
+        if self.at(j) == b':' && !matches!(self.at(start), b'-' | b'+') {
+            return self.tok(Tok::LabelNum, start, j + 1);
+        }
+        if self.at(j) != b'.' {
+            return self.tok(Tok::Int, start, j);
+        }
+        j += 1;
+        while self.at(j).is_ascii_digit() {
+            j += 1;
+        }
+        if matches!(self.at(j), b'e' | b'E') {
+            let mut k = j + 1;
+            if matches!(self.at(k), b'-' | b'+') {
+                k += 1;
+            }
+            if self.at(k).is_ascii_digit() {
+                while self.at(k).is_ascii_digit() {
+                    k += 1;
+                }
+                j = k;
+            }
+        }
+        self.tok(Tok::Float, start, j)
+    }
+
+    pub fn next(&mut self) -> Token {
+        self.skip_trivia();
+        let start = self.pos;
+        if start >= self.src.len() {
+            return Token {
+                kind: Tok::Eof,
+                span: Span::new(start, start),
+            };
+        }
+        let b = self.src[start];
+        match b {
+            b'%' => self.sigil_name(start, Tok::LocalName, Tok::LocalNum),
+            b'@' => self.sigil_name(start, Tok::GlobalName, Tok::GlobalNum),
+            b'$' => self.sigil_name(start, Tok::ComdatName, Tok::Invalid),
+            b'!' => {
+                let c = self.at(start + 1);
+                if c == b'"' {
+                    return match self.string_end(start + 1) {
+                        Some(end) => self.tok(Tok::MdString, start, end),
+                        None => self.tok(Tok::Invalid, start, self.src.len()),
+                    };
+                }
+                if c.is_ascii_digit() {
+                    let mut j = start + 1;
+                    while self.at(j).is_ascii_digit() {
+                        j += 1;
+                    }
+                    return self.tok(Tok::MdNum, start, j);
+                }
+                if is_name_start(c) || c == b'\\' {
+                    let mut j = start + 1;
+                    while is_name_char(self.at(j)) || self.at(j) == b'\\' {
+                        j += 1;
+                    }
+                    return self.tok(Tok::MdName, start, j);
+                }
+                self.tok(Tok::Exclaim, start, start + 1)
+            }
+            b'#' => {
+                let c = self.at(start + 1);
+                let mut j = start + 1;
+                if c.is_ascii_digit() {
+                    while self.at(j).is_ascii_digit() {
+                        j += 1;
+                    }
+                    return self.tok(Tok::AttrGroup, start, j);
+                }
+                while is_word_char(self.at(j)) {
+                    j += 1;
+                }
+                if self.src[start + 1..j].starts_with(b"dbg_") {
+                    return self.tok(Tok::DebugRecord, start, j);
+                }
+                self.tok(Tok::Invalid, start, start + 1)
+            }
+            b'^' => {
+                let mut j = start + 1;
+                while self.at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                if j == start + 1 {
+                    return self.tok(Tok::Invalid, start, start + 1);
+                }
+                self.tok(Tok::SummaryId, start, j)
+            }
+            b'"' => match self.string_end(start) {
+                Some(end) if self.at(end) == b':' => self.tok(Tok::Label, start, end + 1),
+                Some(end) => self.tok(Tok::Str, start, end),
+                None => self.tok(Tok::Invalid, start, self.src.len()),
+            },
+            b'=' => self.tok(Tok::Equal, start, start + 1),
+            b',' => self.tok(Tok::Comma, start, start + 1),
+            b'*' => self.tok(Tok::Star, start, start + 1),
+            b'[' => self.tok(Tok::LSquare, start, start + 1),
+            b']' => self.tok(Tok::RSquare, start, start + 1),
+            b'{' => self.tok(Tok::LBrace, start, start + 1),
+            b'}' => self.tok(Tok::RBrace, start, start + 1),
+            b'(' => self.tok(Tok::LParen, start, start + 1),
+            b')' => self.tok(Tok::RParen, start, start + 1),
+            b'<' => self.tok(Tok::Less, start, start + 1),
+            b'>' => self.tok(Tok::Greater, start, start + 1),
+            b'|' => self.tok(Tok::Bar, start, start + 1),
+            b'.' if self.at(start + 1) == b'.' && self.at(start + 2) == b'.' => {
+                self.tok(Tok::DotDotDot, start, start + 3)
+            }
+            b'0'..=b'9' | b'+' => self.number(start),
+            b'-' if self.at(start + 1).is_ascii_digit() => self.number(start),
+            b'c' if self.at(start + 1) == b'"' => match self.string_end(start + 1) {
+                Some(end) => self.tok(Tok::CStr, start, end),
+                None => self.tok(Tok::Invalid, start, self.src.len()),
+            },
+            b'u' | b's' if self.at(start + 1) == b'0' && self.at(start + 2) == b'x' => {
+                let mut j = start + 3;
+                while self.at(j).is_ascii_hexdigit() {
+                    j += 1;
+                }
+                if j == start + 3 {
+                    return self.tok(Tok::Invalid, start, j);
+                }
+                self.tok(Tok::HexInt, start, j)
+            }
+            _ if is_name_start(b) => {
+                let mut j = start;
+                while is_word_char(self.at(j)) {
+                    j += 1;
+                }
+                if self.at(j) == b':' {
+                    return self.tok(Tok::Label, start, j + 1);
+                }
+                self.tok(Tok::Word, start, j)
+            }
+            _ => {
+                // One whole UTF-8 character, so the error quotes it intact.
+                let len = match b {
+                    0xC0..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF7 => 4,
+                    _ => 1,
+                };
+                self.tok(Tok::Invalid, start, (start + len).min(self.src.len()))
+            }
+        }
+    }
+}
+
+/// Decode the `\XX` hex escapes and `\\` of an LLVM string body (without its quotes).
+pub fn unescape(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        let b = body[i];
+        if b == b'\\' {
+            if body.get(i + 1) == Some(&b'\\') {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+            if let (Some(h), Some(l)) = (
+                body.get(i + 1).and_then(|c| (*c as char).to_digit(16)),
+                body.get(i + 2).and_then(|c| (*c as char).to_digit(16)),
+            ) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<Tok> {
+        let mut lx = Lexer::new(src.as_bytes());
+        let mut out = Vec::new();
+        loop {
+            let t = lx.next();
+            if t.kind == Tok::Eof {
+                return out;
+            }
+            out.push(t.kind);
+        }
+    }
+
+    #[test]
+    fn lexes_sigils_labels_and_numbers() {
+        use Tok::*;
+        assert_eq!(
+            kinds(r#"%x %12 @"a b" @3 !dbg !7 !"s" !{ #0 #dbg_value $c ^2 entry: 4: "q":"#),
+            vec![
+                LocalName,
+                LocalNum,
+                GlobalName,
+                GlobalNum,
+                MdName,
+                MdNum,
+                MdString,
+                Exclaim,
+                LBrace,
+                AttrGroup,
+                DebugRecord,
+                ComdatName,
+                SummaryId,
+                Label,
+                LabelNum,
+                Label
+            ]
+        );
+        assert_eq!(
+            kinds("-12 1.5e+10 0x3FF0 0xK4000 u0xFF c\"ab\\00\" ... ; comment\n i32"),
+            vec![
+                Int, Float, HexFloat, HexFloat, HexInt, CStr, DotDotDot, Word
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_string_is_invalid() {
+        assert_eq!(kinds("\"abc"), vec![Tok::Invalid]);
+    }
+
+    #[test]
+    fn unescapes_hex_and_backslash() {
+        assert_eq!(unescape(br"a\22b\\c\0A"), b"a\"b\\c\n".to_vec());
+    }
+}

@@ -1,0 +1,2542 @@
+//! Recursive-descent parser from tokens to the [`Module`] model.
+//!
+//! It follows the grammar of LLVM 22's `LLParser`: each function below names the construct it
+//! reads. Names are resolved as they are read; forward references (to globals, metadata, named
+//! types, attribute groups, locals) are recorded and checked once their scope ends, so that an
+//! undefined name is an error at its first use, as LLVM reports it.
+
+use super::error::{Diagnostic, ReadError};
+use super::lexer::{Lexer, Tok, Token, unescape};
+use crate::model::*;
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+
+type PResult<T> = Result<T, ReadError>;
+
+/// Local names of the function being read.
+struct FnScope<'a> {
+    func: FuncId,
+    body: Body,
+    by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
+    by_number: FxHashMap<u32, LocalId>,
+    next_number: u32,
+    /// Locals referenced before their definition, with the first reference.
+    forward: FxHashMap<LocalId, Span>,
+}
+
+pub struct Parser<'a> {
+    src: &'a [u8],
+    lex: Lexer<'a>,
+    tok: Token,
+    m: Module,
+    scope: Option<FnScope<'a>>,
+    /// `#N` references, checked against the groups defined once the module is read.
+    group_refs: Vec<(u32, Span)>,
+    /// `!N` references from text kept as spans (debug-info fields), checked at the end.
+    md_refs: Vec<(u32, Span)>,
+}
+
+const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
+
+fn is_calling_conv(w: &[u8]) -> bool {
+    w.ends_with(b"cc")
+        || w.starts_with(b"amdgpu_")
+        || w.starts_with(b"aarch64_")
+        || w.starts_with(b"riscv_")
+        || matches!(
+            w,
+            b"ccc"
+                | b"fastcc"
+                | b"coldcc"
+                | b"ptx_kernel"
+                | b"ptx_device"
+                | b"spir_kernel"
+                | b"spir_func"
+                | b"intel_ocl_bicc"
+                | b"win64cc"
+                | b"x86_64_sysvcc"
+                | b"msp430_intrcc"
+                | b"avr_intrcc"
+                | b"avr_signalcc"
+                | b"hhvm_ccc"
+                | b"cxx_fast_tlscc"
+                | b"tailcc"
+        )
+}
+
+fn is_fast_math_flag(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"fast" | b"nnan" | b"ninf" | b"nsz" | b"arcp" | b"contract" | b"afn" | b"reassoc"
+    )
+}
+
+/// Words that begin a value (a constant or a constant expression).
+fn is_value_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"true"
+            | b"false"
+            | b"null"
+            | b"none"
+            | b"undef"
+            | b"poison"
+            | b"zeroinitializer"
+            | b"blockaddress"
+            | b"dso_local_equivalent"
+            | b"no_cfi"
+            | b"ptrauth"
+            | b"splat"
+            | b"asm"
+    ) || is_constant_expression_opcode(w)
+}
+
+/// Opcodes that may head a constant expression (LLVM 22 keeps fewer; older ones still read).
+fn is_constant_expression_opcode(w: &[u8]) -> bool {
+    use Opcode::*;
+    Opcode::from_keyword(w).is_some_and(|op| {
+        !op.is_terminator()
+            && !matches!(
+                op,
+                Alloca
+                    | Load
+                    | Store
+                    | Fence
+                    | AtomicCmpXchg
+                    | AtomicRmw
+                    | Phi
+                    | Call
+                    | VaArg
+                    | LandingPad
+                    | CleanupPad
+                    | CatchPad
+                    | Freeze
+            )
+    })
+}
+
+/// Words that begin a top-level entity.
+fn is_toplevel_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"define"
+            | b"declare"
+            | b"attributes"
+            | b"source_filename"
+            | b"target"
+            | b"module"
+            | b"uselistorder"
+            | b"uselistorder_bb"
+    )
+}
+
+fn is_int_type_word(w: &[u8]) -> bool {
+    w.len() > 1 && w[0] == b'i' && w[1..].iter().all(u8::is_ascii_digit)
+}
+
+fn is_type_word(w: &[u8]) -> bool {
+    is_int_type_word(w)
+        || matches!(
+            w,
+            b"void"
+                | b"half"
+                | b"bfloat"
+                | b"float"
+                | b"double"
+                | b"x86_fp80"
+                | b"fp128"
+                | b"ppc_fp128"
+                | b"x86_amx"
+                | b"label"
+                | b"metadata"
+                | b"token"
+                | b"ptr"
+                | b"target"
+        )
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a str) -> Parser<'a> {
+        let mut lex = Lexer::new(src.as_bytes());
+        let tok = lex.next();
+        Parser {
+            src: src.as_bytes(),
+            lex,
+            tok,
+            m: Module {
+                source: String::new(),
+                data_layout: DataLayout::default(),
+                types: Types::default(),
+                globals: Default::default(),
+                global_by_name: Default::default(),
+                functions: Default::default(),
+                variables: Default::default(),
+                aliases: Default::default(),
+                comdats: Vec::new(),
+                consts: Default::default(),
+                metadata: Default::default(),
+                md_by_number: Default::default(),
+                named_metadata: Vec::new(),
+                attr_groups: Default::default(),
+                uses: Default::default(),
+                patches: Vec::new(),
+                appended: String::new(),
+            },
+            scope: None,
+            group_refs: Vec::new(),
+            md_refs: Vec::new(),
+        }
+    }
+
+    // ---- token helpers ----
+
+    fn bump(&mut self) -> Token {
+        let t = self.tok;
+        self.tok = self.lex.next();
+        t
+    }
+
+    fn peek2(&self) -> Token {
+        let mut lx = self.lex.clone();
+        lx.next()
+    }
+
+    fn text(&self, t: Token) -> &'a [u8] {
+        &self.src[t.span.range()]
+    }
+
+    fn word(&self) -> &'a [u8] {
+        if self.tok.kind == Tok::Word {
+            self.text(self.tok)
+        } else {
+            b""
+        }
+    }
+
+    fn is_word(&self, w: &[u8]) -> bool {
+        self.tok.kind == Tok::Word && self.text(self.tok) == w
+    }
+
+    fn eat_word(&mut self, w: &[u8]) -> bool {
+        if self.is_word(w) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat(&mut self, kind: Tok) -> bool {
+        if self.tok.kind == kind {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn err_at(&self, span: Span, message: impl Into<String>) -> ReadError {
+        let len = (span.end - span.start).max(1) as usize;
+        ReadError::Syntax(Diagnostic::at(
+            self.src,
+            span.start as usize,
+            len,
+            message.into(),
+        ))
+    }
+
+    fn err(&self, expected: &str) -> ReadError {
+        self.err_at(self.tok.span, format!("expected {expected}"))
+    }
+
+    fn expect(&mut self, kind: Tok, what: &str) -> PResult<Token> {
+        if self.tok.kind == kind {
+            Ok(self.bump())
+        } else {
+            Err(self.err(what))
+        }
+    }
+
+    fn expect_word(&mut self, w: &str) -> PResult<Token> {
+        if self.is_word(w.as_bytes()) {
+            Ok(self.bump())
+        } else {
+            Err(self.err(&format!("'{w}'")))
+        }
+    }
+
+    fn expect_u64(&mut self, what: &str) -> PResult<u64> {
+        if self.tok.kind == Tok::Int {
+            let t = self.bump();
+            std::str::from_utf8(self.text(t))
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| self.err_at(t.span, format!("{what} out of range")))
+        } else {
+            Err(self.err(what))
+        }
+    }
+
+    fn expect_u32(&mut self, what: &str) -> PResult<u32> {
+        let start = self.tok.span;
+        let v = self.expect_u64(what)?;
+        u32::try_from(v).map_err(|_| self.err_at(start, format!("{what} out of range")))
+    }
+
+    /// Skip a parenthesized group whose opening `(` is the current token, recording the names
+    /// it mentions. Returns the span from `(` to `)`.
+    fn skip_parens(&mut self) -> PResult<Span> {
+        let open = self.expect(Tok::LParen, "'('")?;
+        let mut depth = 1u32;
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::LParen => depth += 1,
+                Tok::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return Ok(open.span.to(t.span));
+                    }
+                }
+                Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
+                Tok::Invalid => return Err(self.err("a token")),
+                Tok::MdNum => self.md_refs.push((self.number_after_sigil(t)?, t.span)),
+                Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
+                    self.local_ref(t)?;
+                    continue;
+                }
+                Tok::GlobalName | Tok::GlobalNum => {
+                    self.global_use(t, UseRole::Operand);
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn number_after_sigil(&self, t: Token) -> PResult<u32> {
+        std::str::from_utf8(&self.text(t)[1..])
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| self.err_at(t.span, "number out of range"))
+    }
+
+    // ---- names ----
+
+    fn global_key(&self, t: Token) -> PResult<GlobalName> {
+        let body = &self.text(t)[1..];
+        if t.kind == Tok::GlobalNum {
+            return Ok(GlobalName::Numbered(self.number_after_sigil(t)?));
+        }
+        Ok(GlobalName::Named(strip_name(body).into_owned().into()))
+    }
+
+    /// Record a reference to a global, creating it (as pending) at its first mention.
+    fn global_use(&mut self, t: Token, role: UseRole) -> UseId {
+        let key = match self.global_key(t) {
+            Ok(k) => k,
+            // An out-of-range number still names something; keep it distinct by its text.
+            Err(_) => GlobalName::Named(self.text(t).into()),
+        };
+        let g = match self.m.global_by_name.get(&key) {
+            Some(&g) => g,
+            None => {
+                let g = self.m.globals.push(Global {
+                    name: key.clone(),
+                    kind: GlobalKind::Pending,
+                    first_use: t.span,
+                    uses: Vec::new(),
+                });
+                self.m.global_by_name.insert(key, g);
+                g
+            }
+        };
+        let in_function = self.scope.as_ref().map(|s| s.func);
+        let u = self.m.uses.push(GlobalUse {
+            global: g,
+            span: t.span,
+            in_function,
+            role,
+        });
+        self.m.globals[g].uses.push(u);
+        u
+    }
+
+    fn define_global(&mut self, t: Token, kind: GlobalKind) -> PResult<GlobalId> {
+        let u = self.global_use(t, UseRole::Definition);
+        let g = self.m.uses[u].global;
+        if self.m.globals[g].kind != GlobalKind::Pending {
+            return Err(self.err_at(t.span, "redefinition of a global"));
+        }
+        self.m.globals[g].kind = kind;
+        Ok(g)
+    }
+
+    fn scope(&mut self) -> &mut FnScope<'a> {
+        self.scope
+            .as_mut()
+            .expect("local names are read inside a function")
+    }
+
+    fn new_local(&mut self, def: LocalDef, name: Option<Span>) -> LocalId {
+        self.scope().body.locals.push(Local { def, name })
+    }
+
+    /// A reference to a local value or block, possibly before its definition.
+    fn local_ref(&mut self, t: Token) -> PResult<LocalId> {
+        if self.scope.is_none() {
+            return Err(self.err_at(
+                t.span,
+                "expected a constant (local values exist only in a function body)",
+            ));
+        }
+        self.bump();
+        let existing = self.lookup_local(t)?;
+        if let Some(l) = existing {
+            return Ok(l);
+        }
+        let l = self.new_local(LocalDef::Arg(u32::MAX), Some(t.span));
+        self.bind_local(t, l)?;
+        self.scope().forward.insert(l, t.span);
+        Ok(l)
+    }
+
+    fn local_key(&self, t: Token) -> (Option<u32>, Cow<'a, [u8]>) {
+        let text = self.text(t);
+        let body = match t.kind {
+            Tok::Label => &text[..text.len() - 1],
+            Tok::LabelNum => &text[..text.len() - 1],
+            _ => &text[1..],
+        };
+        match t.kind {
+            Tok::LocalNum | Tok::LabelNum => (
+                std::str::from_utf8(body).ok().and_then(|s| s.parse().ok()),
+                Cow::Borrowed(body),
+            ),
+            _ => (None, strip_name(body)),
+        }
+    }
+
+    fn lookup_local(&self, t: Token) -> PResult<Option<LocalId>> {
+        let (num, name) = self.local_key(t);
+        let scope = self.scope.as_ref().expect("in a function");
+        Ok(match num {
+            Some(n) => scope.by_number.get(&n).copied(),
+            None if matches!(t.kind, Tok::LocalNum | Tok::LabelNum) => {
+                return Err(self.err_at(t.span, "number out of range"));
+            }
+            None => scope.by_name.get(&name).copied(),
+        })
+    }
+
+    fn bind_local(&mut self, t: Token, l: LocalId) -> PResult<()> {
+        let (num, name) = self.local_key(t);
+        let scope = self.scope();
+        match num {
+            Some(n) => {
+                scope.by_number.insert(n, l);
+            }
+            None => {
+                scope.by_name.insert(name, l);
+            }
+        }
+        Ok(())
+    }
+
+    /// Define a local named by `t` (or implicitly numbered when `t` is `None`).
+    fn define_local(&mut self, t: Option<Token>, def: LocalDef) -> PResult<LocalId> {
+        let Some(t) = t else {
+            let scope = self.scope();
+            let n = scope.next_number;
+            scope.next_number += 1;
+            let l = scope.body.locals.push(Local { def, name: None });
+            scope.by_number.insert(n, l);
+            return Ok(l);
+        };
+        let (num, _) = self.local_key(t);
+        if let Some(n) = num {
+            let next = self.scope().next_number;
+            if n < next {
+                let what = if matches!(def, LocalDef::Block(_)) {
+                    "label"
+                } else {
+                    "value"
+                };
+                return Err(self.err_at(
+                    t.span,
+                    format!("{what} expected to be numbered '%{next}' or greater"),
+                ));
+            }
+            self.scope().next_number = n + 1;
+        }
+        match self.lookup_local(t)? {
+            Some(l) if self.scope().forward.remove(&l).is_some() => {
+                let local = &mut self.scope().body.locals[l];
+                local.def = def;
+                local.name = Some(t.span);
+                Ok(l)
+            }
+            Some(_) => Err(self.err_at(t.span, "redefinition of a local name")),
+            None => {
+                let l = self.new_local(def, Some(t.span));
+                self.bind_local(t, l)?;
+                Ok(l)
+            }
+        }
+    }
+
+    // ---- module ----
+
+    pub fn module(mut self) -> PResult<Module> {
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::Eof => break,
+                Tok::Word => match self.text(t) {
+                    b"source_filename" => {
+                        self.bump();
+                        self.expect(Tok::Equal, "'='")?;
+                        self.expect(Tok::Str, "a string")?;
+                    }
+                    b"target" => {
+                        self.bump();
+                        let is_layout = self.is_word(b"datalayout");
+                        if !is_layout && !self.is_word(b"triple") {
+                            return Err(self.err("'datalayout' or 'triple'"));
+                        }
+                        self.bump();
+                        self.expect(Tok::Equal, "'='")?;
+                        let s = self.expect(Tok::Str, "a string")?;
+                        if is_layout {
+                            let body = &self.text(s)[1..s.span.range().len() - 1];
+                            self.m.data_layout = DataLayout::parse(body);
+                        }
+                    }
+                    b"module" => {
+                        self.bump();
+                        self.expect_word("asm")?;
+                        self.expect(Tok::Str, "a string")?;
+                    }
+                    b"define" | b"declare" => self.function()?,
+                    b"attributes" => self.attribute_group()?,
+                    b"uselistorder" | b"uselistorder_bb" => self.uselistorder()?,
+                    _ => return Err(self.err("a top-level entity")),
+                },
+                Tok::LocalName | Tok::LocalNum => self.type_definition()?,
+                Tok::GlobalName | Tok::GlobalNum => self.global_definition()?,
+                Tok::ComdatName => self.comdat()?,
+                Tok::MdName => self.named_metadata()?,
+                Tok::MdNum => self.metadata_definition()?,
+                Tok::SummaryId => self.summary_entry()?,
+                _ => return Err(self.err("a top-level entity")),
+            }
+        }
+        self.check_module_references()?;
+        Ok(self.m)
+    }
+
+    fn check_module_references(&self) -> PResult<()> {
+        if let Some(g) = self
+            .m
+            .globals
+            .values()
+            .find(|g| g.kind == GlobalKind::Pending)
+        {
+            return Err(self.err_at(g.first_use, "use of undefined value"));
+        }
+        if let Some(n) = self.m.types.named.values().find(|n| n.body.is_none()) {
+            return Err(self.err_at(n.first_use, "use of undefined type"));
+        }
+        for &(n, span) in &self.md_refs {
+            if !self.m.md_by_number.contains_key(&n) {
+                return Err(self.err_at(span, "use of undefined metadata"));
+            }
+        }
+        if let Some(node) = self
+            .m
+            .metadata
+            .values()
+            .find(|n| matches!(n.body, MdBody::Pending))
+        {
+            return Err(self.err_at(node.span, "use of undefined metadata"));
+        }
+        for &(n, span) in &self.group_refs {
+            if !self.m.attr_groups.contains_key(&n) {
+                return Err(self.err_at(span, "use of undefined attribute group"));
+            }
+        }
+        Ok(())
+    }
+
+    fn summary_entry(&mut self) -> PResult<()> {
+        self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect(Tok::Label, "a summary entry kind such as 'gv:'")?;
+        if self.tok.kind == Tok::LParen {
+            self.skip_parens()?;
+        } else {
+            self.expect(Tok::Int, "'(' or an integer")?;
+        }
+        Ok(())
+    }
+
+    fn uselistorder(&mut self) -> PResult<()> {
+        let is_bb = self.is_word(b"uselistorder_bb");
+        self.bump();
+        if is_bb {
+            let g = self.expect_global("a function")?;
+            self.global_use(g, UseRole::Operand);
+            self.expect(Tok::Comma, "','")?;
+            if !matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum) {
+                return Err(self.err("a block name"));
+            }
+            self.bump();
+        } else {
+            let ty = self.parse_type()?;
+            self.parse_value(ty)?;
+        }
+        self.expect(Tok::Comma, "','")?;
+        self.expect(Tok::LBrace, "'{'")?;
+        loop {
+            self.expect(Tok::Int, "a use index")?;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "'}'")?;
+        Ok(())
+    }
+
+    fn expect_global(&mut self, what: &str) -> PResult<Token> {
+        if matches!(self.tok.kind, Tok::GlobalName | Tok::GlobalNum) {
+            Ok(self.bump())
+        } else {
+            Err(self.err(what))
+        }
+    }
+
+    fn comdat(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect_word("comdat")?;
+        let kind = self.tok;
+        match self.word() {
+            b"any" | b"exactmatch" | b"largest" | b"nodeduplicate" | b"noduplicates"
+            | b"samesize" => {}
+            _ => return Err(self.err("a comdat selection kind")),
+        }
+        self.bump();
+        self.m.comdats.push(Comdat {
+            name: name.span,
+            kind: kind.span,
+            span: name.span.to(kind.span),
+        });
+        Ok(())
+    }
+
+    fn type_definition(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect_word("type")?;
+        let n = self.named_type(name);
+        if self.m.types.named[n].body.is_some() {
+            return Err(self.err_at(name.span, "redefinition of a type"));
+        }
+        let body = if self.eat_word(b"opaque") {
+            None
+        } else {
+            Some(self.parse_type()?)
+        };
+        self.m.types.named[n].body = Some(body);
+        Ok(())
+    }
+
+    fn named_type(&mut self, t: Token) -> NamedTypeId {
+        let text = self.text(t);
+        let key: Box<[u8]> = if t.kind == Tok::LocalNum {
+            text.into()
+        } else {
+            let mut k = b"%".to_vec();
+            k.extend_from_slice(&strip_name(&text[1..]));
+            k.into()
+        };
+        if let Some(&n) = self.m.types.named_by_key.get(&key) {
+            return n;
+        }
+        let n = self.m.types.named.push(types::NamedType {
+            spelling: String::from_utf8_lossy(&text[1..]).into(),
+            body: None,
+            first_use: t.span,
+        });
+        self.m.types.named_by_key.insert(key, n);
+        n
+    }
+
+    fn named_metadata(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect(Tok::Exclaim, "'!'")?;
+        self.expect(Tok::LBrace, "'{'")?;
+        let mut nodes = Vec::new();
+        if self.tok.kind != Tok::RBrace {
+            loop {
+                let t = self.expect(Tok::MdNum, "a metadata node '!N'")?;
+                nodes.push(self.md_number_ref(t)?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        let close = self.expect(Tok::RBrace, "'}'")?;
+        self.m.named_metadata.push(NamedMd {
+            name: name.span,
+            nodes,
+            span: name.span.to(close.span),
+        });
+        Ok(())
+    }
+
+    fn md_number_ref(&mut self, t: Token) -> PResult<MdId> {
+        let n = self.number_after_sigil(t)?;
+        if let Some(&id) = self.m.md_by_number.get(&n) {
+            return Ok(id);
+        }
+        let id = self.m.metadata.push(MdNode {
+            distinct: false,
+            body: MdBody::Pending,
+            span: t.span,
+        });
+        self.m.md_by_number.insert(n, id);
+        Ok(id)
+    }
+
+    fn metadata_definition(&mut self) -> PResult<()> {
+        let t = self.bump();
+        let id = self.md_number_ref(t)?;
+        if !matches!(self.m.metadata[id].body, MdBody::Pending) {
+            return Err(self.err_at(t.span, "redefinition of metadata"));
+        }
+        self.expect(Tok::Equal, "'='")?;
+        let distinct = self.eat_word(b"distinct");
+        let (body, span) = self.md_node_body()?;
+        self.m.metadata[id] = MdNode {
+            distinct,
+            body,
+            span: t.span.to(span),
+        };
+        Ok(())
+    }
+
+    /// `!{...}` or `!Name(...)`; returns the body and the span it covered.
+    fn md_node_body(&mut self) -> PResult<(MdBody, Span)> {
+        let start = self.tok.span;
+        match self.tok.kind {
+            Tok::Exclaim => {
+                self.bump();
+                self.expect(Tok::LBrace, "'{'")?;
+                let mut ops = Vec::new();
+                if self.tok.kind != Tok::RBrace {
+                    loop {
+                        if self.eat_word(b"null") {
+                            ops.push(None);
+                        } else {
+                            ops.push(Some(self.md_operand()?));
+                        }
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                let close = self.expect(Tok::RBrace, "'}'")?;
+                Ok((MdBody::Tuple(ops), start.to(close.span)))
+            }
+            Tok::MdName if self.peek2().kind == Tok::LParen => {
+                let name = self.bump();
+                if self.text(name) == b"!DIArgList" {
+                    self.bump();
+                    let mut args = Vec::new();
+                    if self.tok.kind != Tok::RParen {
+                        loop {
+                            let ty = self.parse_type()?;
+                            let v = self.parse_value(ty)?;
+                            args.push(MdRef::Value(ty, v));
+                            if !self.eat(Tok::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    let close = self.expect(Tok::RParen, "')'")?;
+                    return Ok((MdBody::ArgList(args), start.to(close.span)));
+                }
+                let fields = self.md_fields()?;
+                let end = self.prev_end();
+                Ok((MdBody::Specialized(name.span, fields), start.to(end)))
+            }
+            _ => Err(self.err("a metadata node '!{...}' or '!Name(...)'")),
+        }
+    }
+
+    fn prev_end(&self) -> Span {
+        // The lexer has consumed the current token; the previous token ended before it.
+        let mut end = self.tok.span.start as usize;
+        while end > 0 && matches!(self.src[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            end -= 1;
+        }
+        Span::empty_at(end as u32)
+    }
+
+    /// The `(field: value, ...)` of a specialized node; values stay text.
+    fn md_fields(&mut self) -> PResult<Vec<(Span, Span)>> {
+        let open = self.expect(Tok::LParen, "'('")?;
+        let mut fields = Vec::new();
+        let mut depth = 1u32;
+        let mut field_name = Span::empty_at(open.span.end);
+        let mut value_start: Option<Span> = None;
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::LParen => depth += 1,
+                Tok::RParen | Tok::Comma if depth == 1 => {
+                    if let Some(v) = value_start.take() {
+                        fields.push((field_name, v.to(self.prev_end())));
+                    }
+                    self.bump();
+                    if t.kind == Tok::RParen {
+                        return Ok(fields);
+                    }
+                    field_name = Span::empty_at(self.tok.span.start);
+                    continue;
+                }
+                Tok::RParen => depth -= 1,
+                Tok::Label if depth == 1 && value_start.is_none() => {
+                    field_name = t.span;
+                    self.bump();
+                    continue;
+                }
+                Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
+                Tok::Invalid => return Err(self.err("a metadata field value")),
+                Tok::MdNum => self.md_refs.push((self.number_after_sigil(t)?, t.span)),
+                Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
+                    value_start.get_or_insert(t.span);
+                    self.local_ref(t)?;
+                    continue;
+                }
+                Tok::GlobalName | Tok::GlobalNum => {
+                    self.global_use(t, UseRole::Operand);
+                }
+                _ => {}
+            }
+            value_start.get_or_insert(t.span);
+            self.bump();
+        }
+    }
+
+    /// A metadata operand: a node, a string, or a typed value.
+    fn md_operand(&mut self) -> PResult<MdRef> {
+        match self.tok.kind {
+            Tok::MdNum => {
+                let t = self.bump();
+                Ok(MdRef::Node(self.md_number_ref(t)?))
+            }
+            Tok::MdString => Ok(MdRef::Str(self.bump().span)),
+            Tok::Exclaim | Tok::MdName => {
+                let (body, span) = self.md_node_body()?;
+                let id = self.m.metadata.push(MdNode {
+                    distinct: false,
+                    body,
+                    span,
+                });
+                Ok(MdRef::Node(id))
+            }
+            _ => {
+                let ty = self.parse_type()?;
+                let v = self.parse_value(ty)?;
+                Ok(MdRef::Value(ty, v))
+            }
+        }
+    }
+
+    fn attribute_group(&mut self) -> PResult<()> {
+        self.bump();
+        let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
+        let n = self.number_after_sigil(t)?;
+        self.expect(Tok::Equal, "'='")?;
+        self.expect(Tok::LBrace, "'{'")?;
+        let mut attrs = Vec::new();
+        while self.tok.kind != Tok::RBrace {
+            match self.tok.kind {
+                Tok::Word | Tok::Str => attrs.push(self.attribute()?),
+                _ => return Err(self.err("an attribute or '}'")),
+            }
+        }
+        self.bump();
+        if self.m.attr_groups.insert(n, attrs).is_some() {
+            return Err(self.err_at(t.span, "redefinition of an attribute group"));
+        }
+        Ok(())
+    }
+
+    /// One attribute: `"k"="v"`, `#N`, a keyword with optional `(args)`, `N` or `=N`.
+    fn attribute(&mut self) -> PResult<Attr> {
+        let t = self.bump();
+        match t.kind {
+            Tok::AttrGroup => {
+                let n = self.number_after_sigil(t)?;
+                self.group_refs.push((n, t.span));
+                Ok(Attr::Group(n, t.span))
+            }
+            Tok::Str => {
+                let mut end = t.span;
+                if self.eat(Tok::Equal) {
+                    end = self.expect(Tok::Str, "a string attribute value")?.span;
+                }
+                Ok(Attr::Text(t.span.to(end)))
+            }
+            _ => {
+                let w = self.text(t);
+                let typed = matches!(
+                    w,
+                    b"byval" | b"byref" | b"sret" | b"elementtype" | b"inalloca" | b"preallocated"
+                );
+                if self.tok.kind == Tok::LParen {
+                    if typed {
+                        self.bump();
+                        let ty = self.parse_type()?;
+                        self.expect(Tok::RParen, "')'")?;
+                        return Ok(Attr::Typed(t.span, ty));
+                    }
+                    let p = self.skip_parens()?;
+                    return Ok(Attr::Text(t.span.to(p)));
+                }
+                if self.tok.kind == Tok::Equal {
+                    self.bump();
+                    let v = self.expect(Tok::Int, "an integer")?;
+                    return Ok(Attr::Text(t.span.to(v.span)));
+                }
+                if matches!(
+                    w,
+                    b"align" | b"alignstack" | b"dereferenceable" | b"dereferenceable_or_null"
+                ) && self.tok.kind == Tok::Int
+                {
+                    let v = self.bump();
+                    return Ok(Attr::Text(t.span.to(v.span)));
+                }
+                Ok(Attr::Text(t.span))
+            }
+        }
+    }
+
+    /// Attributes until `stop` says the next token is not one.
+    fn attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<AttrList> {
+        let mut attrs = Vec::new();
+        while matches!(self.tok.kind, Tok::Word | Tok::Str | Tok::AttrGroup) && !stop(self) {
+            attrs.push(self.attribute()?);
+        }
+        Ok(attrs)
+    }
+
+    fn is_type_start(&self) -> bool {
+        match self.tok.kind {
+            Tok::Word => is_type_word(self.text(self.tok)),
+            Tok::LocalName | Tok::LocalNum | Tok::LSquare | Tok::Less | Tok::LBrace => true,
+            _ => false,
+        }
+    }
+
+    /// Return attributes: everything before the type.
+    fn return_attributes(&mut self) -> PResult<AttrList> {
+        self.attributes(|p| {
+            p.tok.kind == Tok::AttrGroup || p.is_type_start() || p.is_word(b"addrspace")
+        })
+    }
+
+    // ---- linkage and friends ----
+
+    fn linkable(&mut self) -> Linkable {
+        let start = self.tok.span.start;
+        let mut link = Linkable {
+            linkage: Linkage::External,
+            linkage_span: Span::empty_at(start),
+            dso_local: None,
+            visibility: Visibility::Default,
+            visibility_span: None,
+            dll_storage: None,
+            prefix_span: Span::empty_at(start),
+            unnamed_addr: UnnamedAddr::None,
+            unnamed_addr_span: Span::empty_at(start),
+        };
+        if let Some(l) = Linkage::from_keyword(self.word()) {
+            link.linkage = l;
+            link.linkage_span = self.bump().span;
+        }
+        if matches!(self.word(), b"dso_local" | b"dso_preemptable") {
+            link.dso_local = Some(self.bump().span);
+        }
+        let vis = match self.word() {
+            b"default" => Some(Visibility::Default),
+            b"hidden" => Some(Visibility::Hidden),
+            b"protected" => Some(Visibility::Protected),
+            _ => None,
+        };
+        if let Some(v) = vis {
+            link.visibility = v;
+            link.visibility_span = Some(self.bump().span);
+        }
+        if matches!(self.word(), b"dllimport" | b"dllexport") {
+            link.dll_storage = Some(self.bump().span);
+        }
+        link.prefix_span = Span::new(start as usize, self.tok.span.start as usize);
+        link
+    }
+
+    fn unnamed_addr(&mut self, link: &mut Linkable) {
+        link.unnamed_addr_span = Span::empty_at(self.tok.span.start);
+        let ua = match self.word() {
+            b"unnamed_addr" => UnnamedAddr::Global,
+            b"local_unnamed_addr" => UnnamedAddr::Local,
+            _ => return,
+        };
+        link.unnamed_addr = ua;
+        link.unnamed_addr_span = self.bump().span;
+    }
+
+    fn addrspace(&mut self) -> PResult<Option<Span>> {
+        if !self.is_word(b"addrspace") {
+            return Ok(None);
+        }
+        let t = self.bump();
+        self.expect(Tok::LParen, "'('")?;
+        if self.tok.kind == Tok::Str {
+            self.bump();
+        } else {
+            self.expect_u32("an address space")?;
+        }
+        let close = self.expect(Tok::RParen, "')'")?;
+        Ok(Some(t.span.to(close.span)))
+    }
+
+    fn comdat_ref(&mut self) -> PResult<Option<Span>> {
+        if !self.is_word(b"comdat") {
+            return Ok(None);
+        }
+        let t = self.bump();
+        if self.tok.kind == Tok::LParen {
+            self.bump();
+            self.expect(Tok::ComdatName, "a comdat name")?;
+            let close = self.expect(Tok::RParen, "')'")?;
+            return Ok(Some(t.span.to(close.span)));
+        }
+        Ok(Some(t.span))
+    }
+
+    fn attachment(&mut self) -> PResult<(Span, MdRef)> {
+        let kind = self.expect(Tok::MdName, "a metadata kind '!name'")?;
+        let node = match self.tok.kind {
+            Tok::MdNum => {
+                let t = self.bump();
+                MdRef::Node(self.md_number_ref(t)?)
+            }
+            _ => {
+                let (body, span) = self.md_node_body()?;
+                MdRef::Node(self.m.metadata.push(MdNode {
+                    distinct: false,
+                    body,
+                    span,
+                }))
+            }
+        };
+        Ok((kind.span, node))
+    }
+
+    // ---- global variables, aliases, ifuncs ----
+
+    fn global_definition(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        let mut link = self.linkable();
+        if self.is_word(b"thread_local") {
+            self.bump();
+            if self.tok.kind == Tok::LParen {
+                self.skip_parens()?;
+            }
+        }
+        self.unnamed_addr(&mut link);
+        self.addrspace()?;
+        self.eat_word(b"externally_initialized");
+        match self.word() {
+            b"alias" | b"ifunc" => return self.alias(name, link),
+            b"global" | b"constant" => {}
+            _ => return Err(self.err("'global', 'constant', 'alias' or 'ifunc'")),
+        }
+        let is_constant = self.bump_word_is(b"constant");
+        let id = self.m.variables.next_key();
+        let g = self.define_global(name, GlobalKind::Variable(id))?;
+        let ty = self.parse_type()?;
+        // As in LLVM: a declaration is `external` or `extern_weak` written out; anything else
+        // has an initializer.
+        let has_init = link.linkage_span.is_empty()
+            || !matches!(link.linkage, Linkage::External | Linkage::ExternWeak);
+        let init = if has_init {
+            Some(self.parse_value(ty)?)
+        } else {
+            None
+        };
+        let mut var = Variable {
+            global: g,
+            link,
+            is_constant,
+            ty,
+            init,
+            align: None,
+            comdat: None,
+            section: None,
+            metadata: Vec::new(),
+            span: name.span,
+        };
+        while self.tok.kind == Tok::Comma {
+            self.bump();
+            match (self.tok.kind, self.word()) {
+                (Tok::Word, b"section") => {
+                    self.bump();
+                    var.section = Some(self.expect(Tok::Str, "a section name")?.span);
+                }
+                (Tok::Word, b"partition" | b"code_model") => {
+                    self.bump();
+                    self.expect(Tok::Str, "a string")?;
+                }
+                (Tok::Word, b"comdat") => var.comdat = self.comdat_ref()?,
+                (Tok::Word, b"align") => {
+                    self.bump();
+                    var.align = Some(self.expect_u64("an alignment")?);
+                }
+                (
+                    Tok::Word,
+                    b"no_sanitize_address"
+                    | b"no_sanitize_hwaddress"
+                    | b"sanitize_address_dyninit"
+                    | b"sanitize_memtag",
+                ) => {
+                    self.bump();
+                }
+                (Tok::MdName, _) => var.metadata.push(self.attachment()?),
+                _ => return Err(self.err("a global variable property")),
+            }
+        }
+        while self.tok.kind == Tok::AttrGroup {
+            self.attribute()?;
+        }
+        var.span = name.span.to(self.prev_end());
+        self.m.variables.push(var);
+        Ok(())
+    }
+
+    fn bump_word_is(&mut self, w: &[u8]) -> bool {
+        let t = self.bump();
+        self.text(t) == w
+    }
+
+    fn alias(&mut self, name: Token, link: Linkable) -> PResult<()> {
+        let is_ifunc = self.bump_word_is(b"ifunc");
+        let id = self.m.aliases.next_key();
+        let g = self.define_global(name, GlobalKind::Alias(id))?;
+        let ty = self.parse_type()?;
+        self.expect(Tok::Comma, "','")?;
+        let target_ty = self.parse_type()?;
+        let target = self.parse_value(target_ty)?;
+        while self.tok.kind == Tok::Comma {
+            self.bump();
+            if self.eat_word(b"partition") {
+                self.expect(Tok::Str, "a partition name")?;
+            } else {
+                self.attachment()?;
+            }
+        }
+        let span = name.span.to(self.prev_end());
+        self.m.aliases.push(Alias {
+            global: g,
+            link,
+            is_ifunc,
+            ty,
+            target,
+            span,
+        });
+        Ok(())
+    }
+
+    // ---- types ----
+
+    pub fn parse_type(&mut self) -> PResult<TypeId> {
+        let t = self.tok;
+        let mut ty = match t.kind {
+            Tok::Word => {
+                let w = self.text(t);
+                self.bump();
+                match w {
+                    b"void" => self.m.types.intern(Type::Void),
+                    b"half" => self.m.types.intern(Type::Float(FloatKind::Half)),
+                    b"bfloat" => self.m.types.intern(Type::Float(FloatKind::BFloat)),
+                    b"float" => self.m.types.intern(Type::Float(FloatKind::Float)),
+                    b"double" => self.m.types.intern(Type::Float(FloatKind::Double)),
+                    b"x86_fp80" => self.m.types.intern(Type::Float(FloatKind::X86Fp80)),
+                    b"fp128" => self.m.types.intern(Type::Float(FloatKind::Fp128)),
+                    b"ppc_fp128" => self.m.types.intern(Type::Float(FloatKind::PpcFp128)),
+                    b"x86_amx" => self.m.types.intern(Type::X86Amx),
+                    b"label" => self.m.types.intern(Type::Label),
+                    b"metadata" => self.m.types.intern(Type::Metadata),
+                    b"token" => self.m.types.intern(Type::Token),
+                    b"ptr" => {
+                        let a = self.opt_addrspace_number()?;
+                        self.m.types.intern(Type::Ptr(a))
+                    }
+                    b"target" => self.target_ext_type()?,
+                    _ if is_int_type_word(w) => {
+                        let bits = std::str::from_utf8(&w[1..])
+                            .ok()
+                            .and_then(|s| s.parse::<u32>().ok())
+                            .filter(|&b| (1..=(1 << 23)).contains(&b))
+                            .ok_or_else(|| self.err_at(t.span, "integer width out of range"))?;
+                        self.m.types.intern(Type::Int(bits))
+                    }
+                    _ => return Err(self.err_at(t.span, "expected type")),
+                }
+            }
+            Tok::LocalName | Tok::LocalNum => {
+                self.bump();
+                let n = self.named_type(t);
+                self.m.types.intern(Type::Named(n))
+            }
+            Tok::LSquare => {
+                self.bump();
+                let len = self.expect_u64("an array length")?;
+                self.expect_word("x")?;
+                let elem = self.parse_type()?;
+                self.expect(Tok::RSquare, "']'")?;
+                self.m.types.intern(Type::Array(len, elem))
+            }
+            Tok::Less => {
+                self.bump();
+                if self.tok.kind == Tok::LBrace {
+                    let elems = self.struct_body()?;
+                    self.expect(Tok::Greater, "'>'")?;
+                    self.m.types.intern(Type::Struct {
+                        packed: true,
+                        elems,
+                    })
+                } else {
+                    let scalable = self.eat_word(b"vscale");
+                    if scalable {
+                        self.expect_word("x")?;
+                    }
+                    let len = self.expect_u64("a vector length")?;
+                    self.expect_word("x")?;
+                    let elem = self.parse_type()?;
+                    self.expect(Tok::Greater, "'>'")?;
+                    self.m.types.intern(Type::Vector {
+                        scalable,
+                        len,
+                        elem,
+                    })
+                }
+            }
+            Tok::LBrace => {
+                let elems = self.struct_body()?;
+                self.m.types.intern(Type::Struct {
+                    packed: false,
+                    elems,
+                })
+            }
+            _ => return Err(self.err("type")),
+        };
+        // Suffixes: function types and the old typed-pointer spelling.
+        loop {
+            match self.tok.kind {
+                Tok::Star => {
+                    self.bump();
+                    ty = self.m.types.intern(Type::Ptr(0));
+                }
+                Tok::Word if self.is_word(b"addrspace") => {
+                    // `T addrspace(N)*` only; anything else is not ours.
+                    let save = (self.lex.clone(), self.tok);
+                    let a = self.opt_addrspace_number()?;
+                    if self.tok.kind == Tok::Star {
+                        self.bump();
+                        ty = self.m.types.intern(Type::Ptr(a));
+                    } else {
+                        (self.lex, self.tok) = save;
+                        return Ok(ty);
+                    }
+                }
+                Tok::LParen => {
+                    if matches!(self.m.types.get(ty), Type::Label | Type::Metadata) {
+                        return Ok(ty);
+                    }
+                    self.bump();
+                    let mut params = Vec::new();
+                    let mut varargs = false;
+                    if self.tok.kind != Tok::RParen {
+                        loop {
+                            if self.eat(Tok::DotDotDot) {
+                                varargs = true;
+                                break;
+                            }
+                            params.push(self.parse_type()?);
+                            // Attributes in a function type are accepted and ignored by LLVM.
+                            self.attributes(|p| p.tok.kind != Tok::Word)?;
+                            if !self.eat(Tok::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect(Tok::RParen, "')'")?;
+                    ty = self.m.types.intern(Type::Function {
+                        ret: ty,
+                        params,
+                        varargs,
+                    });
+                }
+                _ => return Ok(ty),
+            }
+        }
+    }
+
+    fn opt_addrspace_number(&mut self) -> PResult<u32> {
+        if !self.is_word(b"addrspace") {
+            return Ok(0);
+        }
+        self.bump();
+        self.expect(Tok::LParen, "'('")?;
+        let a = if self.tok.kind == Tok::Str {
+            // Symbolic address spaces ("A", "G", "P") name the datalayout's; 0 is a safe stand-in
+            // only for comparing, so keep them distinct from numbered ones.
+            self.bump();
+            u32::MAX
+        } else {
+            self.expect_u32("an address space")?
+        };
+        self.expect(Tok::RParen, "')'")?;
+        Ok(a)
+    }
+
+    fn struct_body(&mut self) -> PResult<Vec<TypeId>> {
+        self.expect(Tok::LBrace, "'{'")?;
+        let mut elems = Vec::new();
+        if self.tok.kind != Tok::RBrace {
+            loop {
+                elems.push(self.parse_type()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RBrace, "'}'")?;
+        Ok(elems)
+    }
+
+    fn target_ext_type(&mut self) -> PResult<TypeId> {
+        self.expect(Tok::LParen, "'('")?;
+        let name_tok = self.expect(Tok::Str, "a target type name")?;
+        let name = unescape(&self.text(name_tok)[1..name_tok.span.range().len() - 1]).into();
+        let mut types = Vec::new();
+        let mut ints = Vec::new();
+        while self.eat(Tok::Comma) {
+            if self.tok.kind == Tok::Int {
+                ints.push(self.expect_u32("an integer parameter")?);
+            } else if ints.is_empty() {
+                types.push(self.parse_type()?);
+            } else {
+                return Err(self.err("an integer parameter"));
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(self.m.types.intern(Type::TargetExt { name, types, ints }))
+    }
+
+    // ---- values and constants ----
+
+    fn push_const(&mut self, c: Const) -> Value {
+        Value::Const(self.m.consts.push(c))
+    }
+
+    /// A value of type `ty`.
+    pub fn parse_value(&mut self, ty: TypeId) -> PResult<Value> {
+        let t = self.tok;
+        match t.kind {
+            Tok::LocalName | Tok::LocalNum => Ok(Value::Local(self.local_ref(t)?)),
+            Tok::GlobalName | Tok::GlobalNum => {
+                self.bump();
+                Ok(Value::Global(self.global_use(t, UseRole::Operand)))
+            }
+            Tok::Int | Tok::HexInt => {
+                self.bump();
+                Ok(self.push_const(Const::Int(t.span)))
+            }
+            Tok::Float | Tok::HexFloat => {
+                self.bump();
+                let fits = match *self.m.types.get(ty) {
+                    Type::Float(kind) => float_literal_fits(self.text(t), kind),
+                    _ => false,
+                };
+                if !fits {
+                    return Err(self.err_at(t.span, "floating point constant invalid for type"));
+                }
+                Ok(self.push_const(Const::Float(t.span)))
+            }
+            Tok::CStr => {
+                self.bump();
+                Ok(self.push_const(Const::Bytes(t.span)))
+            }
+            Tok::LBrace => {
+                let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
+                Ok(self.push_const(Const::Aggregate(b'{', elems)))
+            }
+            Tok::LSquare => {
+                let elems = self.aggregate(Tok::LSquare, Tok::RSquare)?;
+                Ok(self.push_const(Const::Aggregate(b'[', elems)))
+            }
+            Tok::Less => {
+                if self.peek2().kind == Tok::LBrace {
+                    self.bump();
+                    let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
+                    self.expect(Tok::Greater, "'>'")?;
+                    Ok(self.push_const(Const::Aggregate(b'p', elems)))
+                } else {
+                    let elems = self.aggregate(Tok::Less, Tok::Greater)?;
+                    Ok(self.push_const(Const::Aggregate(b'<', elems)))
+                }
+            }
+            Tok::MdNum | Tok::MdString | Tok::Exclaim | Tok::MdName => {
+                if !matches!(self.m.types.get(ty), Type::Metadata) {
+                    return Err(self.err("a value"));
+                }
+                let md = self.md_operand()?;
+                Ok(self.push_const(Const::Metadata(md)))
+            }
+            Tok::Word => self.word_value(ty),
+            _ => Err(self.err("a value")),
+        }
+    }
+
+    fn word_value(&mut self, ty: TypeId) -> PResult<Value> {
+        let t = self.tok;
+        let w = self.text(t);
+        let simple = match w {
+            b"true" | b"false" => Some(Const::Int(t.span)),
+            b"null" => Some(Const::Null),
+            b"none" => Some(Const::None),
+            b"undef" => Some(Const::Undef),
+            b"poison" => Some(Const::Poison),
+            b"zeroinitializer" => Some(Const::Zero),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            self.bump();
+            return Ok(self.push_const(c));
+        }
+        if matches!(self.m.types.get(ty), Type::Metadata) {
+            let md = self.md_operand()?;
+            return Ok(self.push_const(Const::Metadata(md)));
+        }
+        self.bump();
+        match w {
+            b"blockaddress" => {
+                self.expect(Tok::LParen, "'('")?;
+                let f = self.expect_global("a function")?;
+                let u = self.global_use(f, UseRole::Operand);
+                self.expect(Tok::Comma, "','")?;
+                let bb = self.tok;
+                if !matches!(bb.kind, Tok::LocalName | Tok::LocalNum) {
+                    return Err(self.err("a block name"));
+                }
+                self.bump();
+                self.expect(Tok::RParen, "')'")?;
+                Ok(self.push_const(Const::BlockAddress(u, bb.span)))
+            }
+            b"dso_local_equivalent" | b"no_cfi" => {
+                let f = self.expect_global("a function")?;
+                let u = self.global_use(f, UseRole::Operand);
+                let c = if w == b"no_cfi" {
+                    Const::NoCfi(u)
+                } else {
+                    Const::DsoLocalEquivalent(u)
+                };
+                Ok(self.push_const(c))
+            }
+            b"ptrauth" => {
+                self.expect(Tok::LParen, "'('")?;
+                let mut parts = Vec::new();
+                loop {
+                    let ty = self.parse_type()?;
+                    parts.push((ty, self.parse_value(ty)?));
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RParen, "')'")?;
+                Ok(self.push_const(Const::PtrAuth(parts)))
+            }
+            b"splat" => {
+                self.expect(Tok::LParen, "'('")?;
+                let ety = self.parse_type()?;
+                let v = self.parse_value(ety)?;
+                self.expect(Tok::RParen, "')'")?;
+                Ok(self.push_const(Const::Splat(ety, v)))
+            }
+            b"asm" => {
+                while matches!(
+                    self.word(),
+                    b"sideeffect" | b"alignstack" | b"inteldialect" | b"unwind"
+                ) {
+                    self.bump();
+                }
+                self.expect(Tok::Str, "the assembly string")?;
+                self.expect(Tok::Comma, "','")?;
+                let c = self.expect(Tok::Str, "the constraint string")?;
+                Ok(self.push_const(Const::InlineAsm(t.span.to(c.span))))
+            }
+            _ if is_constant_expression_opcode(w) => self.constant_expression(t),
+            _ => Err(self.err_at(t.span, "expected a value")),
+        }
+    }
+
+    fn aggregate(&mut self, open: Tok, close: Tok) -> PResult<Vec<(TypeId, Value)>> {
+        self.expect(open, open.describe())?;
+        let mut elems = Vec::new();
+        if self.tok.kind != close {
+            loop {
+                let ty = self.parse_type()?;
+                elems.push((ty, self.parse_value(ty)?));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(close, close.describe())?;
+        Ok(elems)
+    }
+
+    /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
+    fn constant_expression(&mut self, op: Token) -> PResult<Value> {
+        let mut items = Vec::new();
+        while self.tok.kind == Tok::Word {
+            let t = self.bump();
+            items.push(Item::Word(t.span));
+            if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
+                let p = self.skip_parens()?;
+                items.push(Item::Word(p));
+            }
+        }
+        self.expect(Tok::LParen, "'('")?;
+        items.push(Item::Mark(b'('));
+        loop {
+            let ty = self.parse_type()?;
+            items.push(Item::Type(ty));
+            if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
+                let v = self.parse_value(ty)?;
+                items.push(Item::Value(v));
+            }
+            if self.is_word(b"to") {
+                items.push(Item::Word(self.bump().span));
+                let to = self.parse_type()?;
+                items.push(Item::Type(to));
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(self.push_const(Const::Expr(op.span, items)))
+    }
+
+    // ---- functions ----
+
+    fn function(&mut self) -> PResult<()> {
+        let kw = self.bump();
+        let is_definition = self.text(kw) == b"define";
+        let mut link = self.linkable();
+        let cconv = self.calling_convention()?;
+        let ret_attrs = self.return_attributes()?;
+        let ret_ty = self.parse_type()?;
+        let name = self.expect_global("a function name")?;
+        let func = self.m.functions.next_key();
+        let g = self.define_global(name, GlobalKind::Function(func))?;
+        if is_definition {
+            self.scope = Some(FnScope {
+                func,
+                body: Body::default(),
+                by_name: FxHashMap::default(),
+                by_number: FxHashMap::default(),
+                next_number: 0,
+                forward: FxHashMap::default(),
+            });
+        }
+        self.expect(Tok::LParen, "'('")?;
+        let mut params = Vec::new();
+        let mut varargs = false;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    varargs = true;
+                    break;
+                }
+                let ty = self.parse_type()?;
+                let attrs = self.attributes(|_| false)?;
+                let pname = match self.tok.kind {
+                    Tok::LocalName | Tok::LocalNum => Some(self.bump()),
+                    _ => None,
+                };
+                if is_definition {
+                    let index = params.len() as u32;
+                    self.define_local(pname, LocalDef::Arg(index))?;
+                }
+                params.push(Param {
+                    ty,
+                    attrs,
+                    name: pname.map(|t| t.span),
+                });
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        let fn_ty = self.m.types.intern(Type::Function {
+            ret: ret_ty,
+            params: params.iter().map(|p| p.ty).collect(),
+            varargs,
+        });
+        self.unnamed_addr(&mut link);
+        let addrspace = self.addrspace()?;
+        let mut f = Function {
+            global: g,
+            link,
+            cconv,
+            ret_attrs,
+            ret_ty,
+            fn_ty,
+            params,
+            varargs,
+            addrspace,
+            fn_attrs: Vec::new(),
+            section: None,
+            partition: None,
+            comdat: None,
+            align: None,
+            gc: None,
+            prefix: None,
+            prologue: None,
+            personality: None,
+            metadata: Vec::new(),
+            header_span: kw.span,
+            span: kw.span,
+            body: None,
+            rewritten: false,
+            deleted: false,
+        };
+        // Function attributes (LLVM also takes `align N` among them), then the optional parts
+        // in the order LLVM's grammar fixes.
+        loop {
+            match (self.tok.kind, self.word()) {
+                (Tok::Word, b"align") => f.align = Some(self.function_alignment()?),
+                (Tok::Word, w)
+                    if !is_toplevel_word(w)
+                        && !matches!(
+                            w,
+                            b"section"
+                                | b"partition"
+                                | b"comdat"
+                                | b"gc"
+                                | b"prefix"
+                                | b"prologue"
+                                | b"personality"
+                        ) =>
+                {
+                    f.fn_attrs.push(self.attribute()?)
+                }
+                (Tok::Str | Tok::AttrGroup, _) => f.fn_attrs.push(self.attribute()?),
+                _ => break,
+            }
+        }
+        if self.eat_word(b"section") {
+            f.section = Some(self.expect(Tok::Str, "a section name")?.span);
+        }
+        if self.eat_word(b"partition") {
+            f.partition = Some(self.expect(Tok::Str, "a partition name")?.span);
+        }
+        f.comdat = self.comdat_ref()?;
+        if self.is_word(b"align") {
+            f.align = Some(self.function_alignment()?);
+        }
+        if self.eat_word(b"gc") {
+            f.gc = Some(self.expect(Tok::Str, "a garbage collector name")?.span);
+        }
+        for (which, slot) in [
+            (&b"prefix"[..], &mut f.prefix),
+            (b"prologue", &mut f.prologue),
+            (b"personality", &mut f.personality),
+        ] {
+            if self.is_word(which) {
+                self.bump();
+                let ty = self.parse_type()?;
+                *slot = Some((ty, self.parse_value(ty)?));
+            }
+        }
+        // `!name = ...` after a declaration is named metadata, not an attachment.
+        while self.tok.kind == Tok::MdName && self.peek2().kind != Tok::Equal {
+            f.metadata.push(self.attachment()?);
+        }
+        f.header_span = kw.span.to(self.prev_end());
+        if is_definition {
+            let body = self.function_body()?;
+            f.body = Some(body);
+        }
+        f.span = kw.span.to(self.prev_end());
+        self.m.functions.push(f);
+        Ok(())
+    }
+
+    fn function_alignment(&mut self) -> PResult<u64> {
+        self.expect_word("align")?;
+        if self.eat(Tok::LParen) {
+            let a = self.expect_u64("an alignment")?;
+            self.expect(Tok::RParen, "')'")?;
+            return Ok(a);
+        }
+        self.expect_u64("an alignment")
+    }
+
+    fn calling_convention(&mut self) -> PResult<Option<Span>> {
+        let t = self.tok;
+        if self.is_word(b"cc") {
+            self.bump();
+            let n = self.expect(Tok::Int, "a calling convention number")?;
+            return Ok(Some(t.span.to(n.span)));
+        }
+        if t.kind == Tok::Word && is_calling_conv(self.text(t)) {
+            self.bump();
+            if self.tok.kind == Tok::LParen {
+                let p = self.skip_parens()?;
+                return Ok(Some(t.span.to(p)));
+            }
+            return Ok(Some(t.span));
+        }
+        Ok(None)
+    }
+
+    fn function_body(&mut self) -> PResult<Body> {
+        let open = self.expect(Tok::LBrace, "'{' to start the function body")?;
+        loop {
+            self.block()?;
+            if self.tok.kind == Tok::RBrace || self.is_word(b"uselistorder") {
+                break;
+            }
+            if self.tok.kind == Tok::Eof {
+                return Err(self.err("'}' to end the function body"));
+            }
+        }
+        // As in LLVM, a body's use-list orders follow its last block.
+        while self.is_word(b"uselistorder") {
+            self.uselistorder()?;
+        }
+        let close = self.expect(Tok::RBrace, "'}' to end the function body")?;
+        let mut scope = self.scope.take().expect("in a function");
+        if let Some((_, &span)) = scope.forward.iter().min_by_key(|(_, s)| s.start) {
+            return Err(self.err_at(span, "use of undefined value"));
+        }
+        scope.body.span = open.span.to(close.span);
+        Ok(scope.body)
+    }
+
+    fn block(&mut self) -> PResult<()> {
+        let start = self.tok.span;
+        let label = match self.tok.kind {
+            Tok::Label | Tok::LabelNum => Some(self.bump()),
+            _ => None,
+        };
+        let id = self.scope().body.blocks.next_key();
+        let local = self.define_local(label, LocalDef::Block(id))?;
+        let first_inst = self.scope().body.insts.len() as u32;
+        self.scope().body.blocks.push(Block {
+            local,
+            first_inst,
+            inst_count: 0,
+            span: start,
+        });
+        loop {
+            if self.tok.kind == Tok::DebugRecord {
+                let t = self.bump();
+                let p = self.skip_parens()?;
+                let before = self.scope().body.insts.next_key();
+                self.scope().body.debug_records.push(DebugRecord {
+                    before,
+                    span: t.span.to(p),
+                });
+                continue;
+            }
+            let opcode = self.instruction()?;
+            if opcode.is_terminator() {
+                break;
+            }
+            if matches!(self.tok.kind, Tok::RBrace | Tok::Eof) {
+                return Err(self.err("an instruction (a block must end with a terminator)"));
+            }
+        }
+        let end = self.prev_end();
+        let scope = self.scope();
+        let n = scope.body.insts.len() as u32;
+        let (_, b) = scope.body.blocks.last_mut().expect("just pushed");
+        b.inst_count = n - first_inst;
+        b.span = start.to(end);
+        Ok(())
+    }
+
+    // ---- instructions ----
+
+    fn push_item(&mut self, item: Item) {
+        self.scope().body.items.push(item);
+    }
+
+    fn item_type(&mut self) -> PResult<TypeId> {
+        let ty = self.parse_type()?;
+        self.push_item(Item::Type(ty));
+        Ok(ty)
+    }
+
+    fn item_value(&mut self, ty: TypeId) -> PResult<Value> {
+        let v = self.parse_value(ty)?;
+        self.push_item(Item::Value(v));
+        Ok(v)
+    }
+
+    /// `T V`
+    fn item_typed_value(&mut self) -> PResult<TypeId> {
+        let ty = self.item_type()?;
+        self.item_value(ty)?;
+        Ok(ty)
+    }
+
+    fn item_word(&mut self) {
+        let t = self.bump();
+        self.push_item(Item::Word(t.span));
+    }
+
+    fn item_words_while(&mut self, pred: impl Fn(&[u8]) -> bool) {
+        while self.tok.kind == Tok::Word && pred(self.text(self.tok)) {
+            self.item_word();
+        }
+    }
+
+    fn item_comma(&mut self) -> PResult<()> {
+        self.expect(Tok::Comma, "','")?;
+        Ok(())
+    }
+
+    fn item_label(&mut self) -> PResult<()> {
+        self.expect_word("label")?;
+        let t = self.tok;
+        if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
+            return Err(self.err("a block name"));
+        }
+        let l = self.local_ref(t)?;
+        self.push_item(Item::Value(Value::Local(l)));
+        Ok(())
+    }
+
+    fn item_attrs(&mut self, attrs: AttrList) {
+        let scope = self.scope();
+        let i = scope.body.attr_lists.len() as u32;
+        scope.body.attr_lists.push(attrs);
+        scope.body.items.push(Item::Attrs(i));
+    }
+
+    /// `syncscope("name")`, if present.
+    fn item_syncscope(&mut self) -> PResult<()> {
+        if self.is_word(b"syncscope") {
+            let t = self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            self.expect(Tok::Str, "a synchronization scope name")?;
+            let close = self.expect(Tok::RParen, "')'")?;
+            self.push_item(Item::Word(t.span.to(close.span)));
+        }
+        Ok(())
+    }
+
+    fn item_ordering(&mut self) -> PResult<()> {
+        match self.word() {
+            b"unordered" | b"monotonic" | b"acquire" | b"release" | b"acq_rel" | b"seq_cst" => {
+                self.item_word();
+                Ok(())
+            }
+            _ => Err(self.err("an atomic ordering")),
+        }
+    }
+
+    /// `, align N` when the comma is followed by `align`.
+    fn item_opt_align(&mut self) -> PResult<()> {
+        if self.tok.kind == Tok::Comma && self.peek2_is_word(b"align") {
+            self.bump();
+            let t = self.bump();
+            let n = self.expect(Tok::Int, "an alignment")?;
+            self.push_item(Item::Word(t.span.to(n.span)));
+        }
+        Ok(())
+    }
+
+    fn peek2_is_word(&self, w: &[u8]) -> bool {
+        let t = self.peek2();
+        t.kind == Tok::Word && &self.src[t.span.range()] == w
+    }
+
+    fn instruction(&mut self) -> PResult<Opcode> {
+        let start = self.tok.span;
+        let result_name = match self.tok.kind {
+            Tok::LocalName | Tok::LocalNum => {
+                let t = self.bump();
+                self.expect(Tok::Equal, "'='")?;
+                Some(t)
+            }
+            _ => None,
+        };
+        let opcode = match Opcode::from_keyword(self.word()) {
+            Some(op) => op,
+            None => return Err(self.err("an instruction")),
+        };
+        let items_start = self.scope().body.items.len() as u32;
+        let ty = self.instruction_operands(opcode)?;
+        // Metadata attachments.
+        let md_start = self.scope().body.attachments.len() as u32;
+        while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::MdName {
+            self.bump();
+            let a = self.attachment()?;
+            self.scope().body.attachments.push(a);
+        }
+        let md_len = self.scope().body.attachments.len() as u32 - md_start;
+        let end = self.prev_end();
+        let id = self.scope().body.insts.next_key();
+        let is_void = self.m.types.is_void(ty);
+        let result = if is_void {
+            if let Some(t) = result_name {
+                return Err(self.err_at(t.span, "instructions returning void cannot have a name"));
+            }
+            None
+        } else {
+            Some(self.define_local(result_name, LocalDef::Inst(id))?)
+        };
+        let scope = self.scope();
+        let items_len = scope.body.items.len() as u32 - items_start;
+        scope.body.insts.push(Inst {
+            opcode,
+            result,
+            ty,
+            items_start,
+            items_len,
+            md_start,
+            md_len: u16::try_from(md_len).unwrap_or(u16::MAX),
+            span: start.to(end),
+        });
+        Ok(opcode)
+    }
+
+    fn void(&mut self) -> TypeId {
+        self.m.types.intern(Type::Void)
+    }
+
+    fn bool_like(&mut self, ty: TypeId) -> TypeId {
+        let i1 = self.m.types.intern(Type::Int(1));
+        match *self.m.types.get(ty) {
+            Type::Vector { scalable, len, .. } => self.m.types.intern(Type::Vector {
+                scalable,
+                len,
+                elem: i1,
+            }),
+            _ => i1,
+        }
+    }
+
+    /// Read the operands of `opcode` (its keyword is the current token) and return the
+    /// instruction's result type.
+    fn instruction_operands(&mut self, opcode: Opcode) -> PResult<TypeId> {
+        use Opcode::*;
+        if opcode == Call {
+            return self.call_like(Call);
+        }
+        self.bump();
+        Ok(match opcode {
+            Ret => {
+                if self.is_word(b"void") {
+                    self.item_type()?;
+                } else {
+                    self.item_typed_value()?;
+                }
+                self.void()
+            }
+            Br => {
+                if self.is_word(b"label") {
+                    self.item_label()?;
+                } else {
+                    self.item_typed_value()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                }
+                self.void()
+            }
+            Switch => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_label()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                while self.tok.kind != Tok::RSquare {
+                    self.item_typed_value()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                }
+                self.bump();
+                self.push_item(Item::Mark(b']'));
+                self.void()
+            }
+            IndirectBr => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                if self.tok.kind != Tok::RSquare {
+                    loop {
+                        self.item_label()?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                self.push_item(Item::Mark(b']'));
+                self.void()
+            }
+            Invoke | CallBr => self.call_like(opcode)?,
+            Resume => {
+                self.item_typed_value()?;
+                self.void()
+            }
+            Unreachable => self.void(),
+            CleanupRet => {
+                self.expect_word("from")?;
+                self.pad_value()?;
+                self.expect_word("unwind")?;
+                self.unwind_dest()?;
+                self.void()
+            }
+            CatchRet => {
+                self.expect_word("from")?;
+                self.pad_value()?;
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.void()
+            }
+            CatchSwitch => {
+                self.expect_word("within")?;
+                self.pad_value()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                loop {
+                    self.item_label()?;
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                self.push_item(Item::Mark(b']'));
+                self.expect_word("unwind")?;
+                self.unwind_dest()?;
+                self.m.types.intern(Type::Token)
+            }
+            CatchPad | CleanupPad => {
+                self.expect_word("within")?;
+                self.pad_value()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                if self.tok.kind != Tok::RSquare {
+                    loop {
+                        self.item_typed_value()?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                self.push_item(Item::Mark(b']'));
+                self.m.types.intern(Type::Token)
+            }
+            FNeg => {
+                self.item_words_while(is_fast_math_flag);
+                self.item_typed_value()?
+            }
+            Add | Sub | Mul | Shl | UDiv | SDiv | LShr | AShr | Or | And | Xor | URem | SRem
+            | FAdd | FSub | FMul | FDiv | FRem => {
+                self.item_words_while(|w| {
+                    matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint") || is_fast_math_flag(w)
+                });
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_value(ty)?;
+                ty
+            }
+            ICmp | FCmp => {
+                self.item_words_while(|w| w == b"samesign" || is_fast_math_flag(w));
+                if self.tok.kind != Tok::Word {
+                    return Err(self.err("a comparison predicate"));
+                }
+                self.item_word();
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_value(ty)?;
+                self.bool_like(ty)
+            }
+            Trunc | ZExt | SExt | FpToUi | FpToSi | UiToFp | SiToFp | FpTrunc | FpExt
+            | PtrToInt | PtrToAddr | IntToPtr | BitCast | AddrSpaceCast => {
+                self.item_words_while(|w| {
+                    matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fast_math_flag(w)
+                });
+                self.item_typed_value()?;
+                self.expect_word("to")?;
+                self.item_type()?
+            }
+            Select => {
+                self.item_words_while(is_fast_math_flag);
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                ty
+            }
+            VaArg => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_type()?
+            }
+            ExtractElement => {
+                let vty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                match *self.m.types.get(self.m.types.resolve(vty)) {
+                    Type::Vector { elem, .. } => elem,
+                    _ => vty,
+                }
+            }
+            InsertElement => {
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                ty
+            }
+            ShuffleVector => {
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let mask = self.item_typed_value()?;
+                match (self.m.types.get(ty).clone(), self.m.types.get(mask).clone()) {
+                    (Type::Vector { elem, .. }, Type::Vector { scalable, len, .. }) => {
+                        self.m.types.intern(Type::Vector {
+                            scalable,
+                            len,
+                            elem,
+                        })
+                    }
+                    _ => ty,
+                }
+            }
+            ExtractValue => {
+                let mut ty = self.item_typed_value()?;
+                while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
+                    self.bump();
+                    let t = self.bump();
+                    self.push_item(Item::Word(t.span));
+                    let index: u64 = std::str::from_utf8(self.text(t))
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(u64::MAX);
+                    ty = self.member_type(ty, index, t.span)?;
+                }
+                ty
+            }
+            InsertValue => {
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
+                    self.bump();
+                    let t = self.bump();
+                    self.push_item(Item::Word(t.span));
+                }
+                ty
+            }
+            Alloca => {
+                self.item_words_while(|w| matches!(w, b"inalloca" | b"swifterror"));
+                self.item_type()?;
+                if self.tok.kind == Tok::Comma
+                    && !matches!(self.peek2().kind, Tok::MdName)
+                    && !self.peek2_is_word(b"align")
+                    && !self.peek2_is_word(b"addrspace")
+                {
+                    self.bump();
+                    self.item_typed_value()?;
+                }
+                self.item_opt_align()?;
+                let mut addr_space = 0;
+                if self.tok.kind == Tok::Comma && self.peek2_is_word(b"addrspace") {
+                    self.bump();
+                    let t = self.tok;
+                    addr_space = self.opt_addrspace_number()?;
+                    self.push_item(Item::Word(t.span.to(self.prev_end())));
+                }
+                self.m.types.intern(Type::Ptr(addr_space))
+            }
+            Load => {
+                let atomic = self.is_word(b"atomic");
+                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                let ty = self.item_type()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                if atomic {
+                    self.item_syncscope()?;
+                    self.item_ordering()?;
+                }
+                self.item_opt_align()?;
+                ty
+            }
+            Store => {
+                let atomic = self.is_word(b"atomic");
+                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                if atomic {
+                    self.item_syncscope()?;
+                    self.item_ordering()?;
+                }
+                self.item_opt_align()?;
+                self.void()
+            }
+            Fence => {
+                self.item_syncscope()?;
+                self.item_ordering()?;
+                self.void()
+            }
+            AtomicCmpXchg => {
+                self.item_words_while(|w| matches!(w, b"weak" | b"volatile"));
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.item_syncscope()?;
+                self.item_ordering()?;
+                self.item_ordering()?;
+                self.item_opt_align()?;
+                let i1 = self.m.types.intern(Type::Int(1));
+                self.m.types.intern(Type::Struct {
+                    packed: false,
+                    elems: vec![ty, i1],
+                })
+            }
+            AtomicRmw => {
+                self.item_words_while(|w| w == b"volatile");
+                if self.tok.kind != Tok::Word {
+                    return Err(self.err("an atomicrmw operation"));
+                }
+                self.item_word();
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let ty = self.item_typed_value()?;
+                self.item_syncscope()?;
+                self.item_ordering()?;
+                self.item_opt_align()?;
+                ty
+            }
+            GetElementPtr => {
+                self.item_words_while(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
+                self.item_type()?;
+                self.item_comma()?;
+                let mut result = self.item_typed_value()?;
+                while self.tok.kind == Tok::Comma && self.peek2().kind != Tok::MdName {
+                    self.bump();
+                    let ity = self.item_typed_value()?;
+                    if let Type::Vector { scalable, len, .. } = *self.m.types.get(ity)
+                        && !matches!(self.m.types.get(result), Type::Vector { .. })
+                    {
+                        result = self.m.types.intern(Type::Vector {
+                            scalable,
+                            len,
+                            elem: result,
+                        });
+                    }
+                }
+                result
+            }
+            Phi => {
+                self.item_words_while(is_fast_math_flag);
+                let ty = self.item_type()?;
+                loop {
+                    self.expect(Tok::LSquare, "'['")?;
+                    self.item_value(ty)?;
+                    self.item_comma()?;
+                    let t = self.tok;
+                    if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
+                        return Err(self.err("a block name"));
+                    }
+                    let l = self.local_ref(t)?;
+                    self.push_item(Item::Value(Value::Local(l)));
+                    self.expect(Tok::RSquare, "']'")?;
+                    if !(self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare) {
+                        break;
+                    }
+                    self.bump();
+                }
+                ty
+            }
+            LandingPad => {
+                let ty = self.item_type()?;
+                loop {
+                    match self.word() {
+                        b"cleanup" => self.item_word(),
+                        b"catch" | b"filter" => {
+                            self.item_word();
+                            self.item_typed_value()?;
+                        }
+                        _ => break,
+                    }
+                }
+                ty
+            }
+            Freeze => self.item_typed_value()?,
+            Call => unreachable!("handled above"),
+        })
+    }
+
+    fn member_type(&mut self, agg: TypeId, index: u64, at: Span) -> PResult<TypeId> {
+        match self.m.types.get(self.m.types.resolve(agg)) {
+            Type::Struct { elems, .. } => elems
+                .get(index as usize)
+                .copied()
+                .ok_or_else(|| self.err_at(at, "invalid index for an aggregate")),
+            Type::Array(n, elem) if index < *n => Ok(*elem),
+            _ => Err(self.err_at(at, "invalid index for an aggregate")),
+        }
+    }
+
+    /// The parent pad of a funclet instruction: a local value or `none`.
+    fn pad_value(&mut self) -> PResult<()> {
+        let token = self.m.types.intern(Type::Token);
+        self.item_value(token)?;
+        Ok(())
+    }
+
+    fn unwind_dest(&mut self) -> PResult<()> {
+        if self.is_word(b"to") {
+            self.bump();
+            let t = self.expect_word("caller")?;
+            self.push_item(Item::Word(t.span));
+            Ok(())
+        } else {
+            self.item_label()
+        }
+    }
+
+    /// call, invoke and callbr: `[tail] call [fmf] [cc] [retattrs] [addrspace] T callee(args)
+    /// [fnattrs] [bundles]` and the destinations of invoke and callbr.
+    fn call_like(&mut self, opcode: Opcode) -> PResult<TypeId> {
+        if opcode == Opcode::Call {
+            if TAIL_KINDS.contains(&self.word()) {
+                self.item_word();
+            }
+            self.expect_word("call")?;
+            self.item_words_while(is_fast_math_flag);
+        }
+        if let Some(cc) = self.calling_convention()? {
+            self.push_item(Item::Word(cc));
+        }
+        let ret_attrs = self.return_attributes()?;
+        self.item_attrs(ret_attrs);
+        if let Some(a) = self.addrspace()? {
+            self.push_item(Item::Word(a));
+        }
+        let fn_or_ret = self.item_type()?;
+        let ret = match self.m.types.get(fn_or_ret) {
+            Type::Function { ret, .. } => *ret,
+            _ => fn_or_ret,
+        };
+        // The callee.
+        let ptr = self.m.types.intern(Type::Ptr(0));
+        let callee_tok = self.tok;
+        let callee = self.parse_value(ptr)?;
+        if let (Value::Global(u), Tok::GlobalName | Tok::GlobalNum) = (callee, callee_tok.kind) {
+            self.m.uses[u].role = UseRole::Callee;
+        }
+        self.push_item(Item::Value(callee));
+        // Arguments.
+        self.expect(Tok::LParen, "'(' to start the argument list")?;
+        self.push_item(Item::Mark(b'('));
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.tok.kind == Tok::DotDotDot {
+                    self.item_word();
+                    break;
+                }
+                let ty = self.item_type()?;
+                let attrs =
+                    self.attributes(|p| p.tok.kind == Tok::Word && is_value_word(p.text(p.tok)))?;
+                self.item_attrs(attrs);
+                self.item_value(ty)?;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        self.push_item(Item::Mark(b')'));
+        // Function attributes.
+        let fn_attrs = self.attributes(|p| {
+            p.tok.kind == Tok::Word && {
+                let w = p.text(p.tok);
+                Opcode::from_keyword(w).is_some() || matches!(w, b"to" | b"uselistorder")
+            }
+        })?;
+        self.item_attrs(fn_attrs);
+        // Operand bundles.
+        if self.tok.kind == Tok::LSquare {
+            self.bump();
+            self.push_item(Item::Mark(b'['));
+            loop {
+                let tag = self.expect(Tok::Str, "an operand bundle tag")?;
+                self.push_item(Item::Word(tag.span));
+                self.expect(Tok::LParen, "'('")?;
+                self.push_item(Item::Mark(b'('));
+                if self.tok.kind != Tok::RParen {
+                    loop {
+                        self.item_typed_value()?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, "')'")?;
+                self.push_item(Item::Mark(b')'));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RSquare, "']'")?;
+            self.push_item(Item::Mark(b']'));
+        }
+        match opcode {
+            Opcode::Invoke => {
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.expect_word("unwind")?;
+                self.item_label()?;
+            }
+            Opcode::CallBr => {
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                if self.tok.kind != Tok::RSquare {
+                    loop {
+                        self.item_label()?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                self.push_item(Item::Mark(b']'));
+            }
+            _ => {}
+        }
+        Ok(ret)
+    }
+}
+
+/// The name inside a sigil: quotes removed and escapes decoded when quoted.
+fn strip_name(body: &[u8]) -> Cow<'_, [u8]> {
+    match body {
+        [b'"', inner @ .., b'"'] => {
+            if inner.contains(&b'\\') {
+                Cow::Owned(unescape(inner))
+            } else {
+                Cow::Borrowed(inner)
+            }
+        }
+        _ => Cow::Borrowed(body),
+    }
+}
+
+/// Whether a floating-point literal denotes a value of `kind` exactly, as LLVM requires.
+/// Decimal and plain `0x` literals are doubles; the `0xK/L/M/H/R` forms name their own type.
+fn float_literal_fits(text: &[u8], kind: FloatKind) -> bool {
+    let body = match text {
+        [b'-' | b'+', rest @ ..] => rest,
+        _ => text,
+    };
+    if let Some(hex) = body.strip_prefix(b"0x") {
+        let own = match hex.first() {
+            Some(b'K') => Some(FloatKind::X86Fp80),
+            Some(b'L') => Some(FloatKind::Fp128),
+            Some(b'M') => Some(FloatKind::PpcFp128),
+            Some(b'H') => Some(FloatKind::Half),
+            Some(b'R') => Some(FloatKind::BFloat),
+            _ => None,
+        };
+        if let Some(own) = own {
+            return own == kind;
+        }
+        let Some(bits) = std::str::from_utf8(hex)
+            .ok()
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+        else {
+            return false;
+        };
+        return double_fits(f64::from_bits(bits), kind);
+    }
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .is_some_and(|v| double_fits(v, kind))
+}
+
+/// Whether a double converts to `kind` without losing information.
+fn double_fits(v: f64, kind: FloatKind) -> bool {
+    // (significand bits including the implicit one, minimum normal exponent, maximum exponent)
+    let (precision, min_exp, max_exp): (u32, i32, i32) = match kind {
+        FloatKind::Float => (24, -126, 127),
+        FloatKind::Half => (11, -14, 15),
+        FloatKind::BFloat => (8, -126, 127),
+        _ => return true,
+    };
+    if v.is_infinite() || v == 0.0 {
+        return true;
+    }
+    let bits = v.to_bits();
+    let mantissa = bits & ((1u64 << 52) - 1);
+    if v.is_nan() {
+        // The payload bits that would be dropped must be zero.
+        return mantissa & ((1u64 << (53 - precision)) - 1) == 0;
+    }
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    let (significand, exp) = if biased == 0 {
+        (mantissa, -1074)
+    } else {
+        (mantissa | (1u64 << 52), biased - 1075)
+    };
+    // v = significand * 2^exp; make the significand odd.
+    let shift = significand.trailing_zeros();
+    let (significand, exp) = (significand >> shift, exp + shift as i32);
+    let width = 64 - significand.leading_zeros();
+    let top = exp + width as i32 - 1;
+    width <= precision && top <= max_exp && exp >= min_exp - (precision as i32 - 1)
+}

@@ -1,0 +1,215 @@
+//! rewrite: edits on the model. Each edit updates the model and records the text patch that
+//! makes the written module say the same; each leaves the module valid IR on its own.
+
+use crate::model::*;
+use crate::write::{global_name, quote_name};
+
+impl Module {
+    fn patch(&mut self, span: Span, text: String) {
+        // A later edit of the same text replaces the earlier one.
+        if let Some(p) = self.patches.iter_mut().find(|p| p.span == span) {
+            p.text = text;
+        } else {
+            self.patches.push(Patch { span, text });
+        }
+    }
+
+    /// Rename a global; every reference follows. An implicit `comdat` keeps naming the old
+    /// comdat. `new_name` is the bare name (without `@`), quoted as needed.
+    pub fn rename_global(&mut self, g: GlobalId, new_name: &[u8]) {
+        let old = global_name(&self.globals[g].name);
+        let text = format!("@{}", quote_name(new_name));
+        for u in self.globals[g].uses.clone() {
+            let span = self.uses[u].span;
+            self.patch(span, text.clone());
+        }
+        if let GlobalKind::Function(f) = self.globals[g].kind
+            && let Some(c) = self.functions[f].comdat
+            && self.bytes(c) == b"comdat"
+        {
+            self.patch(c, format!("comdat(${})", &old[1..]));
+        }
+        let name = GlobalName::Named(new_name.into());
+        self.global_by_name.remove(&self.globals[g].name);
+        self.global_by_name.insert(name.clone(), g);
+        self.globals[g].name = name;
+    }
+
+    /// Make one use refer to another global instead.
+    pub fn retarget_use(&mut self, u: UseId, to: GlobalId) {
+        let from = self.uses[u].global;
+        self.globals[from].uses.retain(|&x| x != u);
+        self.globals[to].uses.push(u);
+        self.uses[u].global = to;
+        let span = self.uses[u].span;
+        let text = global_name(&self.globals[to].name);
+        self.patch(span, text);
+    }
+
+    /// Replace a function's body (`{` to `}`) with `text`. The uses inside the old body are
+    /// dropped from the model; the model's `Body` keeps describing the text that was read.
+    pub fn replace_body(&mut self, f: FuncId, text: String) {
+        let Some(span) = self.functions[f].body.as_ref().map(|b| b.span) else {
+            return;
+        };
+        self.drop_uses_within(span);
+        self.functions[f].rewritten = true;
+        self.patch(span, text);
+    }
+
+    /// Delete a function (its whole text and the line it stood on).
+    pub fn delete_function(&mut self, f: FuncId) {
+        let mut span = self.functions[f].span;
+        let src = self.source.as_bytes();
+        while (span.end as usize) < src.len() && src[span.end as usize] == b'\n' {
+            span.end += 1;
+            if src.get(span.end as usize) != Some(&b'\n') {
+                break;
+            }
+        }
+        self.drop_uses_within(span);
+        self.functions[f].deleted = true;
+        self.patch(span, String::new());
+    }
+
+    fn drop_uses_within(&mut self, span: Span) {
+        for g in self.globals.values_mut() {
+            g.uses.retain(|u| {
+                let s = self.uses[*u].span;
+                !(s.start >= span.start && s.end <= span.end)
+            });
+        }
+    }
+
+    /// Append a top-level entity written by the caller (a function, declaration or alias).
+    pub fn append_entity(&mut self, text: &str) {
+        if !self.appended.is_empty() {
+            self.appended.push('\n');
+        }
+        self.appended.push_str(text.trim_end());
+        self.appended.push('\n');
+    }
+
+    /// Add `declare <header>` for a function type, e.g. `add_declaration("puts", "i32 (ptr)")`'s
+    /// effect, written as LLVM does.
+    pub fn add_declaration(&mut self, name: &[u8], fn_ty: TypeId) {
+        let (ret, params, varargs) = match self.types.get(fn_ty) {
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => (*ret, params.clone(), *varargs),
+            _ => return,
+        };
+        let mut args: Vec<String> = params.iter().map(|p| self.types.display(*p)).collect();
+        if varargs {
+            args.push("...".into());
+        }
+        let text = format!(
+            "declare {} @{}({})",
+            self.types.display(ret),
+            quote_name(name),
+            args.join(", ")
+        );
+        self.append_entity(&text);
+    }
+
+    /// Add `@name = <linkage> [unnamed_addr] alias <value type>, ptr @target`.
+    pub fn add_alias(
+        &mut self,
+        name: &[u8],
+        linkage: Linkage,
+        unnamed: UnnamedAddr,
+        value_ty: TypeId,
+        target: GlobalId,
+    ) {
+        let mut head = String::new();
+        for w in [linkage.keyword(), unnamed.keyword()] {
+            if !w.is_empty() {
+                head.push_str(w);
+                head.push(' ');
+            }
+        }
+        let text = format!(
+            "@{} = {head}alias {}, ptr {}",
+            quote_name(name),
+            self.types.display(value_ty),
+            global_name(&self.globals[target].name)
+        );
+        self.append_entity(&text);
+    }
+
+    /// Change the linkage. A local linkage resets visibility to default and drops DLL storage,
+    /// as the verifier requires.
+    pub fn set_linkage(&mut self, g: GlobalId, linkage: Linkage) {
+        self.edit_linkable(g, |l| {
+            l.linkage = linkage;
+            if linkage.is_local() {
+                l.visibility = Visibility::Default;
+                l.dll_storage = None;
+            }
+        });
+    }
+
+    pub fn set_visibility(&mut self, g: GlobalId, visibility: Visibility) {
+        self.edit_linkable(g, |l| l.visibility = visibility);
+    }
+
+    pub fn set_unnamed_addr(&mut self, g: GlobalId, unnamed: UnnamedAddr) {
+        let Some(l) = self.linkable_mut(g) else {
+            return;
+        };
+        l.unnamed_addr = unnamed;
+        let span = l.unnamed_addr_span;
+        let text = if span.is_empty() && unnamed != UnnamedAddr::None {
+            format!("{} ", unnamed.keyword())
+        } else {
+            unnamed.keyword().to_string()
+        };
+        self.patch(span, text);
+    }
+
+    fn linkable_mut(&mut self, g: GlobalId) -> Option<&mut Linkable> {
+        match self.globals[g].kind {
+            GlobalKind::Function(f) => Some(&mut self.functions[f].link),
+            GlobalKind::Variable(v) => Some(&mut self.variables[v].link),
+            GlobalKind::Alias(a) => Some(&mut self.aliases[a].link),
+            GlobalKind::Pending => None,
+        }
+    }
+
+    fn edit_linkable(&mut self, g: GlobalId, edit: impl FnOnce(&mut Linkable)) {
+        let Some(l) = self.linkable_mut(g) else {
+            return;
+        };
+        edit(l);
+        let l = l.clone();
+        let mut words: Vec<String> = Vec::new();
+        words.push(l.linkage.keyword().to_string());
+        if let Some(s) = l.dso_local {
+            if !l.linkage.is_local() {
+                words.push(self.text(s).to_string());
+            }
+        }
+        words.push(
+            match l.visibility {
+                Visibility::Default => "",
+                Visibility::Hidden => "hidden",
+                Visibility::Protected => "protected",
+            }
+            .to_string(),
+        );
+        if let Some(s) = l.dll_storage {
+            words.push(self.text(s).to_string());
+        }
+        let mut text = words
+            .into_iter()
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        self.patch(l.prefix_span, text);
+    }
+}
