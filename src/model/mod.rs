@@ -276,17 +276,17 @@ pub enum Const {
     Undef,
     Poison,
     Zero,
-    /// `{...}`, `<{...}>`, `[...]`, `<...>`: the opening bracket and the elements.
-    Aggregate(u8, Vec<(TypeId, Value)>),
+    /// `{...}`, `<{...}>` (`p`), `[...]`, `<...>`: the opening bracket and the elements.
+    Aggregate(u8, Box<Vec<(TypeId, Value)>>),
     /// `c"..."`
     Bytes(Span),
     /// A constant expression: its opcode word and items, as for instructions.
-    Expr(Span, Vec<Item>),
+    Expr(Box<(Span, Vec<Item>)>),
     /// `blockaddress(@f, %bb)`
     BlockAddress(UseId, Span),
     DsoLocalEquivalent(UseId),
     NoCfi(UseId),
-    PtrAuth(Vec<(TypeId, Value)>),
+    PtrAuth(Box<Vec<(TypeId, Value)>>),
     Splat(TypeId, Value),
     /// `asm [sideeffect] [alignstack] [inteldialect] [unwind] "asm", "constraints"`
     InlineAsm(Span),
@@ -521,8 +521,6 @@ pub enum LocalDef {
 #[derive(Clone, Copy, Debug)]
 pub struct Local {
     pub def: LocalDef,
-    /// The name as written (`%x`, `%3`, a label), absent for implicitly numbered values.
-    pub name: Option<Span>,
 }
 
 #[derive(Clone, Debug)]
@@ -746,7 +744,17 @@ impl DataLayout {
 #[derive(Clone, Debug)]
 pub struct Patch {
     pub span: Span,
+    /// Which part of an entity the patch rewrites: a later edit of the same part replaces it, and
+    /// insertions at one position are written in slot order (linkage before `unnamed_addr`).
+    pub slot: PatchSlot,
     pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PatchSlot {
+    Text,
+    LinkagePrefix,
+    UnnamedAddr,
 }
 
 /// A parsed LLVM IR module.
@@ -756,7 +764,9 @@ pub struct Module {
     pub data_layout: DataLayout,
     pub types: Types,
     pub globals: PrimaryMap<GlobalId, Global>,
-    pub global_by_name: FxHashMap<GlobalName, GlobalId>,
+    /// Named globals by their unescaped name; numbered ones (`@0`) by number.
+    pub global_by_name: FxHashMap<Box<[u8]>, GlobalId>,
+    pub global_by_number: FxHashMap<u32, GlobalId>,
     pub functions: PrimaryMap<FuncId, Function>,
     pub variables: PrimaryMap<VarId, Variable>,
     pub aliases: PrimaryMap<AliasId, Alias>,
@@ -784,13 +794,15 @@ impl Module {
     }
 
     pub fn lookup(&self, name: &str) -> Option<GlobalId> {
-        let key = match name.strip_prefix('@').unwrap_or(name) {
+        match name.strip_prefix('@').unwrap_or(name) {
             n if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                GlobalName::Numbered(n.parse().ok()?)
+                self.global_by_number.get(&n.parse().ok()?).copied()
             }
-            n => GlobalName::Named(n.trim_matches('"').as_bytes().into()),
-        };
-        self.global_by_name.get(&key).copied()
+            n => self
+                .global_by_name
+                .get(n.trim_matches('"').as_bytes())
+                .copied(),
+        }
     }
 
     pub fn function_of(&self, g: GlobalId) -> Option<FuncId> {

@@ -90,9 +90,41 @@ pub struct Types {
     dedup: FxHashMap<Type, TypeId>,
     pub named: PrimaryMap<NamedTypeId, NamedType>,
     pub named_by_key: FxHashMap<Box<[u8]>, NamedTypeId>,
+    /// `iN` for small N and `ptr` in address space 0: the types almost every operand names.
+    small_ints: Vec<Option<TypeId>>,
+    ptr0: Option<TypeId>,
 }
 
 impl Types {
+    pub fn int(&mut self, bits: u32) -> TypeId {
+        if let Some(Some(id)) = self.small_ints.get(bits as usize) {
+            return *id;
+        }
+        let id = self.intern(Type::Int(bits));
+        if bits <= 128 {
+            if self.small_ints.len() <= bits as usize {
+                self.small_ints.resize(bits as usize + 1, None);
+            }
+            self.small_ints[bits as usize] = Some(id);
+        }
+        id
+    }
+
+    pub fn ptr(&mut self, addr_space: u32) -> TypeId {
+        if addr_space != 0 {
+            return self.intern(Type::Ptr(addr_space));
+        }
+        *self.ptr0.get_or_insert_with(|| {
+            let ty = Type::Ptr(0);
+            if let Some(&id) = self.dedup.get(&ty) {
+                return id;
+            }
+            let id = self.types.push(ty.clone());
+            self.dedup.insert(ty, id);
+            id
+        })
+    }
+
     pub fn intern(&mut self, ty: Type) -> TypeId {
         if let Some(&id) = self.dedup.get(&ty) {
             return id;

@@ -18,7 +18,8 @@ struct FnScope<'a> {
     func: FuncId,
     body: Body,
     by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
-    by_number: FxHashMap<u32, LocalId>,
+    /// Numbered locals (`%N`), indexed by N.
+    by_number: Vec<Option<LocalId>>,
     next_number: u32,
     /// Locals referenced before their definition, with the first reference.
     forward: FxHashMap<LocalId, Span>,
@@ -155,6 +156,25 @@ fn is_type_word(w: &[u8]) -> bool {
         )
 }
 
+impl FnScope<'_> {
+    fn bind_number(&mut self, n: u32, l: LocalId) {
+        let i = n as usize;
+        if i >= self.by_number.len() {
+            // Numbers are dense in practice; a wild one only costs this vector.
+            self.by_number.resize(i + 1, None);
+        }
+        self.by_number[i] = Some(l);
+    }
+}
+
+/// The value of a run of ASCII digits, saturating (an absurd number then fails to match).
+fn decimal(digits: &[u8]) -> u32 {
+    digits.iter().fold(0u32, |n, &d| {
+        n.saturating_mul(10)
+            .saturating_add(u32::from(d.wrapping_sub(b'0')))
+    })
+}
+
 impl<'a> Parser<'a> {
     pub fn new(src: &'a str) -> Parser<'a> {
         let mut lex = Lexer::new(src.as_bytes());
@@ -169,6 +189,7 @@ impl<'a> Parser<'a> {
                 types: Types::default(),
                 globals: Default::default(),
                 global_by_name: Default::default(),
+                global_by_number: Default::default(),
                 functions: Default::default(),
                 variables: Default::default(),
                 aliases: Default::default(),
@@ -324,34 +345,37 @@ impl<'a> Parser<'a> {
 
     // ---- names ----
 
-    fn global_key(&self, t: Token) -> PResult<GlobalName> {
-        let body = &self.text(t)[1..];
-        if t.kind == Tok::GlobalNum {
-            return Ok(GlobalName::Numbered(self.number_after_sigil(t)?));
-        }
-        Ok(GlobalName::Named(strip_name(body).into_owned().into()))
-    }
-
     /// Record a reference to a global, creating it (as pending) at its first mention.
     fn global_use(&mut self, t: Token, role: UseRole) -> UseId {
-        let key = match self.global_key(t) {
-            Ok(k) => k,
-            // An out-of-range number still names something; keep it distinct by its text.
-            Err(_) => GlobalName::Named(self.text(t).into()),
+        let body = &self.text(t)[1..];
+        let existing = if t.kind == Tok::GlobalNum {
+            let n = decimal(body);
+            self.m
+                .global_by_number
+                .get(&n)
+                .copied()
+                .ok_or(GlobalName::Numbered(n))
+        } else {
+            let name = strip_name(body);
+            self.m
+                .global_by_name
+                .get(name.as_ref())
+                .copied()
+                .ok_or_else(|| GlobalName::Named(name.into_owned().into()))
         };
-        let g = match self.m.global_by_name.get(&key) {
-            Some(&g) => g,
-            None => {
-                let g = self.m.globals.push(Global {
-                    name: key.clone(),
-                    kind: GlobalKind::Pending,
-                    first_use: t.span,
-                    uses: Vec::new(),
-                });
-                self.m.global_by_name.insert(key, g);
-                g
-            }
-        };
+        let g = existing.unwrap_or_else(|name| {
+            let g = self.m.globals.push(Global {
+                name: name.clone(),
+                kind: GlobalKind::Pending,
+                first_use: t.span,
+                uses: Vec::new(),
+            });
+            match name {
+                GlobalName::Named(n) => self.m.global_by_name.insert(n, g),
+                GlobalName::Numbered(n) => self.m.global_by_number.insert(n, g),
+            };
+            g
+        });
         let in_function = self.scope.as_ref().map(|s| s.func);
         let u = self.m.uses.push(GlobalUse {
             global: g,
@@ -379,8 +403,8 @@ impl<'a> Parser<'a> {
             .expect("local names are read inside a function")
     }
 
-    fn new_local(&mut self, def: LocalDef, name: Option<Span>) -> LocalId {
-        self.scope().body.locals.push(Local { def, name })
+    fn new_local(&mut self, def: LocalDef) -> LocalId {
+        self.scope().body.locals.push(Local { def })
     }
 
     /// A reference to a local value or block, possibly before its definition.
@@ -396,7 +420,7 @@ impl<'a> Parser<'a> {
         if let Some(l) = existing {
             return Ok(l);
         }
-        let l = self.new_local(LocalDef::Arg(u32::MAX), Some(t.span));
+        let l = self.new_local(LocalDef::Arg(u32::MAX));
         self.bind_local(t, l)?;
         self.scope().forward.insert(l, t.span);
         Ok(l)
@@ -410,10 +434,7 @@ impl<'a> Parser<'a> {
             _ => &text[1..],
         };
         match t.kind {
-            Tok::LocalNum | Tok::LabelNum => (
-                std::str::from_utf8(body).ok().and_then(|s| s.parse().ok()),
-                Cow::Borrowed(body),
-            ),
+            Tok::LocalNum | Tok::LabelNum => (Some(decimal(body)), Cow::Borrowed(body)),
             _ => (None, strip_name(body)),
         }
     }
@@ -422,10 +443,7 @@ impl<'a> Parser<'a> {
         let (num, name) = self.local_key(t);
         let scope = self.scope.as_ref().expect("in a function");
         Ok(match num {
-            Some(n) => scope.by_number.get(&n).copied(),
-            None if matches!(t.kind, Tok::LocalNum | Tok::LabelNum) => {
-                return Err(self.err_at(t.span, "number out of range"));
-            }
+            Some(n) => scope.by_number.get(n as usize).copied().flatten(),
             None => scope.by_name.get(&name).copied(),
         })
     }
@@ -434,9 +452,7 @@ impl<'a> Parser<'a> {
         let (num, name) = self.local_key(t);
         let scope = self.scope();
         match num {
-            Some(n) => {
-                scope.by_number.insert(n, l);
-            }
+            Some(n) => scope.bind_number(n, l),
             None => {
                 scope.by_name.insert(name, l);
             }
@@ -450,8 +466,8 @@ impl<'a> Parser<'a> {
             let scope = self.scope();
             let n = scope.next_number;
             scope.next_number += 1;
-            let l = scope.body.locals.push(Local { def, name: None });
-            scope.by_number.insert(n, l);
+            let l = scope.body.locals.push(Local { def });
+            scope.bind_number(n, l);
             return Ok(l);
         };
         let (num, _) = self.local_key(t);
@@ -472,14 +488,12 @@ impl<'a> Parser<'a> {
         }
         match self.lookup_local(t)? {
             Some(l) if self.scope().forward.remove(&l).is_some() => {
-                let local = &mut self.scope().body.locals[l];
-                local.def = def;
-                local.name = Some(t.span);
+                self.scope().body.locals[l].def = def;
                 Ok(l)
             }
             Some(_) => Err(self.err_at(t.span, "redefinition of a local name")),
             None => {
-                let l = self.new_local(def, Some(t.span));
+                let l = self.new_local(def);
                 self.bind_local(t, l)?;
                 Ok(l)
             }
@@ -1187,7 +1201,7 @@ impl<'a> Parser<'a> {
                     b"token" => self.m.types.intern(Type::Token),
                     b"ptr" => {
                         let a = self.opt_addrspace_number()?;
-                        self.m.types.intern(Type::Ptr(a))
+                        self.m.types.ptr(a)
                     }
                     b"target" => self.target_ext_type()?,
                     _ if is_int_type_word(w) => {
@@ -1196,7 +1210,7 @@ impl<'a> Parser<'a> {
                             .and_then(|s| s.parse::<u32>().ok())
                             .filter(|&b| (1..=(1 << 23)).contains(&b))
                             .ok_or_else(|| self.err_at(t.span, "integer width out of range"))?;
-                        self.m.types.intern(Type::Int(bits))
+                        self.m.types.int(bits)
                     }
                     _ => return Err(self.err_at(t.span, "expected type")),
                 }
@@ -1388,21 +1402,21 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
-                Ok(self.push_const(Const::Aggregate(b'{', elems)))
+                Ok(self.push_const(Const::Aggregate(b'{', Box::new(elems))))
             }
             Tok::LSquare => {
                 let elems = self.aggregate(Tok::LSquare, Tok::RSquare)?;
-                Ok(self.push_const(Const::Aggregate(b'[', elems)))
+                Ok(self.push_const(Const::Aggregate(b'[', Box::new(elems))))
             }
             Tok::Less => {
                 if self.peek2().kind == Tok::LBrace {
                     self.bump();
                     let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
                     self.expect(Tok::Greater, "'>'")?;
-                    Ok(self.push_const(Const::Aggregate(b'p', elems)))
+                    Ok(self.push_const(Const::Aggregate(b'p', Box::new(elems))))
                 } else {
                     let elems = self.aggregate(Tok::Less, Tok::Greater)?;
-                    Ok(self.push_const(Const::Aggregate(b'<', elems)))
+                    Ok(self.push_const(Const::Aggregate(b'<', Box::new(elems))))
                 }
             }
             Tok::MdNum | Tok::MdString | Tok::Exclaim | Tok::MdName => {
@@ -1473,7 +1487,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(Tok::RParen, "')'")?;
-                Ok(self.push_const(Const::PtrAuth(parts)))
+                Ok(self.push_const(Const::PtrAuth(Box::new(parts))))
             }
             b"splat" => {
                 self.expect(Tok::LParen, "'('")?;
@@ -1545,7 +1559,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
-        Ok(self.push_const(Const::Expr(op.span, items)))
+        Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
     }
 
     // ---- functions ----
@@ -1565,7 +1579,7 @@ impl<'a> Parser<'a> {
                 func,
                 body: Body::default(),
                 by_name: FxHashMap::default(),
-                by_number: FxHashMap::default(),
+                by_number: Vec::new(),
                 next_number: 0,
                 forward: FxHashMap::default(),
             });
@@ -1744,7 +1758,11 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(span, "use of undefined value"));
         }
         scope.body.span = open.span.to(close.span);
-        Ok(scope.body)
+        let mut body = scope.body;
+        body.items.shrink_to_fit();
+        body.insts.shrink_to_fit();
+        body.locals.shrink_to_fit();
+        Ok(body)
     }
 
     fn block(&mut self) -> PResult<()> {

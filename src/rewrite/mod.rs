@@ -6,11 +6,19 @@ use crate::write::{global_name, quote_name};
 
 impl Module {
     fn patch(&mut self, span: Span, text: String) {
+        self.patch_slot(span, PatchSlot::Text, text);
+    }
+
+    fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: String) {
         // A later edit of the same text replaces the earlier one.
-        if let Some(p) = self.patches.iter_mut().find(|p| p.span == span) {
+        if let Some(p) = self
+            .patches
+            .iter_mut()
+            .find(|p| p.span == span && p.slot == slot)
+        {
             p.text = text;
         } else {
-            self.patches.push(Patch { span, text });
+            self.patches.push(Patch { span, slot, text });
         }
     }
 
@@ -29,10 +37,12 @@ impl Module {
         {
             self.patch(c, format!("comdat(${})", &old[1..]));
         }
-        let name = GlobalName::Named(new_name.into());
-        self.global_by_name.remove(&self.globals[g].name);
-        self.global_by_name.insert(name.clone(), g);
-        self.globals[g].name = name;
+        match &self.globals[g].name {
+            GlobalName::Named(n) => self.global_by_name.remove(n),
+            GlobalName::Numbered(n) => self.global_by_number.remove(n),
+        };
+        self.global_by_name.insert(new_name.into(), g);
+        self.globals[g].name = GlobalName::Named(new_name.into());
     }
 
     /// Make one use refer to another global instead.
@@ -166,7 +176,7 @@ impl Module {
         } else {
             unnamed.keyword().to_string()
         };
-        self.patch(span, text);
+        self.patch_slot(span, PatchSlot::UnnamedAddr, text);
     }
 
     fn linkable_mut(&mut self, g: GlobalId) -> Option<&mut Linkable> {
@@ -210,6 +220,6 @@ impl Module {
         if !text.is_empty() {
             text.push(' ');
         }
-        self.patch(l.prefix_span, text);
+        self.patch_slot(l.prefix_span, PatchSlot::LinkagePrefix, text);
     }
 }

@@ -5,56 +5,69 @@ use crate::model::{GlobalName, Module};
 use std::io::{self, Write};
 use std::path::Path;
 
-/// The module's text, with every edit applied.
-pub fn to_string(m: &Module) -> String {
-    if m.patches.is_empty() && m.appended.is_empty() {
-        return m.source.clone();
-    }
+/// The pieces of the output in order: source slices between patches, patch texts, then the
+/// appended entities. Writing them one after another gives the edited module without copying
+/// the source.
+fn pieces(m: &Module) -> Vec<&str> {
     let mut patches: Vec<_> = m.patches.iter().collect();
     // By position; of two patches starting together the wider one wins and covers the other.
-    patches.sort_by(|a, b| {
-        (a.span.start, std::cmp::Reverse(a.span.end))
-            .cmp(&(b.span.start, std::cmp::Reverse(b.span.end)))
-    });
-    let mut out = String::with_capacity(m.source.len() + m.appended.len());
+    patches.sort_by_key(|p| (p.span.start, std::cmp::Reverse(p.span.end), p.slot));
+    let mut out = Vec::with_capacity(2 * patches.len() + 3);
     let mut cursor = 0usize;
     for p in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
         if start < cursor {
             continue; // inside a wider patch already applied
         }
-        out.push_str(&m.source[cursor..start]);
-        out.push_str(&p.text);
+        out.push(&m.source[cursor..start]);
+        out.push(p.text.as_str());
         cursor = end;
     }
-    out.push_str(&m.source[cursor..]);
+    out.push(&m.source[cursor..]);
     if !m.appended.is_empty() {
-        if !out.ends_with('\n') {
-            out.push('\n');
+        if !m.source.ends_with('\n') && cursor == m.source.len() {
+            out.push("\n");
         }
-        out.push_str(&m.appended);
+        out.push(&m.appended);
     }
     out
 }
 
+/// The module's text, with every edit applied.
+pub fn to_string(m: &Module) -> String {
+    pieces(m).concat()
+}
+
 pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
-    w.write_all(to_string(m).as_bytes())
+    for piece in pieces(m) {
+        w.write_all(piece.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Write the module to `path` atomically: a temporary file in the same directory, renamed over
 /// the target once complete, so a reader never sees a partial file.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
-    write_file_atomic(path, to_string(m).as_bytes())
+    write_file_with(path, |w| write_to(m, w))
 }
 
 pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_file_with(path, |w| w.write_all(bytes))
+}
+
+fn write_file_with(
+    path: &Path,
+    fill: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file());
+    fill(&mut w)?;
+    w.flush()?;
+    drop(w);
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Run mergefn and opt-22 side by side on each corpus module and print ratios.
+
+    python3 bench/compare.py [--runs N] [--mergefn PATH] [MODULE.ll ...]
+
+Mode `read` (the only one so far): `mergefn read IN -o OUT` against `opt-22 -S IN -o OUT`
+(parse and print, no pass). The two commands alternate, N runs each (default 5); the table
+gives the median wall time and the median peak resident memory (from wait4) of each, then
+speed-up = opt time / mergefn time and memory = mergefn peak / opt peak. Machines are noisy:
+read the ratios, not the absolute numbers. Without module arguments it takes every module in
+target/corpus (build it with bench/corpus.sh).
+"""
+
+import argparse
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def measure(cmd, scratch):
+    """Wall seconds and peak RSS in KiB of one run of `cmd`.
+
+    GNU time launches the command: the peak that wait4 reports for a child includes the memory of
+    the process it was forked from, so forking from Python would add Python's own footprint."""
+    report = os.path.join(scratch, "time.txt")
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report, *cmd],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.decode(errors='replace')}")
+    with open(report) as f:
+        peak = int(f.read().split()[-1])
+    return elapsed, peak
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--mergefn", default=os.path.join(ROOT, "target/release/mergefn"))
+    ap.add_argument("modules", nargs="*")
+    args = ap.parse_args()
+    modules = args.modules or sorted(glob.glob(os.path.join(ROOT, "target/corpus/*.ll")))
+    if not modules:
+        sys.exit("no modules: run bench/corpus.sh first")
+    if not os.path.exists("/usr/bin/time"):
+        sys.exit("needs GNU time: apt-get install time")
+    if not os.path.exists(args.mergefn):
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+
+    print(f"mode: read+write; {args.runs} runs each; medians")
+    print(f"| module | size (KiB) | mergefn (ms) | opt-22 -S (ms) | speed-up | mergefn peak (MiB) | opt-22 peak (MiB) | memory ratio |")
+    print(f"|---|---:|---:|---:|---:|---:|---:|---:|")
+    worst_speed, worst_mem = float("inf"), 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.ll")
+        for m in modules:
+            ours, theirs = [], []
+            for _ in range(args.runs):
+                ours.append(measure([args.mergefn, "read", m, "-o", out], tmp))
+                theirs.append(measure(["opt-22", "-S", m, "-o", out], tmp))
+            t_ours = statistics.median(t for t, _ in ours)
+            t_opt = statistics.median(t for t, _ in theirs)
+            m_ours = statistics.median(r for _, r in ours) / 1024
+            m_opt = statistics.median(r for _, r in theirs) / 1024
+            speed, mem = t_opt / t_ours, m_ours / m_opt
+            worst_speed, worst_mem = min(worst_speed, speed), max(worst_mem, mem)
+            size = os.path.getsize(m) / 1024
+            print(f"| {os.path.basename(m)} | {size:.0f} | {t_ours*1000:.1f} | {t_opt*1000:.1f} | "
+                  f"{speed:.1f}x | {m_ours:.1f} | {m_opt:.1f} | {mem:.2f} |")
+    print(f"\nworst speed-up {worst_speed:.1f}x (target >= 10x); worst memory ratio {worst_mem:.2f} (target <= 0.20)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+//! Every edit operation leaves valid IR (checked by opt-22) that reads back with the change.
+
+mod common;
+
+use mergefn::model::{GlobalKind, Linkage, UnnamedAddr, UseRole, Visibility};
+use mergefn::{Module, parse, write};
+
+fn base() -> Module {
+    let path = common::root().join("tests/fixtures/edit/base.ll");
+    parse(std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Write, check with opt-22 when present, and read back.
+fn written(m: &Module) -> (String, Module) {
+    let text = write::to_string(m);
+    if common::opt().is_some() {
+        common::verify(&text).unwrap_or_else(|e| panic!("invalid IR:\n{e}\n{text}"));
+    }
+    let again = parse(text.clone()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (text, again)
+}
+
+fn global(m: &Module, name: &str) -> mergefn::model::GlobalId {
+    m.lookup(name).unwrap_or_else(|| panic!("{name} not found"))
+}
+
+#[test]
+fn rename_moves_every_reference_and_keeps_the_comdat() {
+    let mut m = base();
+    let f = global(&m, "f");
+    m.rename_global(f, b"f renamed");
+    let (text, again) = written(&m);
+    assert!(again.lookup("f").is_none());
+    let g = global(&again, "\"f renamed\"");
+    assert_eq!(
+        again.globals[g].uses.len(),
+        4,
+        "definition, @p and two calls:\n{text}"
+    );
+    assert!(text.contains("comdat($f)"), "{text}");
+}
+
+#[test]
+fn retarget_changes_one_use_only() {
+    let mut m = base();
+    let (f, k) = (global(&m, "f"), global(&m, "k"));
+    let second_call = m.globals[f]
+        .uses
+        .iter()
+        .copied()
+        .filter(|&u| m.uses[u].role == UseRole::Callee)
+        .nth(1)
+        .unwrap();
+    m.retarget_use(second_call, k);
+    let (text, again) = written(&m);
+    assert!(
+        text.contains("%r = call i32 @f(i32 %x)") && text.contains("%s = call i32 @k(i32 %r)"),
+        "{text}"
+    );
+    assert_eq!(again.globals[global(&again, "k")].uses.len(), 2);
+}
+
+#[test]
+fn replace_body_and_delete_function() {
+    let mut m = base();
+    let GlobalKind::Function(h) = m.globals[global(&m, "h")].kind else {
+        panic!()
+    };
+    m.replace_body(h, "{\n  ret i32 7\n}".into());
+    let GlobalKind::Function(unused) = m.globals[global(&m, "unused")].kind else {
+        panic!()
+    };
+    m.delete_function(unused);
+    let (text, again) = written(&m);
+    assert!(again.lookup("unused").is_none(), "{text}");
+    let counts = mergefn::function_counts(&again);
+    let h = counts.iter().find(|c| c.name == "h").unwrap();
+    assert_eq!(h.instructions, 1);
+    // @f lost its two callers in @h's old body: only its definition and @p remain.
+    assert_eq!(m.globals[global(&m, "f")].uses.len(), 2);
+}
+
+#[test]
+fn add_declaration_alias_and_function() {
+    let mut m = base();
+    let GlobalKind::Function(k) = m.globals[global(&m, "k")].kind else {
+        panic!()
+    };
+    let fn_ty = m.functions[k].fn_ty;
+    let k_global = global(&m, "k");
+    m.add_declaration(b"external.fn", fn_ty);
+    m.add_alias(
+        b"k.alias",
+        Linkage::External,
+        UnnamedAddr::Global,
+        fn_ty,
+        k_global,
+    );
+    m.append_entity(
+        "define i32 @added() {\n  %c = call i32 @\"external.fn\"(i32 1)\n  ret i32 %c\n}",
+    );
+    let (_, again) = written(&m);
+    for name in ["external.fn", "k.alias", "added"] {
+        assert!(again.lookup(name).is_some(), "{name}");
+    }
+}
+
+#[test]
+fn linkage_visibility_and_unnamed_addr() {
+    let mut m = base();
+    let (f, h, g) = (global(&m, "f"), global(&m, "h"), global(&m, "g"));
+    m.set_visibility(h, Visibility::Hidden);
+    m.set_unnamed_addr(h, UnnamedAddr::Global);
+    m.set_linkage(h, Linkage::WeakOdr);
+    m.set_linkage(f, Linkage::Internal);
+    m.set_linkage(g, Linkage::Private);
+    m.set_unnamed_addr(g, UnnamedAddr::Local);
+    let (text, again) = written(&m);
+    let link = |name: &str| again.linkable(global(&again, name)).unwrap().clone();
+    assert_eq!(link("h").linkage, Linkage::WeakOdr);
+    assert_eq!(link("h").visibility, Visibility::Hidden);
+    assert_eq!(link("h").unnamed_addr, UnnamedAddr::Global);
+    assert_eq!(link("f").linkage, Linkage::Internal);
+    assert_eq!(link("g").linkage, Linkage::Private);
+    assert_eq!(link("g").unnamed_addr, UnnamedAddr::Local);
+    assert!(
+        text.contains("define weak_odr hidden i32 @h(i32 %x) unnamed_addr {"),
+        "{text}"
+    );
+
+    // Back to external: the keyword disappears again.
+    m.set_linkage(h, Linkage::External);
+    m.set_visibility(h, Visibility::Default);
+    m.set_unnamed_addr(h, UnnamedAddr::None);
+    let (text, _) = written(&m);
+    assert!(text.contains("define i32 @h(i32 %x) {"), "{text}");
+}
