@@ -255,14 +255,56 @@ pub struct Param {
     pub name: Option<Span>,
 }
 
-/// A value an operand refers to.
+/// A value an operand refers to, packed in 32 bits (the kind in the top two) because operands
+/// are the most numerous thing in a module; [`Value::kind`] unpacks it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Value(u32);
+
+/// What a [`Value`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
+pub enum ValueKind {
     /// An argument, instruction result or block of the enclosing function.
     Local(LocalId),
     /// A global, through the use that names it.
     Global(UseId),
     Const(ConstId),
+}
+
+impl Value {
+    const INDEX_BITS: u32 = 30;
+    const INDEX_MASK: u32 = (1 << Self::INDEX_BITS) - 1;
+
+    fn pack(kind: u32, index: usize) -> Value {
+        // The reader refuses input over 2^30 bytes, and every entity takes at least a byte.
+        Value(kind << Self::INDEX_BITS | (index as u32 & Self::INDEX_MASK))
+    }
+    /// Whether an arena index can be packed.
+    pub fn fits(index: usize) -> bool {
+        index <= Self::INDEX_MASK as usize
+    }
+    pub fn local(l: LocalId) -> Value {
+        Value::pack(0, l.index())
+    }
+    pub fn global(u: UseId) -> Value {
+        Value::pack(1, u.index())
+    }
+    pub fn constant(c: ConstId) -> Value {
+        Value::pack(2, c.index())
+    }
+    pub fn kind(self) -> ValueKind {
+        let index = (self.0 & Self::INDEX_MASK) as usize;
+        match self.0 >> Self::INDEX_BITS {
+            0 => ValueKind::Local(LocalId::new(index)),
+            1 => ValueKind::Global(UseId::new(index)),
+            _ => ValueKind::Const(ConstId::new(index)),
+        }
+    }
+}
+
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.kind().fmt(f)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -335,14 +377,37 @@ pub struct NamedMd {
 pub enum Item {
     Type(TypeId),
     Value(Value),
-    /// A keyword, flag, predicate, ordering, integer literal or string, as text.
-    Word(Span),
+    /// A keyword, flag, predicate, ordering, integer literal or string, as text: its start and
+    /// length (see [`Item::word`] and [`Item::word_span`]).
+    Word {
+        start: u32,
+        len: u16,
+    },
     /// An attribute list: index into [`Body::attr_lists`].
     Attrs(u32),
     /// Metadata operand: index into [`Body::md_refs`].
     Md(u32),
     /// A bracket that starts or ends a list, so that lists of varying length cannot blur.
     Mark(u8),
+}
+
+impl Item {
+    /// The longest text a word item can name; the reader rejects longer ones.
+    pub const MAX_WORD: usize = u16::MAX as usize;
+
+    pub fn word(span: Span) -> Item {
+        Item::Word {
+            start: span.start,
+            len: (span.end - span.start).min(Self::MAX_WORD as u32) as u16,
+        }
+    }
+
+    pub fn word_span(start: u32, len: u16) -> Span {
+        Span {
+            start,
+            end: start + u32::from(len),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -610,8 +675,11 @@ impl Body {
         term.into_iter()
             .flat_map(move |t| self.items(t).iter())
             .filter_map(move |item| match item {
-                Item::Value(Value::Local(l)) => match self.locals[*l].def {
-                    LocalDef::Block(b) => Some(b),
+                Item::Value(v) => match v.kind() {
+                    ValueKind::Local(l) => match self.locals[l].def {
+                        LocalDef::Block(b) => Some(b),
+                        _ => None,
+                    },
                     _ => None,
                 },
                 _ => None,

@@ -9,7 +9,7 @@ pub enum ReadError {
     Bitcode,
     /// The text is not valid UTF-8 at this place.
     NotUtf8 { line: u32, col: u32 },
-    /// The input is larger than the 4 GiB a span can address.
+    /// The input is larger than the 1 GiB the model can index.
     TooLarge,
     /// A syntax or name-resolution error.
     Syntax(Diagnostic),
@@ -67,7 +67,7 @@ impl fmt::Display for ReadError {
             ReadError::NotUtf8 { line, col } => {
                 write!(f, "{line}:{col}: invalid UTF-8; LLVM IR text must be UTF-8")
             }
-            ReadError::TooLarge => write!(f, "1:1: input larger than 4 GiB"),
+            ReadError::TooLarge => write!(f, "1:1: input larger than 1 GiB"),
             ReadError::Syntax(d) => {
                 if d.found.is_empty() {
                     write!(f, "{}:{}: {}, found end of input", d.line, d.col, d.message)?;

@@ -11,7 +11,9 @@ use crate::model::Module;
 
 /// Read a module from its text.
 pub fn parse(source: String) -> Result<Module, ReadError> {
-    if source.len() >= u32::MAX as usize {
+    // Every local, constant and use takes at least one byte of text, so below 1 GiB no arena
+    // index outgrows a packed `Value`.
+    if !crate::model::Value::fits(source.len()) {
         return Err(ReadError::TooLarge);
     }
     let mut module = parser::Parser::new(&source).module()?;

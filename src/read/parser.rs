@@ -1369,17 +1369,17 @@ impl<'a> Parser<'a> {
     // ---- values and constants ----
 
     fn push_const(&mut self, c: Const) -> Value {
-        Value::Const(self.m.consts.push(c))
+        Value::constant(self.m.consts.push(c))
     }
 
     /// A value of type `ty`.
     pub fn parse_value(&mut self, ty: TypeId) -> PResult<Value> {
         let t = self.tok;
         match t.kind {
-            Tok::LocalName | Tok::LocalNum => Ok(Value::Local(self.local_ref(t)?)),
+            Tok::LocalName | Tok::LocalNum => Ok(Value::local(self.local_ref(t)?)),
             Tok::GlobalName | Tok::GlobalNum => {
                 self.bump();
-                Ok(Value::Global(self.global_use(t, UseRole::Operand)))
+                Ok(Value::global(self.global_use(t, UseRole::Operand)))
             }
             Tok::Int | Tok::HexInt => {
                 self.bump();
@@ -1534,10 +1534,10 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         while self.tok.kind == Tok::Word {
             let t = self.bump();
-            items.push(Item::Word(t.span));
+            items.push(Item::word(t.span));
             if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
                 let p = self.skip_parens()?;
-                items.push(Item::Word(p));
+                items.push(Item::word(p));
             }
         }
         self.expect(Tok::LParen, "'('")?;
@@ -1550,7 +1550,7 @@ impl<'a> Parser<'a> {
                 items.push(Item::Value(v));
             }
             if self.is_word(b"to") {
-                items.push(Item::Word(self.bump().span));
+                items.push(Item::word(self.bump().span));
                 let to = self.parse_type()?;
                 items.push(Item::Type(to));
             }
@@ -1833,9 +1833,19 @@ impl<'a> Parser<'a> {
         Ok(ty)
     }
 
+    fn push_word(&mut self, span: Span) -> PResult<()> {
+        if span.range().len() > Item::MAX_WORD {
+            return Err(self.err_at(span, "text too long for an instruction operand"));
+        }
+        self.push_item(Item::word(span));
+        Ok(())
+    }
+
+    /// The current token as a word item. A single token longer than `Item::MAX_WORD` only
+    /// occurs in absurd input, where comparing its truncated text stays deterministic.
     fn item_word(&mut self) {
         let t = self.bump();
-        self.push_item(Item::Word(t.span));
+        self.push_item(Item::word(t.span));
     }
 
     fn item_words_while(&mut self, pred: impl Fn(&[u8]) -> bool) {
@@ -1856,7 +1866,7 @@ impl<'a> Parser<'a> {
             return Err(self.err("a block name"));
         }
         let l = self.local_ref(t)?;
-        self.push_item(Item::Value(Value::Local(l)));
+        self.push_item(Item::Value(Value::local(l)));
         Ok(())
     }
 
@@ -1874,7 +1884,7 @@ impl<'a> Parser<'a> {
             self.expect(Tok::LParen, "'('")?;
             self.expect(Tok::Str, "a synchronization scope name")?;
             let close = self.expect(Tok::RParen, "')'")?;
-            self.push_item(Item::Word(t.span.to(close.span)));
+            self.push_word(t.span.to(close.span))?;
         }
         Ok(())
     }
@@ -1895,7 +1905,7 @@ impl<'a> Parser<'a> {
             self.bump();
             let t = self.bump();
             let n = self.expect(Tok::Int, "an alignment")?;
-            self.push_item(Item::Word(t.span.to(n.span)));
+            self.push_word(t.span.to(n.span))?;
         }
         Ok(())
     }
@@ -2173,7 +2183,7 @@ impl<'a> Parser<'a> {
                 while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
                     self.bump();
                     let t = self.bump();
-                    self.push_item(Item::Word(t.span));
+                    self.push_word(t.span)?;
                     let index: u64 = std::str::from_utf8(self.text(t))
                         .ok()
                         .and_then(|s| s.parse().ok())
@@ -2189,7 +2199,7 @@ impl<'a> Parser<'a> {
                 while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
                     self.bump();
                     let t = self.bump();
-                    self.push_item(Item::Word(t.span));
+                    self.push_word(t.span)?;
                 }
                 ty
             }
@@ -2210,7 +2220,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let t = self.tok;
                     addr_space = self.opt_addrspace_number()?;
-                    self.push_item(Item::Word(t.span.to(self.prev_end())));
+                    self.push_word(t.span.to(self.prev_end()))?;
                 }
                 self.m.types.intern(Type::Ptr(addr_space))
             }
@@ -2308,7 +2318,7 @@ impl<'a> Parser<'a> {
                         return Err(self.err("a block name"));
                     }
                     let l = self.local_ref(t)?;
-                    self.push_item(Item::Value(Value::Local(l)));
+                    self.push_item(Item::Value(Value::local(l)));
                     self.expect(Tok::RSquare, "']'")?;
                     if !(self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare) {
                         break;
@@ -2358,7 +2368,7 @@ impl<'a> Parser<'a> {
         if self.is_word(b"to") {
             self.bump();
             let t = self.expect_word("caller")?;
-            self.push_item(Item::Word(t.span));
+            self.push_word(t.span)?;
             Ok(())
         } else {
             self.item_label()
@@ -2376,12 +2386,12 @@ impl<'a> Parser<'a> {
             self.item_words_while(is_fast_math_flag);
         }
         if let Some(cc) = self.calling_convention()? {
-            self.push_item(Item::Word(cc));
+            self.push_word(cc)?;
         }
         let ret_attrs = self.return_attributes()?;
         self.item_attrs(ret_attrs);
         if let Some(a) = self.addrspace()? {
-            self.push_item(Item::Word(a));
+            self.push_word(a)?;
         }
         let fn_or_ret = self.item_type()?;
         let ret = match self.m.types.get(fn_or_ret) {
@@ -2392,7 +2402,9 @@ impl<'a> Parser<'a> {
         let ptr = self.m.types.intern(Type::Ptr(0));
         let callee_tok = self.tok;
         let callee = self.parse_value(ptr)?;
-        if let (Value::Global(u), Tok::GlobalName | Tok::GlobalNum) = (callee, callee_tok.kind) {
+        if let (ValueKind::Global(u), Tok::GlobalName | Tok::GlobalNum) =
+            (callee.kind(), callee_tok.kind)
+        {
             self.m.uses[u].role = UseRole::Callee;
         }
         self.push_item(Item::Value(callee));
@@ -2431,7 +2443,7 @@ impl<'a> Parser<'a> {
             self.push_item(Item::Mark(b'['));
             loop {
                 let tag = self.expect(Tok::Str, "an operand bundle tag")?;
-                self.push_item(Item::Word(tag.span));
+                self.push_word(tag.span)?;
                 self.expect(Tok::LParen, "'('")?;
                 self.push_item(Item::Mark(b'('));
                 if self.tok.kind != Tok::RParen {
