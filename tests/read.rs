@@ -118,6 +118,13 @@ fn errors_say_where_what_and_what_was_expected() {
     assert_eq!((d.line, d.col), (3, 3));
     assert_eq!(d.message, "value expected to be numbered '%4' or greater");
 
+    // Found by the fuzzer: the largest number left no next one.
+    let d = syntax_error("define void @f() {\n4294967295:\n  ret void\n}\n");
+    assert_eq!(
+        (d.line, d.col, d.message.as_str()),
+        (2, 1, "number out of range")
+    );
+
     let d = syntax_error("@g = global float 0.1\n");
     assert_eq!((d.line, d.col), (1, 19));
     assert_eq!(d.message, "floating point constant invalid for type");

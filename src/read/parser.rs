@@ -463,9 +463,12 @@ impl<'a> Parser<'a> {
     /// Define a local named by `t` (or implicitly numbered when `t` is `None`).
     fn define_local(&mut self, t: Option<Token>, def: LocalDef) -> PResult<LocalId> {
         let Some(t) = t else {
+            let n = self.scope().next_number;
+            let Some(next) = n.checked_add(1) else {
+                return Err(self.err("a named value (unnamed values are numbered out of range)"));
+            };
             let scope = self.scope();
-            let n = scope.next_number;
-            scope.next_number += 1;
+            scope.next_number = next;
             let l = scope.body.locals.push(Local { def });
             scope.bind_number(n, l);
             return Ok(l);
@@ -484,7 +487,9 @@ impl<'a> Parser<'a> {
                     format!("{what} expected to be numbered '%{next}' or greater"),
                 ));
             }
-            self.scope().next_number = n + 1;
+            self.scope().next_number = n
+                .checked_add(1)
+                .ok_or_else(|| self.err_at(t.span, "number out of range"))?;
         }
         match self.lookup_local(t)? {
             Some(l) if self.scope().forward.remove(&l).is_some() => {
