@@ -2033,18 +2033,7 @@ impl<'a> Parser<'a> {
             IndirectBr => {
                 self.item_typed_value()?;
                 self.item_comma()?;
-                self.expect(Tok::LSquare, "'['")?;
-                self.push_item(Item::Mark(b'['));
-                if self.tok.kind != Tok::RSquare {
-                    loop {
-                        self.item_label()?;
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RSquare, "']'")?;
-                self.push_item(Item::Mark(b']'));
+                self.item_bracketed(|p| p.item_label().map(drop))?;
                 self.void()
             }
             Invoke | CallBr => self.call_like(opcode)?,
@@ -2087,18 +2076,7 @@ impl<'a> Parser<'a> {
             CatchPad | CleanupPad => {
                 self.expect_word("within")?;
                 self.pad_value()?;
-                self.expect(Tok::LSquare, "'['")?;
-                self.push_item(Item::Mark(b'['));
-                if self.tok.kind != Tok::RSquare {
-                    loop {
-                        self.item_typed_value()?;
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RSquare, "']'")?;
-                self.push_item(Item::Mark(b']'));
+                self.item_bracketed(|p| p.item_typed_value().map(drop))?;
                 self.m.types.intern(Type::Token)
             }
             FNeg => {
@@ -2351,6 +2329,23 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `[ x, y, ... ]` (possibly empty), each element read by `element`, between marks.
+    fn item_bracketed(&mut self, mut element: impl FnMut(&mut Self) -> PResult<()>) -> PResult<()> {
+        self.expect(Tok::LSquare, "'['")?;
+        self.push_item(Item::Mark(b'['));
+        if self.tok.kind != Tok::RSquare {
+            loop {
+                element(self)?;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        self.push_item(Item::Mark(b']'));
+        Ok(())
+    }
+
     fn member_type(&mut self, agg: TypeId, index: u64, at: Span) -> PResult<TypeId> {
         match self.m.types.get(self.m.types.resolve(agg)) {
             Type::Struct { elems, .. } => elems
@@ -2478,18 +2473,7 @@ impl<'a> Parser<'a> {
             Opcode::CallBr => {
                 self.expect_word("to")?;
                 self.item_label()?;
-                self.expect(Tok::LSquare, "'['")?;
-                self.push_item(Item::Mark(b'['));
-                if self.tok.kind != Tok::RSquare {
-                    loop {
-                        self.item_label()?;
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RSquare, "']'")?;
-                self.push_item(Item::Mark(b']'));
+                self.item_bracketed(|p| p.item_label().map(drop))?;
             }
             _ => {}
         }
