@@ -18,8 +18,10 @@ struct FnScope<'a> {
     func: FuncId,
     body: Body,
     by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
-    /// Numbered locals (`%N`), indexed by N.
+    /// Numbered locals (`%N`), indexed by N while numbers stay dense...
     by_number: Vec<Option<LocalId>>,
+    /// ...and the far-out ones, so that `%4000000000` costs one entry, not gigabytes.
+    by_sparse_number: FxHashMap<u32, LocalId>,
     next_number: u32,
     /// Locals referenced before their definition, with the first reference.
     forward: FxHashMap<LocalId, Span>,
@@ -160,7 +162,10 @@ impl FnScope<'_> {
     fn bind_number(&mut self, n: u32, l: LocalId) {
         let i = n as usize;
         if i >= self.by_number.len() {
-            // Numbers are dense in practice; a wild one only costs this vector.
+            if i > 2 * self.by_number.len() + 1024 {
+                self.by_sparse_number.insert(n, l);
+                return;
+            }
             self.by_number.resize(i + 1, None);
         }
         self.by_number[i] = Some(l);
@@ -443,7 +448,10 @@ impl<'a> Parser<'a> {
         let (num, name) = self.local_key(t);
         let scope = self.scope.as_ref().expect("in a function");
         Ok(match num {
-            Some(n) => scope.by_number.get(n as usize).copied().flatten(),
+            Some(n) => match scope.by_number.get(n as usize) {
+                Some(slot) => *slot,
+                None => scope.by_sparse_number.get(&n).copied(),
+            },
             None => scope.by_name.get(&name).copied(),
         })
     }
@@ -1585,6 +1593,7 @@ impl<'a> Parser<'a> {
                 body: Body::default(),
                 by_name: FxHashMap::default(),
                 by_number: Vec::new(),
+                by_sparse_number: FxHashMap::default(),
                 next_number: 0,
                 forward: FxHashMap::default(),
             });
