@@ -448,10 +448,12 @@ impl<'a> Parser<'a> {
         let (num, name) = self.local_key(t);
         let scope = self.scope.as_ref().expect("in a function");
         Ok(match num {
-            Some(n) => match scope.by_number.get(n as usize) {
-                Some(slot) => *slot,
-                None => scope.by_sparse_number.get(&n).copied(),
-            },
+            Some(n) => scope
+                .by_number
+                .get(n as usize)
+                .copied()
+                .flatten()
+                .or_else(|| scope.by_sparse_number.get(&n).copied()),
             None => scope.by_name.get(&name).copied(),
         })
     }
