@@ -2,7 +2,7 @@
 
 mod common;
 
-use mergefn::model::{GlobalKind, Linkage, UnnamedAddr, UseRole, Visibility};
+use mergefn::model::{Linkage, UnnamedAddr, UseRole, Visibility};
 use mergefn::{Module, parse, write};
 
 fn base() -> Module {
@@ -18,6 +18,11 @@ fn written(m: &Module) -> (String, Module) {
     }
     let again = parse(text.clone()).unwrap_or_else(|e| panic!("{e}\n{text}"));
     (text, again)
+}
+
+fn function(m: &Module, name: &str) -> mergefn::model::FuncId {
+    m.function_of(global(m, name))
+        .unwrap_or_else(|| panic!("{name} is not a function"))
 }
 
 fn global(m: &Module, name: &str) -> mergefn::model::GlobalId {
@@ -63,13 +68,9 @@ fn retarget_changes_one_use_only() {
 #[test]
 fn replace_body_and_delete_function() {
     let mut m = base();
-    let GlobalKind::Function(h) = m.globals[global(&m, "h")].kind else {
-        panic!()
-    };
+    let h = function(&m, "h");
     m.replace_body(h, "{\n  ret i32 7\n}".into());
-    let GlobalKind::Function(unused) = m.globals[global(&m, "unused")].kind else {
-        panic!()
-    };
+    let unused = function(&m, "unused");
     m.delete_function(unused);
     let (text, again) = written(&m);
     assert!(again.lookup("unused").is_none(), "{text}");
@@ -83,9 +84,7 @@ fn replace_body_and_delete_function() {
 #[test]
 fn add_declaration_alias_and_function() {
     let mut m = base();
-    let GlobalKind::Function(k) = m.globals[global(&m, "k")].kind else {
-        panic!()
-    };
+    let k = function(&m, "k");
     let fn_ty = m.functions[k].fn_ty;
     let k_global = global(&m, "k");
     m.add_declaration(b"external.fn", fn_ty);

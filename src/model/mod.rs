@@ -180,7 +180,6 @@ pub struct Linkable {
     /// `dso_local` / `dso_preemptable` as written.
     pub dso_local: Option<Span>,
     pub visibility: Visibility,
-    pub visibility_span: Option<Span>,
     pub dll_storage: Option<Span>,
     /// From the linkage to the DLL storage class, with the white space after it: the text an
     /// edit of linkage or visibility rewrites.

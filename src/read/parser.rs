@@ -989,7 +989,6 @@ impl<'a> Parser<'a> {
             linkage_span: Span::empty_at(start),
             dso_local: None,
             visibility: Visibility::Default,
-            visibility_span: None,
             dll_storage: None,
             prefix_span: Span::empty_at(start),
             unnamed_addr: UnnamedAddr::None,
@@ -1010,7 +1009,7 @@ impl<'a> Parser<'a> {
         };
         if let Some(v) = vis {
             link.visibility = v;
-            link.visibility_span = Some(self.bump().span);
+            self.bump();
         }
         if matches!(self.word(), b"dllimport" | b"dllexport") {
             link.dll_storage = Some(self.bump().span);
