@@ -3,6 +3,8 @@
 # nlohmann-json from Debian), builds the corpus (bench/corpus.sh), then runs cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Nothing here reads stdin; cargo's rustc probe (`rustc -`) would, and caches what it got.
+exec </dev/null
 
 missing=0
 for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-stress-22 FileCheck-22; do
