@@ -3,11 +3,16 @@
 //! The data takes one path: [`read`] → [`model`] → fingerprint → partition → decide →
 //! [`rewrite`] → [`write`]. See ARCHITECTURE.md for what each stage owns.
 
+pub mod decide;
+pub mod fingerprint;
+pub mod merge;
 pub mod model;
+pub mod partition;
 pub mod read;
 pub mod rewrite;
 pub mod write;
 
+pub use merge::{Options, Report, merge};
 pub use model::Module;
 pub use read::{ReadError, parse, parse_bytes};
 

@@ -30,6 +30,43 @@ enum Command {
         #[arg(long)]
         counts: bool,
     },
+    /// Merge the identical functions of a module.
+    Merge {
+        /// Input `.ll` file, or `-` for standard input.
+        input: PathBuf,
+        /// Output file (`-` for standard output); written atomically.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Fold members whose address is not significant into aliases rather than thunks.
+        #[arg(long)]
+        aliases: bool,
+        /// Keep folded members as thunks in place (with their debug info); never redirect
+        /// their callers nor delete them.
+        #[arg(long)]
+        preserve_debug_info: bool,
+        /// Print a summary of what was merged to standard error.
+        #[arg(long)]
+        stats: bool,
+        /// Write every class, its kept body and each member's fate as JSON.
+        #[arg(long, value_name = "FILE.json")]
+        report: Option<PathBuf>,
+    },
+    /// Say whether two functions would merge and, if not, where they first differ.
+    Explain {
+        /// Input `.ll` file, or `-` for standard input.
+        input: PathBuf,
+        /// The first function, e.g. `@f`.
+        first: String,
+        /// The second function.
+        second: String,
+    },
+    /// A drop-in for `opt` running only `-passes=mergefunc` (`mergefn opt --help`).
+    Opt {
+        /// opt's arguments: -S, -o FILE, -passes=mergefunc, -p mergefunc,
+        /// -mergefunc-use-aliases, -mergefunc-preserve-debug-info, -disable-output, input.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, String> {
@@ -92,7 +129,191 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             emit(&m, output.as_deref())
         }
+        Command::Merge {
+            input,
+            output,
+            aliases,
+            preserve_debug_info,
+            stats,
+            report,
+        } => {
+            let mut m = load(&input)?;
+            let opts = mergefn::Options {
+                aliases,
+                preserve_debug_info,
+            };
+            let r = mergefn::merge(&mut m, &opts);
+            emit(&m, Some(&output))?;
+            if let Some(path) = report {
+                write_report(&r, &path)?;
+            }
+            if stats {
+                eprintln!("{}", stats_line(&r));
+            }
+            Ok(())
+        }
+        Command::Explain {
+            input,
+            first,
+            second,
+        } => {
+            let m = load(&input)?;
+            println!("{}", explain(&m, &first, &second)?);
+            Ok(())
+        }
+        Command::Opt { args } => opt(&args),
     }
+}
+
+fn stats_line(r: &mergefn::Report) -> String {
+    format!(
+        "mergefn: {} functions, {} eligible, {} classes, {} folded ({} deleted, {} aliases, {} thunks), {} instructions saved, {} round(s)",
+        r.functions,
+        r.eligible,
+        r.classes.len(),
+        r.folded,
+        r.deleted,
+        r.aliases,
+        r.thunks,
+        r.instructions_saved,
+        r.rounds
+    )
+}
+
+fn write_report(r: &mergefn::Report, path: &Path) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(r).map_err(|e| format!("report: {e}"))?;
+    mergefn::write::write_bytes_atomically(path, json.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn function(m: &mergefn::Module, name: &str) -> Result<mergefn::model::FuncId, String> {
+    m.lookup(name)
+        .and_then(|g| m.function_of(g))
+        .ok_or_else(|| format!("no function named {name}"))
+}
+
+fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, String> {
+    use mergefn::merge::Explanation;
+    let (f, g) = (function(m, first)?, function(m, second)?);
+    let line_of = |span: mergefn::model::Span| {
+        let start = span.start as usize;
+        let line = m.source[..start].matches('\n').count() + 1;
+        let line_start = m.source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = m.source[start..]
+            .find('\n')
+            .map_or(m.source.len(), |i| start + i);
+        format!("line {line}: {}", m.source[line_start..line_end].trim())
+    };
+    Ok(match mergefn::merge::explain(m, f, g) {
+        Explanation::Merge => {
+            format!("{first} and {second} merge: they are equal (spec §2-§5, §7)")
+        }
+        Explanation::Ineligible { function, reason } => {
+            format!("{first} and {second} do not merge: {function} does not take part ({reason})")
+        }
+        Explanation::Differ { left, right } => {
+            let mut out = format!("{first} and {second} do not merge; first difference:\n");
+            for (name, mark) in [(first, left), (second, right)] {
+                match mark {
+                    Some(mk) => out.push_str(&format!("  {name}: {}\n", line_of(mk.span))),
+                    None => out.push_str(&format!("  {name}: (start)\n")),
+                }
+            }
+            let rule = left.or(right).map_or_else(String::new, |mk| mk.part.rule());
+            out.push_str(&format!("  rule: {rule}"));
+            out
+        }
+        Explanation::Callees { index, left, right } => format!(
+            "{first} and {second} do not merge: their bodies are equal but call {index} names {} in one and {} in the other, which are not equal functions (spec §3, §7)",
+            m.name_of(left),
+            m.name_of(right)
+        ),
+    })
+}
+
+/// `mergefn opt ...`: the arguments of `opt` that make sense for this pass.
+fn opt(args: &[String]) -> Result<(), String> {
+    let mut text_output = false;
+    let mut disable_output = false;
+    let mut output: Option<PathBuf> = None;
+    let mut input: Option<PathBuf> = None;
+    let mut passes: Vec<String> = Vec::new();
+    let mut opts = mergefn::Options::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let flag = arg.strip_prefix("--").map(|a| format!("-{a}"));
+        let flag = flag.as_deref().unwrap_or(arg);
+        let mut value_of = |name: &str| -> Result<Option<String>, String> {
+            if flag == name {
+                return it
+                    .next()
+                    .cloned()
+                    .map(Some)
+                    .ok_or_else(|| format!("opt: {name} needs a value"));
+            }
+            Ok(flag.strip_prefix(&format!("{name}=")).map(str::to_string))
+        };
+        if let Some(v) = value_of("-o")? {
+            output = Some(PathBuf::from(v));
+        } else if let Some(v) = value_of("-passes")? {
+            passes.push(v);
+        } else if let Some(v) = value_of("-p")? {
+            passes.push(v);
+        } else {
+            match flag {
+                "-S" => text_output = true,
+                "-disable-output" => disable_output = true,
+                "-mergefunc-use-aliases" | "-mergefunc-use-aliases=true" => opts.aliases = true,
+                "-mergefunc-use-aliases=false" => opts.aliases = false,
+                "-mergefunc-preserve-debug-info" | "-mergefunc-preserve-debug-info=true" => {
+                    opts.preserve_debug_info = true
+                }
+                "-mergefunc-preserve-debug-info=false" => opts.preserve_debug_info = false,
+                "-" => input = Some(PathBuf::from("-")),
+                f if f.starts_with('-') => {
+                    return Err(format!(
+                        "opt: unknown or unsupported option '{arg}' (mergefn opt runs only -passes=mergefunc)"
+                    ));
+                }
+                path => {
+                    if input.is_some() {
+                        return Err(format!("opt: more than one input file ('{path}')"));
+                    }
+                    input = Some(PathBuf::from(path));
+                }
+            }
+        }
+    }
+    for list in &passes {
+        for pass in list.split(',') {
+            let pass = pass.trim();
+            let inner = pass
+                .strip_prefix("module(")
+                .and_then(|p| p.strip_suffix(')'))
+                .unwrap_or(pass);
+            if inner != "mergefunc" {
+                return Err(format!(
+                    "opt: unsupported pass '{pass}': mergefn opt runs only 'mergefunc'"
+                ));
+            }
+        }
+    }
+    if passes.is_empty() {
+        return Err("opt: no pass given; use -passes=mergefunc".into());
+    }
+    if !text_output && !disable_output {
+        return Err(
+            "opt: bitcode output is not supported; add -S for textual IR (or -disable-output)"
+                .into(),
+        );
+    }
+    let input = input.unwrap_or_else(|| PathBuf::from("-"));
+    let mut m = load(&input)?;
+    mergefn::merge(&mut m, &opts);
+    if disable_output {
+        return Ok(());
+    }
+    emit(&m, output.as_deref())
 }
 
 fn main() -> ExitCode {

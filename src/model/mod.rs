@@ -817,7 +817,7 @@ pub struct Patch {
     pub text: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PatchSlot {
     Text,
     LinkagePrefix,
@@ -847,6 +847,8 @@ pub struct Module {
     pub uses: PrimaryMap<UseId, GlobalUse>,
     /// Edits made since reading, applied by the writer.
     pub patches: Vec<Patch>,
+    /// Where the patch of a (span, slot) is in `patches`, so a later edit replaces it.
+    pub patch_index: FxHashMap<(Span, PatchSlot), usize>,
     /// New top-level entities, written after the original text.
     pub appended: String,
 }

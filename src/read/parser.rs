@@ -206,6 +206,7 @@ impl<'a> Parser<'a> {
                 attr_groups: Default::default(),
                 uses: Default::default(),
                 patches: Vec::new(),
+                patch_index: FxHashMap::default(),
                 appended: String::new(),
             },
             scope: None,

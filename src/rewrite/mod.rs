@@ -3,22 +3,24 @@
 
 use crate::model::*;
 use crate::write::{global_name, quote_name};
+use cranelift_entity::EntityRef;
+
+mod fold;
+pub use fold::{alias_text, thunk_text};
 
 impl Module {
-    fn patch(&mut self, span: Span, text: String) {
+    pub(crate) fn patch(&mut self, span: Span, text: String) {
         self.patch_slot(span, PatchSlot::Text, text);
     }
 
     fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: String) {
         // A later edit of the same text replaces the earlier one.
-        if let Some(p) = self
-            .patches
-            .iter_mut()
-            .find(|p| p.span == span && p.slot == slot)
-        {
-            p.text = text;
-        } else {
-            self.patches.push(Patch { span, slot, text });
+        match self.patch_index.get(&(span, slot)) {
+            Some(&i) => self.patches[i].text = text,
+            None => {
+                self.patch_index.insert((span, slot), self.patches.len());
+                self.patches.push(Patch { span, slot, text });
+            }
         }
     }
 
@@ -56,6 +58,26 @@ impl Module {
         self.patch(span, text);
     }
 
+    /// Make several uses of one global refer to another global instead.
+    pub fn retarget_uses(&mut self, uses: &[UseId], to: GlobalId) {
+        let Some(&first) = uses.first() else {
+            return;
+        };
+        let from = self.uses[first].global;
+        let mut moved = uses.to_vec();
+        moved.sort_unstable();
+        self.globals[from]
+            .uses
+            .retain(|u| moved.binary_search(u).is_err());
+        let text = global_name(&self.globals[to].name);
+        for &u in &moved {
+            self.uses[u].global = to;
+            let span = self.uses[u].span;
+            self.patch(span, text.clone());
+        }
+        self.globals[to].uses.extend(moved);
+    }
+
     /// Replace a function's body (`{` to `}`) with `text`. The uses inside the old body are
     /// dropped from the model; the model's `Body` keeps describing the text that was read.
     pub fn replace_body(&mut self, f: FuncId, text: String) {
@@ -82,12 +104,21 @@ impl Module {
         self.patch(span, String::new());
     }
 
+    /// Forget the uses inside `span`. Uses are numbered in source order, so those inside a
+    /// span are one run of ids.
     fn drop_uses_within(&mut self, span: Span) {
-        for g in self.globals.values_mut() {
-            g.uses.retain(|u| {
-                let s = self.uses[*u].span;
-                !(s.start >= span.start && s.end <= span.end)
-            });
+        let all = self.uses.as_values_slice();
+        let first = all.partition_point(|u| u.span.start < span.start);
+        let last = first + all[first..].partition_point(|u| u.span.end <= span.end);
+        let mut dropped: Vec<(GlobalId, UseId)> = (first..last)
+            .map(|i| (all[i].global, UseId::new(i)))
+            .collect();
+        dropped.sort_unstable();
+        for run in dropped.chunk_by(|a, b| a.0 == b.0) {
+            let g = run[0].0;
+            self.globals[g]
+                .uses
+                .retain(|u| run.binary_search(&(g, *u)).is_err());
         }
     }
 

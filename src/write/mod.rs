@@ -51,6 +51,11 @@ pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
     write_file_with(path, |w| write_to(m, w))
 }
 
+/// Write `bytes` to `path` atomically, as [`write_file`] does.
+pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_file_with(path, |w| w.write_all(bytes))
+}
+
 fn write_file_with(
     path: &Path,
     fill: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> io::Result<()>,

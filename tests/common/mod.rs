@@ -38,8 +38,11 @@ pub fn corpus() -> Vec<PathBuf> {
         eprintln!("MERGEFN_CORPUS not set: corpus modules skipped");
         return Vec::new();
     };
-    let mut v = Vec::new();
-    ll_files_under(Path::new(&dir), &mut v);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.is_file() && p.extension().is_some_and(|e| e == "ll"));
+    v.sort();
     assert!(
         v.len() >= 10,
         "MERGEFN_CORPUS={dir:?} holds {} modules; run bench/corpus.sh",

@@ -1,0 +1,155 @@
+//! decide: for a class of equal functions, which one keeps the body and how every other
+//! member is folded into it (spec §6, with the survivor order `opt-22` follows).
+//!
+//! A decision only names functions and fold kinds; `rewrite::fold` turns it into text.
+
+use crate::model::{FuncId, GlobalName, Linkage, Module, UnnamedAddr};
+
+/// Options of the pass, with LLVM's defaults (`Options::default()`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Fold a member whose address is not significant into an alias instead of a thunk
+    /// (`-mergefunc-use-aliases`).
+    pub aliases: bool,
+    /// Keep members as thunks built in place, never redirect their callers nor delete them
+    /// (`-mergefunc-preserve-debug-info`).
+    pub preserve_debug_info: bool,
+}
+
+/// Which uses of a folded member are made to refer to the body it is folded into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redirect {
+    /// Every use: the member's address is not significant.
+    AllUses,
+    /// Only calls that name it as callee.
+    DirectCalls,
+    /// None: the member can be interposed, or callers must keep calling it.
+    Nothing,
+}
+
+/// One member folded into the class's body.
+#[derive(Clone, Copy, Debug)]
+pub struct Fold {
+    pub member: FuncId,
+    pub redirect: Redirect,
+}
+
+/// The decision for one class.
+#[derive(Clone, Debug)]
+pub struct ClassPlan {
+    /// The member whose body is kept.
+    pub survivor: FuncId,
+    /// The survivor's body moves to a new private function and the survivor's own name is
+    /// folded like the other members (the survivor is interposable or ODR).
+    pub private_body: bool,
+    /// The members folded, in rank order; with `private_body` the survivor's name first.
+    pub folds: Vec<Fold>,
+}
+
+/// Survivor preference, lowest first: `opt-22` keeps a strong non-local definition over a
+/// local one, a local one over an ODR one, and any of them over an interposable one.
+fn rank(linkage: Linkage) -> u8 {
+    if linkage.is_interposable() {
+        3
+    } else if linkage.is_odr() {
+        2
+    } else if linkage.is_local() {
+        1
+    } else {
+        0
+    }
+}
+
+/// LLVM orders by name; numbered globals have the empty name and come first, by number.
+fn name_key(m: &Module, f: FuncId) -> (&[u8], u32) {
+    match &m.globals[m.functions[f].global].name {
+        GlobalName::Named(n) => (n, 0),
+        GlobalName::Numbered(n) => (&[], *n),
+    }
+}
+
+/// The members ordered by survivor preference, a total order independent of input order.
+pub fn rank_members(m: &Module, members: &mut [FuncId]) {
+    members.sort_by(|&a, &b| {
+        let (fa, fb) = (&m.functions[a], &m.functions[b]);
+        rank(fa.link.linkage)
+            .cmp(&rank(fb.link.linkage))
+            .then_with(|| name_key(m, a).cmp(&name_key(m, b)))
+    });
+}
+
+/// Whether a thunk may replace this body: not varargs, not a calling convention that forbids
+/// calls, and not a single block of fewer than two instructions (a thunk would be no smaller).
+pub fn can_thunk(m: &Module, f: FuncId) -> bool {
+    let func = &m.functions[f];
+    if func.varargs {
+        return false;
+    }
+    if let Some(cc) = func.cconv
+        && crate::fingerprint::forbids_calls(m.bytes(cc))
+    {
+        return false;
+    }
+    match &func.body {
+        Some(body) => !(body.blocks.len() == 1 && body.insts.len() < 2),
+        None => false,
+    }
+}
+
+/// Whether the member may become an alias of the body (`-mergefunc-use-aliases`, address not
+/// significant).
+pub fn can_alias(m: &Module, opts: &Options, f: FuncId) -> bool {
+    opts.aliases && m.functions[f].link.unnamed_addr == UnnamedAddr::Global
+}
+
+/// Decide a class; `members` in rank order. `None` when nothing can be folded.
+pub fn decide(
+    m: &Module,
+    opts: &Options,
+    members: &[FuncId],
+    is_used: &dyn Fn(FuncId) -> bool,
+) -> Option<ClassPlan> {
+    let (&survivor, rest) = members.split_first()?;
+    let s = &m.functions[survivor];
+    let private_body = s.link.linkage.is_interposable() || s.link.linkage.is_odr();
+    if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
+        return None;
+    }
+    let same_type = |f: FuncId| m.functions[f].fn_ty == s.fn_ty;
+    let folds = if private_body {
+        members
+            .iter()
+            .map(|&member| {
+                let odr = m.functions[member].link.linkage.is_odr();
+                let redirect = if odr && !opts.preserve_debug_info && same_type(member) {
+                    Redirect::DirectCalls
+                } else {
+                    Redirect::Nothing
+                };
+                Fold { member, redirect }
+            })
+            .collect()
+    } else {
+        rest.iter()
+            .map(|&member| {
+                let g = &m.functions[member];
+                let redirect = if g.link.linkage.is_interposable()
+                    || opts.preserve_debug_info
+                    || !same_type(member)
+                {
+                    Redirect::Nothing
+                } else if g.link.unnamed_addr == UnnamedAddr::Global && !is_used(member) {
+                    Redirect::AllUses
+                } else {
+                    Redirect::DirectCalls
+                };
+                Fold { member, redirect }
+            })
+            .collect()
+    };
+    Some(ClassPlan {
+        survivor,
+        private_body,
+        folds,
+    })
+}

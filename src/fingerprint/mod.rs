@@ -1,0 +1,897 @@
+//! fingerprint: the canonical encoding of a function (merge-semantics spec §2–§5).
+//!
+//! Two functions are equal exactly when their encodings are equal byte for byte and the
+//! functions their call holes name fall in the same classes (see `partition`). The encoding
+//! is a flat byte string of tagged, length-prefixed pieces, so equality is plain equality,
+//! transitive by construction, and a hash of the bytes agrees with it.
+//!
+//! What the encoding contains, in order: the attribute lists (groups expanded, sorted), gc,
+//! section, varargs, calling convention, function type, `!type`/`!kcfi_type`; then every
+//! block reachable from the entry in the walk order of [`Body::reachable_blocks`], with local
+//! values numbered by first appearance (arguments first) and, per instruction, its opcode,
+//! result type and operand items. Pointers in address space 0 encode as the pointer-sized
+//! integer; nulls of any type encode alike (their type is encoded beside them); named structs
+//! encode by their body. Direct calls of another mergeable function are holes; every other
+//! reference to a global encodes its name.
+
+use crate::model::*;
+use cranelift_entity::EntityRef;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::Hasher;
+
+/// The encoding of one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    pub bytes: Vec<u8>,
+    /// The callee of every call hole, in the order the holes appear in `bytes`.
+    pub holes: Vec<GlobalId>,
+}
+
+impl Fingerprint {
+    /// A hash that agrees with equality of encodings.
+    pub fn hash(&self) -> u64 {
+        let mut h = FxHasher::default();
+        h.write(&self.bytes);
+        h.finish()
+    }
+}
+
+/// Which part of a function a stretch of the encoding comes from, for `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Attributes,
+    Gc,
+    Section,
+    Varargs,
+    CallingConv,
+    FunctionType,
+    CfiType,
+    BlockShape,
+    Instruction(Opcode),
+    Metadata(Opcode),
+    /// `inbounds`, `nusw`, `nuw` of a getelementptr.
+    GepFlags,
+    /// The source element type of a getelementptr.
+    GepSourceType,
+    /// The function's own address used other than as a callee.
+    OwnAddress,
+    /// The alignment of an atomicrmw or cmpxchg.
+    AtomicAlign,
+}
+
+impl Part {
+    /// The rule of the merge-semantics spec that compares this part.
+    pub fn rule(self) -> String {
+        match self {
+            Part::Attributes => "§2.1: the attribute lists (function, return, each parameter) must be equal".into(),
+            Part::Gc => "§2.2: the garbage collector names must be equal".into(),
+            Part::Section => "§2.3: the sections must be equal".into(),
+            Part::Varargs => "§2.4: both or neither must be varargs".into(),
+            Part::CallingConv => "§2.5: the calling conventions must be equal".into(),
+            Part::FunctionType => "§2.6 and §4: the function types must be equal (ptr in address space 0 equals the pointer-sized integer)".into(),
+            Part::CfiType => "§2 (we differ): function-level !type and !kcfi_type must be equal".into(),
+            Part::BlockShape => "§3: the control-flow walks must meet blocks of the same size in the same order".into(),
+            Part::Instruction(op) => format!(
+                "§5: instructions must agree in opcode, types, operands (locals by first appearance, globals by identity, constants by §4) and flags; here `{}`",
+                format!("{op:?}").to_lowercase()
+            ),
+            Part::Metadata(op) => format!(
+                "§5: metadata compared on `{}` must be structurally equal",
+                format!("{op:?}").to_lowercase()
+            ),
+            Part::GepFlags => "§5 (we differ): getelementptr no-wrap flags must be equal".into(),
+            Part::GepSourceType => "§5 (we differ): getelementptr source element types must be equal, not only their byte offsets".into(),
+            Part::OwnAddress => "§3 (we differ): a function's own address outside calls compares as an ordinary global".into(),
+            Part::AtomicAlign => "§5 (we differ): atomicrmw and cmpxchg alignments must be equal".into(),
+        }
+    }
+
+    /// The "we differ" rule of the spec this part falls under, if any: where LLVM 22 merges
+    /// and we do not.
+    pub fn we_differ(self) -> Option<&'static str> {
+        Some(match self {
+            Part::CfiType => "function-level !type/!kcfi_type",
+            Part::GepFlags => "getelementptr no-wrap flags",
+            Part::GepSourceType => "getelementptr source type",
+            Part::OwnAddress => "own address outside calls",
+            Part::AtomicAlign => "atomic alignment",
+            Part::Metadata(Opcode::Store) => "store metadata",
+            Part::Metadata(_) => "deep metadata comparison",
+            _ => return None,
+        })
+    }
+}
+
+/// A point of the encoding: from byte `at` on, the encoding describes `span` of the source.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceMark {
+    pub at: usize,
+    pub span: Span,
+    pub part: Part,
+}
+
+/// How references to other globals are encoded.
+pub struct Context<'m> {
+    pub module: &'m Module,
+    /// Whether direct calls of this global are holes compared by class: it is a mergeable
+    /// function that cannot be interposed.
+    pub is_hole: &'m dyn Fn(GlobalId) -> bool,
+}
+
+mod tag {
+    pub const TYPE: u8 = 1;
+    pub const LOCAL: u8 = 2;
+    pub const GLOBAL: u8 = 3;
+    pub const HOLE: u8 = 4;
+    pub const SELF_CALL: u8 = 5;
+    pub const WORD: u8 = 6;
+    pub const ATTRS: u8 = 7;
+    pub const MD: u8 = 8;
+    pub const MARK: u8 = 9;
+    pub const ZERO: u8 = 10;
+    pub const INT: u8 = 11;
+    pub const FLOAT: u8 = 12;
+    pub const NONE: u8 = 13;
+    pub const UNDEF: u8 = 14;
+    pub const POISON: u8 = 15;
+    pub const AGGREGATE: u8 = 16;
+    pub const BYTES: u8 = 17;
+    pub const EXPR: u8 = 18;
+    pub const BLOCKADDRESS_SELF: u8 = 19;
+    pub const BLOCKADDRESS: u8 = 20;
+    pub const DSO_LOCAL_EQUIVALENT: u8 = 21;
+    pub const NO_CFI: u8 = 22;
+    pub const PTRAUTH: u8 = 23;
+    pub const SPLAT: u8 = 24;
+    pub const ASM: u8 = 25;
+    pub const MD_NODE: u8 = 26;
+    pub const MD_BACKREF: u8 = 27;
+    pub const MD_STRING: u8 = 28;
+    pub const MD_VALUE: u8 = 29;
+    pub const MD_NULL: u8 = 30;
+    pub const MD_SPECIALIZED: u8 = 31;
+    pub const MD_ARGLIST: u8 = 32;
+    pub const BLOCK: u8 = 33;
+    pub const INST: u8 = 34;
+    pub const NAMED_TYPE: u8 = 35;
+}
+
+/// The instruction metadata that takes part in the comparison (§5): on loads and stores
+/// everything but debug information, on calls `!range`.
+fn compares_metadata(op: Opcode, kind: &[u8]) -> bool {
+    match op {
+        Opcode::Load | Opcode::Store => !matches!(kind, b"!dbg" | b"!DIAssignID"),
+        Opcode::Call | Opcode::Invoke | Opcode::CallBr => kind == b"!range",
+        _ => false,
+    }
+}
+
+/// Calling conventions under which a function cannot be called, so no thunk can call it.
+pub fn forbids_calls(cconv: &[u8]) -> bool {
+    matches!(
+        cconv,
+        b"amdgpu_kernel"
+            | b"ptx_kernel"
+            | b"spir_kernel"
+            | b"amdgpu_cs_chain"
+            | b"amdgpu_cs_chain_preserve"
+            | b"amdgpu_cs"
+            | b"amdgpu_es"
+            | b"amdgpu_gs"
+            | b"amdgpu_hs"
+            | b"amdgpu_ls"
+            | b"amdgpu_ps"
+            | b"amdgpu_vs"
+    )
+}
+
+/// The encoding of function `f`, which must have a body.
+pub fn fingerprint(cx: &Context, f: FuncId) -> Fingerprint {
+    let mut e = Encoder::new(cx, f, None);
+    e.function();
+    Fingerprint {
+        bytes: e.out,
+        holes: e.holes,
+    }
+}
+
+/// The encoding with a trace of which source text each stretch comes from.
+pub fn fingerprint_traced(cx: &Context, f: FuncId) -> (Fingerprint, Vec<TraceMark>) {
+    let mut trace = Vec::new();
+    let mut e = Encoder::new(cx, f, Some(&mut trace));
+    e.function();
+    let fp = Fingerprint {
+        bytes: e.out,
+        holes: e.holes,
+    };
+    (fp, trace)
+}
+
+const UNNUMBERED: u32 = u32::MAX;
+/// Named types nest at most this deep before they are encoded by name (cycles in bad input).
+const MAX_TYPE_DEPTH: u32 = 64;
+
+struct Encoder<'a, 'm> {
+    cx: &'a Context<'m>,
+    m: &'m Module,
+    func: FuncId,
+    body: &'m Body,
+    out: Vec<u8>,
+    holes: Vec<GlobalId>,
+    local_number: Vec<u32>,
+    next_local: u32,
+    md_number: FxHashMap<MdId, u32>,
+    trace: Option<&'a mut Vec<TraceMark>>,
+    /// Block labels of this function, for `blockaddress(@self, %bb)`.
+    labels: Option<FxHashMap<&'m [u8], LocalId>>,
+}
+
+impl<'a, 'm> Encoder<'a, 'm> {
+    fn new(cx: &'a Context<'m>, func: FuncId, trace: Option<&'a mut Vec<TraceMark>>) -> Self {
+        let m = cx.module;
+        let body = m.functions[func]
+            .body
+            .as_ref()
+            .expect("only definitions are fingerprinted");
+        let mut local_number = vec![UNNUMBERED; body.locals.len()];
+        let mut next_local = 0;
+        for (l, local) in body.locals.iter() {
+            if let LocalDef::Arg(i) = local.def {
+                local_number[l.index()] = i;
+                next_local = next_local.max(i + 1);
+            }
+        }
+        Encoder {
+            cx,
+            m,
+            func,
+            body,
+            out: Vec::with_capacity(64 + body.items.len() * 3),
+            holes: Vec::new(),
+            local_number,
+            next_local,
+            md_number: FxHashMap::default(),
+            trace,
+            labels: None,
+        }
+    }
+
+    fn mark(&mut self, span: Span, part: Part) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(TraceMark {
+                at: self.out.len(),
+                span,
+                part,
+            });
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.out.push(b);
+    }
+
+    fn num(&mut self, mut n: u64) {
+        loop {
+            let low = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.out.push(low);
+                return;
+            }
+            self.out.push(low | 0x80);
+        }
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.num(b.len() as u64);
+        self.out.extend_from_slice(b);
+    }
+
+    fn text(&mut self, span: Span) {
+        let b = self.m.bytes(span);
+        self.bytes(b);
+    }
+
+    fn opt_text(&mut self, span: Option<Span>) {
+        match span {
+            Some(s) => {
+                self.byte(1);
+                self.text(s);
+            }
+            None => self.byte(0),
+        }
+    }
+
+    // ---- the function ----
+
+    fn function(&mut self) {
+        let f = &self.m.functions[self.func];
+        let header = f.header_span;
+        self.mark(header, Part::Attributes);
+        self.attrs(&f.fn_attrs);
+        self.attrs(&f.ret_attrs);
+        self.num(f.params.len() as u64);
+        for p in &f.params {
+            self.attrs(&p.attrs);
+        }
+        self.mark(header, Part::Gc);
+        self.opt_text(f.gc);
+        self.mark(header, Part::Section);
+        self.opt_text(f.section);
+        self.mark(header, Part::Varargs);
+        self.byte(f.varargs as u8);
+        self.mark(header, Part::CallingConv);
+        let cc = f.cconv.filter(|&s| self.m.bytes(s) != b"ccc");
+        self.opt_text(cc);
+        self.mark(header, Part::FunctionType);
+        self.ty(f.fn_ty, 0);
+        let addrspace = f.addrspace;
+        self.opt_text(addrspace);
+        self.mark(header, Part::CfiType);
+        for (kind, md) in &f.metadata {
+            let k = self.m.bytes(*kind);
+            if k == b"!type" || k == b"!kcfi_type" {
+                self.bytes(k);
+                self.md(*md);
+            }
+        }
+        self.byte(0);
+        self.body();
+    }
+
+    fn body(&mut self) {
+        let body = self.body;
+        for b in body.reachable_blocks() {
+            let block = &body.blocks[b];
+            self.mark(block.span, Part::BlockShape);
+            self.byte(tag::BLOCK);
+            let n = self.local(block.local);
+            self.num(n.into());
+            self.num(block.inst_count.into());
+            for i in block.insts() {
+                self.instruction(i);
+            }
+        }
+    }
+
+    fn instruction(&mut self, i: InstId) {
+        let body = self.body;
+        let inst = &body.insts[i];
+        self.mark(inst.span, Part::Instruction(inst.opcode));
+        self.byte(tag::INST);
+        self.byte(inst.opcode as u8);
+        self.ty(inst.ty, 0);
+        if let Some(r) = inst.result {
+            let n = self.local(r);
+            self.num(n.into());
+        }
+        let items = body.items(i);
+        self.num(items.len() as u64);
+        let mut callee_next = inst.opcode.is_call();
+        for item in items {
+            // The first value of a call-like instruction is its callee.
+            let is_callee = callee_next && matches!(item, Item::Value(_));
+            if is_callee {
+                callee_next = false;
+            }
+            if self.trace.is_some() {
+                let part = self.item_part(inst.opcode, *item, is_callee);
+                self.mark(inst.span, part);
+            }
+            self.item(*item, is_callee);
+        }
+        let attached: Vec<_> = body
+            .attachments(i)
+            .iter()
+            .filter(|(k, _)| compares_metadata(inst.opcode, self.m.bytes(*k)))
+            .copied()
+            .collect();
+        self.mark(inst.span, Part::Metadata(inst.opcode));
+        self.num(attached.len() as u64);
+        let mut attached = attached;
+        attached.sort_by(|a, b| self.m.bytes(a.0).cmp(self.m.bytes(b.0)));
+        for (kind, md) in attached {
+            self.text(kind);
+            self.md(md);
+        }
+    }
+
+    /// The part of the spec an instruction item falls under, for `explain`.
+    fn item_part(&self, op: Opcode, item: Item, is_callee: bool) -> Part {
+        match (op, item) {
+            (Opcode::GetElementPtr, Item::Word { .. }) => Part::GepFlags,
+            (Opcode::GetElementPtr, Item::Type(_)) => Part::GepSourceType,
+            (Opcode::AtomicRmw | Opcode::AtomicCmpXchg, Item::Word { start, len })
+                if self
+                    .m
+                    .bytes(Item::word_span(start, len))
+                    .starts_with(b"align") =>
+            {
+                Part::AtomicAlign
+            }
+            (_, Item::Value(v)) if !is_callee => match v.kind() {
+                ValueKind::Global(u)
+                    if self.m.uses[u].global == self.m.functions[self.func].global =>
+                {
+                    Part::OwnAddress
+                }
+                _ => Part::Instruction(op),
+            },
+            _ => Part::Instruction(op),
+        }
+    }
+
+    fn item(&mut self, item: Item, is_callee: bool) {
+        match item {
+            Item::Type(t) => self.ty(t, 0),
+            Item::Value(v) => self.value(v, is_callee),
+            Item::Word { start, len } => {
+                self.byte(tag::WORD);
+                self.text(Item::word_span(start, len));
+            }
+            Item::Attrs(idx) => {
+                let list = &self.body.attr_lists[idx as usize];
+                self.attrs(list);
+            }
+            Item::Md(idx) => {
+                let md = self.body.md_refs[idx as usize];
+                self.md(md);
+            }
+            Item::Mark(b) => {
+                self.byte(tag::MARK);
+                self.byte(b);
+            }
+        }
+    }
+
+    fn local(&mut self, l: LocalId) -> u32 {
+        let slot = &mut self.local_number[l.index()];
+        if *slot == UNNUMBERED {
+            *slot = self.next_local;
+            self.next_local += 1;
+        }
+        *slot
+    }
+
+    fn value(&mut self, v: Value, is_callee: bool) {
+        match v.kind() {
+            ValueKind::Local(l) => {
+                self.byte(tag::LOCAL);
+                let n = self.local(l);
+                self.num(n.into());
+            }
+            ValueKind::Global(u) => {
+                let g = self.m.uses[u].global;
+                let own = self.m.functions[self.func].global;
+                if is_callee && g == own {
+                    self.byte(tag::SELF_CALL);
+                } else if is_callee && (self.cx.is_hole)(g) {
+                    self.byte(tag::HOLE);
+                    self.holes.push(g);
+                } else {
+                    self.global(g);
+                }
+            }
+            ValueKind::Const(c) => self.constant(c),
+        }
+    }
+
+    fn global(&mut self, g: GlobalId) {
+        self.byte(tag::GLOBAL);
+        match &self.m.globals[g].name {
+            GlobalName::Named(n) => {
+                self.byte(0);
+                self.bytes(n);
+            }
+            GlobalName::Numbered(n) => {
+                self.byte(1);
+                self.num((*n).into());
+            }
+        }
+    }
+
+    // ---- types ----
+
+    fn ty(&mut self, t: TypeId, depth: u32) {
+        let types = &self.m.types;
+        let resolved = if depth < MAX_TYPE_DEPTH {
+            types.resolve(t)
+        } else {
+            t
+        };
+        self.byte(tag::TYPE);
+        match types.get(resolved) {
+            Type::Void => self.byte(0),
+            Type::Label => self.byte(1),
+            Type::Metadata => self.byte(2),
+            Type::Token => self.byte(3),
+            Type::X86Amx => self.byte(4),
+            Type::Float(k) => {
+                self.byte(5);
+                self.byte(*k as u8);
+            }
+            Type::Int(w) => {
+                self.byte(6);
+                self.num((*w).into());
+            }
+            Type::Ptr(0) => {
+                let bits = self.m.data_layout.pointer_bits(0);
+                self.byte(6);
+                self.num(bits.into());
+            }
+            Type::Ptr(a) => {
+                self.byte(7);
+                self.num((*a).into());
+            }
+            Type::Array(n, e) => {
+                let (n, e) = (*n, *e);
+                self.byte(8);
+                self.num(n);
+                self.ty(e, depth + 1);
+            }
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => {
+                let (scalable, len, elem) = (*scalable, *len, *elem);
+                self.byte(9);
+                self.byte(scalable as u8);
+                self.num(len);
+                self.ty(elem, depth + 1);
+            }
+            Type::Struct { packed, elems } => {
+                self.byte(10);
+                self.byte(*packed as u8);
+                self.num(elems.len() as u64);
+                for e in elems.clone() {
+                    self.ty(e, depth + 1);
+                }
+            }
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => {
+                let (ret, params, varargs) = (*ret, params.clone(), *varargs);
+                self.byte(11);
+                self.byte(varargs as u8);
+                self.ty(ret, depth + 1);
+                self.num(params.len() as u64);
+                for p in params {
+                    self.ty(p, depth + 1);
+                }
+            }
+            Type::TargetExt { name, types, ints } => {
+                let (name, tys, ints) = (name.clone(), types.clone(), ints.clone());
+                self.byte(12);
+                self.bytes(&name);
+                self.num(tys.len() as u64);
+                for t in tys {
+                    self.ty(t, depth + 1);
+                }
+                self.num(ints.len() as u64);
+                for i in ints {
+                    self.num(i.into());
+                }
+            }
+            Type::Named(n) => {
+                // Opaque, undefined, or nested too deep: by name.
+                self.out.pop();
+                self.byte(tag::NAMED_TYPE);
+                let spelling = types.named[*n].spelling.clone();
+                self.bytes(spelling.as_bytes());
+            }
+        }
+    }
+
+    // ---- attributes ----
+
+    fn attrs(&mut self, list: &AttrList) {
+        self.byte(tag::ATTRS);
+        if list.is_empty() {
+            self.num(0);
+            return;
+        }
+        let mut keys: Vec<Vec<u8>> = Vec::with_capacity(list.len());
+        let mut push = |e: &mut Self, a: &Attr| match *a {
+            Attr::Text(s) => keys.push(e.m.bytes(s).to_vec()),
+            Attr::Typed(s, t) => {
+                let saved = std::mem::take(&mut e.out);
+                e.text(s);
+                e.ty(t, 0);
+                keys.push(std::mem::replace(&mut e.out, saved));
+            }
+            Attr::Group(..) => {}
+        };
+        for a in list {
+            match a {
+                Attr::Group(n, _) => {
+                    if let Some(group) = self.m.attr_groups.get(n) {
+                        for a in group {
+                            push(self, a);
+                        }
+                    }
+                }
+                _ => push(self, a),
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        self.num(keys.len() as u64);
+        for k in keys {
+            self.bytes(&k);
+        }
+    }
+
+    // ---- constants ----
+
+    fn constant(&mut self, c: ConstId) {
+        let m = self.m;
+        match &m.consts[c] {
+            Const::Int(s) => {
+                if is_zero_int(m.bytes(*s)) {
+                    self.byte(tag::ZERO);
+                } else {
+                    self.byte(tag::INT);
+                    self.text(*s);
+                }
+            }
+            Const::Float(s) => {
+                if is_zero_float(m.bytes(*s)) {
+                    self.byte(tag::ZERO);
+                } else {
+                    self.byte(tag::FLOAT);
+                    self.text(*s);
+                }
+            }
+            Const::Null | Const::Zero => self.byte(tag::ZERO),
+            Const::None => self.byte(tag::NONE),
+            Const::Undef => self.byte(tag::UNDEF),
+            Const::Poison => self.byte(tag::POISON),
+            Const::Aggregate(kind, elems) => {
+                if elems.iter().all(|&(_, v)| self.is_zero(v)) {
+                    self.byte(tag::ZERO);
+                    return;
+                }
+                self.byte(tag::AGGREGATE);
+                self.byte(*kind);
+                self.num(elems.len() as u64);
+                for &(t, v) in elems.iter() {
+                    self.ty(t, 0);
+                    self.value(v, false);
+                }
+            }
+            Const::Bytes(s) => {
+                self.byte(tag::BYTES);
+                self.text(*s);
+            }
+            Const::Expr(e) => {
+                self.byte(tag::EXPR);
+                self.text(e.0);
+                self.num(e.1.len() as u64);
+                for item in &e.1 {
+                    self.item(*item, false);
+                }
+            }
+            Const::BlockAddress(u, bb) => {
+                let g = m.uses[*u].global;
+                match self.own_block(g, *bb) {
+                    Some(l) => {
+                        self.byte(tag::BLOCKADDRESS_SELF);
+                        let n = self.local(l);
+                        self.num(n.into());
+                    }
+                    None => {
+                        self.byte(tag::BLOCKADDRESS);
+                        self.global(g);
+                        self.text(*bb);
+                    }
+                }
+            }
+            Const::DsoLocalEquivalent(u) => {
+                self.byte(tag::DSO_LOCAL_EQUIVALENT);
+                self.global(m.uses[*u].global);
+            }
+            Const::NoCfi(u) => {
+                self.byte(tag::NO_CFI);
+                self.global(m.uses[*u].global);
+            }
+            Const::PtrAuth(parts) => {
+                self.byte(tag::PTRAUTH);
+                self.num(parts.len() as u64);
+                for &(t, v) in parts.iter() {
+                    self.ty(t, 0);
+                    self.value(v, false);
+                }
+            }
+            Const::Splat(t, v) => {
+                if self.is_zero(*v) {
+                    self.byte(tag::ZERO);
+                } else {
+                    self.byte(tag::SPLAT);
+                    self.ty(*t, 0);
+                    self.value(*v, false);
+                }
+            }
+            Const::InlineAsm(s) => {
+                self.byte(tag::ASM);
+                self.text(*s);
+            }
+            Const::Metadata(md) => self.md(*md),
+        }
+    }
+
+    /// Whether a value is the null value of its type (§4: nulls of equal types are equal).
+    fn is_zero(&self, v: Value) -> bool {
+        let ValueKind::Const(c) = v.kind() else {
+            return false;
+        };
+        match &self.m.consts[c] {
+            Const::Null | Const::Zero => true,
+            Const::Int(s) => is_zero_int(self.m.bytes(*s)),
+            Const::Float(s) => is_zero_float(self.m.bytes(*s)),
+            Const::Aggregate(_, elems) => elems.iter().all(|&(_, v)| self.is_zero(v)),
+            Const::Splat(_, v) => self.is_zero(*v),
+            _ => false,
+        }
+    }
+
+    /// The block `%bb` of this function when `g` is this function.
+    fn own_block(&mut self, g: GlobalId, bb: Span) -> Option<LocalId> {
+        if g != self.m.functions[self.func].global {
+            return None;
+        }
+        let m = self.m;
+        let body = self.body;
+        let labels = self.labels.get_or_insert_with(|| {
+            body.blocks
+                .values()
+                .filter_map(|b| {
+                    let text = m.bytes(b.span);
+                    let colon = label_end(text)?;
+                    Some((&text[..colon], b.local))
+                })
+                .collect()
+        });
+        let name = m.bytes(bb).strip_prefix(b"%")?;
+        labels.get(name).copied()
+    }
+
+    // ---- metadata ----
+
+    fn md(&mut self, md: MdRef) {
+        self.byte(tag::MD);
+        match md {
+            MdRef::Node(id) => self.md_node(id),
+            MdRef::Str(s) => {
+                self.byte(tag::MD_STRING);
+                self.text(s);
+            }
+            MdRef::Value(t, v) => {
+                self.byte(tag::MD_VALUE);
+                self.ty(t, 0);
+                self.value(v, false);
+            }
+        }
+    }
+
+    /// Nodes compare structurally; a node met again encodes as a back reference to its first
+    /// appearance, which keeps cycles finite and identities consistent.
+    fn md_node(&mut self, id: MdId) {
+        if let Some(&n) = self.md_number.get(&id) {
+            self.byte(tag::MD_BACKREF);
+            self.num(n.into());
+            return;
+        }
+        let n = self.md_number.len() as u32;
+        self.md_number.insert(id, n);
+        let m = self.m;
+        match &m.metadata[id].body {
+            MdBody::Pending => self.byte(tag::MD_NULL),
+            MdBody::Tuple(ops) => {
+                self.byte(tag::MD_NODE);
+                self.num(ops.len() as u64);
+                for op in ops {
+                    match op {
+                        Some(r) => self.md(*r),
+                        None => self.byte(tag::MD_NULL),
+                    }
+                }
+            }
+            MdBody::Specialized(name, fields) => {
+                self.byte(tag::MD_SPECIALIZED);
+                self.text(*name);
+                self.num(fields.len() as u64);
+                for (k, v) in fields {
+                    self.text(*k);
+                    self.text(*v);
+                }
+            }
+            MdBody::ArgList(ops) => {
+                self.byte(tag::MD_ARGLIST);
+                self.num(ops.len() as u64);
+                for op in ops {
+                    self.md(*op);
+                }
+            }
+        }
+    }
+}
+
+/// The length of a block label (`name:` at the start of a block's text), without the colon.
+fn label_end(text: &[u8]) -> Option<usize> {
+    if text.first() == Some(&b'"') {
+        let close = text[1..].iter().position(|&b| b == b'"')? + 2;
+        return (text.get(close) == Some(&b':')).then_some(close);
+    }
+    let end = text
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b"-$._".contains(&b)))?;
+    (text[end] == b':').then_some(end)
+}
+
+/// `0`, `-0`, `false`, `u0x0`, `s0x00`: an integer zero.
+fn is_zero_int(text: &[u8]) -> bool {
+    if text == b"false" {
+        return true;
+    }
+    let digits = match text {
+        [b'u' | b's', b'0', b'x', rest @ ..] => rest,
+        [b'-', rest @ ..] => rest,
+        _ => text,
+    };
+    !digits.is_empty() && digits.iter().all(|&b| b == b'0')
+}
+
+/// A positive floating-point zero: `0.0`, `0.000000e+00`, `0x0000000000000000`, `0xH0000`.
+fn is_zero_float(text: &[u8]) -> bool {
+    if let Some(hex) = text.strip_prefix(b"0x") {
+        let hex = match hex.first() {
+            Some(b'K' | b'L' | b'M' | b'H' | b'R') => &hex[1..],
+            _ => hex,
+        };
+        return !hex.is_empty() && hex.iter().all(|&b| b == b'0');
+    }
+    if text.first() == Some(&b'-') {
+        return false;
+    }
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.parse::<f64>().ok())
+        == Some(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_literals() {
+        for z in ["0", "-0", "false", "u0x0", "s0x000"] {
+            assert!(is_zero_int(z.as_bytes()), "{z}");
+        }
+        for nz in ["1", "true", "-1", "u0x10", ""] {
+            assert!(!is_zero_int(nz.as_bytes()), "{nz}");
+        }
+        for z in [
+            "0.0",
+            "0.000000e+00",
+            "0x0000000000000000",
+            "0xH0000",
+            "0xK00000000000000000000",
+        ] {
+            assert!(is_zero_float(z.as_bytes()), "{z}");
+        }
+        for nz in ["-0.0", "0x8000000000000000", "1.0", "0xH3C00"] {
+            assert!(!is_zero_float(nz.as_bytes()), "{nz}");
+        }
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(label_end(b"bb1:\n  ret"), Some(3));
+        assert_eq!(label_end(b"\"a b\":\n"), Some(5));
+        assert_eq!(label_end(b"  ret void"), None);
+    }
+}

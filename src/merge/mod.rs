@@ -1,0 +1,619 @@
+//! merge: the single-module pass, stage by stage: eligible functions → fingerprints →
+//! classes → decisions → redirections, then the texts of the folded members.
+//!
+//! Calls between functions are settled by partition refinement in one round. A round is
+//! repeated only when it replaced a function's address inside another mergeable function
+//! (an `unnamed_addr` member's every use), because that can make two more functions equal.
+
+use crate::decide::{self, ClassPlan, Redirect};
+use crate::fingerprint::{self, Context, Fingerprint, TraceMark};
+use crate::model::*;
+use crate::partition::partition;
+use crate::rewrite::{alias_text, thunk_text};
+use crate::write::global_name;
+use cranelift_entity::SecondaryMap;
+use serde::Serialize;
+
+pub use crate::decide::Options;
+
+/// What happened to a function of a class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    /// Its body is the one kept.
+    Survivor,
+    /// Removed: every use now refers to the kept body.
+    Deleted,
+    /// Replaced by an alias of the kept body.
+    Alias,
+    /// Replaced by a thunk that calls the kept body.
+    Thunk,
+    /// Kept as it was (no thunk or alias was possible); its direct callers may call the kept
+    /// body.
+    Kept,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MemberReport {
+    pub name: String,
+    pub fate: Fate,
+    /// Instructions in its body before the merge.
+    pub instructions: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassReport {
+    /// The function whose body is kept, under the name it has after the merge.
+    pub body: String,
+    /// Every member's fate; with a survivor that is interposable or ODR, the survivor's name is
+    /// a member too (its body moved to `body`).
+    pub members: Vec<MemberReport>,
+    /// Instructions removed minus the instructions of the thunks written.
+    pub instructions_saved: isize,
+}
+
+/// What a merge did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    /// Defined functions in the module.
+    pub functions: usize,
+    /// Functions that took part (§1).
+    pub eligible: usize,
+    /// Rounds of fingerprinting and partitioning.
+    pub rounds: usize,
+    pub classes: Vec<ClassReport>,
+    /// Functions whose body is gone: deleted, alias or thunk.
+    pub folded: usize,
+    pub deleted: usize,
+    pub aliases: usize,
+    pub thunks: usize,
+    pub instructions_saved: isize,
+}
+
+impl Report {
+    /// The names of the functions whose own body is gone, sorted.
+    pub fn folded_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .classes
+            .iter()
+            .flat_map(|c| &c.members)
+            .filter(|m| matches!(m.fate, Fate::Deleted | Fate::Alias | Fate::Thunk))
+            .map(|m| m.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// A member whose text is written once every round is done.
+struct Pending {
+    /// The name folded.
+    name: GlobalId,
+    /// The function whose header the name had.
+    header: FuncId,
+    /// Its linkage before the merge.
+    linkage: Linkage,
+    /// The body it is folded into (possibly folded itself in a later round).
+    target: FuncId,
+    /// The member's own text is replaced; otherwise (a survivor's name whose body moved to a
+    /// private function) the thunk or alias is appended.
+    in_place: bool,
+    class: usize,
+    fate: Option<Fate>,
+    thunk_instructions: usize,
+}
+
+/// Why a function does not take part in merging, if it does not (§1).
+pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
+    let func = &m.functions[f];
+    let body = match &func.body {
+        None => return Some("§1: a declaration"),
+        Some(b) => b,
+    };
+    if func.deleted || func.rewritten {
+        return Some("already rewritten");
+    }
+    if func.link.linkage == Linkage::AvailableExternally {
+        return Some("§1: available_externally");
+    }
+    if passes_distinct_metadata(m, body) {
+        return Some("§1: passes a distinct metadata node to an intrinsic");
+    }
+    let own = func.global;
+    let pinned = m.globals[own].uses.iter().any(|&u| {
+        let use_ = &m.uses[u];
+        use_.role == UseRole::Operand && use_.in_function != Some(f) && is_blockaddress_use(m, u)
+    });
+    if pinned {
+        return Some("its block addresses are taken outside its body, so its blocks must stay");
+    }
+    None
+}
+
+fn is_blockaddress_use(m: &Module, u: UseId) -> bool {
+    // The use of `@f` in `blockaddress(@f, %bb)` is followed by `, %bb)`.
+    let span = m.uses[u].span;
+    let before = &m.source.as_bytes()[..span.start as usize];
+    let trimmed = before.trim_ascii_end();
+    trimmed.ends_with(b"(")
+        && trimmed[..trimmed.len() - 1]
+            .trim_ascii_end()
+            .ends_with(b"blockaddress")
+}
+
+fn passes_distinct_metadata(m: &Module, body: &Body) -> bool {
+    body.insts.iter().any(|(i, inst)| {
+        if !inst.opcode.is_call() {
+            return false;
+        }
+        let items = body.items(i);
+        let callee_is_intrinsic = items.iter().find_map(|it| match it {
+            Item::Value(v) => Some(match v.kind() {
+                ValueKind::Global(u) => match &m.globals[m.uses[u].global].name {
+                    GlobalName::Named(n) => n.starts_with(b"llvm."),
+                    GlobalName::Numbered(_) => false,
+                },
+                _ => false,
+            }),
+            _ => None,
+        });
+        callee_is_intrinsic == Some(true)
+            && items.iter().any(|it| match it {
+                Item::Value(v) => match v.kind() {
+                    ValueKind::Const(c) => matches!(
+                        m.consts[c],
+                        Const::Metadata(MdRef::Node(id)) if m.metadata[id].distinct
+                    ),
+                    _ => false,
+                },
+                _ => false,
+            })
+    })
+}
+
+/// Functions named in `llvm.used` or `llvm.compiler.used`: their symbol has uses LLVM cannot
+/// see, so their address must stay.
+fn used_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
+    let mut used = SecondaryMap::new();
+    for var in m.variables.values() {
+        let is_used_list = matches!(
+            &m.globals[var.global].name,
+            GlobalName::Named(n) if &**n == b"llvm.used" || &**n == b"llvm.compiler.used"
+        );
+        if !is_used_list {
+            continue;
+        }
+        for u in m.uses.values() {
+            if u.span.start >= var.span.start
+                && u.span.end <= var.span.end
+                && u.role != UseRole::Definition
+                && let Some(f) = m.function_of(u.global)
+            {
+                used[f] = true;
+            }
+        }
+    }
+    used
+}
+
+fn eligible_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
+    let mut eligible = SecondaryMap::with_capacity(m.functions.len());
+    for f in m.functions.keys() {
+        eligible[f] = ineligibility(m, f).is_none();
+    }
+    eligible
+}
+
+fn instructions(m: &Module, f: FuncId) -> usize {
+    m.functions[f].body.as_ref().map_or(0, |b| b.insts.len())
+}
+
+/// Fingerprints of the functions marked eligible, in module order.
+fn fingerprints(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<(FuncId, Fingerprint)> {
+    let is_hole = |g: GlobalId| match m.function_of(g) {
+        Some(f) => eligible[f] && !m.functions[f].link.linkage.is_interposable(),
+        None => false,
+    };
+    let cx = Context {
+        module: m,
+        is_hole: &is_hole,
+    };
+    m.functions
+        .keys()
+        .filter(|&f| eligible[f])
+        .map(|f| (f, fingerprint::fingerprint(&cx, f)))
+        .collect()
+}
+
+/// Merge the identical functions of a module; the module's text follows (see [`crate::write`]).
+pub fn merge(m: &mut Module, opts: &Options) -> Report {
+    let used = used_functions(m);
+    let mut eligible = eligible_functions(m);
+    let mut report = Report {
+        functions: m.functions.values().filter(|f| f.body.is_some()).count(),
+        eligible: eligible.values().filter(|&&e| e).count(),
+        ..Report::default()
+    };
+    let mut folded_into: SecondaryMap<FuncId, Option<FuncId>> = SecondaryMap::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    loop {
+        report.rounds += 1;
+        let prints = fingerprints(m, &eligible);
+        let classes = partition(m, &prints);
+        drop(prints);
+        let mut addresses_changed = false;
+        for mut members in classes {
+            decide::rank_members(m, &mut members);
+            let Some(plan) = decide::decide(m, opts, &members, &|f| used[f]) else {
+                continue;
+            };
+            let survivor = plan.survivor;
+            if plan.private_body
+                && matches!(
+                    m.globals[m.functions[survivor].global].name,
+                    GlobalName::Numbered(_)
+                )
+            {
+                // Its name would have to be appended out of numbering order.
+                continue;
+            }
+            let class = report.classes.len();
+            report.classes.push(ClassReport {
+                body: String::new(),
+                members: Vec::new(),
+                instructions_saved: 0,
+            });
+            addresses_changed |=
+                apply_plan(m, &plan, class, &eligible, &mut pending, &mut folded_into);
+            for fold in &plan.folds {
+                if fold.member != survivor {
+                    eligible[fold.member] = false;
+                }
+            }
+        }
+        if !addresses_changed {
+            break;
+        }
+    }
+    write_folded(m, opts, &mut pending, &folded_into);
+    summarize(m, &mut report, &pending, &folded_into);
+    report
+}
+
+/// Redirect the uses the plan asks for and queue each member's text; returns whether an
+/// address inside a mergeable function changed.
+fn apply_plan(
+    m: &mut Module,
+    plan: &ClassPlan,
+    class: usize,
+    eligible: &SecondaryMap<FuncId, bool>,
+    pending: &mut Vec<Pending>,
+    folded_into: &mut SecondaryMap<FuncId, Option<FuncId>>,
+) -> bool {
+    let survivor = plan.survivor;
+    let survivor_name = m.functions[survivor].global;
+    let survivor_linkage = m.functions[survivor].link.linkage;
+    if plan.private_body {
+        m.move_body_to_private(survivor);
+    }
+    let body_global = m.functions[survivor].global;
+    let mut addresses_changed = false;
+    for fold in &plan.folds {
+        let (name, linkage, in_place) = if fold.member == survivor {
+            (survivor_name, survivor_linkage, false)
+        } else {
+            let f = &m.functions[fold.member];
+            (f.global, f.link.linkage, true)
+        };
+        let own_body = in_place.then_some(fold.member);
+        let moved: Vec<UseId> = m.globals[name]
+            .uses
+            .iter()
+            .copied()
+            .filter(|&u| {
+                let use_ = &m.uses[u];
+                use_.role != UseRole::Definition
+                    && (own_body.is_none() || use_.in_function != own_body)
+                    && match fold.redirect {
+                        Redirect::AllUses => true,
+                        Redirect::DirectCalls => use_.role == UseRole::Callee,
+                        Redirect::Nothing => false,
+                    }
+            })
+            .collect();
+        addresses_changed |= moved.iter().any(|&u| {
+            let use_ = &m.uses[u];
+            use_.role == UseRole::Operand && use_.in_function.is_some_and(|f| eligible[f])
+        });
+        m.retarget_uses(&moved, body_global);
+        if fold.member != survivor {
+            folded_into[fold.member] = Some(survivor);
+        }
+        pending.push(Pending {
+            name,
+            header: fold.member,
+            linkage,
+            target: survivor,
+            in_place,
+            class,
+            fate: None,
+            thunk_instructions: 0,
+        });
+    }
+    addresses_changed
+}
+
+impl Module {
+    /// Give a function's body a new private name (`<name>.merged`), as the kept body of a
+    /// class whose survivor is interposable or ODR; the old name stays with its uses and gets a
+    /// thunk or alias later.
+    fn move_body_to_private(&mut self, f: FuncId) {
+        let old = self.functions[f].global;
+        let base = match &self.globals[old].name {
+            GlobalName::Named(n) => n.to_vec(),
+            GlobalName::Numbered(n) => n.to_string().into_bytes(),
+        };
+        let mut name = [base.as_slice(), b".merged"].concat();
+        let mut n = 1;
+        while self.global_by_name.contains_key(name.as_slice()) {
+            n += 1;
+            name = [base.as_slice(), format!(".merged.{n}").as_bytes()].concat();
+        }
+        let definition = self.globals[old]
+            .uses
+            .iter()
+            .copied()
+            .find(|&u| self.uses[u].role == UseRole::Definition);
+        let p = self.globals.push(Global {
+            name: GlobalName::Named(name.clone().into()),
+            kind: GlobalKind::Function(f),
+            first_use: self.globals[old].first_use,
+            uses: Vec::new(),
+        });
+        self.global_by_name.insert(name.into(), p);
+        if let Some(d) = definition {
+            self.retarget_uses(&[d], p);
+        }
+        if let Some(c) = self.functions[f].comdat
+            && self.bytes(c) == b"comdat"
+        {
+            let text = format!("comdat(${})", &global_name(&self.globals[old].name)[1..]);
+            self.patch(c, text);
+        }
+        self.globals[old].kind = GlobalKind::Pending;
+        self.functions[f].global = p;
+        self.set_linkage(p, Linkage::Private);
+    }
+}
+
+/// The body a folded function ends up in, following folds of later rounds.
+fn final_body(folded_into: &SecondaryMap<FuncId, Option<FuncId>>, mut f: FuncId) -> FuncId {
+    while let Some(next) = folded_into[f] {
+        f = next;
+    }
+    f
+}
+
+/// Whether anything but the member's own definition and body still names it.
+fn is_referenced(m: &Module, p: &Pending) -> bool {
+    m.globals[p.name].uses.iter().any(|&u| {
+        let use_ = &m.uses[u];
+        use_.role != UseRole::Definition && !(p.in_place && use_.in_function == Some(p.header))
+    })
+}
+
+/// Write the members' texts: delete those that are discardable and no longer referenced,
+/// then thunks or aliases for the others. Members whose text cannot be discarded go first, as
+/// replacing their bodies can leave others unreferenced.
+fn write_folded(
+    m: &mut Module,
+    opts: &Options,
+    pending: &mut [Pending],
+    folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
+) {
+    let deletable = |p: &Pending| p.linkage.is_discardable() && !opts.preserve_debug_info;
+    for p in pending.iter_mut().filter(|p| !deletable(p)) {
+        write_member(m, opts, p, folded_into);
+    }
+    loop {
+        let mut changed = false;
+        for p in pending.iter_mut() {
+            if p.fate.is_none() && !is_referenced(m, p) {
+                if p.in_place {
+                    m.delete_function(p.header);
+                }
+                p.fate = Some(Fate::Deleted);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for p in pending.iter_mut().filter(|p| p.fate.is_none()) {
+        write_member(m, opts, p, folded_into);
+    }
+}
+
+fn write_member(
+    m: &mut Module,
+    opts: &Options,
+    p: &mut Pending,
+    folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
+) {
+    let target = final_body(folded_into, p.target);
+    let target_name = global_name(&m.globals[m.functions[target].global].name);
+    let align = |f: FuncId| m.functions[f].align.unwrap_or(1);
+    if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
+        let text = alias_text(m, p.header, &m.globals[p.name].name, &target_name);
+        if p.in_place {
+            m.delete_function(p.header);
+        }
+        m.append_entity(&text);
+        p.fate = Some(Fate::Alias);
+    } else if decide::can_thunk(m, p.header) {
+        let location = if opts.preserve_debug_info && p.in_place {
+            debug_location(m, p.header)
+        } else {
+            None
+        };
+        let text = thunk_text(m, p.header, target, &target_name, location.as_deref());
+        p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count();
+        if p.in_place {
+            m.replace_function(p.header, text);
+        } else {
+            m.append_entity(&text);
+        }
+        p.fate = Some(Fate::Thunk);
+    } else {
+        p.fate = Some(Fate::Kept);
+    }
+}
+
+/// `!N`: the debug location of the first instruction of `f` that has one.
+fn debug_location(m: &Module, f: FuncId) -> Option<String> {
+    let body = m.functions[f].body.as_ref()?;
+    let id = body.attachments.iter().find_map(|(k, md)| match md {
+        MdRef::Node(id) if m.bytes(*k) == b"!dbg" => Some(*id),
+        _ => None,
+    })?;
+    let number = m
+        .md_by_number
+        .iter()
+        .find_map(|(n, &x)| (x == id).then_some(*n))?;
+    Some(format!("!{number}"))
+}
+
+fn summarize(
+    m: &Module,
+    report: &mut Report,
+    pending: &[Pending],
+    folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
+) {
+    for p in pending {
+        let fate = p.fate.unwrap_or(Fate::Kept);
+        let name = global_name(&m.globals[p.name].name);
+        let insts = if p.in_place {
+            instructions(m, p.header)
+        } else {
+            0
+        };
+        let saved = match fate {
+            Fate::Deleted | Fate::Alias => insts as isize,
+            Fate::Thunk => insts as isize - p.thunk_instructions as isize,
+            Fate::Kept | Fate::Survivor => 0,
+        };
+        let class = &mut report.classes[p.class];
+        class.instructions_saved += saved;
+        class.members.push(MemberReport {
+            name,
+            fate,
+            instructions: insts,
+        });
+        match fate {
+            Fate::Deleted => report.deleted += 1,
+            Fate::Alias => report.aliases += 1,
+            Fate::Thunk => report.thunks += 1,
+            Fate::Kept | Fate::Survivor => {}
+        }
+    }
+    for (i, class) in report.classes.iter_mut().enumerate() {
+        let Some(first) = pending.iter().find(|p| p.class == i) else {
+            continue;
+        };
+        let body = final_body(folded_into, first.target);
+        let body_name = global_name(&m.globals[m.functions[body].global].name);
+        class.body = body_name.clone();
+        let survivor = first.target;
+        if first.in_place {
+            class.members.insert(
+                0,
+                MemberReport {
+                    name: global_name(&m.globals[m.functions[survivor].global].name),
+                    fate: Fate::Survivor,
+                    instructions: instructions(m, survivor),
+                },
+            );
+        }
+        report.instructions_saved += class.instructions_saved;
+    }
+    report.classes.retain(|c| !c.members.is_empty());
+    report.folded = report.deleted + report.aliases + report.thunks;
+}
+
+/// Why two functions would or would not merge.
+#[derive(Clone, Debug)]
+pub enum Explanation {
+    /// They fall in one class.
+    Merge,
+    /// One of them does not take part.
+    Ineligible {
+        function: String,
+        reason: &'static str,
+    },
+    /// Their encodings differ first here.
+    Differ {
+        left: Option<TraceMark>,
+        right: Option<TraceMark>,
+    },
+    /// Their encodings are equal, but the functions their calls name are not (hole `index`).
+    Callees {
+        index: usize,
+        left: GlobalId,
+        right: GlobalId,
+    },
+}
+
+/// Compare two functions as `merge` would.
+pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
+    for x in [f, g] {
+        if let Some(reason) = ineligibility(m, x) {
+            return Explanation::Ineligible {
+                function: global_name(&m.globals[m.functions[x].global].name),
+                reason,
+            };
+        }
+    }
+    let eligible = eligible_functions(m);
+    let is_hole = |h: GlobalId| match m.function_of(h) {
+        Some(x) => eligible[x] && !m.functions[x].link.linkage.is_interposable(),
+        None => false,
+    };
+    let cx = Context {
+        module: m,
+        is_hole: &is_hole,
+    };
+    let (pf, tf) = fingerprint::fingerprint_traced(&cx, f);
+    let (pg, tg) = fingerprint::fingerprint_traced(&cx, g);
+    if pf.bytes != pg.bytes {
+        let at = pf
+            .bytes
+            .iter()
+            .zip(&pg.bytes)
+            .position(|(a, b)| a != b)
+            .unwrap_or(pf.bytes.len().min(pg.bytes.len()));
+        let find = |t: &[TraceMark]| t.iter().rev().find(|mk| mk.at <= at).copied();
+        return Explanation::Differ {
+            left: find(&tf),
+            right: find(&tg),
+        };
+    }
+    let classes = partition(m, &fingerprints(m, &eligible));
+    if classes.iter().any(|c| c.contains(&f) && c.contains(&g)) {
+        return Explanation::Merge;
+    }
+    let class_of = |h: GlobalId| {
+        m.function_of(h)
+            .and_then(|x| classes.iter().position(|c| c.contains(&x)))
+    };
+    for (index, (&a, &b)) in pf.holes.iter().zip(&pg.holes).enumerate() {
+        if a != b && (class_of(a).is_none() || class_of(a) != class_of(b)) {
+            return Explanation::Callees {
+                index,
+                left: a,
+                right: b,
+            };
+        }
+    }
+    Explanation::Merge
+}

@@ -1,0 +1,235 @@
+//! The text of a folded function: a thunk that calls the kept body, or an alias of it.
+
+use crate::model::*;
+use crate::write::quote_name;
+use std::fmt::Write;
+
+/// The source text of `f`'s header, `define` to the end of its metadata attachments, keeping
+/// only the attachments a thunk carries: `!type` and `!kcfi_type` (and `!dbg` when asked).
+fn thunk_header(m: &Module, f: FuncId, keep_dbg: bool) -> String {
+    let func = &m.functions[f];
+    let header = func.header_span;
+    let Some(first) = func.metadata.first() else {
+        return m.text(header).to_string();
+    };
+    let mut text = m
+        .text(Span::new(header.start as usize, first.0.start as usize))
+        .to_string();
+    for (i, (kind, _)) in func.metadata.iter().enumerate() {
+        let end = func
+            .metadata
+            .get(i + 1)
+            .map_or(header.end, |next| next.0.start);
+        let k = m.bytes(*kind);
+        if k == b"!type" || k == b"!kcfi_type" || (keep_dbg && k == b"!dbg") {
+            text.push_str(m.text(Span::new(kind.start as usize, end as usize)));
+        }
+    }
+    text.trim_end().to_string()
+}
+
+fn attr_text(m: &Module, a: &Attr) -> String {
+    match *a {
+        Attr::Group(_, s) | Attr::Text(s) => m.text(s).to_string(),
+        Attr::Typed(s, t) => format!("{}({})", m.text(s), m.types.display(t)),
+    }
+}
+
+fn attrs_text(m: &Module, list: &AttrList) -> String {
+    let mut s = String::new();
+    for a in list {
+        s.push_str(&attr_text(m, a));
+        s.push(' ');
+    }
+    s
+}
+
+/// The names of `f`'s parameters as its body refers to them.
+fn param_names(m: &Module, f: FuncId) -> Vec<String> {
+    let mut unnamed = 0;
+    m.functions[f]
+        .params
+        .iter()
+        .map(|p| match p.name {
+            Some(s) => m.text(s).to_string(),
+            None => {
+                unnamed += 1;
+                format!("%{}", unnamed - 1)
+            }
+        })
+        .collect()
+}
+
+/// Writes instructions that turn a value of one type into the equal value of another type
+/// that the merge semantics considers the same (§4): `ptr`/integer, and aggregates of them.
+struct Casts<'m> {
+    m: &'m Module,
+    code: String,
+    next: u32,
+}
+
+impl Casts<'_> {
+    fn fresh(&mut self) -> String {
+        self.next += 1;
+        format!("%mergefn.{}", self.next)
+    }
+
+    fn cast(&mut self, value: String, from: TypeId, to: TypeId) -> String {
+        let types = &self.m.types;
+        if from == to || types.display(from) == types.display(to) {
+            return value;
+        }
+        let (rf, rt) = (types.resolve(from), types.resolve(to));
+        let (tf, tt) = (types.get(rf).clone(), types.get(rt).clone());
+        let (from_s, to_s) = (types.display(from), types.display(to));
+        let elems = |t: &Type| -> Option<Vec<TypeId>> {
+            match t {
+                Type::Struct { elems, .. } => Some(elems.clone()),
+                Type::Array(n, e) => Some(vec![*e; *n as usize]),
+                _ => None,
+            }
+        };
+        if let (Some(ef), Some(et)) = (elems(&tf), elems(&tt))
+            && ef.len() == et.len()
+        {
+            let mut acc = "poison".to_string();
+            for (i, (a, b)) in ef.into_iter().zip(et).enumerate() {
+                let part = self.fresh();
+                let _ = writeln!(self.code, "  {part} = extractvalue {from_s} {value}, {i}");
+                let converted = self.cast(part, a, b);
+                let next = self.fresh();
+                let _ = writeln!(
+                    self.code,
+                    "  {next} = insertvalue {to_s} {acc}, {} {converted}, {i}",
+                    self.m.types.display(b)
+                );
+                acc = next;
+            }
+            return acc;
+        }
+        let scalar = |t: &Type| -> Type {
+            match t {
+                Type::Vector { elem, .. } => types.get(types.resolve(*elem)).clone(),
+                other => other.clone(),
+            }
+        };
+        let op = match (scalar(&tf), scalar(&tt)) {
+            (Type::Int(_), Type::Ptr(_)) => "inttoptr",
+            (Type::Ptr(_), Type::Int(_)) => "ptrtoint",
+            _ => "bitcast",
+        };
+        let out = self.fresh();
+        let _ = writeln!(self.code, "  {out} = {op} {from_s} {value} to {to_s}");
+        out
+    }
+}
+
+/// A function with `member`'s header whose body calls `target` (named `target_name`) with its
+/// arguments and returns the result, casting between types the merge treats as equal.
+/// `debug_location` (`!N`) is put on the call when the header keeps its `!dbg`.
+pub fn thunk_text(
+    m: &Module,
+    member: FuncId,
+    target: FuncId,
+    target_name: &str,
+    debug_location: Option<&str>,
+) -> String {
+    let g = &m.functions[member];
+    let t = &m.functions[target];
+    let mut casts = Casts {
+        m,
+        code: String::new(),
+        next: 0,
+    };
+    let names = param_names(m, member);
+    let mut args = Vec::new();
+    for (i, p) in t.params.iter().enumerate() {
+        let (Some(name), Some(gp)) = (names.get(i), g.params.get(i)) else {
+            break;
+        };
+        let v = casts.cast(name.clone(), gp.ty, p.ty);
+        args.push(format!(
+            "{} {}{}",
+            m.types.display(p.ty),
+            attrs_text(m, &p.attrs),
+            v
+        ));
+    }
+    let tail = match (t.cconv, g.cconv) {
+        (Some(a), Some(b)) if m.bytes(a) == b"swifttailcc" && m.bytes(b) == b"swifttailcc" => {
+            "musttail"
+        }
+        _ => "tail",
+    };
+    let cc = t.cconv.map_or(String::new(), |s| format!("{} ", m.text(s)));
+    let ret_attrs = attrs_text(m, &t.ret_attrs);
+    let fn_attrs = attrs_text(m, &t.fn_attrs);
+    let void = m.types.is_void(t.ret_ty);
+    let result = if void { None } else { Some(casts.fresh()) };
+    let mut call = String::from("  ");
+    if let Some(r) = &result {
+        let _ = write!(call, "{r} = ");
+    }
+    let _ = write!(
+        call,
+        "{tail} call {cc}{ret_attrs}{} {target_name}({}){}{}",
+        m.types.display(t.ret_ty),
+        args.join(", "),
+        if fn_attrs.is_empty() { "" } else { " " },
+        fn_attrs.trim_end()
+    );
+    if let Some(loc) = debug_location {
+        let _ = write!(call, ", !dbg {loc}");
+    }
+    call.push('\n');
+    casts.code.push_str(&call);
+    let ret = match result {
+        Some(r) if !m.types.is_void(g.ret_ty) => {
+            let v = casts.cast(r, t.ret_ty, g.ret_ty);
+            format!("  ret {} {v}\n", m.types.display(g.ret_ty))
+        }
+        _ => "  ret void\n".to_string(),
+    };
+    format!(
+        "{} {{\n{}{ret}}}",
+        thunk_header(m, member, debug_location.is_some()),
+        casts.code
+    )
+}
+
+/// `@member = <linkage> <visibility> unnamed_addr alias <type>, ptr <target_name>`.
+pub fn alias_text(m: &Module, member: FuncId, name: &GlobalName, target_name: &str) -> String {
+    let g = &m.functions[member];
+    let mut head = String::new();
+    for w in [
+        g.link.linkage.keyword(),
+        match g.link.visibility {
+            Visibility::Default => "",
+            Visibility::Hidden => "hidden",
+            Visibility::Protected => "protected",
+        },
+    ] {
+        if !w.is_empty() {
+            head.push_str(w);
+            head.push(' ');
+        }
+    }
+    let name = match name {
+        GlobalName::Named(n) => format!("@{}", quote_name(n)),
+        GlobalName::Numbered(n) => format!("@{n}"),
+    };
+    format!(
+        "{name} = {head}unnamed_addr alias {}, ptr {target_name}",
+        m.types.display(g.fn_ty)
+    )
+}
+
+impl Module {
+    /// Replace a whole function (its text from `define` to `}`) with `text`.
+    pub fn replace_function(&mut self, f: FuncId, text: String) {
+        let span = self.functions[f].span;
+        self.drop_uses_within(span);
+        self.functions[f].rewritten = true;
+        self.patch(span, text);
+    }
+}

@@ -1,0 +1,372 @@
+//! Merging: the fixtures' expectations, and the differential test against
+//! `opt-22 -passes=mergefunc` on every fixture and corpus module.
+
+mod common;
+
+use common::*;
+use mergefn::fingerprint::{Context, fingerprint};
+use mergefn::merge::Fate;
+use mergefn::merge::{Explanation, explain, ineligibility};
+use mergefn::model::{FuncId, Item, Module, Opcode, ValueKind};
+use mergefn::{Options, Report, parse};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+/// Directives in a fixture's comments: `; OPTIONS: --aliases --preserve-debug-info`,
+/// `; FOLDED: @a @b` (exactly these lose their body), `; DIFFERS: @a` (folded by opt-22 but
+/// not by us: a "we differ" rule), `; BEYOND: @a` (folded by us, not by opt-22).
+fn directive(text: &str, key: &str) -> Option<Vec<String>> {
+    let prefix = format!("; {key}:");
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(|rest| rest.split_whitespace().map(str::to_string).collect())
+}
+
+fn options(text: &str) -> Options {
+    let words = directive(text, "OPTIONS").unwrap_or_default();
+    Options {
+        aliases: words.iter().any(|w| w == "--aliases"),
+        preserve_debug_info: words.iter().any(|w| w == "--preserve-debug-info"),
+    }
+}
+
+fn merged(text: &str, opts: &Options) -> (String, BTreeSet<String>, Report) {
+    let mut m = parse(text.to_string()).unwrap();
+    let report = mergefn::merge(&mut m, opts);
+    let folded = report.folded_names().into_iter().collect();
+    (mergefn::write::to_string(&m), folded, report)
+}
+
+/// The other members of `f`'s class in our report, and whether `f` kept the body.
+fn class_mates(report: &Report, f: &str) -> Option<(bool, Vec<String>)> {
+    let class = report
+        .classes
+        .iter()
+        .find(|c| c.members.iter().any(|m| m.name == f))?;
+    let survivor = class
+        .members
+        .iter()
+        .any(|m| m.name == f && m.fate == Fate::Survivor);
+    let others = class
+        .members
+        .iter()
+        .filter(|m| m.name != f)
+        .map(|m| m.name.clone())
+        .collect();
+    Some((survivor, others))
+}
+
+fn run_opt(path: &Path, opts: &Options) -> String {
+    let mut cmd = Command::new("opt-22");
+    cmd.args(["-S", "-passes=mergefunc", "-o", "-"]);
+    if opts.aliases {
+        cmd.arg("-mergefunc-use-aliases");
+    }
+    if opts.preserve_debug_info {
+        cmd.arg("-mergefunc-preserve-debug-info");
+    }
+    let out = cmd.arg(path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The callee of a body that only forwards to another function (casts, one call, return).
+fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
+    let body = m.functions[f].body.as_ref()?;
+    if body.blocks.len() != 1 {
+        return None;
+    }
+    let mut callee = None;
+    for (i, inst) in body.insts.iter() {
+        match inst.opcode {
+            Opcode::Call => {
+                if callee.is_some() {
+                    return None;
+                }
+                let g = body.items(i).iter().find_map(|it| match it {
+                    Item::Value(v) => match v.kind() {
+                        ValueKind::Global(u) => Some(m.uses[u].global),
+                        _ => None,
+                    },
+                    _ => None,
+                })?;
+                callee = Some(m.name_of(g));
+            }
+            Opcode::Ret
+            | Opcode::PtrToInt
+            | Opcode::IntToPtr
+            | Opcode::BitCast
+            | Opcode::ExtractValue
+            | Opcode::InsertValue => {}
+            _ => return None,
+        }
+    }
+    callee
+}
+
+/// The functions of `before` whose own body is gone in `after`: missing, an alias, a
+/// declaration, or turned into a thunk.
+fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
+    let mut folded = BTreeSet::new();
+    for (f, func) in before.functions.iter() {
+        if func.body.is_none() {
+            continue;
+        }
+        let name = before.name_of(func.global);
+        let now = after.lookup(&name).and_then(|g| after.function_of(g));
+        let gone = match now {
+            None => true,
+            Some(h) if after.functions[h].body.is_none() => true,
+            Some(h) => match (thunk_callee(before, f), thunk_callee(after, h)) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                // A forwarder already: it became a thunk only if it now calls something else
+                // than its old callee, while that callee keeps a body of its own elsewhere.
+                (Some(old), Some(new)) => {
+                    old != new
+                        && after
+                            .lookup(&old)
+                            .and_then(|g| after.function_of(g))
+                            .is_some_and(|d| {
+                                after.functions[d].body.is_none()
+                                    || thunk_callee(after, d).as_deref() != Some(new.as_str())
+                            })
+                }
+            },
+        };
+        if gone {
+            folded.insert(name);
+        }
+    }
+    folded
+}
+
+/// The opcodes in walk order: LLVM's structural hash, to find the functions opt-22 could
+/// have folded a function into.
+fn shape(m: &Module, f: FuncId) -> Vec<Opcode> {
+    let body = m.functions[f].body.as_ref().unwrap();
+    body.reachable_blocks()
+        .into_iter()
+        .flat_map(|b| body.blocks[b].insts())
+        .map(|i| body.insts[i].opcode)
+        .collect()
+}
+
+/// The "we differ" rule that keeps `f` from every function it could equal, if one does.
+fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
+    if let Some(reason) = ineligibility(m, f) {
+        return reason
+            .contains("block addresses")
+            .then(|| reason.to_string());
+    }
+    let s = shape(m, f);
+    for g in m.functions.keys() {
+        if g == f || m.functions[g].body.is_none() || ineligibility(m, g).is_some() {
+            continue;
+        }
+        if shape(m, g) != s {
+            continue;
+        }
+        match explain(m, f, g) {
+            Explanation::Differ { left, right } => {
+                if let Some(rule) = left.or(right).and_then(|mk| mk.part.we_differ()) {
+                    return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
+                }
+            }
+            Explanation::Callees { left, right, .. } if depth < 4 => {
+                let (a, b) = (m.function_of(left)?, m.function_of(right)?);
+                if let Some(r) = we_differ(m, a, depth + 1).or_else(|| we_differ(m, b, depth + 1)) {
+                    return Some(format!("callee {}: {r}", m.name_of(left)));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `f` was folded with the help of partition refinement (§7): some function of its
+/// shape has the same encoding but calls different functions.
+fn beyond_llvm(m: &Module, f: FuncId) -> bool {
+    let eligible: Vec<bool> = m
+        .functions
+        .keys()
+        .map(|x| ineligibility(m, x).is_none())
+        .collect();
+    let is_hole = |g| {
+        m.function_of(g).is_some_and(|x: FuncId| {
+            eligible[x.as_u32() as usize] && !m.functions[x].link.linkage.is_interposable()
+        })
+    };
+    let cx = Context {
+        module: m,
+        is_hole: &is_hole,
+    };
+    let pf = fingerprint(&cx, f);
+    m.functions.keys().any(|g| {
+        g != f && eligible[g.as_u32() as usize] && {
+            let pg = fingerprint(&cx, g);
+            pg.bytes == pf.bytes && pg.holes != pf.holes
+        }
+    })
+}
+
+struct Differences {
+    missing: Vec<(String, Option<String>)>,
+    extra: Vec<(String, bool)>,
+    ours: usize,
+    theirs: usize,
+}
+
+fn differential(path: &Path) -> Differences {
+    let text = read(path);
+    let opts = options(&text);
+    let (ours_text, ours, report) = merged(&text, &opts);
+    verify(&ours_text)
+        .unwrap_or_else(|e| panic!("{}: merged output invalid:\n{e}", path.display()));
+    let before = parse(text.clone()).unwrap();
+    let after_opt = parse(run_opt(path, &opts)).unwrap();
+    let theirs = folded_between(&before, &after_opt);
+    // What our report says must be what the text shows: each folded name is gone or a thunk.
+    let after_ours = parse(ours_text).unwrap();
+    for name in &ours {
+        let now = after_ours
+            .lookup(name)
+            .and_then(|g| after_ours.function_of(g));
+        if let Some(h) = now.filter(|&h| after_ours.functions[h].body.is_some()) {
+            assert!(
+                thunk_callee(&after_ours, h).is_some(),
+                "{}: {name} reported folded but keeps its body",
+                path.display()
+            );
+        }
+    }
+    let func = |n: &str| {
+        before
+            .lookup(n)
+            .and_then(|g| before.function_of(g))
+            .unwrap()
+    };
+    // The survivor of a class is a choice: opt-22 folds pairwise in the order it meets them,
+    // we by the total order of §6. A class folded by both with another survivor is no
+    // difference in what merges.
+    let survivor_swap_missing = |n: &str| {
+        class_mates(&report, n).and_then(|(kept, others)| {
+            (kept && others.iter().any(|o| ours.contains(o)))
+                .then(|| format!("survivor choice (§6 order): {n} kept, its class folded"))
+        })
+    };
+    let survivor_swap_extra = |n: &str| {
+        class_mates(&report, n).is_some_and(|(_, others)| others.iter().any(|o| theirs.contains(o)))
+    };
+    Differences {
+        missing: theirs
+            .difference(&ours)
+            .map(|n| {
+                let why = survivor_swap_missing(n).or_else(|| we_differ(&before, func(n), 0));
+                (n.clone(), why)
+            })
+            .collect(),
+        extra: ours
+            .difference(&theirs)
+            .map(|n| {
+                (
+                    n.clone(),
+                    survivor_swap_extra(n) || beyond_llvm(&before, func(n)),
+                )
+            })
+            .collect(),
+        ours: ours.len(),
+        theirs: theirs.len(),
+    }
+}
+
+#[test]
+fn fixtures_fold_what_they_say() {
+    if opt().is_none() {
+        return;
+    }
+    for path in fixtures("merge") {
+        let text = read(&path);
+        let (out, folded, _) = merged(&text, &options(&text));
+        verify(&out).unwrap_or_else(|e| panic!("{}: invalid output:\n{e}\n{out}", path.display()));
+        let expected: BTreeSet<String> = directive(&text, "FOLDED")
+            .unwrap_or_else(|| panic!("{}: no FOLDED directive", path.display()))
+            .into_iter()
+            .collect();
+        assert_eq!(folded, expected, "{}:\n{out}", path.display());
+        let d = differential(&path);
+        let missing: BTreeSet<String> = d.missing.iter().map(|m| m.0.clone()).collect();
+        let extra: BTreeSet<String> = d.extra.iter().map(|m| m.0.clone()).collect();
+        let want_missing: BTreeSet<String> = directive(&text, "DIFFERS")
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let want_extra: BTreeSet<String> = directive(&text, "BEYOND")
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        assert_eq!(
+            missing,
+            want_missing,
+            "{}: folded by opt-22 only",
+            path.display()
+        );
+        assert_eq!(
+            extra,
+            want_extra,
+            "{}: folded by mergefn only",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn differential_against_opt() {
+    if opt().is_none() {
+        return;
+    }
+    let mut unexplained = Vec::new();
+    let mut paths = fixtures("merge");
+    paths.extend(corpus());
+    for path in paths {
+        let d = differential(&path);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        eprintln!(
+            "{name}: opt-22 folds {}, mergefn folds {}; {} only by opt-22, {} only by mergefn",
+            d.theirs,
+            d.ours,
+            d.missing.len(),
+            d.extra.len()
+        );
+        for (f, why) in &d.missing {
+            match why {
+                Some(rule) => eprintln!("  {f}: not folded by mergefn, we differ: {rule}"),
+                None => unexplained.push(format!("{name}: {f} folded by opt-22 only")),
+            }
+        }
+        for (f, refined) in &d.extra {
+            if *refined {
+                eprintln!(
+                    "  {f}: folded by mergefn only: §7 refinement over calls, or survivor choice"
+                );
+            } else {
+                unexplained.push(format!("{name}: {f} folded by mergefn only"));
+            }
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "unexplained differences:\n{}",
+        unexplained.join("\n")
+    );
+}
