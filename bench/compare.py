@@ -3,8 +3,11 @@
 
     python3 bench/compare.py [--runs N] [--mergefn PATH] [MODULE.ll ...]
 
-Mode `read` (the only one so far): `mergefn read IN -o OUT` against `opt-22 -S IN -o OUT`
-(parse and print, no pass). The two commands alternate, N runs each (default 5); the table
+Mode `read` (default): `mergefn read IN -o OUT` against `opt-22 -S IN -o OUT` (parse and
+print, no pass). Mode `merge` (`--mode merge`): `mergefn merge IN -o OUT` against
+`opt-22 -S -passes=mergefunc IN -o OUT`, end to end (read, merge, write), with the number of
+functions each folds (mergefn's from its report; opt-22's counted from its output: functions
+gone, or turned into a forwarding thunk). The two commands alternate, N runs each (default 5); the table
 gives the median wall time and the median peak resident memory (from wait4) of each, then
 speed-up = opt time / mergefn time and memory = mergefn peak / opt peak. Machines are noisy:
 read the ratios, not the absolute numbers. Without module arguments it takes every module in
@@ -12,6 +15,8 @@ target/corpus (build it with bench/corpus.sh).
 """
 
 import argparse
+import json
+import re
 import glob
 import os
 import statistics
@@ -40,9 +45,38 @@ def measure(cmd, scratch):
     return elapsed, peak
 
 
+DEFINE = re.compile(r'^define [^@]*(@(?:"[^"]*"|[-\w$.]+))\(')
+CAST = re.compile(r"^\s*%\S+ = (ptrtoint|inttoptr|bitcast|extractvalue|insertvalue) ")
+
+
+def bodies(path):
+    """Function name -> whether its body only forwards to another function."""
+    out, name, lines = {}, None, []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = DEFINE.match(line)
+            if m:
+                name, lines = m.group(1), []
+            elif name and line.startswith("}"):
+                calls = [l for l in lines if " call " in l]
+                rest = [l for l in lines if l.strip() and " call " not in l and not CAST.match(l)
+                        and not l.strip().startswith("ret ")]
+                out[name] = len(calls) == 1 and "tail call" in calls[0] and not rest
+                name = None
+            elif name:
+                lines.append(line)
+    return out
+
+
+def folded_by_opt(before, after):
+    b, a = bodies(before), bodies(after)
+    return sum(1 for n, fwd in b.items() if n not in a or (a[n] and not fwd))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--mode", choices=["read", "merge"], default="read")
     ap.add_argument("--mergefn", default=os.path.join(ROOT, "target/release/mergefn"))
     ap.add_argument("modules", nargs="*")
     args = ap.parse_args()
@@ -54,17 +88,26 @@ def main():
     if not os.path.exists(args.mergefn):
         subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
 
-    print(f"mode: read+write; {args.runs} runs each; medians")
-    print(f"| module | size (KiB) | mergefn (ms) | opt-22 -S (ms) | speed-up | mergefn peak (MiB) | opt-22 peak (MiB) | memory ratio |")
-    print(f"|---|---:|---:|---:|---:|---:|---:|---:|")
+    merge = args.mode == "merge"
+    label = "opt-22 -S -passes=mergefunc" if merge else "opt-22 -S"
+    print(f"mode: {'read+merge+write' if merge else 'read+write'}; {args.runs} runs each; medians")
+    extra = " folded by mergefn | folded by opt-22 |" if merge else ""
+    print(f"| module | size (KiB) | mergefn (ms) | {label} (ms) | speed-up | mergefn peak (MiB) | opt-22 peak (MiB) | memory ratio |{extra}")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if merge else ""))
     worst_speed, worst_mem = float("inf"), 0.0
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.ll")
+        out_opt = os.path.join(tmp, "out-opt.ll")
+        report = os.path.join(tmp, "report.json")
         for m in modules:
             ours, theirs = [], []
             for _ in range(args.runs):
-                ours.append(measure([args.mergefn, "read", m, "-o", out], tmp))
-                theirs.append(measure(["opt-22", "-S", m, "-o", out], tmp))
+                if merge:
+                    ours.append(measure([args.mergefn, "merge", m, "-o", out, "--report", report], tmp))
+                    theirs.append(measure(["opt-22", "-S", "-passes=mergefunc", m, "-o", out_opt], tmp))
+                else:
+                    ours.append(measure([args.mergefn, "read", m, "-o", out], tmp))
+                    theirs.append(measure(["opt-22", "-S", m, "-o", out_opt], tmp))
             t_ours = statistics.median(t for t, _ in ours)
             t_opt = statistics.median(t for t, _ in theirs)
             m_ours = statistics.median(r for _, r in ours) / 1024
@@ -72,8 +115,12 @@ def main():
             speed, mem = t_opt / t_ours, m_ours / m_opt
             worst_speed, worst_mem = min(worst_speed, speed), max(worst_mem, mem)
             size = os.path.getsize(m) / 1024
+            cells = ""
+            if merge:
+                with open(report) as f:
+                    cells = f" {json.load(f)['folded']} | {folded_by_opt(m, out_opt)} |"
             print(f"| {os.path.basename(m)} | {size:.0f} | {t_ours*1000:.1f} | {t_opt*1000:.1f} | "
-                  f"{speed:.1f}x | {m_ours:.1f} | {m_opt:.1f} | {mem:.2f} |")
+                  f"{speed:.1f}x | {m_ours:.1f} | {m_opt:.1f} | {mem:.2f} |{cells}")
     print(f"\nworst speed-up {worst_speed:.1f}x (target >= 10x); worst memory ratio {worst_mem:.2f} (target <= 0.20)")
 
 

@@ -1,7 +1,19 @@
 //! mergefn: find functions in LLVM IR that do the same thing and keep one copy.
 //!
-//! The data takes one path: [`read`] → [`model`] → fingerprint → partition → decide →
-//! [`rewrite`] → [`write`]. See ARCHITECTURE.md for what each stage owns.
+//! The data takes one path: [`read`] → [`model`] → [`fingerprint`] → [`partition`] →
+//! [`decide`] → [`rewrite`] → [`write`], driven by [`merge()`]. See ARCHITECTURE.md for what
+//! each stage owns.
+//!
+//! ```
+//! let text = "define internal i32 @a(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n\
+//!             define internal i32 @b(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n\
+//!             define i32 @main() {\n  %r = call i32 @b(i32 2)\n  ret i32 %r\n}\n";
+//! let mut module = mergefn::parse(text.to_string()).unwrap();
+//! let report = mergefn::merge(&mut module, &mergefn::Options::default());
+//! assert_eq!(report.folded_names(), ["@b"]);
+//! let out = mergefn::write::to_string(&module);
+//! assert!(out.contains("call i32 @a(i32 2)") && !out.contains("@b("));
+//! ```
 
 pub mod decide;
 pub mod fingerprint;

@@ -219,7 +219,15 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
                     None => out.push_str(&format!("  {name}: (start)\n")),
                 }
             }
-            let rule = left.or(right).map_or_else(String::new, |mk| mk.part.rule());
+            // Of an extra flag on one side and the item it faces, the flag names the rule.
+            let flag = [left, right]
+                .into_iter()
+                .flatten()
+                .find(|mk| mk.part == mergefn::fingerprint::Part::GepFlags);
+            let rule = flag
+                .or(left)
+                .or(right)
+                .map_or_else(String::new, |mk| mk.part.rule());
             out.push_str(&format!("  rule: {rule}"));
             out
         }

@@ -178,7 +178,11 @@ fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
         }
         match explain(m, f, g) {
             Explanation::Differ { left, right } => {
-                if let Some(rule) = left.or(right).and_then(|mk| mk.part.we_differ()) {
+                if let Some(rule) = [left, right]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|mk| mk.part.we_differ())
+                {
                     return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
                 }
             }
@@ -369,4 +373,63 @@ fn differential_against_opt() {
         "unexplained differences:\n{}",
         unexplained.join("\n")
     );
+}
+
+fn mergefn_cli(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mergefn"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn explain_names_lines_and_rule() {
+    let dir = root().join("tests/fixtures/merge");
+    let gep = dir.join("gep_flags.ll");
+    let (ok, out, _) = mergefn_cli(&["explain", gep.to_str().unwrap(), "@plain", "@inbounds"]);
+    assert!(ok);
+    assert!(out.contains("do not merge"), "{out}");
+    assert!(out.contains("line 10: %q = getelementptr i32"), "{out}");
+    assert!(out.contains("line 5: %q = getelementptr inbounds i32"), "{out}");
+    assert!(out.contains("getelementptr no-wrap flags"), "{out}");
+    let tree = dir.join("call_tree.ll");
+    let (_, out, _) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@mid2"]);
+    assert!(out.contains("merge: they are equal"), "{out}");
+    let (_, out, _) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@mid3"]);
+    assert!(out.contains("@leaf1") && out.contains("@leaf3"), "{out}");
+    let (ok, _, err) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@nope"]);
+    assert!(!ok && err.contains("no function named @nope"), "{err}");
+}
+
+#[test]
+fn opt_is_a_drop_in_for_this_pass() {
+    let input = root().join("tests/fixtures/merge/linkage.ll");
+    let input = input.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let merged = dir.path().join("merged.ll");
+    let (ok, _, err) = mergefn_cli(&["merge", input, "-o", merged.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let expected = std::fs::read_to_string(&merged).unwrap();
+    for args in [
+        vec!["opt", "-S", "-passes=mergefunc", input, "-o", "-"],
+        vec!["opt", "-S", "-p", "mergefunc", input],
+        vec!["opt", "--passes=module(mergefunc)", "-S", input, "-o", "-"],
+    ] {
+        let (ok, out, err) = mergefn_cli(&args);
+        assert!(ok, "{args:?}: {err}");
+        assert_eq!(out, expected, "{args:?}");
+    }
+    let (ok, out, _) = mergefn_cli(&["opt", "-disable-output", "-passes=mergefunc", input]);
+    assert!(ok && out.is_empty());
+    let (ok, _, err) = mergefn_cli(&["opt", "-S", "-passes=instcombine", input]);
+    assert!(!ok && err.contains("unsupported pass 'instcombine'"), "{err}");
+    let (ok, _, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", "-O2", input]);
+    assert!(!ok && err.contains("'-O2'"), "{err}");
+    let (ok, _, err) = mergefn_cli(&["opt", "-passes=mergefunc", input]);
+    assert!(!ok && err.contains("bitcode output is not supported"), "{err}");
 }

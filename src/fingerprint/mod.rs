@@ -154,6 +154,7 @@ mod tag {
     pub const BLOCK: u8 = 33;
     pub const INST: u8 = 34;
     pub const NAMED_TYPE: u8 = 35;
+    pub const END_ITEMS: u8 = 0xff;
 }
 
 /// The instruction metadata that takes part in the comparison (§5): on loads and stores
@@ -366,7 +367,6 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.num(n.into());
         }
         let items = body.items(i);
-        self.num(items.len() as u64);
         let mut callee_next = inst.opcode.is_call();
         for item in items {
             // The first value of a call-like instruction is its callee.
@@ -380,6 +380,9 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             self.item(*item, is_callee);
         }
+        // Every item starts with a tag, so an end tag keeps item lists of different lengths
+        // apart (and lets `explain` point at the first differing item, not at a count).
+        self.byte(tag::END_ITEMS);
         let attached: Vec<_> = body
             .attachments(i)
             .iter()
