@@ -395,7 +395,10 @@ fn explain_names_lines_and_rule() {
     assert!(ok);
     assert!(out.contains("do not merge"), "{out}");
     assert!(out.contains("line 10: %q = getelementptr i32"), "{out}");
-    assert!(out.contains("line 5: %q = getelementptr inbounds i32"), "{out}");
+    assert!(
+        out.contains("line 5: %q = getelementptr inbounds i32"),
+        "{out}"
+    );
     assert!(out.contains("getelementptr no-wrap flags"), "{out}");
     let tree = dir.join("call_tree.ll");
     let (_, out, _) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@mid2"]);
@@ -427,9 +430,15 @@ fn opt_is_a_drop_in_for_this_pass() {
     let (ok, out, _) = mergefn_cli(&["opt", "-disable-output", "-passes=mergefunc", input]);
     assert!(ok && out.is_empty());
     let (ok, _, err) = mergefn_cli(&["opt", "-S", "-passes=instcombine", input]);
-    assert!(!ok && err.contains("unsupported pass 'instcombine'"), "{err}");
+    assert!(
+        !ok && err.contains("unsupported pass 'instcombine'"),
+        "{err}"
+    );
     let (ok, _, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", "-O2", input]);
     assert!(!ok && err.contains("'-O2'"), "{err}");
     let (ok, _, err) = mergefn_cli(&["opt", "-passes=mergefunc", input]);
-    assert!(!ok && err.contains("bitcode output is not supported"), "{err}");
+    assert!(
+        !ok && err.contains("bitcode output is not supported"),
+        "{err}"
+    );
 }
