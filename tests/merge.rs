@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
-use mergefn::merge::{Explanation, explain, ineligibility};
+use mergefn::merge::{Explanation, eligible_functions, explain, ineligibility, is_hole};
 use mergefn::model::{FuncId, Item, Module, Opcode, ValueKind};
 use mergefn::{Options, Report, parse};
 use std::collections::BTreeSet;
@@ -201,23 +201,14 @@ fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
 /// Whether `f` was folded with the help of partition refinement (§7): some function of its
 /// shape has the same encoding but calls different functions.
 fn beyond_llvm(m: &Module, f: FuncId) -> bool {
-    let eligible: Vec<bool> = m
-        .functions
-        .keys()
-        .map(|x| ineligibility(m, x).is_none())
-        .collect();
-    let is_hole = |g| {
-        m.function_of(g).is_some_and(|x: FuncId| {
-            eligible[x.as_u32() as usize] && !m.functions[x].link.linkage.is_interposable()
-        })
-    };
+    let eligible = eligible_functions(m);
     let cx = Context {
         module: m,
-        is_hole: &is_hole,
+        is_hole: &|g| is_hole(m, &eligible, g),
     };
     let pf = fingerprint(&cx, f);
     m.functions.keys().any(|g| {
-        g != f && eligible[g.as_u32() as usize] && {
+        g != f && eligible[g] && {
             let pg = fingerprint(&cx, g);
             pg.bytes == pf.bytes && pg.holes != pf.holes
         }

@@ -196,7 +196,8 @@ fn used_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
     used
 }
 
-fn eligible_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
+/// Which functions take part (§1).
+pub fn eligible_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
     let mut eligible = SecondaryMap::with_capacity(m.functions.len());
     for f in m.functions.keys() {
         eligible[f] = ineligibility(m, f).is_none();
@@ -208,15 +209,18 @@ fn instructions(m: &Module, f: FuncId) -> usize {
     m.functions[f].body.as_ref().map_or(0, |b| b.insts.len())
 }
 
+/// Whether direct calls of `g` are holes: it is a function taking part that cannot be
+/// interposed, so calling it equals calling any function of its class.
+pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -> bool {
+    m.function_of(g)
+        .is_some_and(|f| eligible[f] && !m.functions[f].link.linkage.is_interposable())
+}
+
 /// Fingerprints of the functions marked eligible, in module order.
 fn fingerprints(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<(FuncId, Fingerprint)> {
-    let is_hole = |g: GlobalId| match m.function_of(g) {
-        Some(f) => eligible[f] && !m.functions[f].link.linkage.is_interposable(),
-        None => false,
-    };
     let cx = Context {
         module: m,
-        is_hole: &is_hole,
+        is_hole: &|g| is_hole(m, eligible, g),
     };
     m.functions
         .keys()
@@ -575,13 +579,9 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
         }
     }
     let eligible = eligible_functions(m);
-    let is_hole = |h: GlobalId| match m.function_of(h) {
-        Some(x) => eligible[x] && !m.functions[x].link.linkage.is_interposable(),
-        None => false,
-    };
     let cx = Context {
         module: m,
-        is_hole: &is_hole,
+        is_hole: &|h| is_hole(m, &eligible, h),
     };
     let (pf, tf) = fingerprint::fingerprint_traced(&cx, f);
     let (pg, tg) = fingerprint::fingerprint_traced(&cx, g);
