@@ -3,8 +3,12 @@
 # nlohmann-json from Debian), builds the corpus (bench/corpus.sh), then runs cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Nothing here reads stdin; cargo's rustc probe (`rustc -`) would, and caches what it got.
+# Nothing here reads stdin; cargo's rustc probe (`rustc -`) would.
 exec </dev/null
+# Cargo caches that probe's result, failures included, in the target directory's
+# .rustc_info.json; a probe once spoiled by a stray stdin would replay its failure on
+# every later run that shares the directory. Always probe afresh (it costs ~50 ms).
+export CARGO_CACHE_RUSTC_INFO=0
 
 missing=0
 for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-stress-22 FileCheck-22; do
