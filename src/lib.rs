@@ -46,19 +46,15 @@ pub fn function_counts(m: &Module) -> Vec<FunctionCounts> {
         .values()
         .filter_map(|f| {
             let body = f.body.as_ref()?;
-            let reachable = body.reachable_blocks();
             Some(FunctionCounts {
                 name: match &m.globals[f.global].name {
                     model::GlobalName::Named(n) => String::from_utf8_lossy(n).into_owned(),
                     model::GlobalName::Numbered(n) => n.to_string(),
                 },
-                blocks: body.blocks.len(),
-                instructions: body.insts.len(),
-                reachable_blocks: reachable.len(),
-                reachable_instructions: reachable
-                    .iter()
-                    .map(|&b| body.blocks[b].inst_count as usize)
-                    .sum(),
+                blocks: body.blocks as usize,
+                instructions: body.insts as usize,
+                reachable_blocks: body.reachable_blocks as usize,
+                reachable_instructions: body.reachable_insts as usize,
             })
         })
         .collect()

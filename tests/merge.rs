@@ -81,7 +81,7 @@ fn run_opt(path: &Path, opts: &Options) -> String {
 
 /// The callee of a body that only forwards to another function (casts, one call, return).
 fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
-    let body = m.functions[f].body.as_ref()?;
+    let body = m.body(f).ok()?;
     if body.blocks.len() != 1 {
         return None;
     }
@@ -153,7 +153,7 @@ fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
 /// The opcodes in walk order: LLVM's structural hash, to find the functions opt-22 could
 /// have folded a function into.
 fn shape(m: &Module, f: FuncId) -> Vec<Opcode> {
-    let body = m.functions[f].body.as_ref().unwrap();
+    let body = m.body(f).unwrap();
     body.reachable_blocks()
         .into_iter()
         .flat_map(|b| body.blocks[b].insts())
@@ -206,10 +206,11 @@ fn beyond_llvm(m: &Module, f: FuncId) -> bool {
         module: m,
         is_hole: &|g| is_hole(m, &eligible, g),
     };
-    let pf = fingerprint(&cx, f);
+    let shape = |h: FuncId| m.functions[h].body.as_ref().map(|b| b.shape);
+    let pf = fingerprint(&cx, f, &m.body(f).unwrap());
     m.functions.keys().any(|g| {
-        g != f && eligible[g] && {
-            let pg = fingerprint(&cx, g);
+        g != f && eligible[g] && shape(g) == shape(f) && {
+            let pg = fingerprint(&cx, g, &m.body(g).unwrap());
             pg.bytes == pf.bytes && pg.holes != pf.holes
         }
     })

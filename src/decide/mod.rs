@@ -91,7 +91,7 @@ pub fn can_thunk(m: &Module, f: FuncId) -> bool {
         return false;
     }
     match &func.body {
-        Some(body) => !(body.blocks.len() == 1 && body.insts.len() < 2),
+        Some(body) => !(body.blocks == 1 && body.insts < 2),
         None => false,
     }
 }

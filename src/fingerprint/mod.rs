@@ -115,7 +115,7 @@ pub struct Context<'m> {
     pub module: &'m Module,
     /// Whether direct calls of this global are holes compared by class: it is a mergeable
     /// function that cannot be interposed.
-    pub is_hole: &'m dyn Fn(GlobalId) -> bool,
+    pub is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync),
 }
 
 mod tag {
@@ -186,9 +186,9 @@ pub fn forbids_calls(cconv: &[u8]) -> bool {
     )
 }
 
-/// The encoding of function `f`, which must have a body.
-pub fn fingerprint(cx: &Context, f: FuncId) -> Fingerprint {
-    let mut e = Encoder::new(cx, f, None);
+/// The encoding of function `f`, whose body (read with [`Module::body`]) is `body`.
+pub fn fingerprint(cx: &Context, f: FuncId, body: &Body) -> Fingerprint {
+    let mut e = Encoder::new(cx, f, body, None);
     e.function();
     Fingerprint {
         bytes: e.out,
@@ -197,9 +197,9 @@ pub fn fingerprint(cx: &Context, f: FuncId) -> Fingerprint {
 }
 
 /// The encoding with a trace of which source text each stretch comes from.
-pub fn fingerprint_traced(cx: &Context, f: FuncId) -> (Fingerprint, Vec<TraceMark>) {
+pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> (Fingerprint, Vec<TraceMark>) {
     let mut trace = Vec::new();
-    let mut e = Encoder::new(cx, f, Some(&mut trace));
+    let mut e = Encoder::new(cx, f, body, Some(&mut trace));
     e.function();
     let fp = Fingerprint {
         bytes: e.out,
@@ -216,7 +216,7 @@ struct Encoder<'a, 'm> {
     cx: &'a Context<'m>,
     m: &'m Module,
     func: FuncId,
-    body: &'m Body,
+    body: &'a Body,
     out: Vec<u8>,
     holes: Vec<GlobalId>,
     local_number: Vec<u32>,
@@ -228,12 +228,13 @@ struct Encoder<'a, 'm> {
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
-    fn new(cx: &'a Context<'m>, func: FuncId, trace: Option<&'a mut Vec<TraceMark>>) -> Self {
+    fn new(
+        cx: &'a Context<'m>,
+        func: FuncId,
+        body: &'a Body,
+        trace: Option<&'a mut Vec<TraceMark>>,
+    ) -> Self {
         let m = cx.module;
-        let body = m.functions[func]
-            .body
-            .as_ref()
-            .expect("only definitions are fingerprinted");
         let mut local_number = vec![UNNUMBERED; body.locals.len()];
         let mut next_local = 0;
         for (l, local) in body.locals.iter() {
@@ -496,14 +497,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- types ----
 
     fn ty(&mut self, t: TypeId, depth: u32) {
-        let types = &self.m.types;
+        let (m, body) = (self.m, self.body);
         let resolved = if depth < MAX_TYPE_DEPTH {
-            types.resolve(t)
+            body.resolve_ty(m, t)
         } else {
             t
         };
         self.byte(tag::TYPE);
-        match types.get(resolved) {
+        match body.ty(m, resolved) {
             Type::Void => self.byte(0),
             Type::Label => self.byte(1),
             Type::Metadata => self.byte(2),
@@ -518,7 +519,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.num((*w).into());
             }
             Type::Ptr(0) => {
-                let bits = self.m.data_layout.pointer_bits(0);
+                let bits = m.data_layout.pointer_bits(0);
                 self.byte(6);
                 self.num(bits.into());
             }
@@ -527,27 +528,25 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.num((*a).into());
             }
             Type::Array(n, e) => {
-                let (n, e) = (*n, *e);
                 self.byte(8);
-                self.num(n);
-                self.ty(e, depth + 1);
+                self.num(*n);
+                self.ty(*e, depth + 1);
             }
             Type::Vector {
                 scalable,
                 len,
                 elem,
             } => {
-                let (scalable, len, elem) = (*scalable, *len, *elem);
                 self.byte(9);
-                self.byte(scalable as u8);
-                self.num(len);
-                self.ty(elem, depth + 1);
+                self.byte(*scalable as u8);
+                self.num(*len);
+                self.ty(*elem, depth + 1);
             }
             Type::Struct { packed, elems } => {
                 self.byte(10);
                 self.byte(*packed as u8);
                 self.num(elems.len() as u64);
-                for e in elems.clone() {
+                for &e in elems {
                     self.ty(e, depth + 1);
                 }
             }
@@ -556,25 +555,23 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 params,
                 varargs,
             } => {
-                let (ret, params, varargs) = (*ret, params.clone(), *varargs);
                 self.byte(11);
-                self.byte(varargs as u8);
-                self.ty(ret, depth + 1);
+                self.byte(*varargs as u8);
+                self.ty(*ret, depth + 1);
                 self.num(params.len() as u64);
-                for p in params {
+                for &p in params {
                     self.ty(p, depth + 1);
                 }
             }
             Type::TargetExt { name, types, ints } => {
-                let (name, tys, ints) = (name.clone(), types.clone(), ints.clone());
                 self.byte(12);
-                self.bytes(&name);
-                self.num(tys.len() as u64);
-                for t in tys {
+                self.bytes(name);
+                self.num(types.len() as u64);
+                for &t in types {
                     self.ty(t, depth + 1);
                 }
                 self.num(ints.len() as u64);
-                for i in ints {
+                for &i in ints {
                     self.num(i.into());
                 }
             }
@@ -582,8 +579,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 // Opaque, undefined, or nested too deep: by name.
                 self.out.pop();
                 self.byte(tag::NAMED_TYPE);
-                let spelling = types.named[*n].spelling.clone();
-                self.bytes(spelling.as_bytes());
+                self.bytes(m.types.named[*n].spelling.as_bytes());
             }
         }
     }
@@ -630,8 +626,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- constants ----
 
     fn constant(&mut self, c: ConstId) {
-        let m = self.m;
-        match &m.consts[c] {
+        let (m, body) = (self.m, self.body);
+        match body.constant(m, c) {
             Const::Int(s) => {
                 if is_zero_int(m.bytes(*s)) {
                     self.byte(tag::ZERO);
@@ -730,7 +726,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let ValueKind::Const(c) = v.kind() else {
             return false;
         };
-        match &self.m.consts[c] {
+        match self.body.constant(self.m, c) {
             Const::Null | Const::Zero => true,
             Const::Int(s) => is_zero_int(self.m.bytes(*s)),
             Const::Float(s) => is_zero_float(self.m.bytes(*s)),
@@ -789,8 +785,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
         }
         let n = self.md_number.len() as u32;
         self.md_number.insert(id, n);
-        let m = self.m;
-        match &m.metadata[id].body {
+        let (m, body) = (self.m, self.body);
+        match &body.md_node(m, id).body {
             MdBody::Pending => self.byte(tag::MD_NULL),
             MdBody::Tuple(ops) => {
                 self.byte(tag::MD_NODE);

@@ -12,6 +12,8 @@ use crate::partition::partition;
 use crate::rewrite::{alias_text, thunk_text};
 use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 pub use crate::decide::Options;
@@ -116,7 +118,7 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     if func.link.linkage == Linkage::AvailableExternally {
         return Some("§1: available_externally");
     }
-    if passes_distinct_metadata(m, body) {
+    if body.passes_distinct_metadata {
         return Some("§1: passes a distinct metadata node to an intrinsic");
     }
     let own = func.global;
@@ -139,36 +141,6 @@ fn is_blockaddress_use(m: &Module, u: UseId) -> bool {
         && trimmed[..trimmed.len() - 1]
             .trim_ascii_end()
             .ends_with(b"blockaddress")
-}
-
-fn passes_distinct_metadata(m: &Module, body: &Body) -> bool {
-    body.insts.iter().any(|(i, inst)| {
-        if !inst.opcode.is_call() {
-            return false;
-        }
-        let items = body.items(i);
-        let callee_is_intrinsic = items.iter().find_map(|it| match it {
-            Item::Value(v) => Some(match v.kind() {
-                ValueKind::Global(u) => match &m.globals[m.uses[u].global].name {
-                    GlobalName::Named(n) => n.starts_with(b"llvm."),
-                    GlobalName::Numbered(_) => false,
-                },
-                _ => false,
-            }),
-            _ => None,
-        });
-        callee_is_intrinsic == Some(true)
-            && items.iter().any(|it| match it {
-                Item::Value(v) => match v.kind() {
-                    ValueKind::Const(c) => matches!(
-                        m.consts[c],
-                        Const::Metadata(MdRef::Node(id)) if m.metadata[id].distinct
-                    ),
-                    _ => false,
-                },
-                _ => false,
-            })
-    })
 }
 
 /// Functions named in `llvm.used` or `llvm.compiler.used`: their symbol has uses LLVM cannot
@@ -206,7 +178,7 @@ pub fn eligible_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
 }
 
 fn instructions(m: &Module, f: FuncId) -> usize {
-    m.functions[f].body.as_ref().map_or(0, |b| b.insts.len())
+    m.functions[f].body.as_ref().map_or(0, |b| b.insts as usize)
 }
 
 /// Whether direct calls of `g` are holes: it is a function taking part that cannot be
@@ -216,17 +188,41 @@ pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -
         .is_some_and(|f| eligible[f] && !m.functions[f].link.linkage.is_interposable())
 }
 
-/// Fingerprints of the functions marked eligible, in module order.
+/// Fingerprints of the functions marked eligible that could equal another, in module order.
+/// A function whose shape no other eligible function has cannot (see [`BodyInfo::shape`]).
 fn fingerprints(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<(FuncId, Fingerprint)> {
+    let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
+    let mut shapes: FxHashMap<u64, u32> = FxHashMap::default();
+    for f in m.functions.keys().filter(|&f| eligible[f]) {
+        *shapes.entry(shape(f)).or_default() += 1;
+    }
+    let candidates: Vec<FuncId> = m
+        .functions
+        .keys()
+        .filter(|&f| eligible[f] && shapes[&shape(f)] > 1)
+        .collect();
     let cx = Context {
         module: m,
         is_hole: &|g| is_hole(m, eligible, g),
     };
-    m.functions
-        .keys()
-        .filter(|&f| eligible[f])
-        .map(|f| (f, fingerprint::fingerprint(&cx, f)))
-        .collect()
+    let print = |f: FuncId| {
+        let body = m.body(f).ok()?;
+        Some((f, fingerprint::fingerprint(&cx, f, &body)))
+    };
+    let text: usize = candidates
+        .iter()
+        .filter_map(|&f| m.functions[f].body.as_ref())
+        .map(|b| b.span.range().len())
+        .sum();
+    if text < crate::read::PARALLEL_THRESHOLD {
+        return candidates.into_iter().filter_map(print).collect();
+    }
+    let prints: Vec<Option<(FuncId, Fingerprint)>> = candidates
+        .par_iter()
+        .with_min_len(4)
+        .map(|&f| print(f))
+        .collect();
+    prints.into_iter().flatten().collect()
 }
 
 /// Merge the identical functions of a module; the module's text follows (see [`crate::write`]).
@@ -476,7 +472,7 @@ fn write_member(
 
 /// `!N`: the debug location of the first instruction of `f` that has one.
 fn debug_location(m: &Module, f: FuncId) -> Option<String> {
-    let body = m.functions[f].body.as_ref()?;
+    let body = m.body(f).ok()?;
     let id = body.attachments.iter().find_map(|(k, md)| match md {
         MdRef::Node(id) if m.bytes(*k) == b"!dbg" => Some(*id),
         _ => None,
@@ -583,8 +579,14 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
         module: m,
         is_hole: &|h| is_hole(m, &eligible, h),
     };
-    let (pf, tf) = fingerprint::fingerprint_traced(&cx, f);
-    let (pg, tg) = fingerprint::fingerprint_traced(&cx, g);
+    let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
+        return Explanation::Ineligible {
+            function: global_name(&m.globals[m.functions[f].global].name),
+            reason: "its body cannot be read",
+        };
+    };
+    let (pf, tf) = fingerprint::fingerprint_traced(&cx, f, &body_f);
+    let (pg, tg) = fingerprint::fingerprint_traced(&cx, g, &body_g);
     if pf.bytes != pg.bytes {
         let at = pf
             .bytes

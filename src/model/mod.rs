@@ -633,9 +633,88 @@ pub struct Body {
     /// Metadata attachments `!kind !node` of instructions: the kind's span and the node.
     pub attachments: Vec<(Span, MdRef)>,
     pub debug_records: Vec<DebugRecord>,
+    /// Constants, types and metadata nodes first written in this body. Their ids continue the
+    /// module's arenas: an id at or past the module's length (`base`) names one of these, so
+    /// a body is read without changing the module (see [`Body::constant`]).
+    pub consts: Vec<Const>,
+    pub types: Vec<Type>,
+    pub metadata: Vec<MdNode>,
+    pub base: ArenaBase,
+}
+
+/// The module's arena lengths a body's own ids start from.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArenaBase {
+    pub consts: u32,
+    pub types: u32,
+    pub metadata: u32,
+}
+
+/// What reading keeps of a function body: where its text is and facts about it. The body
+/// itself is read again when a stage needs it ([`Module::body`]), so a module costs little
+/// more memory than its text.
+#[derive(Clone, Debug)]
+pub struct BodyInfo {
+    /// `{` to `}` inclusive.
+    pub span: Span,
+    pub blocks: u32,
+    pub insts: u32,
+    pub reachable_blocks: u32,
+    pub reachable_insts: u32,
+    /// A hash of the block sizes and opcodes along the walk of §3. Two functions whose
+    /// fingerprints are equal have equal shapes, so a shape met once rules a function out.
+    pub shape: u64,
+    /// It passes a `distinct` metadata node to an intrinsic (§1).
+    pub passes_distinct_metadata: bool,
+    /// The uses of globals inside the body: one run of ids, in source order.
+    pub first_use: u32,
+    pub use_count: u32,
+}
+
+impl BodyInfo {
+    pub fn uses(&self) -> impl Iterator<Item = UseId> + use<> {
+        (self.first_use..self.first_use + self.use_count).map(UseId::from_u32)
+    }
 }
 
 impl Body {
+    /// The constant `c` as seen from this body: one of its own, or the module's.
+    pub fn constant<'a>(&'a self, m: &'a Module, c: ConstId) -> &'a Const {
+        match (c.index()).checked_sub(self.base.consts as usize) {
+            Some(own) => &self.consts[own],
+            None => &m.consts[c],
+        }
+    }
+
+    pub fn ty<'a>(&'a self, m: &'a Module, t: TypeId) -> &'a Type {
+        match (t.index()).checked_sub(self.base.types as usize) {
+            Some(own) => &self.types[own],
+            None => m.types.get(t),
+        }
+    }
+
+    /// Follow named types to their bodies (opaque ones stay as they are).
+    pub fn resolve_ty(&self, m: &Module, mut t: TypeId) -> TypeId {
+        // A named type whose body names a type again: bounded, as bad input can make a cycle.
+        for _ in 0..64 {
+            match self.ty(m, t) {
+                Type::Named(n) => match m.types.named[*n].body {
+                    Some(Some(body)) => t = body,
+                    _ => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
+    }
+
+    pub fn md_node<'a>(&'a self, m: &'a Module, id: MdId) -> &'a MdNode {
+        match (id.index()).checked_sub(self.base.metadata as usize) {
+            Some(own) => &self.metadata[own],
+            None => &m.metadata[id],
+        }
+    }
+
     pub fn items(&self, inst: InstId) -> &[Item] {
         let i = &self.insts[inst];
         &self.items[i.items_start as usize..(i.items_start + i.items_len) as usize]
@@ -714,7 +793,8 @@ pub struct Function {
     pub header_span: Span,
     /// The whole entity.
     pub span: Span,
-    pub body: Option<Body>,
+    /// Facts about its body, for a definition; the body is read with [`Module::body`].
+    pub body: Option<BodyInfo>,
     /// Its body was replaced by an edit (the model's `body` still describes the text read).
     pub rewritten: bool,
     /// Deleted by an edit.
@@ -845,6 +925,9 @@ pub struct Module {
     /// `attributes #N = { ... }`
     pub attr_groups: FxHashMap<u32, AttrList>,
     pub uses: PrimaryMap<UseId, GlobalUse>,
+    /// The uses below this id are the top level's, in source order; the bodies' follow, a run
+    /// per function ([`BodyInfo::uses`]).
+    pub top_level_uses: u32,
     /// Edits made since reading, applied by the writer.
     pub patches: Vec<Patch>,
     /// Where the patch of a (span, slot) is in `patches`, so a later edit replaces it.

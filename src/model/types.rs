@@ -140,13 +140,37 @@ impl Types {
 
     /// Follow a named type to its body (opaque named types stay as they are).
     pub fn resolve(&self, mut id: TypeId) -> TypeId {
-        while let Type::Named(n) = self.types[id] {
-            match self.named[n].body {
-                Some(Some(body)) => id = body,
+        // Bounded: in bad input a named type's body can name a type again, in a cycle.
+        for _ in 0..64 {
+            match self.types[id] {
+                Type::Named(n) => match self.named[n].body {
+                    Some(Some(body)) => id = body,
+                    _ => return id,
+                },
                 _ => return id,
             }
         }
         id
+    }
+
+    /// The id of a type already interned, without interning it.
+    pub fn lookup(&self, ty: &Type) -> Option<TypeId> {
+        match *ty {
+            Type::Int(bits) => match self.small_ints.get(bits as usize) {
+                Some(&Some(id)) => Some(id),
+                _ => self.dedup.get(ty).copied(),
+            },
+            Type::Ptr(0) if self.ptr0.is_some() => self.ptr0,
+            _ => self.dedup.get(ty).copied(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
     }
 
     pub fn is_void(&self, id: TypeId) -> bool {

@@ -22,16 +22,28 @@ pub fn partition(m: &Module, prints: &[(FuncId, Fingerprint)]) -> Vec<Vec<FuncId
     let mut class_count = by_bytes.len() as u32;
     drop(by_bytes);
 
-    // Where each hole points: the position of its callee in `prints`.
-    let position: FxHashMap<GlobalId, u32> = prints
+    // Where each hole points: the position of its callee in `prints`. A callee without a
+    // fingerprint equals no other function: it gets a position past the end and a class of
+    // its own, and never splits (it has no holes).
+    let mut position: FxHashMap<GlobalId, u32> = prints
         .iter()
         .enumerate()
         .map(|(i, (f, _))| (m.functions[*f].global, i as u32))
         .collect();
-    let holes: Vec<Vec<u32>> = prints
-        .iter()
-        .map(|(_, fp)| fp.holes.iter().map(|g| position[g]).collect())
-        .collect();
+    let mut holes: Vec<Vec<u32>> = Vec::with_capacity(prints.len());
+    for (_, fp) in prints {
+        let mut targets = Vec::with_capacity(fp.holes.len());
+        for g in &fp.holes {
+            let at = *position.entry(*g).or_insert_with(|| {
+                class_of.push(class_count);
+                class_count += 1;
+                class_of.len() as u32 - 1
+            });
+            targets.push(at);
+        }
+        holes.push(targets);
+    }
+    holes.resize(class_of.len(), Vec::new());
 
     // Only members of classes of two or more can split; a member without holes never splits
     // from another member without holes, so refinement works on those with holes.
@@ -77,7 +89,7 @@ pub fn partition(m: &Module, prints: &[(FuncId, Fingerprint)]) -> Vec<Vec<FuncId
 
     let mut members: FxHashMap<u32, Vec<FuncId>> = FxHashMap::default();
     let mut order: Vec<u32> = Vec::new();
-    for (i, &c) in class_of.iter().enumerate() {
+    for (i, &c) in class_of.iter().enumerate().take(prints.len()) {
         let list = members.entry(c).or_default();
         if list.is_empty() {
             order.push(c);

@@ -27,6 +27,8 @@ pub struct Diagnostic {
     pub found: String,
     /// The whole source line, to show under the message.
     pub line_text: String,
+    /// The byte offset of the offending text.
+    pub offset: usize,
 }
 
 impl Diagnostic {
@@ -52,6 +54,7 @@ impl Diagnostic {
             message,
             found: clip(&src[offset..found_end]),
             line_text: clip(&src[line_start..line_end]),
+            offset,
         }
     }
 }

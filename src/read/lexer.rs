@@ -132,6 +132,14 @@ impl<'a> Lexer<'a> {
         Lexer { src, pos: 0 }
     }
 
+    /// A lexer that starts at byte `pos` of `src` (a token boundary).
+    pub fn starting_at(src: &'a [u8], pos: usize) -> Self {
+        Lexer {
+            src,
+            pos: pos.min(src.len()),
+        }
+    }
+
     fn at(&self, i: usize) -> u8 {
         self.src.get(i).copied().unwrap_or(0)
     }

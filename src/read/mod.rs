@@ -1,5 +1,12 @@
 //! read: bytes → [`Module`]. The lexer turns text into tokens, the parser builds the model and
 //! resolves names; any input gives a module or a located [`ReadError`], never a panic.
+//!
+//! Reading has two phases. The top level (types, globals, metadata, function headers) is read
+//! in order, stepping over function bodies. Then the bodies are read, in parallel, each against
+//! the finished top level without changing it: a body's uses of globals are collected and
+//! added to the module afterwards in function order, and facts about it are kept
+//! ([`BodyInfo`]) while the body itself is dropped. A stage that needs a body reads it again
+//! ([`Module::body`]), which cannot fail differently than it did here.
 
 mod error;
 mod lexer;
@@ -7,7 +14,12 @@ mod parser;
 
 pub use error::{Diagnostic, ReadError};
 
-use crate::model::Module;
+use crate::model::*;
+use cranelift_entity::EntityRef;
+use parser::Parser;
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
 
 /// Read a module from its text.
 pub fn parse(source: String) -> Result<Module, ReadError> {
@@ -16,9 +28,20 @@ pub fn parse(source: String) -> Result<Module, ReadError> {
     if !crate::model::Value::fits(source.len()) {
         return Err(ReadError::TooLarge);
     }
-    let mut module = parser::Parser::new(&source).module()?;
+    let (mut module, top_error) = Parser::new(&source).module();
     module.source = source;
-    Ok(module)
+    // Bodies before a syntax error of the top level may hold an earlier error.
+    let limit = top_error.as_ref().map(error_offset);
+    let body_error = read_bodies(&mut module, limit);
+    // As LLVM does: the first syntax error wins; names left undefined are reported after.
+    let first = [top_error, body_error]
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| (is_reference_error(e), error_offset(e)));
+    match first {
+        Some(e) => Err(e),
+        None => Ok(module),
+    }
 }
 
 /// Read a module from raw bytes: rejects bitcode and invalid UTF-8 with a clear error.
@@ -38,4 +61,160 @@ pub fn parse_bytes(bytes: Vec<u8>) -> Result<Module, ReadError> {
             })
         }
     }
+}
+
+impl Module {
+    /// Read the body of a definition again. The module was read from this text, so this
+    /// fails only if `f` is a declaration.
+    pub fn body(&self, f: FuncId) -> Result<Body, ReadError> {
+        Parser::read_body(&self.source, self, f, true).map(|(body, _)| body)
+    }
+}
+
+fn error_offset(e: &ReadError) -> usize {
+    match e {
+        ReadError::Syntax(d) => d.offset,
+        _ => 0,
+    }
+}
+
+/// Names used but never defined: LLVM reports these once the whole module is read.
+fn is_reference_error(e: &ReadError) -> bool {
+    matches!(e, ReadError::Syntax(d) if d.message.starts_with("use of undefined"))
+}
+
+/// What reading one body finds: its facts, and its uses of globals in order.
+struct BodyFacts {
+    info: BodyInfo,
+    uses: Vec<GlobalUse>,
+}
+
+/// Read every body (in parallel when there is enough text), add their uses to the module in
+/// function order and record their facts. Returns the first error, if any. With `limit`, only
+/// bodies that start before that offset are read.
+fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
+    let mut definitions: Vec<FuncId> = m
+        .functions
+        .iter()
+        .filter(|(_, f)| f.body.is_some())
+        .map(|(id, _)| id)
+        .collect();
+    if let Some(limit) = limit {
+        definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
+    }
+    m.top_level_uses = m.uses.len() as u32;
+    let results = read_in_parallel(m, &definitions);
+    let mut first_error: Option<ReadError> = None;
+    for (&f, result) in definitions.iter().zip(results) {
+        let facts = match result {
+            Ok(facts) => facts,
+            Err(e) => {
+                let better = first_error.as_ref().is_none_or(|old| {
+                    (is_reference_error(&e), error_offset(&e))
+                        < (is_reference_error(old), error_offset(old))
+                });
+                if better {
+                    first_error = Some(e);
+                }
+                continue;
+            }
+        };
+        let first_use = m.uses.len() as u32;
+        for use_ in facts.uses {
+            let u = m.uses.push(use_);
+            m.globals[use_.global].uses.push(u);
+        }
+        let info = m.functions[f].body.as_mut().expect("a definition");
+        *info = BodyInfo {
+            span: info.span,
+            first_use,
+            use_count: m.uses.len() as u32 - first_use,
+            ..facts.info
+        };
+    }
+    // Body uses were added after the top level's: keep each global's list in source order.
+    let uses = &m.uses;
+    for g in m.globals.values_mut() {
+        g.uses.sort_by_key(|&u| uses[u].span.start);
+    }
+    first_error
+}
+
+/// Below this much body text, threads cost more than they save.
+pub(crate) const PARALLEL_THRESHOLD: usize = 256 * 1024;
+
+fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
+    let text: usize = definitions
+        .iter()
+        .filter_map(|&f| m.functions[f].body.as_ref())
+        .map(|b| b.span.range().len())
+        .sum();
+    if text < PARALLEL_THRESHOLD {
+        return definitions.iter().map(|&f| read_one(m, f)).collect();
+    }
+    // Results come back in function order, whichever thread read what.
+    definitions
+        .par_iter()
+        .with_min_len(4)
+        .map(|&f| read_one(m, f))
+        .collect()
+}
+
+fn read_one(m: &Module, f: FuncId) -> Result<BodyFacts, ReadError> {
+    let (body, uses) = Parser::read_body(&m.source, m, f, false)?;
+    let reachable = body.reachable_blocks();
+    let mut shape = FxHasher::default();
+    let mut reachable_insts = 0u32;
+    for &b in &reachable {
+        let block = &body.blocks[b];
+        shape.write_u32(block.inst_count);
+        reachable_insts += block.inst_count;
+        for i in block.insts() {
+            shape.write_u8(body.insts[i].opcode as u8);
+        }
+    }
+    let info = BodyInfo {
+        span: body.span,
+        blocks: body.blocks.len() as u32,
+        insts: body.insts.len() as u32,
+        reachable_blocks: reachable.len() as u32,
+        reachable_insts,
+        shape: shape.finish(),
+        passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
+        first_use: 0,
+        use_count: 0,
+    };
+    Ok(BodyFacts { info, uses })
+}
+
+/// Whether a call to an intrinsic passes a `distinct` metadata node (§1). `uses` are the
+/// body's own, as numbered while it was read.
+fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool {
+    body.insts.iter().any(|(i, inst)| {
+        if !inst.opcode.is_call() {
+            return false;
+        }
+        let items = body.items(i);
+        let callee_is_intrinsic = items.iter().find_map(|it| match it {
+            Item::Value(v) => Some(match v.kind() {
+                ValueKind::Global(u) => uses.get(u.index()).is_some_and(|u| {
+                    matches!(&m.globals[u.global].name,
+                        GlobalName::Named(n) if n.starts_with(b"llvm."))
+                }),
+                _ => false,
+            }),
+            _ => None,
+        });
+        callee_is_intrinsic == Some(true)
+            && items.iter().any(|it| match it {
+                Item::Value(v) => match v.kind() {
+                    ValueKind::Const(c) => matches!(
+                        body.constant(m, c),
+                        Const::Metadata(MdRef::Node(id)) if body.md_node(m, *id).distinct
+                    ),
+                    _ => false,
+                },
+                _ => false,
+            })
+    })
 }

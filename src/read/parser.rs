@@ -8,6 +8,7 @@
 use super::error::{Diagnostic, ReadError};
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
+use cranelift_entity::EntityRef;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -15,7 +16,6 @@ type PResult<T> = Result<T, ReadError>;
 
 /// Local names of the function being read.
 struct FnScope<'a> {
-    func: FuncId,
     body: Body,
     by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
     /// Numbered locals (`%N`), indexed by N while numbers stay dense...
@@ -27,17 +27,42 @@ struct FnScope<'a> {
     forward: FxHashMap<LocalId, Span>,
 }
 
+/// Reading one function body against a module whose top level is read: names resolve in
+/// `base`, and what the body adds (constants, types, metadata, uses) stays with the body, so
+/// that bodies can be read in parallel and again later.
+struct BodyMode<'a> {
+    base: &'a Module,
+    func: FuncId,
+    /// The uses found, in order.
+    uses: Vec<GlobalUse>,
+    /// Reading again: the body's uses are the module's run of this first id and length, in
+    /// order (names are not looked up again: an edit may have renamed or retargeted them).
+    replay_from: Option<(u32, u32)>,
+    type_dedup: FxHashMap<Type, TypeId>,
+}
+
 pub struct Parser<'a> {
     src: &'a [u8],
     lex: Lexer<'a>,
     tok: Token,
     m: Module,
+    body_mode: Option<BodyMode<'a>>,
     scope: Option<FnScope<'a>>,
     /// `#N` references, checked against the groups defined once the module is read.
     group_refs: Vec<(u32, Span)>,
     /// `!N` references from text kept as spans (debug-info fields), checked at the end.
     md_refs: Vec<(u32, Span)>,
 }
+
+/// The bytes that matter when stepping over a body: braces, string quotes, comment starts.
+const SKIM_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b';' as usize] = true;
+    t
+};
 
 const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
 
@@ -205,13 +230,131 @@ impl<'a> Parser<'a> {
                 named_metadata: Vec::new(),
                 attr_groups: Default::default(),
                 uses: Default::default(),
+                top_level_uses: 0,
                 patches: Vec::new(),
                 patch_index: FxHashMap::default(),
                 appended: String::new(),
             },
+            body_mode: None,
             scope: None,
             group_refs: Vec::new(),
             md_refs: Vec::new(),
+        }
+    }
+
+    // ---- the module's arenas, or the body's own in body mode ----
+
+    fn intern(&mut self, ty: Type) -> TypeId {
+        let Some(bm) = &mut self.body_mode else {
+            return self.m.types.intern(ty);
+        };
+        if let Some(id) = bm.base.types.lookup(&ty) {
+            return id;
+        }
+        if let Some(&id) = bm.type_dedup.get(&ty) {
+            return id;
+        }
+        let body = &mut self.scope.as_mut().expect("body mode reads a body").body;
+        let id = TypeId::new(body.base.types as usize + body.types.len());
+        body.types.push(ty.clone());
+        bm.type_dedup.insert(ty, id);
+        id
+    }
+
+    fn int_ty(&mut self, bits: u32) -> TypeId {
+        match &self.body_mode {
+            None => self.m.types.int(bits),
+            Some(_) => self.intern(Type::Int(bits)),
+        }
+    }
+
+    fn ptr_ty(&mut self, addr_space: u32) -> TypeId {
+        match &self.body_mode {
+            None => self.m.types.ptr(addr_space),
+            Some(_) => self.intern(Type::Ptr(addr_space)),
+        }
+    }
+
+    fn ty(&self, id: TypeId) -> &Type {
+        match (&self.body_mode, &self.scope) {
+            (Some(bm), Some(scope)) => scope.body.ty(bm.base, id),
+            _ => self.m.types.get(id),
+        }
+    }
+
+    fn resolve_ty(&self, id: TypeId) -> TypeId {
+        match (&self.body_mode, &self.scope) {
+            (Some(bm), Some(scope)) => scope.body.resolve_ty(bm.base, id),
+            _ => self.m.types.resolve(id),
+        }
+    }
+
+    fn push_const(&mut self, c: Const) -> Value {
+        match (&self.body_mode, &mut self.scope) {
+            (Some(_), Some(scope)) => {
+                let body = &mut scope.body;
+                let id = ConstId::new(body.base.consts as usize + body.consts.len());
+                body.consts.push(c);
+                Value::constant(id)
+            }
+            _ => Value::constant(self.m.consts.push(c)),
+        }
+    }
+
+    fn push_md_node(&mut self, node: MdNode) -> MdId {
+        match (&self.body_mode, &mut self.scope) {
+            (Some(_), Some(scope)) => {
+                let body = &mut scope.body;
+                let id = MdId::new(body.base.metadata as usize + body.metadata.len());
+                body.metadata.push(node);
+                id
+            }
+            _ => self.m.metadata.push(node),
+        }
+    }
+
+    /// A `!N` named in text kept as a span: checked now in body mode, at the end otherwise.
+    fn note_md_ref(&mut self, t: Token) -> PResult<()> {
+        let n = self.number_after_sigil(t)?;
+        match &self.body_mode {
+            Some(bm) if !bm.base.md_by_number.contains_key(&n) => {
+                Err(self.err_at(t.span, "use of undefined metadata"))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.md_refs.push((n, t.span));
+                Ok(())
+            }
+        }
+    }
+
+    /// A `#N` reference: checked now in body mode, at the end otherwise.
+    fn note_group_ref(&mut self, n: u32, span: Span) -> PResult<()> {
+        match &self.body_mode {
+            Some(bm) if !bm.base.attr_groups.contains_key(&n) => {
+                Err(self.err_at(span, "use of undefined attribute group"))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.group_refs.push((n, span));
+                Ok(())
+            }
+        }
+    }
+
+    fn set_use_role(&mut self, u: UseId, role: UseRole) {
+        match &mut self.body_mode {
+            None => self.m.uses[u].role = role,
+            Some(bm) => {
+                let first = bm.replay_from.map_or(0, |(first, _)| first as usize);
+                if let Some(use_) = u
+                    .index()
+                    .checked_sub(first)
+                    .and_then(|i| bm.uses.get_mut(i))
+                {
+                    use_.role = role;
+                }
+            }
         }
     }
 
@@ -328,13 +471,13 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
                 Tok::Invalid => return Err(self.err("a token")),
-                Tok::MdNum => self.md_refs.push((self.number_after_sigil(t)?, t.span)),
+                Tok::MdNum => self.note_md_ref(t)?,
                 Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
                     self.local_ref(t)?;
                     continue;
                 }
                 Tok::GlobalName | Tok::GlobalNum => {
-                    self.global_use(t, UseRole::Operand);
+                    self.global_use(t, UseRole::Operand)?;
                 }
                 _ => {}
             }
@@ -351,8 +494,43 @@ impl<'a> Parser<'a> {
 
     // ---- names ----
 
-    /// Record a reference to a global, creating it (as pending) at its first mention.
-    fn global_use(&mut self, t: Token, role: UseRole) -> UseId {
+    /// Record a reference to a global, creating it (as pending) at its first mention. In body
+    /// mode the global must exist: the whole top level is read by then.
+    fn global_use(&mut self, t: Token, role: UseRole) -> PResult<UseId> {
+        let src = self.src;
+        if let Some(bm) = &mut self.body_mode {
+            if let Some((first, count)) = bm.replay_from {
+                let k = bm.uses.len() as u32;
+                let u = UseId::from_u32(first + k);
+                return match bm.base.uses.get(u) {
+                    Some(&recorded) if k < count => {
+                        bm.uses.push(recorded);
+                        Ok(u)
+                    }
+                    _ => Err(self.err_at(t.span, "a use the module did not record when read")),
+                };
+            }
+            let body = &src[t.span.range()][1..];
+            let found = if t.kind == Tok::GlobalNum {
+                bm.base.global_by_number.get(&decimal(body)).copied()
+            } else {
+                bm.base
+                    .global_by_name
+                    .get(strip_name(body).as_ref())
+                    .copied()
+            };
+            let Some(global) = found else {
+                return Err(self.err_at(t.span, "use of undefined value"));
+            };
+            let u = UseId::new(bm.uses.len());
+            bm.uses.push(GlobalUse {
+                global,
+                span: t.span,
+                in_function: Some(bm.func),
+                role,
+            });
+            return Ok(u);
+        }
         let body = &self.text(t)[1..];
         let existing = if t.kind == Tok::GlobalNum {
             let n = decimal(body);
@@ -382,19 +560,18 @@ impl<'a> Parser<'a> {
             };
             g
         });
-        let in_function = self.scope.as_ref().map(|s| s.func);
         let u = self.m.uses.push(GlobalUse {
             global: g,
             span: t.span,
-            in_function,
+            in_function: None,
             role,
         });
         self.m.globals[g].uses.push(u);
-        u
+        Ok(u)
     }
 
     fn define_global(&mut self, t: Token, kind: GlobalKind) -> PResult<GlobalId> {
-        let u = self.global_use(t, UseRole::Definition);
+        let u = self.global_use(t, UseRole::Definition)?;
         let g = self.m.uses[u].global;
         if self.m.globals[g].kind != GlobalKind::Pending {
             return Err(self.err_at(t.span, "redefinition of a global"));
@@ -518,7 +695,14 @@ impl<'a> Parser<'a> {
 
     // ---- module ----
 
-    pub fn module(mut self) -> PResult<Module> {
+    /// Read the top level: everything but the function bodies, which are stepped over (see
+    /// `read::parse`). On an error, the module read so far comes with it.
+    pub fn module(mut self) -> (Module, Option<ReadError>) {
+        let result = self.top_level();
+        (self.m, result.err())
+    }
+
+    fn top_level(&mut self) -> PResult<()> {
         loop {
             let t = self.tok;
             match t.kind {
@@ -562,8 +746,7 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.err("a top-level entity")),
             }
         }
-        self.check_module_references()?;
-        Ok(self.m)
+        self.check_module_references()
     }
 
     fn check_module_references(&self) -> PResult<()> {
@@ -616,7 +799,7 @@ impl<'a> Parser<'a> {
         self.bump();
         if is_bb {
             let g = self.expect_global("a function")?;
-            self.global_use(g, UseRole::Operand);
+            self.global_use(g, UseRole::Operand)?;
             self.expect(Tok::Comma, "','")?;
             if !matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum) {
                 return Err(self.err("a block name"));
@@ -669,7 +852,7 @@ impl<'a> Parser<'a> {
         let name = self.bump();
         self.expect(Tok::Equal, "'='")?;
         self.expect_word("type")?;
-        let n = self.named_type(name);
+        let n = self.named_type(name)?;
         if self.m.types.named[n].body.is_some() {
             return Err(self.err_at(name.span, "redefinition of a type"));
         }
@@ -682,7 +865,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn named_type(&mut self, t: Token) -> NamedTypeId {
+    fn named_type(&mut self, t: Token) -> PResult<NamedTypeId> {
         let text = self.text(t);
         let key: Box<[u8]> = if t.kind == Tok::LocalNum {
             text.into()
@@ -691,8 +874,14 @@ impl<'a> Parser<'a> {
             k.extend_from_slice(&strip_name(&text[1..]));
             k.into()
         };
+        if let Some(bm) = &self.body_mode {
+            return match bm.base.types.named_by_key.get(&key) {
+                Some(&n) if bm.base.types.named[n].body.is_some() => Ok(n),
+                _ => Err(self.err_at(t.span, "use of undefined type")),
+            };
+        }
         if let Some(&n) = self.m.types.named_by_key.get(&key) {
-            return n;
+            return Ok(n);
         }
         let n = self.m.types.named.push(types::NamedType {
             spelling: String::from_utf8_lossy(&text[1..]).into(),
@@ -700,7 +889,7 @@ impl<'a> Parser<'a> {
             first_use: t.span,
         });
         self.m.types.named_by_key.insert(key, n);
-        n
+        Ok(n)
     }
 
     fn named_metadata(&mut self) -> PResult<()> {
@@ -729,6 +918,12 @@ impl<'a> Parser<'a> {
 
     fn md_number_ref(&mut self, t: Token) -> PResult<MdId> {
         let n = self.number_after_sigil(t)?;
+        if let Some(bm) = &self.body_mode {
+            return match bm.base.md_by_number.get(&n) {
+                Some(&id) => Ok(id),
+                None => Err(self.err_at(t.span, "use of undefined metadata")),
+            };
+        }
         if let Some(&id) = self.m.md_by_number.get(&n) {
             return Ok(id);
         }
@@ -846,14 +1041,14 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
                 Tok::Invalid => return Err(self.err("a metadata field value")),
-                Tok::MdNum => self.md_refs.push((self.number_after_sigil(t)?, t.span)),
+                Tok::MdNum => self.note_md_ref(t)?,
                 Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
                     value_start.get_or_insert(t.span);
                     self.local_ref(t)?;
                     continue;
                 }
                 Tok::GlobalName | Tok::GlobalNum => {
-                    self.global_use(t, UseRole::Operand);
+                    self.global_use(t, UseRole::Operand)?;
                 }
                 _ => {}
             }
@@ -872,7 +1067,7 @@ impl<'a> Parser<'a> {
             Tok::MdString => Ok(MdRef::Str(self.bump().span)),
             Tok::Exclaim | Tok::MdName => {
                 let (body, span) = self.md_node_body()?;
-                let id = self.m.metadata.push(MdNode {
+                let id = self.push_md_node(MdNode {
                     distinct: false,
                     body,
                     span,
@@ -913,7 +1108,7 @@ impl<'a> Parser<'a> {
         match t.kind {
             Tok::AttrGroup => {
                 let n = self.number_after_sigil(t)?;
-                self.group_refs.push((n, t.span));
+                self.note_group_ref(n, t.span)?;
                 Ok(Attr::Group(n, t.span))
             }
             Tok::Str => {
@@ -1068,7 +1263,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let (body, span) = self.md_node_body()?;
-                MdRef::Node(self.m.metadata.push(MdNode {
+                MdRef::Node(self.push_md_node(MdNode {
                     distinct: false,
                     body,
                     span,
@@ -1202,21 +1397,21 @@ impl<'a> Parser<'a> {
                 let w = self.text(t);
                 self.bump();
                 match w {
-                    b"void" => self.m.types.intern(Type::Void),
-                    b"half" => self.m.types.intern(Type::Float(FloatKind::Half)),
-                    b"bfloat" => self.m.types.intern(Type::Float(FloatKind::BFloat)),
-                    b"float" => self.m.types.intern(Type::Float(FloatKind::Float)),
-                    b"double" => self.m.types.intern(Type::Float(FloatKind::Double)),
-                    b"x86_fp80" => self.m.types.intern(Type::Float(FloatKind::X86Fp80)),
-                    b"fp128" => self.m.types.intern(Type::Float(FloatKind::Fp128)),
-                    b"ppc_fp128" => self.m.types.intern(Type::Float(FloatKind::PpcFp128)),
-                    b"x86_amx" => self.m.types.intern(Type::X86Amx),
-                    b"label" => self.m.types.intern(Type::Label),
-                    b"metadata" => self.m.types.intern(Type::Metadata),
-                    b"token" => self.m.types.intern(Type::Token),
+                    b"void" => self.intern(Type::Void),
+                    b"half" => self.intern(Type::Float(FloatKind::Half)),
+                    b"bfloat" => self.intern(Type::Float(FloatKind::BFloat)),
+                    b"float" => self.intern(Type::Float(FloatKind::Float)),
+                    b"double" => self.intern(Type::Float(FloatKind::Double)),
+                    b"x86_fp80" => self.intern(Type::Float(FloatKind::X86Fp80)),
+                    b"fp128" => self.intern(Type::Float(FloatKind::Fp128)),
+                    b"ppc_fp128" => self.intern(Type::Float(FloatKind::PpcFp128)),
+                    b"x86_amx" => self.intern(Type::X86Amx),
+                    b"label" => self.intern(Type::Label),
+                    b"metadata" => self.intern(Type::Metadata),
+                    b"token" => self.intern(Type::Token),
                     b"ptr" => {
                         let a = self.opt_addrspace_number()?;
-                        self.m.types.ptr(a)
+                        self.ptr_ty(a)
                     }
                     b"target" => self.target_ext_type()?,
                     _ if is_int_type_word(w) => {
@@ -1225,15 +1420,15 @@ impl<'a> Parser<'a> {
                             .and_then(|s| s.parse::<u32>().ok())
                             .filter(|&b| (1..=(1 << 23)).contains(&b))
                             .ok_or_else(|| self.err_at(t.span, "integer width out of range"))?;
-                        self.m.types.int(bits)
+                        self.int_ty(bits)
                     }
                     _ => return Err(self.err_at(t.span, "expected type")),
                 }
             }
             Tok::LocalName | Tok::LocalNum => {
                 self.bump();
-                let n = self.named_type(t);
-                self.m.types.intern(Type::Named(n))
+                let n = self.named_type(t)?;
+                self.intern(Type::Named(n))
             }
             Tok::LSquare => {
                 self.bump();
@@ -1241,14 +1436,14 @@ impl<'a> Parser<'a> {
                 self.expect_word("x")?;
                 let elem = self.parse_type()?;
                 self.expect(Tok::RSquare, "']'")?;
-                self.m.types.intern(Type::Array(len, elem))
+                self.intern(Type::Array(len, elem))
             }
             Tok::Less => {
                 self.bump();
                 if self.tok.kind == Tok::LBrace {
                     let elems = self.struct_body()?;
                     self.expect(Tok::Greater, "'>'")?;
-                    self.m.types.intern(Type::Struct {
+                    self.intern(Type::Struct {
                         packed: true,
                         elems,
                     })
@@ -1261,7 +1456,7 @@ impl<'a> Parser<'a> {
                     self.expect_word("x")?;
                     let elem = self.parse_type()?;
                     self.expect(Tok::Greater, "'>'")?;
-                    self.m.types.intern(Type::Vector {
+                    self.intern(Type::Vector {
                         scalable,
                         len,
                         elem,
@@ -1270,7 +1465,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let elems = self.struct_body()?;
-                self.m.types.intern(Type::Struct {
+                self.intern(Type::Struct {
                     packed: false,
                     elems,
                 })
@@ -1282,7 +1477,7 @@ impl<'a> Parser<'a> {
             match self.tok.kind {
                 Tok::Star => {
                     self.bump();
-                    ty = self.m.types.intern(Type::Ptr(0));
+                    ty = self.intern(Type::Ptr(0));
                 }
                 Tok::Word if self.is_word(b"addrspace") => {
                     // `T addrspace(N)*` only; anything else is not ours.
@@ -1290,14 +1485,14 @@ impl<'a> Parser<'a> {
                     let a = self.opt_addrspace_number()?;
                     if self.tok.kind == Tok::Star {
                         self.bump();
-                        ty = self.m.types.intern(Type::Ptr(a));
+                        ty = self.intern(Type::Ptr(a));
                     } else {
                         (self.lex, self.tok) = save;
                         return Ok(ty);
                     }
                 }
                 Tok::LParen => {
-                    if matches!(self.m.types.get(ty), Type::Label | Type::Metadata) {
+                    if matches!(self.ty(ty), Type::Label | Type::Metadata) {
                         return Ok(ty);
                     }
                     self.bump();
@@ -1318,7 +1513,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     self.expect(Tok::RParen, "')'")?;
-                    ty = self.m.types.intern(Type::Function {
+                    ty = self.intern(Type::Function {
                         ret: ty,
                         params,
                         varargs,
@@ -1378,14 +1573,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
-        Ok(self.m.types.intern(Type::TargetExt { name, types, ints }))
+        Ok(self.intern(Type::TargetExt { name, types, ints }))
     }
 
     // ---- values and constants ----
-
-    fn push_const(&mut self, c: Const) -> Value {
-        Value::constant(self.m.consts.push(c))
-    }
 
     /// A value of type `ty`.
     pub fn parse_value(&mut self, ty: TypeId) -> PResult<Value> {
@@ -1394,7 +1585,7 @@ impl<'a> Parser<'a> {
             Tok::LocalName | Tok::LocalNum => Ok(Value::local(self.local_ref(t)?)),
             Tok::GlobalName | Tok::GlobalNum => {
                 self.bump();
-                Ok(Value::global(self.global_use(t, UseRole::Operand)))
+                Ok(Value::global(self.global_use(t, UseRole::Operand)?))
             }
             Tok::Int | Tok::HexInt => {
                 self.bump();
@@ -1402,7 +1593,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Float | Tok::HexFloat => {
                 self.bump();
-                let fits = match *self.m.types.get(ty) {
+                let fits = match *self.ty(ty) {
                     Type::Float(kind) => float_literal_fits(self.text(t), kind),
                     _ => false,
                 };
@@ -1435,7 +1626,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Tok::MdNum | Tok::MdString | Tok::Exclaim | Tok::MdName => {
-                if !matches!(self.m.types.get(ty), Type::Metadata) {
+                if !matches!(self.ty(ty), Type::Metadata) {
                     return Err(self.err("a value"));
                 }
                 let md = self.md_operand()?;
@@ -1462,7 +1653,7 @@ impl<'a> Parser<'a> {
             self.bump();
             return Ok(self.push_const(c));
         }
-        if matches!(self.m.types.get(ty), Type::Metadata) {
+        if matches!(self.ty(ty), Type::Metadata) {
             let md = self.md_operand()?;
             return Ok(self.push_const(Const::Metadata(md)));
         }
@@ -1471,7 +1662,7 @@ impl<'a> Parser<'a> {
             b"blockaddress" => {
                 self.expect(Tok::LParen, "'('")?;
                 let f = self.expect_global("a function")?;
-                let u = self.global_use(f, UseRole::Operand);
+                let u = self.global_use(f, UseRole::Operand)?;
                 self.expect(Tok::Comma, "','")?;
                 let bb = self.tok;
                 if !matches!(bb.kind, Tok::LocalName | Tok::LocalNum) {
@@ -1483,7 +1674,7 @@ impl<'a> Parser<'a> {
             }
             b"dso_local_equivalent" | b"no_cfi" => {
                 let f = self.expect_global("a function")?;
-                let u = self.global_use(f, UseRole::Operand);
+                let u = self.global_use(f, UseRole::Operand)?;
                 let c = if w == b"no_cfi" {
                     Const::NoCfi(u)
                 } else {
@@ -1591,7 +1782,6 @@ impl<'a> Parser<'a> {
         let g = self.define_global(name, GlobalKind::Function(func))?;
         if is_definition {
             self.scope = Some(FnScope {
-                func,
                 body: Body::default(),
                 by_name: FxHashMap::default(),
                 by_number: Vec::new(),
@@ -1630,7 +1820,9 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
-        let fn_ty = self.m.types.intern(Type::Function {
+        // The parameter names are checked; the body is read later, on its own.
+        self.scope = None;
+        let fn_ty = self.intern(Type::Function {
             ret: ret_ty,
             params: params.iter().map(|p| p.ty).collect(),
             varargs,
@@ -1717,8 +1909,18 @@ impl<'a> Parser<'a> {
         }
         f.header_span = kw.span.to(self.prev_end());
         if is_definition {
-            let body = self.function_body()?;
-            f.body = Some(body);
+            let span = self.skim_body()?;
+            f.body = Some(BodyInfo {
+                span,
+                blocks: 0,
+                insts: 0,
+                reachable_blocks: 0,
+                reachable_insts: 0,
+                shape: 0,
+                passes_distinct_metadata: false,
+                first_use: 0,
+                use_count: 0,
+            });
         }
         f.span = kw.span.to(self.prev_end());
         self.m.functions.push(f);
@@ -1753,6 +1955,95 @@ impl<'a> Parser<'a> {
         Ok(None)
     }
 
+    /// Step over a function body without reading it, as the lexer would: braces balance, and
+    /// strings and comments are skipped. Returns the span from `{` to `}`; a body left open runs
+    /// to the end of the input, where reading it will say what is wrong.
+    fn skim_body(&mut self) -> PResult<Span> {
+        if self.tok.kind != Tok::LBrace {
+            return Err(self.err("'{' to start the function body"));
+        }
+        let start = self.tok.span.start as usize;
+        let src = self.src;
+        let mut depth = 0u32;
+        let mut i = start;
+        let end = loop {
+            let Some(at) = src[i..].iter().position(|&b| SKIM_STOPS[b as usize]) else {
+                break src.len();
+            };
+            i += at;
+            match src[i] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break i + 1;
+                    }
+                }
+                b'"' => match src[i + 1..].iter().position(|&b| b == b'"') {
+                    Some(close) => i += close + 1,
+                    None => break src.len(),
+                },
+                _ => match src[i..].iter().position(|&b| b == b'\n') {
+                    Some(eol) => i += eol,
+                    None => break src.len(),
+                },
+            }
+            i += 1;
+        };
+        self.lex = Lexer::starting_at(src, end);
+        self.tok = self.lex.next();
+        Ok(Span::new(start, end))
+    }
+
+    /// Read the body of `f`, a definition in `base`, whose top level is read. `replay`: the
+    /// body was read before and its uses are the ones `base` recorded then.
+    pub(crate) fn read_body(
+        src: &'a str,
+        base: &'a Module,
+        f: FuncId,
+        replay: bool,
+    ) -> PResult<(Body, Vec<GlobalUse>)> {
+        let func = &base.functions[f];
+        let mut p = Parser::new(src);
+        let Some(info) = &func.body else {
+            return Err(p.err_at(func.header_span, "a function body"));
+        };
+        p.lex = Lexer::starting_at(p.src, info.span.start as usize);
+        p.tok = p.lex.next();
+        p.body_mode = Some(BodyMode {
+            base,
+            func: f,
+            uses: Vec::new(),
+            replay_from: replay.then_some((info.first_use, info.use_count)),
+            type_dedup: FxHashMap::default(),
+        });
+        let body = Body {
+            base: ArenaBase {
+                consts: base.consts.len() as u32,
+                types: base.types.len() as u32,
+                metadata: base.metadata.len() as u32,
+            },
+            ..Body::default()
+        };
+        p.scope = Some(FnScope {
+            body,
+            by_name: FxHashMap::default(),
+            by_number: Vec::new(),
+            by_sparse_number: FxHashMap::default(),
+            next_number: 0,
+            forward: FxHashMap::default(),
+        });
+        for (index, param) in func.params.iter().enumerate() {
+            let name = param
+                .name
+                .map(|span| Lexer::starting_at(p.src, span.start as usize).next());
+            p.define_local(name, LocalDef::Arg(index as u32))?;
+        }
+        let body = p.function_body()?;
+        let uses = p.body_mode.take().map(|bm| bm.uses).unwrap_or_default();
+        Ok((body, uses))
+    }
+
     fn function_body(&mut self) -> PResult<Body> {
         let open = self.expect(Tok::LBrace, "'{' to start the function body")?;
         loop {
@@ -1774,11 +2065,7 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(span, "use of undefined value"));
         }
         scope.body.span = open.span.to(close.span);
-        let mut body = scope.body;
-        body.items.shrink_to_fit();
-        body.insts.shrink_to_fit();
-        body.locals.shrink_to_fit();
-        Ok(body)
+        Ok(scope.body)
     }
 
     fn block(&mut self) -> PResult<()> {
@@ -1957,7 +2244,7 @@ impl<'a> Parser<'a> {
         let md_len = self.scope().body.attachments.len() as u32 - md_start;
         let end = self.prev_end();
         let id = self.scope().body.insts.next_key();
-        let is_void = self.m.types.is_void(ty);
+        let is_void = matches!(self.ty(ty), Type::Void);
         let result = if is_void {
             if let Some(t) = result_name {
                 return Err(self.err_at(t.span, "instructions returning void cannot have a name"));
@@ -1982,13 +2269,13 @@ impl<'a> Parser<'a> {
     }
 
     fn void(&mut self) -> TypeId {
-        self.m.types.intern(Type::Void)
+        self.intern(Type::Void)
     }
 
     fn bool_like(&mut self, ty: TypeId) -> TypeId {
-        let i1 = self.m.types.intern(Type::Int(1));
-        match *self.m.types.get(ty) {
-            Type::Vector { scalable, len, .. } => self.m.types.intern(Type::Vector {
+        let i1 = self.intern(Type::Int(1));
+        match *self.ty(ty) {
+            Type::Vector { scalable, len, .. } => self.intern(Type::Vector {
                 scalable,
                 len,
                 elem: i1,
@@ -2082,13 +2369,13 @@ impl<'a> Parser<'a> {
                 self.push_item(Item::Mark(b']'));
                 self.expect_word("unwind")?;
                 self.unwind_dest()?;
-                self.m.types.intern(Type::Token)
+                self.intern(Type::Token)
             }
             CatchPad | CleanupPad => {
                 self.expect_word("within")?;
                 self.pad_value()?;
                 self.item_bracketed(|p| p.item_typed_value().map(drop))?;
-                self.m.types.intern(Type::Token)
+                self.intern(Type::Token)
             }
             FNeg => {
                 self.item_words_while(is_fast_math_flag);
@@ -2142,7 +2429,7 @@ impl<'a> Parser<'a> {
                 let vty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_typed_value()?;
-                match *self.m.types.get(self.m.types.resolve(vty)) {
+                match *self.ty(self.resolve_ty(vty)) {
                     Type::Vector { elem, .. } => elem,
                     _ => vty,
                 }
@@ -2161,9 +2448,9 @@ impl<'a> Parser<'a> {
                 self.item_typed_value()?;
                 self.item_comma()?;
                 let mask = self.item_typed_value()?;
-                match (self.m.types.get(ty).clone(), self.m.types.get(mask).clone()) {
+                match (self.ty(ty).clone(), self.ty(mask).clone()) {
                     (Type::Vector { elem, .. }, Type::Vector { scalable, len, .. }) => {
-                        self.m.types.intern(Type::Vector {
+                        self.intern(Type::Vector {
                             scalable,
                             len,
                             elem,
@@ -2216,7 +2503,7 @@ impl<'a> Parser<'a> {
                     addr_space = self.opt_addrspace_number()?;
                     self.push_word(t.span.to(self.prev_end()))?;
                 }
-                self.m.types.intern(Type::Ptr(addr_space))
+                self.intern(Type::Ptr(addr_space))
             }
             Load => {
                 let atomic = self.is_word(b"atomic");
@@ -2260,8 +2547,8 @@ impl<'a> Parser<'a> {
                 self.item_ordering()?;
                 self.item_ordering()?;
                 self.item_opt_align()?;
-                let i1 = self.m.types.intern(Type::Int(1));
-                self.m.types.intern(Type::Struct {
+                let i1 = self.intern(Type::Int(1));
+                self.intern(Type::Struct {
                     packed: false,
                     elems: vec![ty, i1],
                 })
@@ -2288,10 +2575,10 @@ impl<'a> Parser<'a> {
                 while self.tok.kind == Tok::Comma && self.peek2().kind != Tok::MdName {
                     self.bump();
                     let ity = self.item_typed_value()?;
-                    if let Type::Vector { scalable, len, .. } = *self.m.types.get(ity)
-                        && !matches!(self.m.types.get(result), Type::Vector { .. })
+                    if let Type::Vector { scalable, len, .. } = *self.ty(ity)
+                        && !matches!(self.ty(result), Type::Vector { .. })
                     {
-                        result = self.m.types.intern(Type::Vector {
+                        result = self.intern(Type::Vector {
                             scalable,
                             len,
                             elem: result,
@@ -2358,7 +2645,7 @@ impl<'a> Parser<'a> {
     }
 
     fn member_type(&mut self, agg: TypeId, index: u64, at: Span) -> PResult<TypeId> {
-        match self.m.types.get(self.m.types.resolve(agg)) {
+        match self.ty(self.resolve_ty(agg)) {
             Type::Struct { elems, .. } => elems
                 .get(index as usize)
                 .copied()
@@ -2370,7 +2657,7 @@ impl<'a> Parser<'a> {
 
     /// The parent pad of a funclet instruction: a local value or `none`.
     fn pad_value(&mut self) -> PResult<()> {
-        let token = self.m.types.intern(Type::Token);
+        let token = self.intern(Type::Token);
         self.item_value(token)?;
         Ok(())
     }
@@ -2405,18 +2692,18 @@ impl<'a> Parser<'a> {
             self.push_word(a)?;
         }
         let fn_or_ret = self.item_type()?;
-        let ret = match self.m.types.get(fn_or_ret) {
+        let ret = match self.ty(fn_or_ret) {
             Type::Function { ret, .. } => *ret,
             _ => fn_or_ret,
         };
         // The callee.
-        let ptr = self.m.types.intern(Type::Ptr(0));
+        let ptr = self.intern(Type::Ptr(0));
         let callee_tok = self.tok;
         let callee = self.parse_value(ptr)?;
         if let (ValueKind::Global(u), Tok::GlobalName | Tok::GlobalNum) =
             (callee.kind(), callee_tok.kind)
         {
-            self.m.uses[u].role = UseRole::Callee;
+            self.set_use_role(u, UseRole::Callee);
         }
         self.push_item(Item::Value(callee));
         // Arguments.

@@ -228,7 +228,7 @@ impl Module {
     /// Replace a whole function (its text from `define` to `}`) with `text`.
     pub fn replace_function(&mut self, f: FuncId, text: String) {
         let span = self.functions[f].span;
-        self.drop_uses_within(span);
+        self.drop_function_uses(f, span);
         self.functions[f].rewritten = true;
         self.patch(span, text);
     }

@@ -81,12 +81,12 @@ impl Module {
     /// Replace a function's body (`{` to `}`) with `text`. The uses inside the old body are
     /// dropped from the model; the model's `Body` keeps describing the text that was read.
     pub fn replace_body(&mut self, f: FuncId, text: String) {
-        let Some(span) = self.functions[f].body.as_ref().map(|b| b.span) else {
+        let Some(info) = self.functions[f].body.clone() else {
             return;
         };
-        self.drop_uses_within(span);
+        self.drop_uses(info.uses().collect());
         self.functions[f].rewritten = true;
-        self.patch(span, text);
+        self.patch(info.span, text);
     }
 
     /// Delete a function (its whole text and the line it stood on).
@@ -99,20 +99,28 @@ impl Module {
                 break;
             }
         }
-        self.drop_uses_within(span);
+        self.drop_function_uses(f, span);
         self.functions[f].deleted = true;
         self.patch(span, String::new());
     }
 
-    /// Forget the uses inside `span`. Uses are numbered in source order, so those inside a
-    /// span are one run of ids.
-    fn drop_uses_within(&mut self, span: Span) {
-        let all = self.uses.as_values_slice();
-        let first = all.partition_point(|u| u.span.start < span.start);
-        let last = first + all[first..].partition_point(|u| u.span.end <= span.end);
-        let mut dropped: Vec<(GlobalId, UseId)> = (first..last)
-            .map(|i| (all[i].global, UseId::new(i)))
-            .collect();
+    /// Forget the uses in the text of function `f`, `span` (its text, or more).
+    pub(crate) fn drop_function_uses(&mut self, f: FuncId, span: Span) {
+        // The header's uses are top-level ones, which are in source order.
+        let top = &self.uses.as_values_slice()[..self.top_level_uses as usize];
+        let first = top.partition_point(|u| u.span.start < span.start);
+        let last = first + top[first..].partition_point(|u| u.span.end <= span.end);
+        let mut dropped: Vec<UseId> = (first..last).map(UseId::new).collect();
+        if let Some(info) = &self.functions[f].body {
+            dropped.extend(info.uses());
+        }
+        self.drop_uses(dropped);
+    }
+
+    /// Forget these uses (they were in text that is gone).
+    fn drop_uses(&mut self, uses: Vec<UseId>) {
+        let mut dropped: Vec<(GlobalId, UseId)> =
+            uses.into_iter().map(|u| (self.uses[u].global, u)).collect();
         dropped.sort_unstable();
         for run in dropped.chunk_by(|a, b| a.0 == b.0) {
             let g = run[0].0;
