@@ -115,16 +115,36 @@ pub struct Lexer<'a> {
     pos: usize,
 }
 
+/// Character classes, one table lookup per byte (the lexer's inner loops).
+const NAME_START: u8 = 1;
+const NAME_CHAR: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_') {
+            t[b] |= NAME_START | NAME_CHAR;
+        }
+        if c.is_ascii_digit() {
+            t[b] |= NAME_CHAR;
+        }
+        b += 1;
+    }
+    t
+};
+
 fn is_name_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || matches!(b, b'-' | b'$' | b'.' | b'_')
+    CLASS[b as usize] & NAME_START != 0
 }
 
 fn is_name_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_')
+    CLASS[b as usize] & NAME_CHAR != 0
 }
 
+/// Bare words take the same characters as names.
 fn is_word_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'$' | b'.' | b'_' | b'-')
+    is_name_char(b)
 }
 
 impl<'a> Lexer<'a> {

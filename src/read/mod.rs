@@ -16,7 +16,7 @@ pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
-use parser::Parser;
+use parser::{Parser, Scratch};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -67,7 +67,8 @@ impl Module {
     /// Read the body of a definition again. The module was read from this text, so this
     /// fails only if `f` is a declaration.
     pub fn body(&self, f: FuncId) -> Result<Body, ReadError> {
-        Parser::read_body(&self.source, self, f, true).map(|(body, _)| body)
+        let mut scratch = Scratch::default();
+        Parser::read_body(&self.source, self, f, true, &mut scratch).map(|(body, _)| body)
     }
 }
 
@@ -150,18 +151,26 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts,
         .map(|b| b.span.range().len())
         .sum();
     if text < PARALLEL_THRESHOLD {
-        return definitions.iter().map(|&f| read_one(m, f)).collect();
+        let mut scratch = Scratch::default();
+        return definitions
+            .iter()
+            .map(|&f| read_one(m, f, &mut scratch))
+            .collect();
     }
     // Results come back in function order, whichever thread read what.
     definitions
         .par_iter()
         .with_min_len(4)
-        .map(|&f| read_one(m, f))
+        .map_init(Scratch::default, |scratch, &f| read_one(m, f, scratch))
         .collect()
 }
 
-fn read_one(m: &Module, f: FuncId) -> Result<BodyFacts, ReadError> {
-    let (body, uses) = Parser::read_body(&m.source, m, f, false)?;
+fn read_one<'a>(
+    m: &'a Module,
+    f: FuncId,
+    scratch: &mut Scratch<'a>,
+) -> Result<BodyFacts, ReadError> {
+    let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
     let reachable = body.reachable_blocks();
     let mut shape = FxHasher::default();
     let mut reachable_insts = 0u32;
@@ -184,6 +193,7 @@ fn read_one(m: &Module, f: FuncId) -> Result<BodyFacts, ReadError> {
         first_use: 0,
         use_count: 0,
     };
+    scratch.recycle(body);
     Ok(BodyFacts { info, uses })
 }
 

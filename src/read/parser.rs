@@ -15,6 +15,7 @@ use std::borrow::Cow;
 type PResult<T> = Result<T, ReadError>;
 
 /// Local names of the function being read.
+#[derive(Default)]
 struct FnScope<'a> {
     body: Body,
     by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
@@ -25,6 +26,46 @@ struct FnScope<'a> {
     next_number: u32,
     /// Locals referenced before their definition, with the first reference.
     forward: FxHashMap<LocalId, Span>,
+}
+
+impl FnScope<'_> {
+    /// Empty every table, keeping its memory, for the next body.
+    fn reset(&mut self, base: ArenaBase) {
+        let b = &mut self.body;
+        b.span = Span::default();
+        b.locals.clear();
+        b.blocks.clear();
+        b.insts.clear();
+        b.items.clear();
+        b.attr_lists.clear();
+        b.md_refs.clear();
+        b.attachments.clear();
+        b.debug_records.clear();
+        b.consts.clear();
+        b.types.clear();
+        b.metadata.clear();
+        b.base = base;
+        self.by_name.clear();
+        self.by_number.clear();
+        self.by_sparse_number.clear();
+        self.next_number = 0;
+        self.forward.clear();
+    }
+}
+
+/// Buffers a thread reuses from one body to the next, so that reading many bodies allocates
+/// little: the body's arenas and the tables of local names and types.
+#[derive(Default)]
+pub(crate) struct Scratch<'a> {
+    scope: FnScope<'a>,
+    type_dedup: FxHashMap<Type, TypeId>,
+}
+
+impl Scratch<'_> {
+    /// Take back the buffers of a body read with this scratch.
+    pub(crate) fn recycle(&mut self, body: Body) {
+        self.scope.body = body;
+    }
 }
 
 /// Reading one function body against a module whose top level is read: names resolve in
@@ -48,6 +89,8 @@ pub struct Parser<'a> {
     m: Module,
     body_mode: Option<BodyMode<'a>>,
     scope: Option<FnScope<'a>>,
+    /// The tables of the body just read, kept for the next one.
+    spent_scope: Option<FnScope<'a>>,
     /// `#N` references, checked against the groups defined once the module is read.
     group_refs: Vec<(u32, Span)>,
     /// `!N` references from text kept as spans (debug-info fields), checked at the end.
@@ -63,6 +106,31 @@ const SKIM_STOPS: [bool; 256] = {
     t[b';' as usize] = true;
     t
 };
+
+/// The offset of the first byte at or after `from` that [`SKIM_STOPS`] holds, eight bytes at
+/// a time: bodies are most of a module, and stepping over them is all the first phase does.
+fn next_skim_stop(src: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    // The high bit of each byte of `word` equal to `b` (exact for the lowest such byte).
+    let equal = |word: u64, b: u8| {
+        let x = word ^ (ONES * u64::from(b));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut i = from;
+    while let Some(chunk) = src.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
+        let word = u64::from_le_bytes(*chunk);
+        let hits = equal(word, b'{') | equal(word, b'}') | equal(word, b'"') | equal(word, b';');
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = src.get(i..)?;
+    rest.iter()
+        .position(|&b| SKIM_STOPS[b as usize])
+        .map(|p| i + p)
+}
 
 const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
 
@@ -237,6 +305,7 @@ impl<'a> Parser<'a> {
             },
             body_mode: None,
             scope: None,
+            spent_scope: None,
             group_refs: Vec::new(),
             md_refs: Vec::new(),
         }
@@ -1415,11 +1484,10 @@ impl<'a> Parser<'a> {
                     }
                     b"target" => self.target_ext_type()?,
                     _ if is_int_type_word(w) => {
-                        let bits = std::str::from_utf8(&w[1..])
-                            .ok()
-                            .and_then(|s| s.parse::<u32>().ok())
-                            .filter(|&b| (1..=(1 << 23)).contains(&b))
-                            .ok_or_else(|| self.err_at(t.span, "integer width out of range"))?;
+                        let bits = decimal(&w[1..]);
+                        if !(1..=(1 << 23)).contains(&bits) {
+                            return Err(self.err_at(t.span, "integer width out of range"));
+                        }
                         self.int_ty(bits)
                     }
                     _ => return Err(self.err_at(t.span, "expected type")),
@@ -1967,10 +2035,10 @@ impl<'a> Parser<'a> {
         let mut depth = 0u32;
         let mut i = start;
         let end = loop {
-            let Some(at) = src[i..].iter().position(|&b| SKIM_STOPS[b as usize]) else {
+            let Some(at) = next_skim_stop(src, i) else {
                 break src.len();
             };
-            i += at;
+            i = at;
             match src[i] {
                 b'{' => depth += 1,
                 b'}' => {
@@ -2002,6 +2070,7 @@ impl<'a> Parser<'a> {
         base: &'a Module,
         f: FuncId,
         replay: bool,
+        scratch: &mut Scratch<'a>,
     ) -> PResult<(Body, Vec<GlobalUse>)> {
         let func = &base.functions[f];
         let mut p = Parser::new(src);
@@ -2010,38 +2079,43 @@ impl<'a> Parser<'a> {
         };
         p.lex = Lexer::starting_at(p.src, info.span.start as usize);
         p.tok = p.lex.next();
+        let mut type_dedup = std::mem::take(&mut scratch.type_dedup);
+        type_dedup.clear();
         p.body_mode = Some(BodyMode {
             base,
             func: f,
             uses: Vec::new(),
             replay_from: replay.then_some((info.first_use, info.use_count)),
-            type_dedup: FxHashMap::default(),
+            type_dedup,
         });
-        let body = Body {
-            base: ArenaBase {
-                consts: base.consts.len() as u32,
-                types: base.types.len() as u32,
-                metadata: base.metadata.len() as u32,
-            },
-            ..Body::default()
-        };
-        p.scope = Some(FnScope {
-            body,
-            by_name: FxHashMap::default(),
-            by_number: Vec::new(),
-            by_sparse_number: FxHashMap::default(),
-            next_number: 0,
-            forward: FxHashMap::default(),
+        let mut scope = std::mem::take(&mut scratch.scope);
+        scope.reset(ArenaBase {
+            consts: base.consts.len() as u32,
+            types: base.types.len() as u32,
+            metadata: base.metadata.len() as u32,
         });
+        p.scope = Some(scope);
+        let read = p.params_and_body(func);
+        // Hand the tables back, whatever happened.
+        if let Some(scope) = p.scope.take().or(p.spent_scope.take()) {
+            scratch.scope = scope;
+        }
+        let bm = p.body_mode.take();
+        let uses = bm.map(|bm| {
+            scratch.type_dedup = bm.type_dedup;
+            bm.uses
+        });
+        read.map(|body| (body, uses.unwrap_or_default()))
+    }
+
+    fn params_and_body(&mut self, func: &Function) -> PResult<Body> {
         for (index, param) in func.params.iter().enumerate() {
             let name = param
                 .name
-                .map(|span| Lexer::starting_at(p.src, span.start as usize).next());
-            p.define_local(name, LocalDef::Arg(index as u32))?;
+                .map(|span| Lexer::starting_at(self.src, span.start as usize).next());
+            self.define_local(name, LocalDef::Arg(index as u32))?;
         }
-        let body = p.function_body()?;
-        let uses = p.body_mode.take().map(|bm| bm.uses).unwrap_or_default();
-        Ok((body, uses))
+        self.function_body()
     }
 
     fn function_body(&mut self) -> PResult<Body> {
@@ -2061,11 +2135,14 @@ impl<'a> Parser<'a> {
         }
         let close = self.expect(Tok::RBrace, "'}' to end the function body")?;
         let mut scope = self.scope.take().expect("in a function");
-        if let Some((_, &span)) = scope.forward.iter().min_by_key(|(_, s)| s.start) {
+        let undefined = scope.forward.values().min_by_key(|s| s.start).copied();
+        let mut body = std::mem::take(&mut scope.body);
+        self.spent_scope = Some(scope);
+        if let Some(span) = undefined {
             return Err(self.err_at(span, "use of undefined value"));
         }
-        scope.body.span = open.span.to(close.span);
-        Ok(scope.body)
+        body.span = open.span.to(close.span);
+        Ok(body)
     }
 
     fn block(&mut self) -> PResult<()> {

@@ -48,29 +48,55 @@ pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
 /// Write the module to `path` atomically: a temporary file in the same directory, renamed over
 /// the target once complete, so a reader never sees a partial file.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
-    write_file_with(path, |w| write_to(m, w))
+    let size = m.source.len() + m.appended.len();
+    write_file_with(path, |w| write_to(m, w), size)
 }
 
 /// Write `bytes` to `path` atomically, as [`write_file`] does.
 pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_file_with(path, |w| w.write_all(bytes))
+    write_file_with(path, |w| w.write_all(bytes), bytes.len())
 }
 
 fn write_file_with(
     path: &Path,
     fill: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> io::Result<()>,
+    size_hint: usize,
 ) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let tmp = tempfile::NamedTempFile::new_in(dir)?;
-    let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file());
+    let mut builder = tempfile::Builder::new();
+    // A new output file gets what `open` with 0666 gives under the umask, as any file a tool
+    // creates (a temporary file alone would be 0600).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder.tempfile_in(dir)?;
+    let mut w = io::BufWriter::with_capacity(size_hint.clamp(4096, 1 << 20), tmp.as_file());
     fill(&mut w)?;
     w.flush()?;
     drop(w);
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    replace(tmp.into_temp_path(), path)
+}
+
+/// Put the finished temporary file in place of `path`; a reader sees the old file or the new
+/// one, never a part. On Linux the two are exchanged and the old one removed: ext4 forces the
+/// blocks of a file that replaces another by rename to be allocated at once (`auto_da_alloc`),
+/// which costs as much as writing a large module, and an exchange does not.
+fn replace(tmp: tempfile::TempPath, path: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        if renameat_with(CWD, &*tmp, CWD, path, RenameFlags::EXCHANGE).is_ok() {
+            // The temporary name now holds the old file; dropping the path removes it.
+            return Ok(());
+        }
+        // No file there yet, or a file system that cannot exchange: a plain rename.
+    }
+    tmp.persist(path).map_err(|e| e.error)
 }
 
 /// A global's name as LLVM writes it: `@name`, `@"needs quotes"`, `@0`.
