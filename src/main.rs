@@ -81,6 +81,12 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn load(path: &Path) -> Result<mergefn::Module, String> {
+    if path.as_os_str() != "-" {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(read) = mergefn::read::parse_file(&file) {
+            return read.map_err(|e| format!("{}:{e}", path.display()));
+        }
+    }
     let bytes = read_input(path)?;
     let name = if path.as_os_str() == "-" {
         "<stdin>".to_string()

@@ -5,11 +5,13 @@
 //! can replace exactly the text they change. Text that needs no structure (attribute words,
 //! flags, debug-info fields) stays as spans into [`Module::source`].
 
+mod source;
 pub mod types;
 
 use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 
+pub use source::Source;
 pub use types::{FloatKind, NamedTypeId, Type, TypeId, Types};
 
 /// A byte range of the source text.
@@ -907,7 +909,7 @@ pub enum PatchSlot {
 /// A parsed LLVM IR module.
 #[derive(Debug)]
 pub struct Module {
-    pub source: String,
+    pub source: Source,
     pub data_layout: DataLayout,
     pub types: Types,
     pub globals: PrimaryMap<GlobalId, Global>,

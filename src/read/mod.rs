@@ -23,6 +23,11 @@ use std::hash::Hasher;
 
 /// Read a module from its text.
 pub fn parse(source: String) -> Result<Module, ReadError> {
+    parse_source(Source::from(source))
+}
+
+/// Read a module from its text, owned or mapped.
+pub fn parse_source(source: Source) -> Result<Module, ReadError> {
     // Every local, constant and use takes at least one byte of text, so below 1 GiB no arena
     // index outgrows a packed `Value`.
     if !crate::model::Value::fits(source.len()) {
@@ -46,20 +51,35 @@ pub fn parse(source: String) -> Result<Module, ReadError> {
 
 /// Read a module from raw bytes: rejects bitcode and invalid UTF-8 with a clear error.
 pub fn parse_bytes(bytes: Vec<u8>) -> Result<Module, ReadError> {
-    if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
-        return Err(ReadError::Bitcode);
-    }
+    // Bitcode never starts with valid UTF-8 (0xC0 is no UTF-8 byte).
     match String::from_utf8(bytes) {
         Ok(s) => parse(s),
-        Err(e) => {
-            let bytes = e.as_bytes();
-            let at = e.utf8_error().valid_up_to();
-            let d = Diagnostic::at(bytes, at, 1, String::new());
-            Err(ReadError::NotUtf8 {
-                line: d.line,
-                col: d.col,
-            })
-        }
+        Err(e) => Err(not_text(e.as_bytes(), e.utf8_error().valid_up_to())),
+    }
+}
+
+/// Read a module from a file, mapping it rather than copying it. `None` when the file cannot
+/// be mapped (a pipe, an empty file): read its bytes and use [`parse_bytes`] instead.
+pub fn parse_file(file: &std::fs::File) -> Option<Result<Module, ReadError>> {
+    Some(match Source::map(file)? {
+        Ok(source) => parse_source(source),
+        Err((bytes, valid_up_to)) => Err(not_text(&bytes, valid_up_to)),
+    })
+}
+
+fn is_bitcode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B])
+}
+
+/// Why `bytes` are not IR text: bitcode, or not UTF-8 from `valid_up_to` on.
+fn not_text(bytes: &[u8], valid_up_to: usize) -> ReadError {
+    if is_bitcode(bytes) {
+        return ReadError::Bitcode;
+    }
+    let d = Diagnostic::at(bytes, valid_up_to, 1, String::new());
+    ReadError::NotUtf8 {
+        line: d.line,
+        col: d.col,
     }
 }
 

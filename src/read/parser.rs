@@ -282,7 +282,7 @@ impl<'a> Parser<'a> {
             lex,
             tok,
             m: Module {
-                source: String::new(),
+                source: Source::default(),
                 data_layout: DataLayout::default(),
                 types: Types::default(),
                 globals: Default::default(),
