@@ -742,8 +742,10 @@ impl Body {
                 continue;
             }
             order.push(b);
-            let succs: Vec<BlockId> = self.successors(b).collect();
-            stack.extend(succs.into_iter().rev().filter(|s| !seen[s.index()]));
+            // Successors go on the stack in reverse, so the first is walked first.
+            let at = stack.len();
+            stack.extend(self.successors(b).filter(|s| !seen[s.index()]));
+            stack[at..].reverse();
         }
         order
     }

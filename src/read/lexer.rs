@@ -109,7 +109,7 @@ pub struct Token {
     pub span: Span,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
@@ -142,11 +142,6 @@ fn is_name_char(b: u8) -> bool {
     CLASS[b as usize] & NAME_CHAR != 0
 }
 
-/// Bare words take the same characters as names.
-fn is_word_char(b: u8) -> bool {
-    is_name_char(b)
-}
-
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a [u8]) -> Self {
         Lexer { src, pos: 0 }
@@ -165,17 +160,37 @@ impl<'a> Lexer<'a> {
     }
 
     fn skip_trivia(&mut self) {
-        loop {
-            match self.at(self.pos) {
-                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
-                b';' => {
-                    while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
-                }
-                _ => return,
+        let src = self.src;
+        let mut i = self.pos;
+        while let Some(&b) = src.get(i) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b';' => match src[i..].iter().position(|&c| c == b'\n') {
+                    Some(eol) => i += eol,
+                    None => i = src.len(),
+                },
+                _ => break,
             }
         }
+        self.pos = i;
+    }
+
+    /// The end of the run of name characters from `i`.
+    fn name_end(&self, i: usize) -> usize {
+        let rest = self.src.get(i..).unwrap_or_default();
+        i + rest
+            .iter()
+            .position(|&b| !is_name_char(b))
+            .unwrap_or(rest.len())
+    }
+
+    /// The end of the run of decimal digits from `i`.
+    fn digits_end(&self, i: usize) -> usize {
+        let rest = self.src.get(i..).unwrap_or_default();
+        i + rest
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(rest.len())
     }
 
     /// Offset just past a `"..."` string starting at `i` (which holds the opening quote), or
@@ -196,19 +211,13 @@ impl<'a> Lexer<'a> {
             };
         }
         if b.is_ascii_digit() {
-            let mut j = i;
-            while self.at(j).is_ascii_digit() {
-                j += 1;
-            }
+            let j = self.digits_end(i);
             if !is_name_char(self.at(j)) {
                 return self.tok(numbered, start, j);
             }
         }
         if is_name_start(b) || b.is_ascii_digit() {
-            let mut j = i;
-            while is_name_char(self.at(j)) {
-                j += 1;
-            }
+            let j = self.name_end(i);
             return self.tok(named, start, j);
         }
         self.tok(Tok::Invalid, start, start + 1)
@@ -245,9 +254,7 @@ impl<'a> Lexer<'a> {
         if !self.at(j).is_ascii_digit() {
             return self.tok(Tok::Invalid, start, j.max(start + 1));
         }
-        while self.at(j).is_ascii_digit() {
-            j += 1;
-        }
+        j = self.digits_end(j);
         if self.at(j) == b':' && !matches!(self.at(start), b'-' | b'+') {
             return self.tok(Tok::LabelNum, start, j + 1);
         }
@@ -296,10 +303,7 @@ impl<'a> Lexer<'a> {
                     };
                 }
                 if c.is_ascii_digit() {
-                    let mut j = start + 1;
-                    while self.at(j).is_ascii_digit() {
-                        j += 1;
-                    }
+                    let j = self.digits_end(start + 1);
                     return self.tok(Tok::MdNum, start, j);
                 }
                 if is_name_start(c) || c == b'\\' {
@@ -312,17 +316,11 @@ impl<'a> Lexer<'a> {
                 self.tok(Tok::Exclaim, start, start + 1)
             }
             b'#' => {
-                let c = self.at(start + 1);
-                let mut j = start + 1;
-                if c.is_ascii_digit() {
-                    while self.at(j).is_ascii_digit() {
-                        j += 1;
-                    }
+                if self.at(start + 1).is_ascii_digit() {
+                    let j = self.digits_end(start + 1);
                     return self.tok(Tok::AttrGroup, start, j);
                 }
-                while is_word_char(self.at(j)) {
-                    j += 1;
-                }
+                let j = self.name_end(start + 1);
                 if self.src[start + 1..j].starts_with(b"dbg_") {
                     return self.tok(Tok::DebugRecord, start, j);
                 }
@@ -375,10 +373,7 @@ impl<'a> Lexer<'a> {
                 self.tok(Tok::HexInt, start, j)
             }
             _ if is_name_start(b) => {
-                let mut j = start;
-                while is_word_char(self.at(j)) {
-                    j += 1;
-                }
+                let j = self.name_end(start);
                 if self.at(j) == b':' {
                     return self.tok(Tok::Label, start, j + 1);
                 }

@@ -11,6 +11,7 @@ use crate::model::*;
 use cranelift_entity::EntityRef;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::cell::Cell;
 
 type PResult<T> = Result<T, ReadError>;
 
@@ -28,7 +29,22 @@ struct FnScope<'a> {
     forward: FxHashMap<LocalId, Span>,
 }
 
-impl FnScope<'_> {
+/// How a local is named: `%7` / `7:`, or `%name` / `name:` (unquoted, unescaped).
+enum LocalKey<'a> {
+    Number(u32),
+    Name(Cow<'a, [u8]>),
+}
+
+impl<'a> FnScope<'a> {
+    fn bind(&mut self, key: LocalKey<'a>, l: LocalId) {
+        match key {
+            LocalKey::Number(n) => self.bind_number(n, l),
+            LocalKey::Name(name) => {
+                self.by_name.insert(name, l);
+            }
+        }
+    }
+
     /// Empty every table, keeping its memory, for the next body.
     fn reset(&mut self, base: ArenaBase) {
         let b = &mut self.body;
@@ -86,6 +102,8 @@ pub struct Parser<'a> {
     src: &'a [u8],
     lex: Lexer<'a>,
     tok: Token,
+    /// The token after `tok` and the lexer past it, once `peek2` has looked.
+    peeked: Cell<Option<(Lexer<'a>, Token)>>,
     m: Module,
     body_mode: Option<BodyMode<'a>>,
     scope: Option<FnScope<'a>>,
@@ -266,6 +284,21 @@ impl FnScope<'_> {
 }
 
 /// The value of a run of ASCII digits, saturating (an absurd number then fails to match).
+/// An unsigned decimal integer (as `str::parse::<u64>` reads one: an optional `+`, digits), or
+/// `None` when it is not one or does not fit.
+fn unsigned(text: &[u8]) -> Option<u64> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &d| {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
+}
+
 fn decimal(digits: &[u8]) -> u32 {
     digits.iter().fold(0u32, |n, &d| {
         n.saturating_mul(10)
@@ -281,6 +314,7 @@ impl<'a> Parser<'a> {
             src: src.as_bytes(),
             lex,
             tok,
+            peeked: Cell::new(None),
             m: Module {
                 source: Source::default(),
                 data_layout: DataLayout::default(),
@@ -431,13 +465,29 @@ impl<'a> Parser<'a> {
 
     fn bump(&mut self) -> Token {
         let t = self.tok;
-        self.tok = self.lex.next();
+        match self.peeked.take() {
+            Some((lex, tok)) => (self.lex, self.tok) = (lex, tok),
+            None => self.tok = self.lex.next(),
+        }
         t
     }
 
+    /// The token after the current one (lexed once: `bump` takes it from here).
     fn peek2(&self) -> Token {
-        let mut lx = self.lex.clone();
-        lx.next()
+        if let Some((_, t)) = self.peeked.get() {
+            return t;
+        }
+        let mut lex = self.lex;
+        let t = lex.next();
+        self.peeked.set(Some((lex, t)));
+        t
+    }
+
+    /// Move the lexer to `pos` (a token boundary) and read the token there.
+    fn seek(&mut self, pos: usize) {
+        self.peeked.set(None);
+        self.lex = Lexer::starting_at(self.src, pos);
+        self.tok = self.lex.next();
     }
 
     fn text(&self, t: Token) -> &'a [u8] {
@@ -507,9 +557,7 @@ impl<'a> Parser<'a> {
     fn expect_u64(&mut self, what: &str) -> PResult<u64> {
         if self.tok.kind == Tok::Int {
             let t = self.bump();
-            std::str::from_utf8(self.text(t))
-                .ok()
-                .and_then(|s| s.parse().ok())
+            unsigned(self.text(t))
                 .ok_or_else(|| self.err_at(t.span, format!("{what} out of range")))
         } else {
             Err(self.err(what))
@@ -555,9 +603,8 @@ impl<'a> Parser<'a> {
     }
 
     fn number_after_sigil(&self, t: Token) -> PResult<u32> {
-        std::str::from_utf8(&self.text(t)[1..])
-            .ok()
-            .and_then(|s| s.parse().ok())
+        unsigned(&self.text(t)[1..])
+            .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| self.err_at(t.span, "number out of range"))
     }
 
@@ -655,10 +702,6 @@ impl<'a> Parser<'a> {
             .expect("local names are read inside a function")
     }
 
-    fn new_local(&mut self, def: LocalDef) -> LocalId {
-        self.scope().body.locals.push(Local { def })
-    }
-
     /// A reference to a local value or block, possibly before its definition.
     fn local_ref(&mut self, t: Token) -> PResult<LocalId> {
         if self.scope.is_none() {
@@ -668,53 +711,40 @@ impl<'a> Parser<'a> {
             ));
         }
         self.bump();
-        let existing = self.lookup_local(t)?;
-        if let Some(l) = existing {
+        let key = self.local_key(t);
+        if let Some(l) = self.find_local(&key) {
             return Ok(l);
         }
-        let l = self.new_local(LocalDef::Arg(u32::MAX));
-        self.bind_local(t, l)?;
-        self.scope().forward.insert(l, t.span);
+        let scope = self.scope();
+        let l = scope.body.locals.push(Local {
+            def: LocalDef::Arg(u32::MAX),
+        });
+        scope.bind(key, l);
+        scope.forward.insert(l, t.span);
         Ok(l)
     }
 
-    fn local_key(&self, t: Token) -> (Option<u32>, Cow<'a, [u8]>) {
+    fn local_key(&self, t: Token) -> LocalKey<'a> {
         let text = self.text(t);
-        let body = match t.kind {
-            Tok::Label => &text[..text.len() - 1],
-            Tok::LabelNum => &text[..text.len() - 1],
-            _ => &text[1..],
-        };
         match t.kind {
-            Tok::LocalNum | Tok::LabelNum => (Some(decimal(body)), Cow::Borrowed(body)),
-            _ => (None, strip_name(body)),
+            Tok::LocalNum => LocalKey::Number(decimal(&text[1..])),
+            Tok::LabelNum => LocalKey::Number(decimal(&text[..text.len() - 1])),
+            Tok::Label => LocalKey::Name(strip_name(&text[..text.len() - 1])),
+            _ => LocalKey::Name(strip_name(&text[1..])),
         }
     }
 
-    fn lookup_local(&self, t: Token) -> PResult<Option<LocalId>> {
-        let (num, name) = self.local_key(t);
-        let scope = self.scope.as_ref().expect("in a function");
-        Ok(match num {
-            Some(n) => scope
+    fn find_local(&self, key: &LocalKey<'a>) -> Option<LocalId> {
+        let scope = self.scope.as_ref()?;
+        match key {
+            LocalKey::Number(n) => scope
                 .by_number
-                .get(n as usize)
+                .get(*n as usize)
                 .copied()
                 .flatten()
-                .or_else(|| scope.by_sparse_number.get(&n).copied()),
-            None => scope.by_name.get(&name).copied(),
-        })
-    }
-
-    fn bind_local(&mut self, t: Token, l: LocalId) -> PResult<()> {
-        let (num, name) = self.local_key(t);
-        let scope = self.scope();
-        match num {
-            Some(n) => scope.bind_number(n, l),
-            None => {
-                scope.by_name.insert(name, l);
-            }
+                .or_else(|| scope.by_sparse_number.get(n).copied()),
+            LocalKey::Name(name) => scope.by_name.get(name).copied(),
         }
-        Ok(())
     }
 
     /// Define a local named by `t` (or implicitly numbered when `t` is `None`).
@@ -730,8 +760,8 @@ impl<'a> Parser<'a> {
             scope.bind_number(n, l);
             return Ok(l);
         };
-        let (num, _) = self.local_key(t);
-        if let Some(n) = num {
+        let key = self.local_key(t);
+        if let LocalKey::Number(n) = key {
             let next = self.scope().next_number;
             if n < next {
                 let what = if matches!(def, LocalDef::Block(_)) {
@@ -748,15 +778,16 @@ impl<'a> Parser<'a> {
                 .checked_add(1)
                 .ok_or_else(|| self.err_at(t.span, "number out of range"))?;
         }
-        match self.lookup_local(t)? {
+        match self.find_local(&key) {
             Some(l) if self.scope().forward.remove(&l).is_some() => {
                 self.scope().body.locals[l].def = def;
                 Ok(l)
             }
             Some(_) => Err(self.err_at(t.span, "redefinition of a local name")),
             None => {
-                let l = self.new_local(def);
-                self.bind_local(t, l)?;
+                let scope = self.scope();
+                let l = scope.body.locals.push(Local { def });
+                scope.bind(key, l);
                 Ok(l)
             }
         }
@@ -936,20 +967,21 @@ impl<'a> Parser<'a> {
 
     fn named_type(&mut self, t: Token) -> PResult<NamedTypeId> {
         let text = self.text(t);
-        let key: Box<[u8]> = if t.kind == Tok::LocalNum {
-            text.into()
+        // The key is `%` and the unquoted, unescaped name: the text itself when bare.
+        let key: Cow<[u8]> = if t.kind == Tok::LocalNum || text.get(1) != Some(&b'"') {
+            Cow::Borrowed(text)
         } else {
             let mut k = b"%".to_vec();
             k.extend_from_slice(&strip_name(&text[1..]));
-            k.into()
+            Cow::Owned(k)
         };
         if let Some(bm) = &self.body_mode {
-            return match bm.base.types.named_by_key.get(&key) {
+            return match bm.base.types.named_by_key.get(key.as_ref()) {
                 Some(&n) if bm.base.types.named[n].body.is_some() => Ok(n),
                 _ => Err(self.err_at(t.span, "use of undefined type")),
             };
         }
-        if let Some(&n) = self.m.types.named_by_key.get(&key) {
+        if let Some(&n) = self.m.types.named_by_key.get(key.as_ref()) {
             return Ok(n);
         }
         let n = self.m.types.named.push(types::NamedType {
@@ -957,7 +989,7 @@ impl<'a> Parser<'a> {
             body: None,
             first_use: t.span,
         });
-        self.m.types.named_by_key.insert(key, n);
+        self.m.types.named_by_key.insert(key.into_owned().into(), n);
         Ok(n)
     }
 
@@ -1549,13 +1581,14 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Word if self.is_word(b"addrspace") => {
                     // `T addrspace(N)*` only; anything else is not ours.
-                    let save = (self.lex.clone(), self.tok);
+                    let save = (self.lex, self.tok, self.peeked.get());
                     let a = self.opt_addrspace_number()?;
                     if self.tok.kind == Tok::Star {
                         self.bump();
                         ty = self.intern(Type::Ptr(a));
                     } else {
-                        (self.lex, self.tok) = save;
+                        (self.lex, self.tok) = (save.0, save.1);
+                        self.peeked.set(save.2);
                         return Ok(ty);
                     }
                 }
@@ -2058,8 +2091,7 @@ impl<'a> Parser<'a> {
             }
             i += 1;
         };
-        self.lex = Lexer::starting_at(src, end);
-        self.tok = self.lex.next();
+        self.seek(end);
         Ok(Span::new(start, end))
     }
 
@@ -2077,8 +2109,7 @@ impl<'a> Parser<'a> {
         let Some(info) = &func.body else {
             return Err(p.err_at(func.header_span, "a function body"));
         };
-        p.lex = Lexer::starting_at(p.src, info.span.start as usize);
-        p.tok = p.lex.next();
+        p.seek(info.span.start as usize);
         let mut type_dedup = std::mem::take(&mut scratch.type_dedup);
         type_dedup.clear();
         p.body_mode = Some(BodyMode {
