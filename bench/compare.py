@@ -8,7 +8,8 @@ print, no pass). Mode `merge` (`--mode merge`): `mergefn merge IN -o OUT` agains
 `opt-22 -S -passes=mergefunc IN -o OUT`, end to end (read, merge, write), with the number of
 functions each folds (mergefn's from its report; opt-22's counted from its output: functions
 gone, or turned into a forwarding thunk). The two commands alternate, N runs each (default 5); the table
-gives the median wall time and the median peak resident memory (from wait4) of each, then
+gives the median wall time and the median peak resident memory of each, as bench/measure.c
+reports them (fork to wait4, so a command's own start-up counts, the harness's does not), then
 speed-up = opt time / mergefn time and memory = mergefn peak / opt peak. Machines are noisy:
 read the ratios, not the absolute numbers. Without module arguments it takes every module in
 target/corpus (build it with bench/corpus.sh).
@@ -22,27 +23,35 @@ import os
 import statistics
 import subprocess
 import sys
+import shutil
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def measure(cmd, scratch):
-    """Wall seconds and peak RSS in KiB of one run of `cmd`.
+def launcher():
+    """bench/measure.c, built once into target/bench: it forks and execs the command and
+    reports the command's own wall time and peak memory, without this script's start-up cost
+    (which a Python-side clock would add to both sides and so shrink every ratio)."""
+    exe = os.path.join(ROOT, "target", "bench", "measure")
+    src = os.path.join(ROOT, "bench", "measure.c")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        cc = next((c for c in ("clang-22", "cc", "gcc") if shutil.which(c)), None)
+        if cc is None:
+            sys.exit("needs a C compiler (clang-22 or cc) to build bench/measure.c")
+        subprocess.run([cc, "-O2", src, "-o", exe], check=True)
+    return exe
 
-    GNU time launches the command: the peak that wait4 reports for a child includes the memory of
-    the process it was forked from, so forking from Python would add Python's own footprint."""
-    report = os.path.join(scratch, "time.txt")
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report, *cmd],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - start
+
+def measure(cmd):
+    """Wall seconds and peak RSS in KiB of one run of `cmd`."""
+    proc = subprocess.run([launcher(), *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.decode(errors='replace')}")
-    with open(report) as f:
-        peak = int(f.read().split()[-1])
-    return elapsed, peak
+    ns, peak = proc.stderr.decode().strip().splitlines()[-1].split()
+    return int(ns) / 1e9, int(peak)
 
 
 DEFINE = re.compile(r'^define [^@]*(@(?:"[^"]*"|[-\w$.]+))\(')
@@ -83,8 +92,6 @@ def main():
     modules = args.modules or sorted(glob.glob(os.path.join(ROOT, "target/corpus/*.ll")))
     if not modules:
         sys.exit("no modules: run bench/corpus.sh first")
-    if not os.path.exists("/usr/bin/time"):
-        sys.exit("needs GNU time: apt-get install time")
     if not os.path.exists(args.mergefn):
         subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
 
@@ -103,11 +110,11 @@ def main():
             ours, theirs = [], []
             for _ in range(args.runs):
                 if merge:
-                    ours.append(measure([args.mergefn, "merge", m, "-o", out, "--report", report], tmp))
-                    theirs.append(measure(["opt-22", "-S", "-passes=mergefunc", m, "-o", out_opt], tmp))
+                    ours.append(measure([args.mergefn, "merge", m, "-o", out, "--report", report]))
+                    theirs.append(measure(["opt-22", "-S", "-passes=mergefunc", m, "-o", out_opt]))
                 else:
-                    ours.append(measure([args.mergefn, "read", m, "-o", out], tmp))
-                    theirs.append(measure(["opt-22", "-S", m, "-o", out_opt], tmp))
+                    ours.append(measure([args.mergefn, "read", m, "-o", out]))
+                    theirs.append(measure(["opt-22", "-S", m, "-o", out_opt]))
             t_ours = statistics.median(t for t, _ in ours)
             t_opt = statistics.median(t for t, _ in theirs)
             m_ours = statistics.median(r for _, r in ours) / 1024

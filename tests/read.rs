@@ -144,6 +144,17 @@ fn errors_say_where_what_and_what_was_expected() {
         (1, 25, "use of undefined metadata")
     );
 
+    // Bodies are read after the top level, yet the first error in the text is the one told...
+    let d = syntax_error("define i32 @f() {\n  ret i32\n}\n@g = global i32 zzz\n");
+    assert_eq!((d.line, d.message.as_str()), (3, "expected a value"));
+    // ...and, as in LLVM, a name left undefined only once the text is read through.
+    let d = syntax_error(
+        "define void @f() {\n  call void @nowhere()\n  ret void\n}\n@g = global i32 zzz\n",
+    );
+    assert_eq!((d.line, d.col), (5, 17));
+    let d = syntax_error("define void @f() {\n  call void @nowhere()\n  ret void\n}\n@g = global ptr @gone\n");
+    assert_eq!((d.line, d.message.as_str()), (2, "use of undefined value"));
+
     let d = syntax_error("define void @f() #3 {\n  ret void\n}\n");
     assert_eq!(d.message, "use of undefined attribute group");
 
@@ -235,4 +246,42 @@ fn truncations_and_corruptions_never_panic() {
         errors > 100,
         "corruptions were expected to give errors, got {errors}"
     );
+}
+
+fn mergefn_read(args: &[&str], stdin: Option<&std::path::Path>) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mergefn"));
+    cmd.arg("read").args(args);
+    if let Some(p) = stdin {
+        cmd.stdin(std::fs::File::open(p).unwrap());
+    }
+    cmd.output().unwrap()
+}
+
+/// The CLI maps files and reads pipes; both give back the input, and the output file gets the
+/// permissions any new file gets.
+#[test]
+fn cli_reads_files_and_pipes_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.ll");
+    std::fs::write(&empty, "").unwrap();
+    let mut inputs = all_modules();
+    inputs.push(empty);
+    for input in &inputs {
+        let expected = std::fs::read(input).unwrap();
+        let out = dir.path().join("out.ll");
+        let run = mergefn_read(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(std::fs::read(&out).unwrap() == expected, "{}", input.display());
+        let run = mergefn_read(&["-"], Some(input));
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(run.stdout == expected, "{} from stdin", input.display());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let plain = dir.path().join("plain");
+        std::fs::File::create(&plain).unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir.path().join("out.ll")), mode(&plain));
+    }
 }

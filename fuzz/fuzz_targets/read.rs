@@ -1,11 +1,19 @@
-//! Any bytes must give a module or an error, never a panic; a module must write back unchanged.
+//! Any bytes must give a module or an error, never a panic; a module must write back unchanged,
+//! every body it read must read again, and merging it must not panic either.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(m) = mergefn::parse_bytes(data.to_vec()) {
+    if let Ok(mut m) = mergefn::parse_bytes(data.to_vec()) {
         assert_eq!(mergefn::write::to_string(&m).as_bytes(), data);
         let _ = mergefn::function_counts(&m);
+        for (f, func) in m.functions.iter() {
+            if func.body.is_some() {
+                assert!(m.body(f).is_ok(), "a body read once must read again");
+            }
+        }
+        mergefn::merge(&mut m, &mergefn::Options::default());
+        let _ = mergefn::write::to_string(&m);
     }
 });

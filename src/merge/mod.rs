@@ -214,7 +214,7 @@ fn fingerprints(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<(FuncI
         .filter_map(|&f| m.functions[f].body.as_ref())
         .map(|b| b.span.range().len())
         .sum();
-    if text < crate::read::PARALLEL_THRESHOLD {
+    if text < crate::read::PARALLEL_THRESHOLD || candidates.len() < 2 {
         return candidates.into_iter().filter_map(print).collect();
     }
     let prints: Vec<Option<(FuncId, Fingerprint)>> = candidates

@@ -173,7 +173,7 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts,
         .filter_map(|&f| m.functions[f].body.as_ref())
         .map(|b| b.span.range().len())
         .sum();
-    if text < PARALLEL_THRESHOLD {
+    if text < PARALLEL_THRESHOLD || definitions.len() < 2 {
         let mut scratch = Scratch::default();
         return definitions
             .iter()
