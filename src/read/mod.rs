@@ -33,14 +33,11 @@ pub fn parse_source(source: Source) -> Result<Module, ReadError> {
     if !crate::model::Value::fits(source.len()) {
         return Err(ReadError::TooLarge);
     }
-    let t0 = std::time::Instant::now();
     let (mut module, top_error) = Parser::new(&source).module();
-    eprintln!("top {:?}", t0.elapsed());
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error.
     let limit = top_error.as_ref().map(error_offset);
     let body_error = read_bodies(&mut module, limit);
-    eprintln!("bodies {:?}", t0.elapsed());
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
         .into_iter()
