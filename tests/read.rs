@@ -271,6 +271,7 @@ fn cli_reads_files_and_pipes_alike() {
         let out = dir.path().join("out.ll");
         let run = mergefn_read(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(run.stderr.is_empty(), "a successful read says nothing on stderr");
         assert!(std::fs::read(&out).unwrap() == expected, "{}", input.display());
         let run = mergefn_read(&["-"], Some(input));
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
