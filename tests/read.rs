@@ -152,7 +152,9 @@ fn errors_say_where_what_and_what_was_expected() {
         "define void @f() {\n  call void @nowhere()\n  ret void\n}\n@g = global i32 zzz\n",
     );
     assert_eq!((d.line, d.col), (5, 17));
-    let d = syntax_error("define void @f() {\n  call void @nowhere()\n  ret void\n}\n@g = global ptr @gone\n");
+    let d = syntax_error(
+        "define void @f() {\n  call void @nowhere()\n  ret void\n}\n@g = global ptr @gone\n",
+    );
     assert_eq!((d.line, d.message.as_str()), (2, "use of undefined value"));
 
     let d = syntax_error("define void @f() #3 {\n  ret void\n}\n");
@@ -269,12 +271,30 @@ fn cli_reads_files_and_pipes_alike() {
     for input in &inputs {
         let expected = std::fs::read(input).unwrap();
         let out = dir.path().join("out.ll");
-        let run = mergefn_read(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-        assert!(run.stderr.is_empty(), "a successful read says nothing on stderr");
-        assert!(std::fs::read(&out).unwrap() == expected, "{}", input.display());
+        let run = mergefn_read(
+            &[input.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            None,
+        );
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            run.stderr.is_empty(),
+            "a successful read says nothing on stderr"
+        );
+        assert!(
+            std::fs::read(&out).unwrap() == expected,
+            "{}",
+            input.display()
+        );
         let run = mergefn_read(&["-"], Some(input));
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         assert!(run.stdout == expected, "{} from stdin", input.display());
     }
     #[cfg(unix)]

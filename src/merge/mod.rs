@@ -6,9 +6,9 @@
 //! (an `unnamed_addr` member's every use), because that can make two more functions equal.
 
 use crate::decide::{self, ClassPlan, Redirect};
-use crate::fingerprint::{self, Context, Fingerprint, TraceMark};
+use crate::fingerprint::{self, Context, TraceMark};
 use crate::model::*;
-use crate::partition::partition;
+use crate::partition::{Candidate, partition};
 use crate::rewrite::{alias_text, thunk_text};
 use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
@@ -188,41 +188,66 @@ pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -
         .is_some_and(|f| eligible[f] && !m.functions[f].link.linkage.is_interposable())
 }
 
-/// Fingerprints of the functions marked eligible that could equal another, in module order.
-/// A function whose shape no other eligible function has cannot (see [`BodyInfo::shape`]).
-fn fingerprints(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<(FuncId, Fingerprint)> {
+/// The functions marked eligible that could equal another, in module order, with their
+/// encoding classes and holes. A function whose shape no other eligible function has cannot
+/// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
+/// parallel, so only one shape's encodings are alive at once per thread.
+fn candidates(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidate> {
     let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
-    let mut shapes: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut by_shape: FxHashMap<u64, Vec<FuncId>> = FxHashMap::default();
     for f in m.functions.keys().filter(|&f| eligible[f]) {
-        *shapes.entry(shape(f)).or_default() += 1;
+        by_shape.entry(shape(f)).or_default().push(f);
     }
-    let candidates: Vec<FuncId> = m
-        .functions
-        .keys()
-        .filter(|&f| eligible[f] && shapes[&shape(f)] > 1)
-        .collect();
+    // Groups in the order of their first member, so the result does not depend on hashing.
+    let mut groups: Vec<Vec<FuncId>> = by_shape.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort_unstable_by_key(|g| g[0]);
     let cx = Context {
         module: m,
         is_hole: &|g| is_hole(m, eligible, g),
     };
-    let print = |f: FuncId| {
-        let body = m.body(f).ok()?;
-        Some((f, fingerprint::fingerprint(&cx, f, &body)))
+    // Within a group: equal encodings get equal local numbers, in order of first appearance.
+    let encode_group = |group: &Vec<FuncId>| -> Vec<(FuncId, u32, Vec<GlobalId>)> {
+        let mut seen: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
+        let mut out = Vec::with_capacity(group.len());
+        for &f in group {
+            let Ok(body) = m.body(f) else { continue };
+            let fp = fingerprint::fingerprint(&cx, f, &body);
+            let next = seen.len() as u32;
+            let local = *seen.entry(fp.bytes).or_insert(next);
+            out.push((f, local, fp.holes));
+        }
+        out
     };
-    let text: usize = candidates
+    let text: usize = groups
         .iter()
+        .flatten()
         .filter_map(|&f| m.functions[f].body.as_ref())
         .map(|b| b.span.range().len())
         .sum();
-    if text < crate::read::PARALLEL_THRESHOLD || candidates.len() < 2 {
-        return candidates.into_iter().filter_map(print).collect();
+    let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> =
+        if text < crate::read::PARALLEL_THRESHOLD || groups.len() < 2 {
+            groups.iter().map(encode_group).collect()
+        } else {
+            groups.par_iter().map(encode_group).collect()
+        };
+    // Number the encodings across groups (different shapes never share an encoding).
+    let mut result = Vec::new();
+    let mut base = 0u32;
+    for group in encoded {
+        let classes = group
+            .iter()
+            .map(|&(_, local, _)| local + 1)
+            .max()
+            .unwrap_or(0);
+        result.extend(group.into_iter().map(|(func, local, holes)| Candidate {
+            func,
+            encoding: base + local,
+            holes,
+        }));
+        base += classes;
     }
-    let prints: Vec<Option<(FuncId, Fingerprint)>> = candidates
-        .par_iter()
-        .with_min_len(4)
-        .map(|&f| print(f))
-        .collect();
-    prints.into_iter().flatten().collect()
+    result.sort_unstable_by_key(|c| c.func);
+    result
 }
 
 /// Merge the identical functions of a module; the module's text follows (see [`crate::write`]).
@@ -238,9 +263,7 @@ pub fn merge(m: &mut Module, opts: &Options) -> Report {
     let mut pending: Vec<Pending> = Vec::new();
     loop {
         report.rounds += 1;
-        let prints = fingerprints(m, &eligible);
-        let classes = partition(m, &prints);
-        drop(prints);
+        let classes = partition(m, &candidates(m, &eligible));
         let mut addresses_changed = false;
         for mut members in classes {
             decide::rank_members(m, &mut members);
@@ -600,7 +623,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
             right: find(&tg),
         };
     }
-    let classes = partition(m, &fingerprints(m, &eligible));
+    let classes = partition(m, &candidates(m, &eligible));
     if classes.iter().any(|c| c.contains(&f) && c.contains(&g)) {
         return Explanation::Merge;
     }

@@ -5,22 +5,31 @@
 //! What remains is the coarsest partition consistent with both, so mutually recursive groups
 //! and whole call trees of duplicates come out as classes in one pass.
 
-use crate::fingerprint::Fingerprint;
 use crate::model::{FuncId, GlobalId, Module};
 use rustc_hash::FxHashMap;
 
+/// A function that may equal others: which encoding it has (equal numbers for equal
+/// encodings) and the callees of its holes, in order. The encodings themselves need not be
+/// kept: the number says all that refinement needs.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub func: FuncId,
+    pub encoding: u32,
+    pub holes: Vec<GlobalId>,
+}
+
 /// Classes of two or more equal functions, members in input order, classes ordered by their
 /// first member: the same input gives the same classes in the same order.
-pub fn partition(m: &Module, prints: &[(FuncId, Fingerprint)]) -> Vec<Vec<FuncId>> {
+pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
     // Optimistic start: one class per distinct encoding.
     let mut class_of: Vec<u32> = Vec::with_capacity(prints.len());
-    let mut by_bytes: FxHashMap<&[u8], u32> = FxHashMap::default();
-    for (_, fp) in prints {
-        let next = by_bytes.len() as u32;
-        class_of.push(*by_bytes.entry(fp.bytes.as_slice()).or_insert(next));
+    let mut by_encoding: FxHashMap<u32, u32> = FxHashMap::default();
+    for c in prints {
+        let next = by_encoding.len() as u32;
+        class_of.push(*by_encoding.entry(c.encoding).or_insert(next));
     }
-    let mut class_count = by_bytes.len() as u32;
-    drop(by_bytes);
+    let mut class_count = by_encoding.len() as u32;
+    drop(by_encoding);
 
     // Where each hole points: the position of its callee in `prints`. A callee without a
     // fingerprint equals no other function: it gets a position past the end and a class of
@@ -28,12 +37,12 @@ pub fn partition(m: &Module, prints: &[(FuncId, Fingerprint)]) -> Vec<Vec<FuncId
     let mut position: FxHashMap<GlobalId, u32> = prints
         .iter()
         .enumerate()
-        .map(|(i, (f, _))| (m.functions[*f].global, i as u32))
+        .map(|(i, c)| (m.functions[c.func].global, i as u32))
         .collect();
     let mut holes: Vec<Vec<u32>> = Vec::with_capacity(prints.len());
-    for (_, fp) in prints {
-        let mut targets = Vec::with_capacity(fp.holes.len());
-        for g in &fp.holes {
+    for c in prints {
+        let mut targets = Vec::with_capacity(c.holes.len());
+        for g in &c.holes {
             let at = *position.entry(*g).or_insert_with(|| {
                 class_of.push(class_count);
                 class_count += 1;
@@ -94,7 +103,7 @@ pub fn partition(m: &Module, prints: &[(FuncId, Fingerprint)]) -> Vec<Vec<FuncId
         if list.is_empty() {
             order.push(c);
         }
-        list.push(prints[i].0);
+        list.push(prints[i].func);
     }
     order
         .into_iter()
