@@ -17,6 +17,7 @@
 use crate::model::*;
 use cranelift_entity::EntityRef;
 use rustc_hash::{FxHashMap, FxHasher};
+use std::borrow::Cow;
 use std::hash::Hasher;
 
 /// The encoding of one function.
@@ -225,6 +226,8 @@ struct Encoder<'a, 'm> {
     trace: Option<&'a mut Vec<TraceMark>>,
     /// Block labels of this function, for `blockaddress(@self, %bb)`.
     labels: Option<FxHashMap<&'m [u8], LocalId>>,
+    /// The keys of the attribute list being encoded (a buffer kept between lists).
+    attr_keys: Vec<Cow<'m, [u8]>>,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -255,6 +258,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             md_number: FxHashMap::default(),
             trace,
             labels: None,
+            attr_keys: Vec::new(),
         }
     }
 
@@ -592,21 +596,23 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.num(0);
             return;
         }
-        let mut keys: Vec<Vec<u8>> = Vec::with_capacity(list.len());
+        let m = self.m;
+        // Attribute text is borrowed from the source; only typed attributes are encoded anew.
+        let mut keys = std::mem::take(&mut self.attr_keys);
         let mut push = |e: &mut Self, a: &Attr| match *a {
-            Attr::Text(s) => keys.push(e.m.bytes(s).to_vec()),
+            Attr::Text(s) => keys.push(Cow::Borrowed(m.bytes(s))),
             Attr::Typed(s, t) => {
                 let saved = std::mem::take(&mut e.out);
                 e.text(s);
                 e.ty(t, 0);
-                keys.push(std::mem::replace(&mut e.out, saved));
+                keys.push(Cow::Owned(std::mem::replace(&mut e.out, saved)));
             }
             Attr::Group(..) => {}
         };
         for a in list {
             match a {
                 Attr::Group(n, _) => {
-                    if let Some(group) = self.m.attr_groups.get(n) {
+                    if let Some(group) = m.attr_groups.get(n) {
                         for a in group {
                             push(self, a);
                         }
@@ -618,9 +624,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
         keys.sort_unstable();
         keys.dedup();
         self.num(keys.len() as u64);
-        for k in keys {
-            self.bytes(&k);
+        for k in &keys {
+            self.bytes(k);
         }
+        keys.clear();
+        self.attr_keys = keys;
     }
 
     // ---- constants ----

@@ -9,6 +9,7 @@ use crate::decide::{self, ClassPlan, Redirect};
 use crate::fingerprint::{self, Context, TraceMark};
 use crate::model::*;
 use crate::partition::{Candidate, partition};
+use crate::read::Scratch;
 use crate::rewrite::{alias_text, thunk_text};
 use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
@@ -192,7 +193,7 @@ pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -
 /// encoding classes and holes. A function whose shape no other eligible function has cannot
 /// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
 /// parallel, so only one shape's encodings are alive at once per thread.
-fn candidates(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidate> {
+fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidate> {
     let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
     let mut by_shape: FxHashMap<u64, Vec<FuncId>> = FxHashMap::default();
     for f in m.functions.keys().filter(|&f| eligible[f]) {
@@ -206,12 +207,15 @@ fn candidates(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidat
         is_hole: &|g| is_hole(m, eligible, g),
     };
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
-    let encode_group = |group: &Vec<FuncId>| -> Vec<(FuncId, u32, Vec<GlobalId>)> {
+    let encode_group = |scratch: &mut Scratch<'m>, group: &Vec<FuncId>| {
         let mut seen: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
         let mut out = Vec::with_capacity(group.len());
         for &f in group {
-            let Ok(body) = m.body(f) else { continue };
+            let Ok(body) = m.body_reusing(f, scratch) else {
+                continue;
+            };
             let fp = fingerprint::fingerprint(&cx, f, &body);
+            scratch.recycle(body);
             let next = seen.len() as u32;
             let local = *seen.entry(fp.bytes).or_insert(next);
             out.push((f, local, fp.holes));
@@ -226,9 +230,16 @@ fn candidates(m: &Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidat
         .sum();
     let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> =
         if text < crate::read::PARALLEL_THRESHOLD || groups.len() < 2 {
-            groups.iter().map(encode_group).collect()
+            let mut scratch = Scratch::default();
+            groups
+                .iter()
+                .map(|g| encode_group(&mut scratch, g))
+                .collect()
         } else {
-            groups.par_iter().map(encode_group).collect()
+            groups
+                .par_iter()
+                .map_init(Scratch::default, |scratch, g| encode_group(scratch, g))
+                .collect()
         };
     // Number the encodings across groups (different shapes never share an encoding).
     let mut result = Vec::new();

@@ -16,7 +16,8 @@ pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
-use parser::{Parser, Scratch};
+use parser::Parser;
+pub(crate) use parser::Scratch;
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -87,8 +88,17 @@ impl Module {
     /// Read the body of a definition again. The module was read from this text, so this
     /// fails only if `f` is a declaration.
     pub fn body(&self, f: FuncId) -> Result<Body, ReadError> {
-        let mut scratch = Scratch::default();
-        Parser::read_body(&self.source, self, f, true, &mut scratch).map(|(body, _)| body)
+        self.body_reusing(f, &mut Scratch::default())
+    }
+
+    /// [`Module::body`] with buffers kept from earlier reads; give the body back with
+    /// [`Scratch::recycle`] when done.
+    pub(crate) fn body_reusing<'a>(
+        &'a self,
+        f: FuncId,
+        scratch: &mut Scratch<'a>,
+    ) -> Result<Body, ReadError> {
+        Parser::read_body(&self.source, self, f, true, scratch).map(|(body, _)| body)
     }
 }
 
