@@ -3,11 +3,26 @@
 # nlohmann-json from Debian), builds the corpus (bench/corpus.sh), then runs cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Nothing here reads stdin; cargo's rustc probe (`rustc -`) would.
+# Some machines come with /dev/null replaced by a regular file (this project's CI and
+# development machines did): what a command "discards" piles up in it, and a program that
+# reads /dev/null as empty input reads that back. Cargo's rustc probe (`rustc -`, stdin
+# /dev/null) then fails on a build script's error message. Put the device back.
+if [ ! -c /dev/null ]; then
+  echo "test.sh: /dev/null is not a device; recreating it" >&2
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  if $sudo mknod -m 666 /dev/null.mergefn c 1 3; then
+    $sudo mv -f /dev/null.mergefn /dev/null
+  else
+    echo "test.sh: cannot recreate /dev/null; emptying it instead" >&2
+    : >/dev/null
+  fi
+fi
+# Nothing here reads stdin.
 exec </dev/null
-# Cargo caches that probe's result, failures included, in the target directory's
-# .rustc_info.json; a probe once spoiled by a stray stdin would replay its failure on
-# every later run that shares the directory. Always probe afresh (it costs ~50 ms).
+# Cargo caches the probe's result, failures included, in the target directory's
+# .rustc_info.json, so a spoiled probe would fail every later run sharing the directory.
+# Always probe afresh (it costs ~50 ms).
 export CARGO_CACHE_RUSTC_INFO=0
 
 missing=0
