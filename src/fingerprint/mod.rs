@@ -16,9 +16,8 @@
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::hash::Hasher;
 
 /// The encoding of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,15 +25,6 @@ pub struct Fingerprint {
     pub bytes: Vec<u8>,
     /// The callee of every call hole, in the order the holes appear in `bytes`.
     pub holes: Vec<GlobalId>,
-}
-
-impl Fingerprint {
-    /// A hash that agrees with equality of encodings.
-    pub fn hash(&self) -> u64 {
-        let mut h = FxHasher::default();
-        h.write(&self.bytes);
-        h.finish()
-    }
 }
 
 /// Which part of a function a stretch of the encoding comes from, for `explain`.

@@ -222,14 +222,8 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
         }
         out
     };
-    let text: usize = groups
-        .iter()
-        .flatten()
-        .filter_map(|&f| m.functions[f].body.as_ref())
-        .map(|b| b.span.range().len())
-        .sum();
     let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> =
-        if text < crate::read::PARALLEL_THRESHOLD || groups.len() < 2 {
+        if !crate::read::worth_threads(m, groups.iter().flatten(), groups.len()) {
             let mut scratch = Scratch::default();
             groups
                 .iter()

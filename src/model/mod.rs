@@ -695,19 +695,16 @@ impl Body {
         }
     }
 
-    /// Follow named types to their bodies (opaque ones stay as they are).
-    pub fn resolve_ty(&self, m: &Module, mut t: TypeId) -> TypeId {
-        // A named type whose body names a type again: bounded, as bad input can make a cycle.
-        for _ in 0..64 {
-            match self.ty(m, t) {
-                Type::Named(n) => match m.types.named[*n].body {
-                    Some(Some(body)) => t = body,
-                    _ => return t,
-                },
-                _ => return t,
-            }
+    /// Follow named types to their bodies (opaque ones stay as they are). Named types and
+    /// their bodies are the module's, so after one step [`Types::resolve`] goes on.
+    pub fn resolve_ty(&self, m: &Module, t: TypeId) -> TypeId {
+        match self.ty(m, t) {
+            Type::Named(n) => match m.types.named[*n].body {
+                Some(Some(body)) => m.types.resolve(body),
+                _ => t,
+            },
+            _ => t,
         }
-        t
     }
 
     pub fn md_node<'a>(&'a self, m: &'a Module, id: MdId) -> &'a MdNode {

@@ -172,15 +172,25 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
 }
 
 /// Below this much body text, threads cost more than they save.
-pub(crate) const PARALLEL_THRESHOLD: usize = 256 * 1024;
+const PARALLEL_THRESHOLD: usize = 256 * 1024;
 
-fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
+/// Whether reading (or encoding) these definitions' bodies is worth threads: there is more
+/// than one piece of work, and enough text in all.
+pub(crate) fn worth_threads<'a>(
+    m: &Module,
+    definitions: impl IntoIterator<Item = &'a FuncId>,
+    jobs: usize,
+) -> bool {
     let text: usize = definitions
-        .iter()
+        .into_iter()
         .filter_map(|&f| m.functions[f].body.as_ref())
         .map(|b| b.span.range().len())
         .sum();
-    if text < PARALLEL_THRESHOLD || definitions.len() < 2 {
+    jobs >= 2 && text >= PARALLEL_THRESHOLD
+}
+
+fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
+    if !worth_threads(m, definitions, definitions.len()) {
         let mut scratch = Scratch::default();
         return definitions
             .iter()

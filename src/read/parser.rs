@@ -299,11 +299,9 @@ fn unsigned(text: &[u8]) -> Option<u64> {
     })
 }
 
+/// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 fn decimal(digits: &[u8]) -> u32 {
-    digits.iter().fold(0u32, |n, &d| {
-        n.saturating_mul(10)
-            .saturating_add(u32::from(d.wrapping_sub(b'0')))
-    })
+    unsigned(digits).map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 impl<'a> Parser<'a> {
