@@ -118,6 +118,8 @@ pub struct Lexer<'a> {
 /// Character classes, one table lookup per byte (the lexer's inner loops).
 const NAME_START: u8 = 1;
 const NAME_CHAR: u8 = 2;
+const SPACE: u8 = 4;
+const DIGIT: u8 = 8;
 const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -127,7 +129,10 @@ const CLASS: [u8; 256] = {
             t[b] |= NAME_START | NAME_CHAR;
         }
         if c.is_ascii_digit() {
-            t[b] |= NAME_CHAR;
+            t[b] |= NAME_CHAR | DIGIT;
+        }
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            t[b] |= SPACE;
         }
         b += 1;
     }
@@ -140,6 +145,36 @@ fn is_name_start(b: u8) -> bool {
 
 fn is_name_char(b: u8) -> bool {
     CLASS[b as usize] & NAME_CHAR != 0
+}
+
+fn is_digit(b: u8) -> bool {
+    CLASS[b as usize] & DIGIT != 0
+}
+
+/// The end of the run of bytes of class `class` in `src` from `i`. Names are long in C++ and
+/// Rust modules (mangled), so four bytes are tested per round.
+#[inline(always)]
+fn run_end(src: &[u8], mut i: usize, class: u8) -> usize {
+    let is = |b: u8| CLASS[b as usize] & class != 0;
+    while let Some(&[a, b, c, d]) = src.get(i..i + 4) {
+        if !is(a) {
+            return i;
+        }
+        if !is(b) {
+            return i + 1;
+        }
+        if !is(c) {
+            return i + 2;
+        }
+        if !is(d) {
+            return i + 3;
+        }
+        i += 4;
+    }
+    while i < src.len() && is(src[i]) {
+        i += 1;
+    }
+    i
 }
 
 impl<'a> Lexer<'a> {
@@ -159,38 +194,14 @@ impl<'a> Lexer<'a> {
         self.src.get(i).copied().unwrap_or(0)
     }
 
-    fn skip_trivia(&mut self) {
-        let src = self.src;
-        let mut i = self.pos;
-        while let Some(&b) = src.get(i) {
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-                b';' => match src[i..].iter().position(|&c| c == b'\n') {
-                    Some(eol) => i += eol,
-                    None => i = src.len(),
-                },
-                _ => break,
-            }
-        }
-        self.pos = i;
-    }
-
     /// The end of the run of name characters from `i`.
     fn name_end(&self, i: usize) -> usize {
-        let rest = self.src.get(i..).unwrap_or_default();
-        i + rest
-            .iter()
-            .position(|&b| !is_name_char(b))
-            .unwrap_or(rest.len())
+        run_end(self.src, i, NAME_CHAR)
     }
 
     /// The end of the run of decimal digits from `i`.
     fn digits_end(&self, i: usize) -> usize {
-        let rest = self.src.get(i..).unwrap_or_default();
-        i + rest
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .unwrap_or(rest.len())
+        run_end(self.src, i, DIGIT)
     }
 
     /// Offset just past a `"..."` string starting at `i` (which holds the opening quote), or
@@ -201,28 +212,37 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lex the name after a sigil (`%`, `@`, `$`): quoted, numeric or bare.
+    #[inline(always)]
     fn sigil_name(&mut self, start: usize, named: Tok, numbered: Tok) -> Token {
         let i = start + 1;
         let b = self.at(i);
-        if b == b'"' {
-            return match self.string_end(i) {
-                Some(end) => self.tok(named, start, end),
-                None => self.tok(Tok::Invalid, start, self.src.len()),
-            };
-        }
-        if b.is_ascii_digit() {
+        if is_digit(b) {
             let j = self.digits_end(i);
             if !is_name_char(self.at(j)) {
                 return self.tok(numbered, start, j);
             }
+            let j = self.name_end(j);
+            return self.tok(named, start, j);
         }
-        if is_name_start(b) || b.is_ascii_digit() {
+        if is_name_start(b) {
             let j = self.name_end(i);
             return self.tok(named, start, j);
+        }
+        self.quoted_name(start, named)
+    }
+
+    #[cold]
+    fn quoted_name(&mut self, start: usize, named: Tok) -> Token {
+        if self.at(start + 1) == b'"' {
+            return match self.string_end(start + 1) {
+                Some(end) => self.tok(named, start, end),
+                None => self.tok(Tok::Invalid, start, self.src.len()),
+            };
         }
         self.tok(Tok::Invalid, start, start + 1)
     }
 
+    #[inline(always)]
     fn tok(&mut self, kind: Tok, start: usize, end: usize) -> Token {
         self.pos = end;
         Token {
@@ -231,7 +251,20 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A number: the common decimal integer here, the other forms in [`Lexer::number_rest`].
+    #[inline(always)]
     fn number(&mut self, start: usize) -> Token {
+        if is_digit(self.at(start)) {
+            let j = self.digits_end(start);
+            if !matches!(self.at(j), b':' | b'.' | b'x') {
+                return self.tok(Tok::Int, start, j);
+            }
+        }
+        self.number_rest(start)
+    }
+
+    #[cold]
+    fn number_rest(&mut self, start: usize) -> Token {
         let mut j = start;
         if matches!(self.at(j), b'-' | b'+') {
             j += 1;
@@ -280,19 +313,70 @@ impl<'a> Lexer<'a> {
         self.tok(Tok::Float, start, j)
     }
 
+    /// The start of the next token: whitespace and comments skipped.
+    #[inline(always)]
+    fn skip_trivia(&self) -> usize {
+        let src = self.src;
+        let mut i = self.pos;
+        while let Some(&b) = src.get(i) {
+            if CLASS[b as usize] & SPACE != 0 {
+                i += 1;
+            } else if b == b';' {
+                i = match src[i..].iter().position(|&c| c == b'\n') {
+                    Some(eol) => i + eol,
+                    None => src.len(),
+                };
+            } else {
+                break;
+            }
+        }
+        i
+    }
+
     pub fn next(&mut self) -> Token {
-        self.skip_trivia();
-        let start = self.pos;
-        if start >= self.src.len() {
+        let start = self.skip_trivia();
+        let Some(&b) = self.src.get(start) else {
+            self.pos = start;
             return Token {
                 kind: Tok::Eof,
                 span: Span::new(start, start),
             };
-        }
-        let b = self.src[start];
+        };
+        // The frequent tokens first; the rest out of line, so this stays small.
         match b {
             b'%' => self.sigil_name(start, Tok::LocalName, Tok::LocalNum),
             b'@' => self.sigil_name(start, Tok::GlobalName, Tok::GlobalNum),
+            b',' => self.tok(Tok::Comma, start, start + 1),
+            b'0'..=b'9' => self.number(start),
+            b'=' => self.tok(Tok::Equal, start, start + 1),
+            b'(' => self.tok(Tok::LParen, start, start + 1),
+            b')' => self.tok(Tok::RParen, start, start + 1),
+            b'[' => self.tok(Tok::LSquare, start, start + 1),
+            b']' => self.tok(Tok::RSquare, start, start + 1),
+            b'{' => self.tok(Tok::LBrace, start, start + 1),
+            b'}' => self.tok(Tok::RBrace, start, start + 1),
+            b'<' => self.tok(Tok::Less, start, start + 1),
+            b'>' => self.tok(Tok::Greater, start, start + 1),
+            b'*' => self.tok(Tok::Star, start, start + 1),
+            b'|' => self.tok(Tok::Bar, start, start + 1),
+            b'a'..=b'b' | b'd'..=b'r' | b't' | b'v'..=b'z' | b'A'..=b'Z' | b'_' => self.word(start),
+            _ => self.rare(start, b),
+        }
+    }
+
+    /// A keyword or a label.
+    #[inline(always)]
+    fn word(&mut self, start: usize) -> Token {
+        let j = self.name_end(start);
+        if self.at(j) == b':' {
+            return self.tok(Tok::Label, start, j + 1);
+        }
+        self.tok(Tok::Word, start, j)
+    }
+
+    #[inline(never)]
+    fn rare(&mut self, start: usize, b: u8) -> Token {
+        match b {
             b'$' => self.sigil_name(start, Tok::ComdatName, Tok::Invalid),
             b'!' => {
                 let c = self.at(start + 1);
@@ -327,10 +411,7 @@ impl<'a> Lexer<'a> {
                 self.tok(Tok::Invalid, start, start + 1)
             }
             b'^' => {
-                let mut j = start + 1;
-                while self.at(j).is_ascii_digit() {
-                    j += 1;
-                }
+                let j = self.digits_end(start + 1);
                 if j == start + 1 {
                     return self.tok(Tok::Invalid, start, start + 1);
                 }
@@ -341,23 +422,11 @@ impl<'a> Lexer<'a> {
                 Some(end) => self.tok(Tok::Str, start, end),
                 None => self.tok(Tok::Invalid, start, self.src.len()),
             },
-            b'=' => self.tok(Tok::Equal, start, start + 1),
-            b',' => self.tok(Tok::Comma, start, start + 1),
-            b'*' => self.tok(Tok::Star, start, start + 1),
-            b'[' => self.tok(Tok::LSquare, start, start + 1),
-            b']' => self.tok(Tok::RSquare, start, start + 1),
-            b'{' => self.tok(Tok::LBrace, start, start + 1),
-            b'}' => self.tok(Tok::RBrace, start, start + 1),
-            b'(' => self.tok(Tok::LParen, start, start + 1),
-            b')' => self.tok(Tok::RParen, start, start + 1),
-            b'<' => self.tok(Tok::Less, start, start + 1),
-            b'>' => self.tok(Tok::Greater, start, start + 1),
-            b'|' => self.tok(Tok::Bar, start, start + 1),
             b'.' if self.at(start + 1) == b'.' && self.at(start + 2) == b'.' => {
                 self.tok(Tok::DotDotDot, start, start + 3)
             }
-            b'0'..=b'9' | b'+' => self.number(start),
-            b'-' if self.at(start + 1).is_ascii_digit() => self.number(start),
+            b'+' => self.number_rest(start),
+            b'-' if self.at(start + 1).is_ascii_digit() => self.number_rest(start),
             b'c' if self.at(start + 1) == b'"' => match self.string_end(start + 1) {
                 Some(end) => self.tok(Tok::CStr, start, end),
                 None => self.tok(Tok::Invalid, start, self.src.len()),
@@ -372,13 +441,7 @@ impl<'a> Lexer<'a> {
                 }
                 self.tok(Tok::HexInt, start, j)
             }
-            _ if is_name_start(b) => {
-                let j = self.name_end(start);
-                if self.at(j) == b':' {
-                    return self.tok(Tok::Label, start, j + 1);
-                }
-                self.tok(Tok::Word, start, j)
-            }
+            _ if is_name_start(b) => self.word(start),
             _ => {
                 // One whole UTF-8 character, so the error quotes it intact.
                 let len = match b {
@@ -464,6 +527,18 @@ mod tests {
             kinds("-12 1.5e+10 0x3FF0 0xK4000 u0xFF c\"ab\\00\" ... ; comment\n i32"),
             vec![
                 Int, Float, HexFloat, HexFloat, HexInt, CStr, DotDotDot, Word
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_take_the_fast_path_only_when_plain() {
+        use Tok::*;
+        assert_eq!(
+            kinds("7 12: 3.5 0x1F 4x %5a @77 -8 +9 %x.1 $c"),
+            vec![
+                Int, LabelNum, Float, HexFloat, Int, Word, LocalName, GlobalNum, Int, Int,
+                LocalName, ComdatName
             ]
         );
     }
