@@ -202,10 +202,8 @@ fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
 /// shape has the same encoding but calls different functions.
 fn beyond_llvm(m: &Module, f: FuncId) -> bool {
     let eligible = eligible_functions(m);
-    let cx = Context {
-        module: m,
-        is_hole: &|g| is_hole(m, &eligible, g),
-    };
+    let hole = |g| is_hole(m, &eligible, g);
+    let cx = Context::new(m, &hole);
     let shape = |h: FuncId| m.functions[h].body.as_ref().map(|b| b.shape);
     let pf = fingerprint(&cx, f, &m.body(f).unwrap());
     m.functions.keys().any(|g| {

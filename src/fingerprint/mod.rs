@@ -101,12 +101,66 @@ pub struct TraceMark {
     pub part: Part,
 }
 
-/// How references to other globals are encoded.
+/// What encoding a function needs to know of the module: how references to other globals are
+/// encoded, and the encodings of attribute groups.
 pub struct Context<'m> {
-    pub module: &'m Module,
+    module: &'m Module,
     /// Whether direct calls of this global are holes compared by class: it is a mergeable
     /// function that cannot be interposed.
-    pub is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync),
+    is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync),
+    /// The encoding of an attribute list that is one group (`#N`), as [`Encoder::attrs`]
+    /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules
+    /// mostly carry one such group, so this saves expanding and sorting it at each.
+    single_groups: FxHashMap<u32, Vec<u8>>,
+}
+
+impl<'m> Context<'m> {
+    pub fn new(module: &'m Module, is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync)) -> Self {
+        let mut single_groups = FxHashMap::default();
+        for (&n, group) in &module.attr_groups {
+            let mut keys = Vec::with_capacity(group.len());
+            for a in group {
+                match *a {
+                    Attr::Text(s) => keys.push(module.bytes(s)),
+                    _ => break,
+                }
+            }
+            if keys.len() != group.len() {
+                continue;
+            }
+            keys.sort_unstable();
+            keys.dedup();
+            let mut out = vec![tag::ATTRS];
+            put_num(&mut out, keys.len() as u64);
+            for k in keys {
+                put_num(&mut out, k.len() as u64);
+                out.extend_from_slice(k);
+            }
+            single_groups.insert(n, out);
+        }
+        Context {
+            module,
+            is_hole,
+            single_groups,
+        }
+    }
+
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+}
+
+/// `n` in LEB128: seven bits a byte, low first.
+fn put_num(out: &mut Vec<u8>, mut n: u64) {
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(low);
+            return;
+        }
+        out.push(low | 0x80);
+    }
 }
 
 mod tag {
@@ -266,16 +320,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
         self.out.push(b);
     }
 
-    fn num(&mut self, mut n: u64) {
-        loop {
-            let low = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                self.out.push(low);
-                return;
-            }
-            self.out.push(low | 0x80);
-        }
+    fn num(&mut self, n: u64) {
+        put_num(&mut self.out, n);
     }
 
     fn bytes(&mut self, b: &[u8]) {
@@ -581,6 +627,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- attributes ----
 
     fn attrs(&mut self, list: &AttrList) {
+        if let [Attr::Group(n, _)] = list.as_slice()
+            && let Some(encoded) = self.cx.single_groups.get(n)
+        {
+            self.out.extend_from_slice(encoded);
+            return;
+        }
         self.byte(tag::ATTRS);
         if list.is_empty() {
             self.num(0);
@@ -890,5 +942,43 @@ mod tests {
         assert_eq!(label_end(b"bb1:\n  ret"), Some(3));
         assert_eq!(label_end(b"\"a b\":\n"), Some(5));
         assert_eq!(label_end(b"  ret void"), None);
+    }
+
+    /// A call site whose attributes are one group encodes as the same attributes written out,
+    /// in any order and with repeats, whether the group's encoding comes from the cache or not.
+    #[test]
+    fn a_group_encodes_as_its_attributes() {
+        let text = r#"
+declare void @g()
+define void @grouped() {
+  call void @g() #0
+  ret void
+}
+define void @inline() {
+  call void @g() "k"="v" nounwind nounwind
+  ret void
+}
+define void @mixed() {
+  call void @g() #1 nounwind
+  ret void
+}
+define void @other() {
+  call void @g() nounwind
+  ret void
+}
+attributes #0 = { nounwind "k"="v" }
+attributes #1 = { "k"="v" }
+"#;
+        let m = crate::read::parse(text.to_string()).unwrap();
+        let no_holes = |_| false;
+        let cx = Context::new(&m, &no_holes);
+        assert_eq!(cx.single_groups.len(), 2);
+        let print = |name: &str| {
+            let f = m.function_of(m.lookup(name).unwrap()).unwrap();
+            fingerprint(&cx, f, &m.body(f).unwrap()).bytes
+        };
+        assert_eq!(print("grouped"), print("inline"));
+        assert_eq!(print("grouped"), print("mixed"));
+        assert_ne!(print("grouped"), print("other"));
     }
 }

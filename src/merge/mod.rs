@@ -202,10 +202,8 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
     // Groups in the order of their first member, so the result does not depend on hashing.
     let mut groups: Vec<Vec<FuncId>> = by_shape.into_values().filter(|g| g.len() > 1).collect();
     groups.sort_unstable_by_key(|g| g[0]);
-    let cx = Context {
-        module: m,
-        is_hole: &|g| is_hole(m, eligible, g),
-    };
+    let hole = |g| is_hole(m, eligible, g);
+    let cx = Context::new(m, &hole);
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
     let encode_group = |scratch: &mut Scratch<'m>, group: &Vec<FuncId>| {
         let mut seen: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
@@ -603,10 +601,8 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
         }
     }
     let eligible = eligible_functions(m);
-    let cx = Context {
-        module: m,
-        is_hole: &|h| is_hole(m, &eligible, h),
-    };
+    let hole = |h| is_hole(m, &eligible, h);
+    let cx = Context::new(m, &hole);
     let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
         return Explanation::Ineligible {
             function: global_name(&m.globals[m.functions[f].global].name),

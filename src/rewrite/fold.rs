@@ -1,7 +1,7 @@
 //! The text of a folded function: a thunk that calls the kept body, or an alias of it.
 
 use crate::model::*;
-use crate::write::quote_name;
+use crate::write::global_name;
 use std::fmt::Write;
 
 /// The source text of `f`'s header, `define` to the end of its metadata attachments, keeping
@@ -214,10 +214,7 @@ pub fn alias_text(m: &Module, member: FuncId, name: &GlobalName, target_name: &s
             head.push(' ');
         }
     }
-    let name = match name {
-        GlobalName::Named(n) => format!("@{}", quote_name(n)),
-        GlobalName::Numbered(n) => format!("@{n}"),
-    };
+    let name = global_name(name);
     format!(
         "{name} = {head}unnamed_addr alias {}, ptr {target_name}",
         m.types.display(g.fn_ty)

@@ -103,30 +103,54 @@ fn replace(tmp: tempfile::TempPath, path: &Path) -> io::Result<()> {
 pub fn global_name(name: &GlobalName) -> String {
     match name {
         GlobalName::Numbered(n) => format!("@{n}"),
-        GlobalName::Named(bytes) => format!("@{}", quote_name(bytes)),
+        GlobalName::Named(bytes) => {
+            let mut s = String::with_capacity(bytes.len() + 3);
+            s.push('@');
+            push_quoted_name(&mut s, bytes);
+            s
+        }
     }
 }
 
 /// A name, quoted and escaped when it has characters a bare name cannot.
 pub fn quote_name(bytes: &[u8]) -> String {
-    let bare = !bytes.is_empty()
+    let mut s = String::with_capacity(bytes.len() + 2);
+    push_quoted_name(&mut s, bytes);
+    s
+}
+
+fn push_quoted_name(s: &mut String, bytes: &[u8]) {
+    /// The bytes of a bare name (after its first, which must not be a digit).
+    const BARE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_');
+            b += 1;
+        }
+        t
+    };
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && !bytes.is_empty()
         && !bytes[0].is_ascii_digit()
-        && bytes
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_'));
-    if bare {
-        return String::from_utf8_lossy(bytes).into_owned();
+        && bytes.iter().all(|&b| BARE[usize::from(b)])
+    {
+        s.push_str(text);
+        return;
     }
-    let mut s = String::from("\"");
+    s.push('"');
     for &b in bytes {
         if b == b'"' || b == b'\\' || !(0x20..0x7F).contains(&b) {
-            s.push_str(&format!("\\{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            s.push('\\');
+            s.push(HEX[usize::from(b >> 4)] as char);
+            s.push(HEX[usize::from(b & 15)] as char);
         } else {
             s.push(b as char);
         }
     }
     s.push('"');
-    s
 }
 
 #[cfg(test)]
