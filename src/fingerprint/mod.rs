@@ -128,14 +128,8 @@ impl<'m> Context<'m> {
             if keys.len() != group.len() {
                 continue;
             }
-            keys.sort_unstable();
-            keys.dedup();
             let mut out = vec![tag::ATTRS];
-            put_num(&mut out, keys.len() as u64);
-            for k in keys {
-                put_num(&mut out, k.len() as u64);
-                out.extend_from_slice(k);
-            }
+            put_attribute_keys(&mut out, &mut keys);
             single_groups.insert(n, out);
         }
         Context {
@@ -144,10 +138,21 @@ impl<'m> Context<'m> {
             single_groups,
         }
     }
+}
 
-    pub fn module(&self) -> &'m Module {
-        self.module
+/// An attribute list's keys as a set: sorted, each once, counted, each length-prefixed.
+fn put_attribute_keys<K: AsRef<[u8]> + Ord>(out: &mut Vec<u8>, keys: &mut Vec<K>) {
+    keys.sort_unstable();
+    keys.dedup();
+    put_num(out, keys.len() as u64);
+    for k in keys.iter() {
+        put_bytes(out, k.as_ref());
     }
+}
+
+fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    put_num(out, b.len() as u64);
+    out.extend_from_slice(b);
 }
 
 /// `n` in LEB128: seven bits a byte, low first.
@@ -325,8 +330,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
     }
 
     fn bytes(&mut self, b: &[u8]) {
-        self.num(b.len() as u64);
-        self.out.extend_from_slice(b);
+        put_bytes(&mut self.out, b);
     }
 
     fn text(&mut self, span: Span) {
@@ -663,12 +667,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 _ => push(self, a),
             }
         }
-        keys.sort_unstable();
-        keys.dedup();
-        self.num(keys.len() as u64);
-        for k in &keys {
-            self.bytes(k);
-        }
+        put_attribute_keys(&mut self.out, &mut keys);
         keys.clear();
         self.attr_keys = keys;
     }
