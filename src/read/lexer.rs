@@ -294,20 +294,14 @@ impl<'a> Lexer<'a> {
         if self.at(j) != b'.' {
             return self.tok(Tok::Int, start, j);
         }
-        j += 1;
-        while self.at(j).is_ascii_digit() {
-            j += 1;
-        }
+        j = self.digits_end(j + 1);
         if matches!(self.at(j), b'e' | b'E') {
             let mut k = j + 1;
             if matches!(self.at(k), b'-' | b'+') {
                 k += 1;
             }
             if self.at(k).is_ascii_digit() {
-                while self.at(k).is_ascii_digit() {
-                    k += 1;
-                }
-                j = k;
+                j = self.digits_end(k);
             }
         }
         self.tok(Tok::Float, start, j)
