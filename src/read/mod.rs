@@ -16,8 +16,8 @@ pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
-use parser::Parser;
 pub(crate) use parser::Scratch;
+use parser::{BodyEnd, Parser};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -34,11 +34,35 @@ pub fn parse_source(source: Source) -> Result<Module, ReadError> {
     if !crate::model::Value::fits(source.len()) {
         return Err(ReadError::TooLarge);
     }
-    let (mut module, top_error) = Parser::new(&source).module();
+    // Every body ends at the first line that starts with `}` in what LLVM prints, and a byte
+    // search finds that line faster than stepping over the body. Should the guess be wrong
+    // anywhere (a body reads to another end), or the text hold an error that a wrong guess
+    // could have caused, the module is read again, stepping over each body brace by brace.
+    match read_guessing_ends(source) {
+        Ok(module) => Ok(module),
+        Err(source) => read_exact(source),
+    }
+}
+
+/// Read with body ends guessed; the text back if a guess did not hold or anything failed.
+fn read_guessing_ends(source: Source) -> Result<Module, Source> {
+    let (mut module, top_error) = Parser::new(&source).module(BodyEnd::FirstClosingLine);
+    module.source = source;
+    if top_error.is_some() {
+        return Err(module.source);
+    }
+    match read_bodies(&mut module, None) {
+        (None, true) => Ok(module),
+        _ => Err(module.source),
+    }
+}
+
+fn read_exact(source: Source) -> Result<Module, ReadError> {
+    let (mut module, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error.
     let limit = top_error.as_ref().map(error_offset);
-    let body_error = read_bodies(&mut module, limit);
+    let (body_error, _) = read_bodies(&mut module, limit);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
         .into_iter()
@@ -121,9 +145,10 @@ struct BodyFacts {
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
-/// function order and record their facts. Returns the first error, if any. With `limit`, only
-/// bodies that start before that offset are read.
-fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
+/// function order and record their facts. Returns the first error, if any, and whether every
+/// body read ends where the first phase found its end. With `limit`, only bodies that start
+/// before that offset are read.
+fn read_bodies(m: &mut Module, limit: Option<usize>) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m
         .functions
         .iter()
@@ -136,6 +161,7 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
     m.top_level_uses = m.uses.len() as u32;
     let results = read_in_parallel(m, &definitions);
     let mut first_error: Option<ReadError> = None;
+    let mut ends_held = true;
     for (&f, result) in definitions.iter().zip(results) {
         let facts = match result {
             Ok(facts) => facts,
@@ -156,6 +182,7 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
             m.globals[use_.global].uses.push(u);
         }
         let info = m.functions[f].body.as_mut().expect("a definition");
+        ends_held &= facts.info.span == info.span;
         *info = BodyInfo {
             span: info.span,
             first_use,
@@ -168,7 +195,7 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> Option<ReadError> {
     for g in m.globals.values_mut() {
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
-    first_error
+    (first_error, ends_held)
 }
 
 /// Below this much body text, threads cost more than they save.
@@ -267,4 +294,41 @@ fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool
                 _ => false,
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PRINTED: &str = "define i32 @f(i32 %x) {\nentry:\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n\n\
+                           define void @g() {\n  ret void\n}\n";
+
+    #[test]
+    fn printed_bodies_end_where_guessed() {
+        let m = read_guessing_ends(Source::from(PRINTED.to_string()))
+            .unwrap_or_else(|_| panic!("the guess failed on printed text"));
+        assert_eq!(m.functions.len(), 2);
+    }
+
+    #[test]
+    fn a_wrong_guess_is_caught_and_the_module_read_again() {
+        let over_lines = "define void @f(ptr %p) {\n  store { i32, i32 } {\n  i32 1, i32 2\n}, \
+                          ptr %p\n  ret void\n}\n\ndefine void @g() {\n  ret void\n}\n";
+        assert!(read_guessing_ends(Source::from(over_lines.to_string())).is_err());
+        let m = parse(over_lines.to_string()).unwrap();
+        let insts: Vec<u32> = m
+            .functions
+            .values()
+            .map(|f| f.body.as_ref().unwrap().insts)
+            .collect();
+        assert_eq!(insts, [2, 1]);
+    }
+
+    #[test]
+    fn a_body_on_one_line_is_stepped_over_exactly() {
+        let text = "define void @f() { ret void }\ndefine void @g() {\n  ret void\n}\n";
+        let m = read_guessing_ends(Source::from(text.to_string()))
+            .unwrap_or_else(|_| panic!("read again for a body on one line"));
+        assert_eq!(m.functions.len(), 2);
+    }
 }

@@ -113,6 +113,17 @@ pub struct Parser<'a> {
     group_refs: Vec<(u32, Span)>,
     /// `!N` references from text kept as spans (debug-info fields), checked at the end.
     md_refs: Vec<(u32, Span)>,
+    body_end: BodyEnd,
+}
+
+/// How the first phase finds where a function body ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum BodyEnd {
+    /// At the first line after the `{` that starts with `}`: where LLVM prints it, found by a
+    /// byte search. A guess, which reading each body then confirms (see `read::parse_source`).
+    FirstClosingLine,
+    /// At the `}` that balances the `{`, stepping over strings and comments: always right.
+    BalancedBrace,
 }
 
 /// The bytes that matter when stepping over a body: braces, string quotes, comment starts.
@@ -340,6 +351,7 @@ impl<'a> Parser<'a> {
             spent_scope: None,
             group_refs: Vec::new(),
             md_refs: Vec::new(),
+            body_end: BodyEnd::BalancedBrace,
         }
     }
 
@@ -795,7 +807,8 @@ impl<'a> Parser<'a> {
 
     /// Read the top level: everything but the function bodies, which are stepped over (see
     /// `read::parse`). On an error, the module read so far comes with it.
-    pub fn module(mut self) -> (Module, Option<ReadError>) {
+    pub fn module(mut self, body_end: BodyEnd) -> (Module, Option<ReadError>) {
+        self.body_end = body_end;
         let result = self.top_level();
         (self.m, result.err())
     }
@@ -2063,6 +2076,16 @@ impl<'a> Parser<'a> {
         }
         let start = self.tok.span.start as usize;
         let src = self.src;
+        // Only a `{` that ends its line, as LLVM prints it: a body written on one line would
+        // otherwise run on to the next function's end and have to be read again.
+        if self.body_end == BodyEnd::FirstClosingLine
+            && matches!(src.get(start + 1), Some(b'\n' | b'\r'))
+            && let Some(at) = memchr::memmem::find(&src[start..], b"\n}")
+        {
+            let end = start + at + 2;
+            self.seek(end);
+            return Ok(Span::new(start, end));
+        }
         let mut depth = 0u32;
         let mut i = start;
         let end = loop {
