@@ -2,6 +2,7 @@
 # Build the benchmark and differential-test corpus into target/corpus (never committed):
 #   sqlite3-O0.ll sqlite3-O2.ll        the SQLite amalgamation bundled in the libsqlite3-sys crate
 #   jsonprog-O0.ll jsonprog-O2.ll      our C++ program using nlohmann-json, files linked by llvm-link
+#   jsonprog-O2-g.ll                   the same at -O2 with debug information
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
 #   stress-<size>-<seed>.ll            llvm-stress-22 modules
 # Usage: bench/corpus.sh [--small]   (--small: skip the slow large inputs; for quick checks)
@@ -37,14 +38,16 @@ TOML
   done
 fi
 
-# --- C++ program with nlohmann-json: every file at -O0 and -O2, joined with llvm-link ---
-for o in O0 O2; do
+# --- C++ program with nlohmann-json: every file at -O0, -O2 and -O2 -g, joined with llvm-link ---
+for o in O0 O2 O2-g; do
   if [ ! -s "$out/jsonprog-$o.ll" ]; then
     log "jsonprog-$o.ll"
+    flags=(-"${o%-g}")
+    [ "$o" = O2-g ] && flags+=(-g)
     parts=()
     for f in "$root"/bench/programs/jsonprog/*.cpp; do
       p="$out/jsonprog-$o-$(basename "$f" .cpp).ll"
-      clang++-22 -std=c++17 -$o -S -emit-llvm "$f" -o "$p"
+      clang++-22 -std=c++17 "${flags[@]}" -S -emit-llvm "$f" -o "$p"
       parts+=("$p")
     done
     llvm-link-22 -S "${parts[@]}" -o "$out/jsonprog-$o.ll"

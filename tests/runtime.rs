@@ -91,7 +91,7 @@ fn sqlite_driver_prints_the_same() {
 
 #[test]
 fn json_program_prints_the_same() {
-    for module in ["jsonprog-O0.ll", "jsonprog-O2.ll"] {
+    for module in ["jsonprog-O0.ll", "jsonprog-O2.ll", "jsonprog-O2-g.ll"] {
         let folded = same_behaviour(module, &[], true);
         eprintln!("{module}: {folded} functions folded, same output");
     }

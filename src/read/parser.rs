@@ -1885,6 +1885,11 @@ impl<'a> Parser<'a> {
     fn function(&mut self) -> PResult<()> {
         let kw = self.bump();
         let is_definition = self.text(kw) == b"define";
+        // A declaration's attachments come first: `declare !dbg !7 void @f()`.
+        let mut metadata = Vec::new();
+        while !is_definition && self.tok.kind == Tok::MdName {
+            metadata.push(self.attachment()?);
+        }
         let mut link = self.linkable();
         let cconv = self.calling_convention()?;
         let ret_attrs = self.return_attributes()?;
@@ -1960,7 +1965,7 @@ impl<'a> Parser<'a> {
             prefix: None,
             prologue: None,
             personality: None,
-            metadata: Vec::new(),
+            metadata,
             header_span: kw.span,
             span: kw.span,
             body: None,
