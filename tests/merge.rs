@@ -79,7 +79,9 @@ fn run_opt(path: &Path, opts: &Options) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The callee of a body that only forwards to another function (casts, one call, return).
+/// The callee of a body that only forwards to another function (casts, one call, return; and
+/// the allocas and stores that keep its parameters' debug information under
+/// `-mergefunc-preserve-debug-info`).
 fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
     let body = m.body(f).ok()?;
     if body.blocks.len() != 1 {
@@ -102,6 +104,8 @@ fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
                 callee = Some(m.name_of(g));
             }
             Opcode::Ret
+            | Opcode::Alloca
+            | Opcode::Store
             | Opcode::PtrToInt
             | Opcode::IntToPtr
             | Opcode::BitCast
@@ -322,6 +326,59 @@ fn fixtures_fold_what_they_say() {
             path.display()
         );
     }
+}
+
+/// The text of `@name`'s definition in a printed module, `define` to `}`.
+fn definition<'a>(module: &'a str, name: &str) -> &'a str {
+    let head = format!("{name}(");
+    let start = module
+        .lines()
+        .find(|l| l.starts_with("define ") && l.contains(&head))
+        .map(|l| l.as_ptr() as usize - module.as_ptr() as usize)
+        .unwrap_or_else(|| panic!("no definition of {name}"));
+    let end = module[start..]
+        .find("\n}")
+        .map_or(module.len(), |e| start + e + 2);
+    &module[start..end]
+}
+
+/// Under `-mergefunc-preserve-debug-info` a thunk keeps what LLVM's keeps: once opt-22 has
+/// printed our output, each thunk reads exactly as in opt-22's own output (same instructions,
+/// records, numbering and metadata).
+#[test]
+fn preserved_debug_info_is_what_llvm_keeps() {
+    let Some(opt) = opt() else { return };
+    let mut thunks = 0;
+    for path in fixtures("merge") {
+        let text = read(&path);
+        let opts = options(&text);
+        if !opts.preserve_debug_info || !text.contains("#dbg_") {
+            continue;
+        }
+        let (ours, folded, _) = merged(&text, &opts);
+        let mut reprint = Command::new(opt)
+            .args(["-S", "-o", "-", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut reprint.stdin.take().unwrap(), ours.as_bytes()).unwrap();
+        let reprinted = String::from_utf8(reprint.wait_with_output().unwrap().stdout).unwrap();
+        let theirs = run_opt(&path, &opts);
+        for f in &folded {
+            assert_eq!(
+                definition(&reprinted, f),
+                definition(&theirs, f),
+                "{}: {f}",
+                path.display()
+            );
+            thunks += 1;
+        }
+    }
+    assert!(
+        thunks >= 2,
+        "fixtures with debug records under -mergefunc-preserve-debug-info"
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::fingerprint::{self, Context, TraceMark};
 use crate::model::*;
 use crate::partition::{Candidate, partition};
 use crate::read::Scratch;
-use crate::rewrite::{alias_text, thunk_text};
+use crate::rewrite::{DebugInfo, alias_text, kept_entry, thunk_text};
 use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
 use rayon::prelude::*;
@@ -478,12 +478,18 @@ fn write_member(
         m.append_entity(&text);
         p.fate = Some(Fate::Alias);
     } else if decide::can_thunk(m, p.header) {
-        let location = if opts.preserve_debug_info && p.in_place {
-            debug_location(m, p.header)
+        let text = if opts.preserve_debug_info && p.in_place {
+            let kept = kept_entry(m, p.header);
+            let location = kept.location.map(|node| m.append_metadata(&node));
+            let debug_info = DebugInfo {
+                entry_lines: &kept.lines,
+                entry_values: kept.values,
+                location: location.as_deref(),
+            };
+            thunk_text(m, p.header, target, &target_name, Some(debug_info))
         } else {
-            None
+            thunk_text(m, p.header, target, &target_name, None)
         };
-        let text = thunk_text(m, p.header, target, &target_name, location.as_deref());
         p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count();
         if p.in_place {
             m.replace_function(p.header, text);
@@ -494,20 +500,6 @@ fn write_member(
     } else {
         p.fate = Some(Fate::Kept);
     }
-}
-
-/// `!N`: the debug location of the first instruction of `f` that has one.
-fn debug_location(m: &Module, f: FuncId) -> Option<String> {
-    let body = m.body(f).ok()?;
-    let id = body.attachments.iter().find_map(|(k, md)| match md {
-        MdRef::Node(id) if m.bytes(*k) == b"!dbg" => Some(*id),
-        _ => None,
-    })?;
-    let number = m
-        .md_by_number
-        .iter()
-        .find_map(|(n, &x)| (x == id).then_some(*n))?;
-    Some(format!("!{number}"))
 }
 
 fn summarize(

@@ -935,6 +935,8 @@ pub struct Module {
     pub patch_index: FxHashMap<(Span, PatchSlot), usize>,
     /// New top-level entities, written after the original text.
     pub appended: String,
+    /// The number of the next metadata node appended, once one is (after the module's own).
+    pub next_appended_metadata: Option<u32>,
 }
 
 impl Module {

@@ -74,6 +74,21 @@ fn read_exact(source: Source) -> Result<Module, ReadError> {
     }
 }
 
+/// The byte ranges of the local names (`%x`, `%"a b"`, `%7`) in a piece of IR text, in order,
+/// lexed as the reader lexes them (so names inside strings and comments are not counted).
+pub(crate) fn local_names(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut lexer = lexer::Lexer::new(text.as_bytes());
+    let mut names = Vec::new();
+    loop {
+        let t = lexer.next();
+        match t.kind {
+            lexer::Tok::Eof => return names,
+            lexer::Tok::LocalName | lexer::Tok::LocalNum => names.push(t.span.range()),
+            _ => {}
+        }
+    }
+}
+
 /// Read a module from raw bytes: rejects bitcode and invalid UTF-8 with a clear error.
 pub fn parse_bytes(bytes: Vec<u8>) -> Result<Module, ReadError> {
     // Bitcode never starts with valid UTF-8 (0xC0 is no UTF-8 byte).

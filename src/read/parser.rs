@@ -345,6 +345,7 @@ impl<'a> Parser<'a> {
                 patches: Vec::new(),
                 patch_index: FxHashMap::default(),
                 appended: String::new(),
+                next_appended_metadata: None,
             },
             body_mode: None,
             scope: None,

@@ -45,19 +45,27 @@ fn attrs_text(m: &Module, list: &AttrList) -> String {
 }
 
 /// The names of `f`'s parameters as its body refers to them.
-fn param_names(m: &Module, f: FuncId) -> Vec<String> {
-    let mut unnamed = 0;
+pub(super) fn param_names(m: &Module, f: FuncId) -> Vec<String> {
+    let mut numbered = 0;
     m.functions[f]
         .params
         .iter()
-        .map(|p| match p.name {
-            Some(s) => m.text(s).to_string(),
-            None => {
-                unnamed += 1;
-                format!("%{}", unnamed - 1)
+        .map(|p| {
+            let name = match p.name {
+                Some(s) => m.text(s).to_string(),
+                None => format!("%{numbered}"),
+            };
+            if is_number(&name) {
+                numbered += 1;
             }
+            name
         })
         .collect()
+}
+
+/// Whether a local is named by number: `%7`.
+pub(super) fn is_number(name: &str) -> bool {
+    name[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Writes instructions that turn a value of one type into the equal value of another type
@@ -65,13 +73,14 @@ fn param_names(m: &Module, f: FuncId) -> Vec<String> {
 struct Casts<'m> {
     m: &'m Module,
     code: String,
-    next: u32,
+    /// The number the next value takes (values are numbered as LLVM numbers them).
+    next: usize,
 }
 
 impl Casts<'_> {
     fn fresh(&mut self) -> String {
         self.next += 1;
-        format!("%mergefn.{}", self.next)
+        format!("%{}", self.next - 1)
     }
 
     fn cast(&mut self, value: String, from: TypeId, to: TypeId) -> String {
@@ -124,24 +133,42 @@ impl Casts<'_> {
     }
 }
 
+/// What a thunk built in place keeps under `-mergefunc-preserve-debug-info`: its header's
+/// `!dbg`, the lines of its entry block that describe its parameters, and the location (`!N`)
+/// of its call and return.
+pub struct DebugInfo<'a> {
+    pub entry_lines: &'a str,
+    /// How many numbered values the entry lines define.
+    pub entry_values: usize,
+    pub location: Option<&'a str>,
+}
+
 /// A function with `member`'s header whose body calls `target` (named `target_name`) with its
 /// arguments and returns the result, casting between types the merge treats as equal.
-/// `debug_location` (`!N`) is put on the call when the header keeps its `!dbg`.
 pub fn thunk_text(
     m: &Module,
     member: FuncId,
     target: FuncId,
     target_name: &str,
-    debug_location: Option<&str>,
+    debug_info: Option<DebugInfo>,
 ) -> String {
     let g = &m.functions[member];
     let t = &m.functions[target];
     let mut casts = Casts {
         m,
-        code: String::new(),
+        code: debug_info
+            .as_ref()
+            .map_or(String::new(), |d| d.entry_lines.to_string()),
         next: 0,
     };
+    let location = debug_info
+        .as_ref()
+        .and_then(|d| d.location)
+        .map_or(String::new(), |l| format!(", !dbg {l}"));
     let names = param_names(m, member);
+    // Numbered values: the parameters, the entry block, the kept entry lines', then ours.
+    let numbered_params = names.iter().filter(|n| is_number(n)).count();
+    casts.next = numbered_params + 1 + debug_info.as_ref().map_or(0, |d| d.entry_values);
     let mut args = Vec::new();
     for (i, p) in t.params.iter().enumerate() {
         let (Some(name), Some(gp)) = (names.get(i), g.params.get(i)) else {
@@ -178,21 +205,19 @@ pub fn thunk_text(
         if fn_attrs.is_empty() { "" } else { " " },
         fn_attrs.trim_end()
     );
-    if let Some(loc) = debug_location {
-        let _ = write!(call, ", !dbg {loc}");
-    }
+    call.push_str(&location);
     call.push('\n');
     casts.code.push_str(&call);
     let ret = match result {
         Some(r) if !m.types.is_void(g.ret_ty) => {
             let v = casts.cast(r, t.ret_ty, g.ret_ty);
-            format!("  ret {} {v}\n", m.types.display(g.ret_ty))
+            format!("  ret {} {v}{location}\n", m.types.display(g.ret_ty))
         }
-        _ => "  ret void\n".to_string(),
+        _ => format!("  ret void{location}\n"),
     };
     format!(
         "{} {{\n{}{ret}}}",
-        thunk_header(m, member, debug_location.is_some()),
+        thunk_header(m, member, debug_info.is_some()),
         casts.code
     )
 }

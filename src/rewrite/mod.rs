@@ -6,7 +6,9 @@ use crate::write::{global_name, quote_name};
 use cranelift_entity::EntityRef;
 
 mod fold;
-pub use fold::{alias_text, thunk_text};
+mod preserve;
+pub use fold::{DebugInfo, alias_text, thunk_text};
+pub use preserve::{KeptEntry, kept_entry};
 
 impl Module {
     pub(crate) fn patch(&mut self, span: Span, text: String) {
@@ -137,6 +139,17 @@ impl Module {
         }
         self.appended.push_str(text.trim_end());
         self.appended.push('\n');
+    }
+
+    /// Append a metadata node (`!DILocation(...)`) under the first number the module does not
+    /// use; returns the reference, `!N`.
+    pub fn append_metadata(&mut self, node: &str) -> String {
+        let number = self
+            .next_appended_metadata
+            .unwrap_or_else(|| self.md_by_number.keys().max().map_or(0, |n| n + 1));
+        self.next_appended_metadata = Some(number + 1);
+        self.append_entity(&format!("!{number} = {node}"));
+        format!("!{number}")
     }
 
     /// Add `declare <header>` for a function type, e.g. `add_declaration("puts", "i32 (ptr)")`'s
