@@ -233,7 +233,14 @@ fn differential(path: &Path) -> Differences {
         .unwrap_or_else(|e| panic!("{}: merged output invalid:\n{e}", path.display()));
     let before = parse(text.clone()).unwrap();
     let after_opt = parse(run_opt(path, &opts)).unwrap();
-    let theirs = folded_between(&before, &after_opt);
+    // opt-22 numbers unnamed globals afresh when it prints, so `@2` before and after need not
+    // name one function: numbered functions are checked by the fixtures' FOLDED lines only.
+    let is_numbered = |n: &String| n[1..].bytes().all(|b| b.is_ascii_digit());
+    let theirs: BTreeSet<String> = folded_between(&before, &after_opt)
+        .into_iter()
+        .filter(|n| !is_numbered(n))
+        .collect();
+    let ours_named: BTreeSet<String> = ours.iter().filter(|n| !is_numbered(n)).cloned().collect();
     // What our report says must be what the text shows: each folded name is gone or a thunk.
     let after_ours = parse(ours_text).unwrap();
     for name in &ours {
@@ -268,13 +275,13 @@ fn differential(path: &Path) -> Differences {
     };
     Differences {
         missing: theirs
-            .difference(&ours)
+            .difference(&ours_named)
             .map(|n| {
                 let why = survivor_swap_missing(n).or_else(|| we_differ(&before, func(n), 0));
                 (n.clone(), why)
             })
             .collect(),
-        extra: ours
+        extra: ours_named
             .difference(&theirs)
             .map(|n| {
                 (
@@ -283,7 +290,7 @@ fn differential(path: &Path) -> Differences {
                 )
             })
             .collect(),
-        ours: ours.len(),
+        ours: ours_named.len(),
         theirs: theirs.len(),
     }
 }

@@ -274,15 +274,6 @@ pub fn merge(m: &mut Module, opts: &Options) -> Report {
                 continue;
             };
             let survivor = plan.survivor;
-            if plan.private_body
-                && matches!(
-                    m.globals[m.functions[survivor].global].name,
-                    GlobalName::Numbered(_)
-                )
-            {
-                // Its name would have to be appended out of numbering order.
-                continue;
-            }
             let class = report.classes.len();
             report.classes.push(ClassReport {
                 body: String::new(),
@@ -461,6 +452,17 @@ fn write_folded(
     }
 }
 
+/// Write the text of a member whose own definition is gone (the old name of a body made
+/// private): after the module, unless its name is a number, which must keep its place among
+/// the numbered globals (LLVM reads them in increasing order): then before that body.
+fn write_out_of_place(m: &mut Module, p: &Pending, text: &str) {
+    if matches!(m.globals[p.name].name, GlobalName::Numbered(_)) {
+        m.insert_entity_before(p.header, text);
+    } else {
+        m.append_entity(text);
+    }
+}
+
 fn write_member(
     m: &mut Module,
     opts: &Options,
@@ -475,7 +477,7 @@ fn write_member(
         if p.in_place {
             m.delete_function(p.header);
         }
-        m.append_entity(&text);
+        write_out_of_place(m, p, &text);
         p.fate = Some(Fate::Alias);
     } else if decide::can_thunk(m, p.header) {
         let text = if opts.preserve_debug_info && p.in_place {
@@ -494,7 +496,7 @@ fn write_member(
         if p.in_place {
             m.replace_function(p.header, text);
         } else {
-            m.append_entity(&text);
+            write_out_of_place(m, p, &text);
         }
         p.fate = Some(Fate::Thunk);
     } else {

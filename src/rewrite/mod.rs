@@ -141,6 +141,12 @@ impl Module {
         self.appended.push('\n');
     }
 
+    /// Insert a top-level entity written by the caller just before function `f`'s text.
+    pub fn insert_entity_before(&mut self, f: FuncId, text: &str) {
+        let at = self.functions[f].span.start;
+        self.patch(Span::empty_at(at), format!("{}\n\n", text.trim_end()));
+    }
+
     /// Append a metadata node (`!DILocation(...)`) under the first number the module does not
     /// use; returns the reference, `!N`.
     pub fn append_metadata(&mut self, node: &str) -> String {
