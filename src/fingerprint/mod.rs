@@ -847,13 +847,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
                     }
                 }
             }
-            MdBody::Specialized(name, fields) => {
+            MdBody::Specialized(name) => {
                 self.byte(tag::MD_SPECIALIZED);
                 self.text(*name);
+                let fields = m.md_fields(*name);
                 self.num(fields.len() as u64);
                 for (k, v) in fields {
-                    self.text(*k);
-                    self.text(*v);
+                    self.text(k);
+                    self.text(v);
                 }
             }
             MdBody::ArgList(ops) => {

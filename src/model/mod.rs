@@ -347,16 +347,19 @@ pub enum MdRef {
     Value(TypeId, Value),
 }
 
+/// A metadata node's operands. Debug information makes nodes the most numerous entities of a
+/// module, so each list is a boxed slice of its exact length.
 #[derive(Clone, Debug)]
 pub enum MdBody {
     /// Referenced by number, not yet defined.
     Pending,
     /// `!{...}`: `None` is `null`.
-    Tuple(Vec<Option<MdRef>>),
-    /// `!DIxxx(field: value, ...)`: the node's name and its fields as spans of text.
-    Specialized(Span, Vec<(Span, Span)>),
+    Tuple(Box<[Option<MdRef>]>),
+    /// `!DIxxx(field: value, ...)`: the node's name; its fields are read from the text when
+    /// needed ([`Module::md_fields`]).
+    Specialized(Span),
     /// `!DIArgList(...)` and other nodes whose operands are values.
-    ArgList(Vec<MdRef>),
+    ArgList(Box<[MdRef]>),
 }
 
 #[derive(Clone, Debug)]

@@ -124,6 +124,12 @@ fn not_text(bytes: &[u8], valid_up_to: usize) -> ReadError {
 }
 
 impl Module {
+    /// The fields of a specialized metadata node (`!DIxxx(field: value, ...)`) whose name is
+    /// at `name`: each field's name with its colon, and its value, as spans of text.
+    pub fn md_fields(&self, name: Span) -> Vec<(Span, Span)> {
+        Parser::specialized_fields(&self.source, name)
+    }
+
     /// Read the body of a definition again. The module was read from this text, so this
     /// fails only if `f` is a declaration.
     pub fn body(&self, f: FuncId) -> Result<Body, ReadError> {
@@ -345,5 +351,28 @@ mod tests {
         let m = read_guessing_ends(Source::from(text.to_string()))
             .unwrap_or_else(|_| panic!("read again for a body on one line"));
         assert_eq!(m.functions.len(), 2);
+    }
+
+    #[test]
+    fn specialized_fields_are_read_again_from_the_text() {
+        let text = "!0 = !DILocalVariable(name: \"a, b\", arg: 1, scope: !0, type: !DIBasicType(tag: DW_TAG_base_type))\n";
+        let m = parse(text.to_string()).unwrap();
+        let MdBody::Specialized(name) = m.metadata.values().next().unwrap().body else {
+            panic!("not a specialized node");
+        };
+        let fields: Vec<(&str, &str)> = m
+            .md_fields(name)
+            .into_iter()
+            .map(|(k, v)| (m.text(k), m.text(v)))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("name:", "\"a, b\""),
+                ("arg:", "1"),
+                ("scope:", "!0"),
+                ("type:", "!DIBasicType(tag: DW_TAG_base_type)")
+            ]
+        );
     }
 }

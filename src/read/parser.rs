@@ -111,8 +111,11 @@ pub struct Parser<'a> {
     spent_scope: Option<FnScope<'a>>,
     /// `#N` references, checked against the groups defined once the module is read.
     group_refs: Vec<(u32, Span)>,
-    /// `!N` references from text kept as spans (debug-info fields), checked at the end.
-    md_refs: Vec<(u32, Span)>,
+    /// `!N` references from text kept as spans (debug-info fields) to numbers not known yet,
+    /// with the first reference: checked at the end. A number leaves when it becomes known, so
+    /// this stays small however much debug information the module has.
+    md_text_refs: FxHashMap<u32, Span>,
+    md_fields_scratch: Vec<(Span, Span)>,
     body_end: BodyEnd,
 }
 
@@ -351,7 +354,8 @@ impl<'a> Parser<'a> {
             scope: None,
             spent_scope: None,
             group_refs: Vec::new(),
-            md_refs: Vec::new(),
+            md_text_refs: FxHashMap::default(),
+            md_fields_scratch: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
         }
     }
@@ -436,7 +440,9 @@ impl<'a> Parser<'a> {
             }
             Some(_) => Ok(()),
             None => {
-                self.md_refs.push((n, t.span));
+                if !self.m.md_by_number.contains_key(&n) {
+                    self.md_text_refs.entry(n).or_insert(t.span);
+                }
                 Ok(())
             }
         }
@@ -873,10 +879,8 @@ impl<'a> Parser<'a> {
         if let Some(n) = self.m.types.named.values().find(|n| n.body.is_none()) {
             return Err(self.err_at(n.first_use, "use of undefined type"));
         }
-        for &(n, span) in &self.md_refs {
-            if !self.m.md_by_number.contains_key(&n) {
-                return Err(self.err_at(span, "use of undefined metadata"));
-            }
+        if let Some(&span) = self.md_text_refs.values().min_by_key(|s| s.start) {
+            return Err(self.err_at(span, "use of undefined metadata"));
         }
         if let Some(node) = self
             .m
@@ -1046,6 +1050,7 @@ impl<'a> Parser<'a> {
             span: t.span,
         });
         self.m.md_by_number.insert(n, id);
+        self.md_text_refs.remove(&n);
         Ok(id)
     }
 
@@ -1087,7 +1092,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let close = self.expect(Tok::RBrace, "'}'")?;
-                Ok((MdBody::Tuple(ops), start.to(close.span)))
+                Ok((MdBody::Tuple(ops.into()), start.to(close.span)))
             }
             Tok::MdName if self.peek2().kind == Tok::LParen => {
                 let name = self.bump();
@@ -1105,14 +1110,31 @@ impl<'a> Parser<'a> {
                         }
                     }
                     let close = self.expect(Tok::RParen, "')'")?;
-                    return Ok((MdBody::ArgList(args), start.to(close.span)));
+                    return Ok((MdBody::ArgList(args.into()), start.to(close.span)));
                 }
-                let fields = self.md_fields()?;
+                // The fields are read again when needed (`read::md_fields`): debug information
+                // has so many that keeping them would cost more memory than the text.
+                let mut fields = std::mem::take(&mut self.md_fields_scratch);
+                let read = self.md_fields(&mut fields);
+                fields.clear();
+                self.md_fields_scratch = fields;
+                read?;
                 let end = self.prev_end();
-                Ok((MdBody::Specialized(name.span, fields), start.to(end)))
+                Ok((MdBody::Specialized(name.span), start.to(end)))
             }
             _ => Err(self.err("a metadata node '!{...}' or '!Name(...)'")),
         }
+    }
+
+    /// The fields of the specialized node whose name (`!DIxxx`) is at `name` in `src`, which
+    /// was read before (so this cannot fail).
+    pub(crate) fn specialized_fields(src: &'a str, name: Span) -> Vec<(Span, Span)> {
+        let mut p = Parser::new(src);
+        p.seek(name.end as usize);
+        let mut fields = Vec::new();
+        // A throwaway parser: the references it notes go nowhere.
+        let _ = p.md_fields(&mut fields);
+        fields
     }
 
     fn prev_end(&self) -> Span {
@@ -1124,10 +1146,9 @@ impl<'a> Parser<'a> {
         Span::empty_at(end as u32)
     }
 
-    /// The `(field: value, ...)` of a specialized node; values stay text.
-    fn md_fields(&mut self) -> PResult<Vec<(Span, Span)>> {
+    /// The `(field: value, ...)` of a specialized node, added to `fields`; values stay text.
+    fn md_fields(&mut self, fields: &mut Vec<(Span, Span)>) -> PResult<()> {
         let open = self.expect(Tok::LParen, "'('")?;
-        let mut fields = Vec::new();
         let mut depth = 1u32;
         let mut field_name = Span::empty_at(open.span.end);
         let mut value_start: Option<Span> = None;
@@ -1141,7 +1162,7 @@ impl<'a> Parser<'a> {
                     }
                     self.bump();
                     if t.kind == Tok::RParen {
-                        return Ok(fields);
+                        return Ok(());
                     }
                     field_name = Span::empty_at(self.tok.span.start);
                     continue;

@@ -255,9 +255,11 @@ fn is_parameter(m: &Module, variable: &str) -> bool {
         return false;
     };
     match &node.body {
-        MdBody::Specialized(name, fields) => {
+        MdBody::Specialized(name) => {
             m.bytes(*name) == b"!DILocalVariable"
-                && fields.iter().any(|(key, _)| m.bytes(*key) == b"arg:")
+                && m.md_fields(*name)
+                    .iter()
+                    .any(|(key, _)| m.bytes(*key) == b"arg:")
         }
         _ => false,
     }
@@ -285,7 +287,8 @@ fn subprogram_location(m: &Module, func: &Function) -> Option<String> {
         return None;
     };
     let line = match &m.metadata[*id].body {
-        MdBody::Specialized(_, fields) => fields
+        MdBody::Specialized(name) => m
+            .md_fields(*name)
             .iter()
             .find(|(key, _)| m.bytes(*key) == b"scopeLine:")
             .and_then(|(_, value)| m.text(*value).trim().parse::<u64>().ok())
