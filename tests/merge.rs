@@ -7,7 +7,7 @@ use common::*;
 use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
 use mergefn::merge::{Explanation, eligible_functions, explain, ineligibility, is_hole};
-use mergefn::model::{FuncId, Item, Module, Opcode, ValueKind};
+use mergefn::model::{FuncId, GlobalKind, Item, Module, Opcode, ValueKind};
 use mergefn::{Options, Report, parse};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -254,6 +254,25 @@ fn differential(path: &Path) -> Differences {
                 path.display()
             );
         }
+    }
+    // A member reported an alias or a thunk is one in the text, under its own name.
+    for member in report.classes.iter().flat_map(|c| &c.members) {
+        let kind = after_ours
+            .lookup(&member.name)
+            .map(|g| after_ours.globals[g].kind);
+        let shown = match member.fate {
+            Fate::Alias => matches!(kind, Some(GlobalKind::Alias(_))),
+            Fate::Thunk => matches!(kind, Some(GlobalKind::Function(h))
+                if thunk_callee(&after_ours, h).is_some()),
+            _ => true,
+        };
+        assert!(
+            shown,
+            "{}: {} reported {:?}, not so in the text",
+            path.display(),
+            member.name,
+            member.fate
+        );
     }
     let func = |n: &str| {
         before

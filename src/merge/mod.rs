@@ -475,9 +475,10 @@ fn write_member(
     if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
         let text = alias_text(m, p.header, &m.globals[p.name].name, &target_name);
         if p.in_place {
-            m.delete_function(p.header);
+            m.replace_function(p.header, text);
+        } else {
+            write_out_of_place(m, p, &text);
         }
-        write_out_of_place(m, p, &text);
         p.fate = Some(Fate::Alias);
     } else if decide::can_thunk(m, p.header) {
         let text = if opts.preserve_debug_info && p.in_place {

@@ -57,11 +57,11 @@ fn kept_lines(m: &Module, f: FuncId, body: &Body) -> Option<(String, usize)> {
         let Some((kind, operands)) = split_record(m.text(record.span)) else {
             continue;
         };
-        let is_parameter = || operands.get(1).is_some_and(|v| is_parameter(m, v));
+        let of_parameter = || operands.get(1).is_some_and(|v| is_parameter(m, v));
         let keep = match kind {
             "dbg_label" => true,
-            "dbg_value" | "dbg_assign" => is_parameter(),
-            "dbg_declare" if is_parameter() => {
+            "dbg_value" | "dbg_assign" => of_parameter(),
+            "dbg_declare" if of_parameter() => {
                 let address = operands.first().map_or("", |a| value_text(a));
                 let stores = argument_stores(body, &names, address);
                 kept_insts.extend(&stores);
