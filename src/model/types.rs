@@ -154,15 +154,23 @@ impl Types {
     }
 
     /// The id of a type already interned, without interning it.
+    /// `iN`, when interned and small: without hashing, as almost every operand names one.
+    pub fn known_int(&self, bits: u32) -> Option<TypeId> {
+        self.small_ints.get(bits as usize).copied().flatten()
+    }
+
+    /// `ptr` in address space 0, when interned; `None` for another address space.
+    pub fn known_ptr(&self, addr_space: u32) -> Option<TypeId> {
+        if addr_space == 0 { self.ptr0 } else { None }
+    }
+
     pub fn lookup(&self, ty: &Type) -> Option<TypeId> {
-        match *ty {
-            Type::Int(bits) => match self.small_ints.get(bits as usize) {
-                Some(&Some(id)) => Some(id),
-                _ => self.dedup.get(ty).copied(),
-            },
-            Type::Ptr(0) if self.ptr0.is_some() => self.ptr0,
-            _ => self.dedup.get(ty).copied(),
-        }
+        let known = match *ty {
+            Type::Int(bits) => self.known_int(bits),
+            Type::Ptr(addr_space) => self.known_ptr(addr_space),
+            _ => None,
+        };
+        known.or_else(|| self.dedup.get(ty).copied())
     }
 
     pub fn len(&self) -> usize {

@@ -366,10 +366,11 @@ impl<'a> Parser<'a> {
         let Some(bm) = &mut self.body_mode else {
             return self.m.types.intern(ty);
         };
-        if let Some(id) = bm.base.types.lookup(&ty) {
+        // The body's own types first: they hold only what the module lacks.
+        if let Some(&id) = bm.type_dedup.get(&ty) {
             return id;
         }
-        if let Some(&id) = bm.type_dedup.get(&ty) {
+        if let Some(id) = bm.base.types.lookup(&ty) {
             return id;
         }
         let body = &mut self.scope.as_mut().expect("body mode reads a body").body;
@@ -382,14 +383,20 @@ impl<'a> Parser<'a> {
     fn int_ty(&mut self, bits: u32) -> TypeId {
         match &self.body_mode {
             None => self.m.types.int(bits),
-            Some(_) => self.intern(Type::Int(bits)),
+            Some(bm) => match bm.base.types.known_int(bits) {
+                Some(id) => id,
+                None => self.intern(Type::Int(bits)),
+            },
         }
     }
 
     fn ptr_ty(&mut self, addr_space: u32) -> TypeId {
         match &self.body_mode {
             None => self.m.types.ptr(addr_space),
-            Some(_) => self.intern(Type::Ptr(addr_space)),
+            Some(bm) => match bm.base.types.known_ptr(addr_space) {
+                Some(id) => id,
+                None => self.intern(Type::Ptr(addr_space)),
+            },
         }
     }
 
