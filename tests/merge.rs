@@ -516,6 +516,40 @@ fn opt_is_a_drop_in_for_this_pass() {
     );
 }
 
+/// Merging reads again only the functions whose shape and header key another shares: sound
+/// only if equal encodings always have equal keys, and useful only if keys tell functions of
+/// one shape apart. Checked on every fixture and corpus module.
+#[test]
+fn header_keys_agree_with_encodings() {
+    let mut told_apart = 0;
+    for path in fixtures("merge").into_iter().chain(corpus()) {
+        let m = parse(read(&path)).unwrap();
+        let eligible = eligible_functions(&m);
+        let hole = |g| is_hole(&m, &eligible, g);
+        let cx = Context::new(&m, &hole);
+        let mut key_of_encoding = std::collections::HashMap::new();
+        let mut keys_of_shape: std::collections::HashMap<u64, BTreeSet<u64>> = Default::default();
+        for f in m.functions.keys().filter(|&f| eligible[f]) {
+            let key = mergefn::fingerprint::header_key(&cx, f);
+            let encoding = fingerprint(&cx, f, &m.body(f).unwrap()).bytes;
+            let first = *key_of_encoding.entry(encoding).or_insert(key);
+            assert_eq!(
+                first,
+                key,
+                "{}: one encoding, two header keys",
+                path.display()
+            );
+            let shape = m.functions[f].body.as_ref().unwrap().shape;
+            keys_of_shape.entry(shape).or_default().insert(key);
+        }
+        told_apart += keys_of_shape.values().filter(|k| k.len() > 1).count();
+    }
+    assert!(
+        told_apart > 0,
+        "no header key told two functions of one shape apart"
+    );
+}
+
 /// The same input gives byte-identical output and report whatever the thread count: bodies
 /// are read and fingerprinted in parallel, and every result goes back to its place.
 #[test]

@@ -16,8 +16,9 @@
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
 use std::borrow::Cow;
+use std::hash::Hasher;
 
 /// The encoding of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,6 +247,26 @@ pub fn fingerprint(cx: &Context, f: FuncId, body: &Body) -> Fingerprint {
     }
 }
 
+/// A hash of the start of `f`'s encoding that its header decides (attributes, type, calling
+/// convention...), computed without its body: functions whose keys differ never have equal
+/// encodings, so only those with equal keys need their bodies read.
+pub fn header_key(cx: &Context, f: FuncId) -> u64 {
+    let m = cx.module;
+    let no_body = Body {
+        base: ArenaBase {
+            consts: m.consts.len() as u32,
+            types: m.types.len() as u32,
+            metadata: m.metadata.len() as u32,
+        },
+        ..Body::default()
+    };
+    let mut e = Encoder::new(cx, f, &no_body, None);
+    e.header();
+    let mut h = FxHasher::default();
+    h.write(&e.out);
+    h.finish()
+}
+
 /// The encoding with a trace of which source text each stretch comes from.
 pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> (Fingerprint, Vec<TraceMark>) {
     let mut trace = Vec::new();
@@ -351,6 +372,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- the function ----
 
     fn function(&mut self) {
+        self.header();
+        self.body();
+    }
+
+    /// The part of the encoding the function's header decides, which its body follows.
+    fn header(&mut self) {
         let f = &self.m.functions[self.func];
         let header = f.header_span;
         self.mark(header, Part::Attributes);
@@ -382,7 +409,6 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
         }
         self.byte(0);
-        self.body();
     }
 
     fn body(&mut self) {

@@ -194,16 +194,25 @@ pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -
 /// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
 /// parallel, so only one shape's encodings are alive at once per thread.
 fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidate> {
+    let hole = |g| is_hole(m, eligible, g);
+    let cx = Context::new(m, &hole);
+    // Functions can be equal only if their bodies have one shape and their headers encode
+    // alike; only those that share both with another are read again.
     let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
     let mut by_shape: FxHashMap<u64, Vec<FuncId>> = FxHashMap::default();
     for f in m.functions.keys().filter(|&f| eligible[f]) {
         by_shape.entry(shape(f)).or_default().push(f);
     }
+    let mut by_header: FxHashMap<(u64, u64), Vec<FuncId>> = FxHashMap::default();
+    for group in by_shape.into_values().filter(|g| g.len() > 1) {
+        for f in group {
+            let key = (shape(f), fingerprint::header_key(&cx, f));
+            by_header.entry(key).or_default().push(f);
+        }
+    }
     // Groups in the order of their first member, so the result does not depend on hashing.
-    let mut groups: Vec<Vec<FuncId>> = by_shape.into_values().filter(|g| g.len() > 1).collect();
+    let mut groups: Vec<Vec<FuncId>> = by_header.into_values().filter(|g| g.len() > 1).collect();
     groups.sort_unstable_by_key(|g| g[0]);
-    let hole = |g| is_hole(m, eligible, g);
-    let cx = Context::new(m, &hole);
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
     let encode_group = |scratch: &mut Scratch<'m>, group: &Vec<FuncId>| {
         let mut seen: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
