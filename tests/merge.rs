@@ -378,7 +378,7 @@ fn preserved_debug_info_is_what_llvm_keeps() {
     for path in fixtures("merge") {
         let text = read(&path);
         let opts = options(&text);
-        if !opts.preserve_debug_info || !text.contains("#dbg_") {
+        if !opts.preserve_debug_info || !(text.contains("#dbg_") || text.contains("@llvm.dbg.")) {
             continue;
         }
         let (ours, folded, _) = merged(&text, &opts);

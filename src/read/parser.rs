@@ -2416,6 +2416,18 @@ impl<'a> Parser<'a> {
         } else {
             Some(self.define_local(result_name, LocalDef::Inst(id))?)
         };
+        if opcode == Opcode::Call && result.is_none() && self.calls_debug_intrinsic(items_start) {
+            // LLVM reads a call of `llvm.dbg.value` and its kin as the debug record it
+            // stands for (`#dbg_value`): so do we, for counts and comparison alike.
+            let body = &mut self.scope().body;
+            body.items.truncate(items_start as usize);
+            body.attachments.truncate(md_start as usize);
+            body.debug_records.push(DebugRecord {
+                before: id,
+                span: start.to(end),
+            });
+            return Ok(opcode);
+        }
         let scope = self.scope();
         let items_len = scope.body.items.len() as u32 - items_start;
         scope.body.insts.push(Inst {
@@ -2429,6 +2441,33 @@ impl<'a> Parser<'a> {
             span: start.to(end),
         });
         Ok(opcode)
+    }
+
+    /// Whether the call whose items start at `items_start` calls `llvm.dbg.value`,
+    /// `llvm.dbg.declare`, `llvm.dbg.assign` or `llvm.dbg.label`: its callee is its first
+    /// global operand.
+    fn calls_debug_intrinsic(&self, items_start: u32) -> bool {
+        let (Some(bm), Some(scope)) = (&self.body_mode, &self.scope) else {
+            return false;
+        };
+        let callee = scope.body.items[items_start as usize..]
+            .iter()
+            .find_map(|it| match it {
+                Item::Value(v) => match v.kind() {
+                    // In a body read again, a use's id is the module's: its run starts later.
+                    ValueKind::Global(u) => {
+                        let first = bm.replay_from.map_or(0, |(first, _)| first as usize);
+                        Some(bm.uses.get(u.index().checked_sub(first)?)?.global)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+        callee.is_some_and(|g| {
+            matches!(&bm.base.globals[g].name, GlobalName::Named(n)
+                if matches!(&n[..], b"llvm.dbg.value" | b"llvm.dbg.declare"
+                    | b"llvm.dbg.assign" | b"llvm.dbg.label"))
+        })
     }
 
     fn void(&mut self) -> TypeId {

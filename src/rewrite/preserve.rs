@@ -70,7 +70,11 @@ fn kept_lines(m: &Module, f: FuncId, body: &Body) -> Option<(String, usize)> {
             _ => false,
         };
         if keep {
-            kept.push((record.span, "    "));
+            let text = m.text(record.span);
+            kept.push((
+                record.span,
+                if text.starts_with('#') { "    " } else { "  " },
+            ));
         }
     }
     // Only what is in the entry block stays; the rest of the body goes.
@@ -210,30 +214,54 @@ fn argument_stores(body: &Body, names: &LocalNames, address: &str) -> Vec<InstId
     stores
 }
 
-/// `#kind(op, op, ...)`: the kind and the operands, split at the commas outside brackets and
-/// strings.
+/// `#kind(op, op, ...)`, or the call it stands for in older text
+/// (`call void @llvm.dbg.kind(metadata op, ...)`): the kind (`dbg_value`...) and the operands,
+/// split at the commas outside brackets and strings.
 fn split_record(text: &str) -> Option<(&str, Vec<&str>)> {
-    let rest = text.strip_prefix('#')?;
-    let open = rest.find('(')?;
-    let kind = &rest[..open];
-    let inner = rest[open + 1..].strip_suffix(')')?;
+    let (kind, args) = match text.strip_prefix('#') {
+        Some(rest) => {
+            let open = rest.find('(')?;
+            (&rest[..open], &rest[open + 1..])
+        }
+        None => {
+            let rest = &text[text.find("@llvm.dbg.")? + "@llvm.dbg.".len()..];
+            let open = rest.find('(')?;
+            let kind = match &rest[..open] {
+                "value" => "dbg_value",
+                "declare" => "dbg_declare",
+                "assign" => "dbg_assign",
+                "label" => "dbg_label",
+                _ => return None,
+            };
+            (kind, &rest[open + 1..])
+        }
+    };
     let mut operands = Vec::new();
     let (mut depth, mut in_string, mut start) = (0i32, false, 0);
-    for (i, b) in inner.bytes().enumerate() {
+    for (i, b) in args.bytes().enumerate() {
         match b {
             b'"' => in_string = !in_string,
             _ if in_string => {}
             b'(' | b'{' | b'[' | b'<' => depth += 1,
+            b')' if depth == 0 => {
+                operands.push(operand(&args[start..i]));
+                return Some((kind, operands));
+            }
             b')' | b'}' | b']' | b'>' => depth -= 1,
             b',' if depth == 0 => {
-                operands.push(inner[start..i].trim());
+                operands.push(operand(&args[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
     }
-    operands.push(inner[start..].trim());
-    Some((kind, operands))
+    None
+}
+
+/// An operand of a record, without the `metadata` a call writes before it.
+fn operand(text: &str) -> &str {
+    let text = text.trim();
+    text.strip_prefix("metadata ").unwrap_or(text)
 }
 
 /// The value of a `<type> <value>` operand: its last token.
