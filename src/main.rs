@@ -263,7 +263,21 @@ fn opt(args: &[String]) -> Result<(), String> {
     let mut passes: Vec<String> = Vec::new();
     let mut opts = mergefn::Options::default();
     let mut it = args.iter();
+    let set_input = |input: &mut Option<PathBuf>, path: &str| {
+        if input.is_some() {
+            return Err(format!("opt: more than one input file ('{path}')"));
+        }
+        *input = Some(PathBuf::from(path));
+        Ok(())
+    };
     while let Some(arg) = it.next() {
+        if arg == "--" {
+            // As LLVM's option parser reads it: what follows are input files only.
+            for path in it.by_ref() {
+                set_input(&mut input, path)?;
+            }
+            break;
+        }
         let flag = arg.strip_prefix("--").map(|a| format!("-{a}"));
         let flag = flag.as_deref().unwrap_or(arg);
         let mut value_of = |name: &str| -> Result<Option<String>, String> {
@@ -292,18 +306,13 @@ fn opt(args: &[String]) -> Result<(), String> {
                     opts.preserve_debug_info = true
                 }
                 "-mergefunc-preserve-debug-info=false" => opts.preserve_debug_info = false,
-                "-" => input = Some(PathBuf::from("-")),
+                "-" => set_input(&mut input, "-")?,
                 f if f.starts_with('-') => {
                     return Err(format!(
                         "opt: unknown or unsupported option '{arg}' (mergefn opt runs only -passes=mergefunc)"
                     ));
                 }
-                path => {
-                    if input.is_some() {
-                        return Err(format!("opt: more than one input file ('{path}')"));
-                    }
-                    input = Some(PathBuf::from(path));
-                }
+                path => set_input(&mut input, path)?,
             }
         }
     }

@@ -495,6 +495,7 @@ fn opt_is_a_drop_in_for_this_pass() {
         vec!["opt", "-S", "-passes=mergefunc", input, "-o", "-"],
         vec!["opt", "-S", "-p", "mergefunc", input],
         vec!["opt", "--passes=module(mergefunc)", "-S", input, "-o", "-"],
+        vec!["opt", "-S", "-passes=mergefunc", "-o", "-", "--", input],
     ] {
         let (ok, out, err) = mergefn_cli(&args);
         assert!(ok, "{args:?}: {err}");
