@@ -251,13 +251,8 @@ pub fn fingerprint(cx: &Context, f: FuncId, body: &Body) -> Fingerprint {
 /// convention...), computed without its body: functions whose keys differ never have equal
 /// encodings, so only those with equal keys need their bodies read.
 pub fn header_key(cx: &Context, f: FuncId) -> u64 {
-    let m = cx.module;
     let no_body = Body {
-        base: ArenaBase {
-            consts: m.consts.len() as u32,
-            types: m.types.len() as u32,
-            metadata: m.metadata.len() as u32,
-        },
+        base: ArenaBase::of(cx.module),
         ..Body::default()
     };
     let mut e = Encoder::new(cx, f, &no_body, None);
@@ -700,25 +695,22 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     // ---- constants ----
 
+    /// A number as written: every zero encodes as the null of its width does (§4), other
+    /// numbers by their text after the tag `kind`.
+    fn literal(&mut self, s: Span, is_zero: bool, kind: u8) {
+        if is_zero {
+            self.byte(tag::ZERO);
+        } else {
+            self.byte(kind);
+            self.text(s);
+        }
+    }
+
     fn constant(&mut self, c: ConstId) {
         let (m, body) = (self.m, self.body);
         match body.constant(m, c) {
-            Const::Int(s) => {
-                if is_zero_int(m.bytes(*s)) {
-                    self.byte(tag::ZERO);
-                } else {
-                    self.byte(tag::INT);
-                    self.text(*s);
-                }
-            }
-            Const::Float(s) => {
-                if is_zero_float(m.bytes(*s)) {
-                    self.byte(tag::ZERO);
-                } else {
-                    self.byte(tag::FLOAT);
-                    self.text(*s);
-                }
-            }
+            Const::Int(s) => self.literal(*s, is_zero_int(m.bytes(*s)), tag::INT),
+            Const::Float(s) => self.literal(*s, is_zero_float(m.bytes(*s)), tag::FLOAT),
             Const::Null | Const::Zero => self.byte(tag::ZERO),
             Const::None => self.byte(tag::NONE),
             Const::Undef => self.byte(tag::UNDEF),

@@ -655,6 +655,17 @@ pub struct ArenaBase {
     pub metadata: u32,
 }
 
+impl ArenaBase {
+    /// Where a body of `m` starts its own ids: past the module's.
+    pub fn of(m: &Module) -> ArenaBase {
+        ArenaBase {
+            consts: m.consts.len() as u32,
+            types: m.types.len() as u32,
+            metadata: m.metadata.len() as u32,
+        }
+    }
+}
+
 /// What reading keeps of a function body: where its text is and facts about it. The body
 /// itself is read again when a stage needs it ([`Module::body`]), so a module costs little
 /// more memory than its text.

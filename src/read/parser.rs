@@ -2175,11 +2175,7 @@ impl<'a> Parser<'a> {
             type_dedup,
         });
         let mut scope = std::mem::take(&mut scratch.scope);
-        scope.reset(ArenaBase {
-            consts: base.consts.len() as u32,
-            types: base.types.len() as u32,
-            metadata: base.metadata.len() as u32,
-        });
+        scope.reset(ArenaBase::of(base));
         p.scope = Some(scope);
         let read = p.params_and_body(func);
         // Hand the tables back, whatever happened.

@@ -84,7 +84,7 @@ fn kept_lines(m: &Module, f: FuncId, body: &Body) -> Option<(String, usize)> {
 
     // Numbered values: the unnamed parameters keep theirs, the entry block (its label is not
     // kept) takes the next, then the kept results in order.
-    let first = names.numbered_arguments + 1;
+    let first = names.arguments.iter().filter(|a| is_number(a)).count() + 1;
     let mut next = first;
     let mut renumbered: FxHashMap<&str, String> = FxHashMap::default();
     let mut kept_results: FxHashSet<&str> = FxHashSet::default();
@@ -141,8 +141,6 @@ fn normalize(name: &str) -> Option<String> {
 /// The function's local names, normalized: parameters and instruction results.
 struct LocalNames {
     arguments: FxHashSet<String>,
-    /// Parameters named by number, written (`%0`) or not.
-    numbered_arguments: usize,
     results: FxHashMap<String, InstId>,
     by_inst: FxHashMap<InstId, String>,
 }
@@ -153,7 +151,6 @@ impl LocalNames {
         for name in param_names(m, f) {
             arguments.insert(normalize(&name)?);
         }
-        let numbered_arguments = arguments.iter().filter(|a| is_number(a)).count();
         let mut results = FxHashMap::default();
         let mut by_inst = FxHashMap::default();
         for (i, inst) in body.insts.iter().filter(|(_, inst)| inst.result.is_some()) {
@@ -166,7 +163,6 @@ impl LocalNames {
         }
         Some(LocalNames {
             arguments,
-            numbered_arguments,
             results,
             by_inst,
         })
