@@ -46,7 +46,8 @@ pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
 }
 
 /// Write the module to `path` atomically: a temporary file in the same directory, renamed over
-/// the target once complete, so a reader never sees a partial file.
+/// the target once complete, so a reader never sees a partial file. A device or a pipe
+/// (`/dev/null`) is written directly, and a symbolic link is followed to the file it names.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
     let size = m.source.len() + m.appended.len();
     write_file_with(path, |w| write_to(m, w), size)
@@ -62,6 +63,24 @@ fn write_file_with(
     fill: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> io::Result<()>,
     size_hint: usize,
 ) -> io::Result<()> {
+    let capacity = size_hint.clamp(4096, 1 << 20);
+    // A device or a pipe (`/dev/null`, a FIFO) is written as it is: replacing it would put a
+    // regular file where the device was.
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        let file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = io::BufWriter::with_capacity(capacity, &file);
+        fill(&mut w)?;
+        return w.flush();
+    }
+    // A symbolic link stays: the file it leads to is the one replaced.
+    let resolved;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_symlink() && std::fs::metadata(path).is_ok() => {
+            resolved = std::fs::canonicalize(path)?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -75,7 +94,7 @@ fn write_file_with(
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let tmp = builder.tempfile_in(dir)?;
-    let mut w = io::BufWriter::with_capacity(size_hint.clamp(4096, 1 << 20), tmp.as_file());
+    let mut w = io::BufWriter::with_capacity(capacity, tmp.as_file());
     fill(&mut w)?;
     w.flush()?;
     drop(w);
@@ -167,5 +186,40 @@ mod tests {
         assert_eq!(quote_name(b"a b"), "\"a b\"");
         assert_eq!(quote_name(b"1x"), "\"1x\"");
         assert_eq!(quote_name(b"q\"\\"), "\"q\\22\\5C\"");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.ll");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_bytes_atomically(&fifo, b"; text\n").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"; text\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_stays_and_its_file_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, link) = (dir.path().join("real.ll"), dir.path().join("link.ll"));
+        std::fs::write(&file, "old").unwrap();
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_bytes_atomically(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
     }
 }
