@@ -321,3 +321,21 @@ fn cli_reads_files_and_pipes_alike() {
         assert_eq!(mode(&dir.path().join("out.ll")), mode(&plain));
     }
 }
+
+/// An input that does not read leaves the output as it was and no temporary file beside it,
+/// though the output was begun while the input was read.
+#[test]
+fn cli_error_leaves_the_output_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("bad.ll"), dir.path().join("out.ll"));
+    std::fs::write(&input, "define void @f() {\n  ret i32\n}\n").unwrap();
+    std::fs::write(&out, "before").unwrap();
+    let run = mergefn_read(
+        &[input.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        None,
+    );
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.ll:3:1: expected a value"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "before");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}

@@ -2,8 +2,9 @@
 //! appended entities; an unedited module is written back byte for byte.
 
 use crate::model::{GlobalName, Module};
-use std::io::{self, Write};
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
 
 /// The pieces of the output in order: source slices between patches, patch texts, then the
 /// appended entities. Writing them one after another gives the edited module without copying
@@ -60,27 +61,39 @@ pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 fn write_file_with(
     path: &Path,
-    fill: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> io::Result<()>,
+    fill: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
     size_hint: usize,
 ) -> io::Result<()> {
     let capacity = size_hint.clamp(4096, 1 << 20);
-    // A device or a pipe (`/dev/null`, a FIFO) is written as it is: replacing it would put a
-    // regular file where the device was.
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+    let Some(path) = replaceable(path)? else {
         let file = std::fs::OpenOptions::new().write(true).open(path)?;
         let mut w = io::BufWriter::with_capacity(capacity, &file);
         fill(&mut w)?;
         return w.flush();
-    }
-    // A symbolic link stays: the file it leads to is the one replaced.
-    let resolved;
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_symlink() && std::fs::metadata(path).is_ok() => {
-            resolved = std::fs::canonicalize(path)?;
-            resolved.as_path()
-        }
-        _ => path,
     };
+    let tmp = temporary_beside(&path)?;
+    let mut w = io::BufWriter::with_capacity(capacity, tmp.as_file());
+    fill(&mut w)?;
+    w.flush()?;
+    drop(w);
+    replace(tmp.into_temp_path(), &path)
+}
+
+/// The file a temporary file will replace when `path` is written, or `None` when `path` is a
+/// device or a pipe (`/dev/null`, a FIFO), which is written as it is: replacing it would put a
+/// regular file where the device was. A symbolic link stays: the file it leads to is replaced.
+fn replaceable(path: &Path) -> io::Result<Option<PathBuf>> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Ok(None),
+        Ok(_) if std::fs::symlink_metadata(path)?.is_symlink() => {
+            std::fs::canonicalize(path).map(Some)
+        }
+        _ => Ok(Some(path.to_path_buf())),
+    }
+}
+
+/// An empty temporary file in the directory of `path`, so that renaming it there is atomic.
+fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -93,12 +106,59 @@ fn write_file_with(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let tmp = builder.tempfile_in(dir)?;
-    let mut w = io::BufWriter::with_capacity(capacity, tmp.as_file());
-    fill(&mut w)?;
-    w.flush()?;
-    drop(w);
-    replace(tmp.into_temp_path(), path)
+    builder.tempfile_in(dir)
+}
+
+/// An output file begun before its module is read: a copy of the input file, made by the
+/// system while the input is read (on another thread), because most of an output is its
+/// input's text and writing it is a good part of the time. [`Draft::finish`] keeps the text
+/// before the module's first edit and writes the rest.
+pub struct Draft {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
+    copied: u64,
+}
+
+impl Draft {
+    /// Begin the output `path` as a copy of the regular file `input`; `None` when either is
+    /// not a regular file (a pipe cannot be read twice, and a device must see only the final
+    /// text). Dropping the draft removes it.
+    pub fn begin(path: &Path, input: &Path) -> io::Result<Option<Draft>> {
+        if !std::fs::metadata(input)?.is_file() {
+            return Ok(None);
+        }
+        let Some(path) = replaceable(path)? else {
+            return Ok(None);
+        };
+        let tmp = temporary_beside(&path)?;
+        let copied = io::copy(&mut File::open(input)?, &mut tmp.as_file())?;
+        Ok(Some(Draft { tmp, path, copied }))
+    }
+
+    /// Make the draft the text of `m`, read from the draft's input, and put it in place of
+    /// its path.
+    pub fn finish(self, m: &Module) -> io::Result<()> {
+        let pieces = pieces(m);
+        // The first piece is the source up to the first edit, already in the copy (unless
+        // the input changed size since it was read: then everything is written).
+        let kept = if self.copied == m.source.len() as u64 {
+            pieces[0].len()
+        } else {
+            0
+        };
+        let rest = &pieces[usize::from(kept > 0)..];
+        let file = self.tmp.as_file();
+        if kept as u64 != self.copied || !rest.is_empty() {
+            file.set_len(kept as u64)?;
+            let mut w = io::BufWriter::with_capacity(1 << 20, file);
+            w.seek(io::SeekFrom::Start(kept as u64))?;
+            for piece in rest {
+                w.write_all(piece.as_bytes())?;
+            }
+            w.flush()?;
+        }
+        replace(self.tmp.into_temp_path(), &self.path)
+    }
 }
 
 /// Put the finished temporary file in place of `path`; a reader sees the old file or the new
@@ -186,6 +246,37 @@ mod tests {
         assert_eq!(quote_name(b"a b"), "\"a b\"");
         assert_eq!(quote_name(b"1x"), "\"1x\"");
         assert_eq!(quote_name(b"q\"\\"), "\"q\\22\\5C\"");
+    }
+
+    /// A draft begun from the input file and finished with the module read from it gives
+    /// what writing the module gives, edited or not, and whatever the file held before.
+    #[test]
+    fn a_finished_draft_is_the_written_module() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, out) = (dir.path().join("in.ll"), dir.path().join("out.ll"));
+        let text = "@g = global i32 0\n\ndefine void @f() {\n  ret void\n}\n\ndefine void @h() {\n  call void @f()\n  ret void\n}\n";
+        std::fs::write(&input, text).unwrap();
+        let edits: [fn(&mut Module); 5] = [
+            |_| {},
+            |m| m.delete_function(m.function_of(m.lookup("h").unwrap()).unwrap()),
+            |m| m.rename_global(m.lookup("g").unwrap(), b"renamed"),
+            |m| m.rename_global(m.lookup("f").unwrap(), b"a_longer_name"),
+            |m| m.add_declaration(b"extra", m.functions.values().next().unwrap().fn_ty),
+        ];
+        for edit in edits {
+            std::fs::write(&out, "a longer text that was there before the draft").unwrap();
+            let mut m = crate::read::parse(text.to_string()).unwrap();
+            edit(&mut m);
+            let draft = Draft::begin(&out, &input).unwrap().unwrap();
+            draft.finish(&m).unwrap();
+            assert_eq!(std::fs::read_to_string(&out).unwrap(), to_string(&m));
+        }
+        drop(Draft::begin(&out, &input).unwrap());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "a dropped draft is removed"
+        );
     }
 
     #[cfg(unix)]
