@@ -315,6 +315,23 @@ fn unsigned(text: &[u8]) -> Option<u64> {
 
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 fn decimal(digits: &[u8]) -> u32 {
+    // Local numbers are most of the numbers a body holds, and short: nine digits always fit.
+    if (1..=9).contains(&digits.len()) {
+        let mut n = 0u32;
+        for &d in digits {
+            let digit = d.wrapping_sub(b'0');
+            if digit > 9 {
+                return decimal_checked(digits);
+            }
+            n = n * 10 + u32::from(digit);
+        }
+        return n;
+    }
+    decimal_checked(digits)
+}
+
+#[cold]
+fn decimal_checked(digits: &[u8]) -> u32 {
     unsigned(digits).map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
@@ -3054,4 +3071,27 @@ fn double_fits(v: f64, kind: FloatKind) -> bool {
     let width = 64 - significand.leading_zeros();
     let top = exp + width as i32 - 1;
     width <= precision && top <= max_exp && exp >= min_exp - (precision as i32 - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+
+    #[test]
+    fn decimals_saturate_and_reject_what_is_not_a_number() {
+        let cases: [(&[u8], u32); 8] = [
+            (b"0", 0),
+            (b"123", 123),
+            (b"999999999", 999_999_999),
+            (b"4294967295", u32::MAX),
+            (b"99999999999999999999999", u32::MAX),
+            (b"+5", 5),
+            (b"12a", u32::MAX),
+            (b"", u32::MAX),
+        ];
+        for (text, n) in cases {
+            assert_eq!(decimal(text), n, "{}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(decimal(b"4294967294"), 4_294_967_294);
+    }
 }
