@@ -212,7 +212,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lex the name after a sigil (`%`, `@`, `$`): quoted, numeric or bare.
-    #[inline(always)]
+    #[inline(never)]
     fn sigil_name(&mut self, start: usize, named: Tok, numbered: Tok) -> Token {
         let i = start + 1;
         let b = self.at(i);
@@ -252,7 +252,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A number: the common decimal integer here, the other forms in [`Lexer::number_rest`].
-    #[inline(always)]
+    #[inline(never)]
     fn number(&mut self, start: usize) -> Token {
         if is_digit(self.at(start)) {
             let j = self.digits_end(start);
@@ -359,7 +359,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A keyword or a label.
-    #[inline(always)]
+    #[inline(never)]
     fn word(&mut self, start: usize) -> Token {
         let j = self.name_end(start);
         if self.at(j) == b':' {

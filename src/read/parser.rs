@@ -1554,7 +1554,19 @@ impl<'a> Parser<'a> {
             Tok::Word => {
                 let w = self.text(t);
                 self.bump();
+                // The frequent types first: a match on byte strings tests its arms in turn.
                 match w {
+                    _ if is_int_type_word(w) => {
+                        let bits = decimal(&w[1..]);
+                        if !(1..=(1 << 23)).contains(&bits) {
+                            return Err(self.err_at(t.span, "integer width out of range"));
+                        }
+                        self.int_ty(bits)
+                    }
+                    b"ptr" => {
+                        let a = self.opt_addrspace_number()?;
+                        self.ptr_ty(a)
+                    }
                     b"void" => self.intern(Type::Void),
                     b"half" => self.intern(Type::Float(FloatKind::Half)),
                     b"bfloat" => self.intern(Type::Float(FloatKind::BFloat)),
@@ -1567,18 +1579,7 @@ impl<'a> Parser<'a> {
                     b"label" => self.intern(Type::Label),
                     b"metadata" => self.intern(Type::Metadata),
                     b"token" => self.intern(Type::Token),
-                    b"ptr" => {
-                        let a = self.opt_addrspace_number()?;
-                        self.ptr_ty(a)
-                    }
                     b"target" => self.target_ext_type()?,
-                    _ if is_int_type_word(w) => {
-                        let bits = decimal(&w[1..]);
-                        if !(1..=(1 << 23)).contains(&bits) {
-                            return Err(self.err_at(t.span, "integer width out of range"));
-                        }
-                        self.int_ty(bits)
-                    }
                     _ => return Err(self.err_at(t.span, "expected type")),
                 }
             }
