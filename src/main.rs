@@ -106,7 +106,10 @@ fn load_drafting(
     input: &Path,
     output: Option<&Path>,
 ) -> Result<(mergefn::Module, Option<Draft>), String> {
-    let Some(output) = output.filter(|o| o.as_os_str() != "-" && input.as_os_str() != "-") else {
+    // Below this, starting a thread costs more than the copy saves (stress-100: +0.15 ms).
+    const WORTH_DRAFTING: u64 = 256 * 1024;
+    let large = |input: &Path| std::fs::metadata(input).is_ok_and(|m| m.len() >= WORTH_DRAFTING);
+    let Some(output) = output.filter(|o| o.as_os_str() != "-" && large(input)) else {
         return Ok((load(input)?, None));
     };
     std::thread::scope(|s| {

@@ -323,19 +323,24 @@ fn cli_reads_files_and_pipes_alike() {
 }
 
 /// An input that does not read leaves the output as it was and no temporary file beside it,
-/// though the output was begun while the input was read.
+/// though the output was begun while the input was read (the input is large enough for that).
 #[test]
 fn cli_error_leaves_the_output_alone() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("bad.ll"), dir.path().join("out.ll"));
-    std::fs::write(&input, "define void @f() {\n  ret i32\n}\n").unwrap();
+    let mut text: String = (0..10_000)
+        .map(|i| format!("define void @f{i}() {{\n  ret void\n}}\n"))
+        .collect();
+    assert!(text.len() > 256 * 1024);
+    text.push_str("define void @f() {\n  ret i32\n}\n");
+    std::fs::write(&input, text).unwrap();
     std::fs::write(&out, "before").unwrap();
     let run = mergefn_read(
         &[input.to_str().unwrap(), "-o", out.to_str().unwrap()],
         None,
     );
     assert!(!run.status.success());
-    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.ll:3:1: expected a value"));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.ll:30003:1: expected a value"));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "before");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }
