@@ -24,7 +24,8 @@ enum Command {
     Read {
         /// Input `.ll` file, or `-` for standard input.
         input: PathBuf,
-        /// Output file (`-` for standard output); written atomically.
+        /// Output file (`-` for standard output); written atomically (a device such as
+        /// `/dev/null` is written as it is).
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Print `name blocks instructions reachable-blocks reachable-instructions` per function.
@@ -35,7 +36,8 @@ enum Command {
     Merge {
         /// Input `.ll` file, or `-` for standard input.
         input: PathBuf,
-        /// Output file (`-` for standard output); written atomically.
+        /// Output file (`-` for standard output); written atomically (a device such as
+        /// `/dev/null` is written as it is).
         #[arg(short, long)]
         output: PathBuf,
         /// Fold members whose address is not significant into aliases rather than thunks.
