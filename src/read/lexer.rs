@@ -207,8 +207,8 @@ impl<'a> Lexer<'a> {
     /// Offset just past a `"..."` string starting at `i` (which holds the opening quote), or
     /// `None` when the string is not closed.
     fn string_end(&self, i: usize) -> Option<usize> {
-        let rest = &self.src[i + 1..];
-        rest.iter().position(|&b| b == b'"').map(|p| i + 1 + p + 1)
+        // Strings run long in debug information (mangled linkage names).
+        memchr::memchr(b'"', &self.src[i + 1..]).map(|p| i + 1 + p + 1)
     }
 
     /// Lex the name after a sigil (`%`, `@`, `$`): quoted, numeric or bare.
@@ -385,9 +385,9 @@ impl<'a> Lexer<'a> {
                     return self.tok(Tok::MdNum, start, j);
                 }
                 if is_name_start(c) || c == b'\\' {
-                    let mut j = start + 1;
-                    while is_name_char(self.at(j)) || self.at(j) == b'\\' {
-                        j += 1;
+                    let mut j = self.name_end(start + 1);
+                    while self.at(j) == b'\\' {
+                        j = self.name_end(j + 1);
                     }
                     return self.tok(Tok::MdName, start, j);
                 }
@@ -533,6 +533,27 @@ mod tests {
             vec![
                 Int, LabelNum, Float, HexFloat, Int, Word, LocalName, GlobalNum, Int, Int,
                 LocalName, ComdatName
+            ]
+        );
+    }
+
+    #[test]
+    fn metadata_names_take_escapes_and_strings_end_at_their_quote() {
+        let src = r#"!llvm.a\5Cb\2Ec.d !"x y" "s" !DILocation("#;
+        let mut lx = Lexer::new(src.as_bytes());
+        let texts: Vec<&str> = std::iter::from_fn(|| {
+            let t = lx.next();
+            (t.kind != Tok::Eof).then(|| &src[t.span.range()])
+        })
+        .collect();
+        assert_eq!(
+            texts,
+            [
+                r#"!llvm.a\5Cb\2Ec.d"#,
+                r#"!"x y""#,
+                r#""s""#,
+                "!DILocation",
+                "("
             ]
         );
     }

@@ -315,7 +315,13 @@ fn unsigned(text: &[u8]) -> Option<u64> {
 
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 fn decimal(digits: &[u8]) -> u32 {
-    // Local numbers are most of the numbers a body holds, and short: nine digits always fit.
+    decimal_u32(digits).unwrap_or(u32::MAX)
+}
+
+/// A decimal number that fits in `u32`.
+fn decimal_u32(digits: &[u8]) -> Option<u32> {
+    // Local and metadata numbers are most of the numbers a module holds, and short: nine
+    // digits always fit.
     if (1..=9).contains(&digits.len()) {
         let mut n = 0u32;
         for &d in digits {
@@ -325,14 +331,14 @@ fn decimal(digits: &[u8]) -> u32 {
             }
             n = n * 10 + u32::from(digit);
         }
-        return n;
+        return Some(n);
     }
     decimal_checked(digits)
 }
 
 #[cold]
-fn decimal_checked(digits: &[u8]) -> u32 {
-    unsigned(digits).map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX))
+fn decimal_checked(digits: &[u8]) -> Option<u32> {
+    unsigned(digits).and_then(|n| u32::try_from(n).ok())
 }
 
 impl<'a> Parser<'a> {
@@ -644,9 +650,7 @@ impl<'a> Parser<'a> {
     }
 
     fn number_after_sigil(&self, t: Token) -> PResult<u32> {
-        unsigned(&self.text(t)[1..])
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or_else(|| self.err_at(t.span, "number out of range"))
+        decimal_u32(&self.text(t)[1..]).ok_or_else(|| self.err_at(t.span, "number out of range"))
     }
 
     // ---- names ----
