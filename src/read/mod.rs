@@ -2,11 +2,12 @@
 //! resolves names; any input gives a module or a located [`ReadError`], never a panic.
 //!
 //! Reading has two phases. The top level (types, globals, metadata, function headers) is read
-//! in order, stepping over function bodies. Then the bodies are read, in parallel, each against
-//! the finished top level without changing it: a body's uses of globals are collected and
-//! added to the module afterwards in function order, and facts about it are kept
-//! ([`BodyInfo`]) while the body itself is dropped. A stage that needs a body reads it again
-//! ([`Module::body`]), which cannot fail differently than it did here.
+//! in order, stepping over function bodies (and, when it can, over the fields of
+//! debug-information nodes, read in the second phase beside the bodies). Then the bodies are
+//! read, in parallel, each against the finished top level without changing it: a body's uses
+//! of globals are collected and added to the module afterwards in function order, and facts
+//! about it are kept ([`BodyInfo`]) while the body itself is dropped. A stage that needs a
+//! body reads it again ([`Module::body`]), which cannot fail differently than it did here.
 
 mod error;
 mod lexer;
@@ -46,23 +47,24 @@ pub fn parse_source(source: Source) -> Result<Module, ReadError> {
 
 /// Read with body ends guessed; the text back if a guess did not hold or anything failed.
 fn read_guessing_ends(source: Source) -> Result<Module, Source> {
-    let (mut module, top_error) = Parser::new(&source).module(BodyEnd::FirstClosingLine);
+    let (mut module, deferred_fields, top_error) =
+        Parser::new(&source).module(BodyEnd::FirstClosingLine);
     module.source = source;
     if top_error.is_some() {
         return Err(module.source);
     }
-    match read_bodies(&mut module, None) {
+    match read_bodies(&mut module, None, &deferred_fields) {
         (None, true) => Ok(module),
         _ => Err(module.source),
     }
 }
 
 fn read_exact(source: Source) -> Result<Module, ReadError> {
-    let (mut module, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
+    let (mut module, _, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error.
     let limit = top_error.as_ref().map(error_offset);
-    let (body_error, _) = read_bodies(&mut module, limit);
+    let (body_error, _) = read_bodies(&mut module, limit, &[]);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
         .into_iter()
@@ -166,10 +168,15 @@ struct BodyFacts {
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
-/// function order and record their facts. Returns the first error, if any, and whether every
-/// body read ends where the first phase found its end. With `limit`, only bodies that start
-/// before that offset are read.
-fn read_bodies(m: &mut Module, limit: Option<usize>) -> (Option<ReadError>, bool) {
+/// function order and record their facts; meanwhile, read the metadata fields the first phase
+/// stepped over. Returns the first error of a body, if any, and whether every body read ends
+/// where the first phase found its end and the fields read. With `limit`, only bodies that
+/// start before that offset are read.
+fn read_bodies(
+    m: &mut Module,
+    limit: Option<usize>,
+    deferred_fields: &[Span],
+) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m
         .functions
         .iter()
@@ -180,9 +187,19 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> (Option<ReadError>, bool
         definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
     }
     m.top_level_uses = m.uses.len() as u32;
-    let results = read_in_parallel(m, &definitions);
+    let (results, fields_held) = if deferred_fields.len() >= FIELDS_PER_JOB {
+        rayon::join(
+            || read_in_parallel(m, &definitions),
+            || fields_hold(m, deferred_fields),
+        )
+    } else {
+        (
+            read_in_parallel(m, &definitions),
+            fields_hold(m, deferred_fields),
+        )
+    };
     let mut first_error: Option<ReadError> = None;
-    let mut ends_held = true;
+    let mut ends_held = fields_held;
     for (&f, result) in definitions.iter().zip(results) {
         let facts = match result {
             Ok(facts) => facts,
@@ -217,6 +234,19 @@ fn read_bodies(m: &mut Module, limit: Option<usize>) -> (Option<ReadError>, bool
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
     (first_error, ends_held)
+}
+
+/// Metadata fields read by one job: a debug-information module has tens of thousands.
+const FIELDS_PER_JOB: usize = 1024;
+
+/// Whether the metadata fields the first phase stepped over read (see [`Parser::module`]).
+fn fields_hold(m: &Module, fields: &[Span]) -> bool {
+    if fields.len() < 2 * FIELDS_PER_JOB {
+        return Parser::deferred_fields_hold(&m.source, m, fields);
+    }
+    fields
+        .par_chunks(FIELDS_PER_JOB)
+        .all(|chunk| Parser::deferred_fields_hold(&m.source, m, chunk))
 }
 
 /// Below this much body text, threads cost more than they save.
@@ -351,6 +381,45 @@ mod tests {
         let m = read_guessing_ends(Source::from(text.to_string()))
             .unwrap_or_else(|_| panic!("read again for a body on one line"));
         assert_eq!(m.functions.len(), 2);
+    }
+
+    #[test]
+    fn metadata_fields_are_stepped_over_and_read_in_the_second_phase() {
+        let text = "@g = global i32 0\n\
+                    !0 = !DIFile(filename: \"a(b).c\", directory: \")\")\n\
+                    !1 = !DIExpression(DW_OP_LLVM_fragment, 0, 32)\n\
+                    !2 = !{!0, !DILocation(line: 1, scope: !3)}\n\
+                    !3 = distinct !DISubprogram(name: \"f\", file: !0)\n\
+                    !4 = !DITemplateValueParameter(value: ptr @g)\n";
+        let (_, deferred, error) = Parser::new(text).module(BodyEnd::FirstClosingLine);
+        assert!(error.is_none());
+        let stepped: Vec<&str> = deferred.iter().map(|s| &text[s.range()]).collect();
+        // The node that names a global is read at once, in order with the other uses.
+        assert_eq!(
+            stepped,
+            [
+                "(filename: \"a(b).c\", directory: \")\")",
+                "(DW_OP_LLVM_fragment, 0, 32)",
+                "(line: 1, scope: !3)",
+                "(name: \"f\", file: !0)"
+            ]
+        );
+        assert!(read_guessing_ends(Source::from(text.to_string())).is_ok());
+        // Fields stepped over that name an undefined node or do not read: the module is read
+        // again exactly, which says what and where.
+        for (from, to, message) in [
+            ("scope: !3", "scope: !9", "4:40: use of undefined metadata"),
+            (
+                "line: 1,",
+                "line: 1, #",
+                "4:33: expected a metadata field value, found `#`",
+            ),
+        ] {
+            let text = text.replace(from, to);
+            assert!(read_guessing_ends(Source::from(text.clone())).is_err());
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.contains(message), "{e}");
+        }
     }
 
     #[test]

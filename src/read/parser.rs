@@ -117,6 +117,9 @@ pub struct Parser<'a> {
     md_text_refs: FxHashMap<u32, Span>,
     md_fields_scratch: Vec<(Span, Span)>,
     body_end: BodyEnd,
+    /// The `(...)` of specialized metadata nodes stepped over while guessing body ends, to be
+    /// read in the second phase, alongside the bodies (see [`Parser::deferred_fields_hold`]).
+    deferred_fields: Vec<Span>,
 }
 
 /// How the first phase finds where a function body ends.
@@ -162,6 +165,33 @@ fn next_skim_stop(src: &[u8], from: usize) -> Option<usize> {
     rest.iter()
         .position(|&b| SKIM_STOPS[b as usize])
         .map(|p| i + p)
+}
+
+/// Where the fields of a specialized metadata node end: just past the `)` that balances the
+/// `(` at `open`, stepping over strings. `None` when they may name a global or a local (reading
+/// records those uses in order) or hold a comment (any `@`, `%` or `;`, even in a string), or
+/// run to the end: such fields are read at once. A node is a hundred bytes or so with a few
+/// parentheses and strings, so this jumps between those with `memchr3`.
+fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0u32;
+    let mut i = open;
+    let end = loop {
+        i += memchr::memchr3(b'(', b')', b'"', src.get(i..)?)?;
+        match src[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break i + 1;
+                }
+            }
+            _ => i += 1 + memchr::memchr(b'"', &src[i + 1..])?,
+        }
+        i += 1;
+    };
+    memchr::memchr3(b'@', b'%', b';', &src[open..end])
+        .is_none()
+        .then_some(end)
 }
 
 const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
@@ -379,6 +409,7 @@ impl<'a> Parser<'a> {
             group_refs: Vec::new(),
             md_text_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
+            deferred_fields: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
         }
     }
@@ -842,10 +873,12 @@ impl<'a> Parser<'a> {
 
     /// Read the top level: everything but the function bodies, which are stepped over (see
     /// `read::parse`). On an error, the module read so far comes with it.
-    pub fn module(mut self, body_end: BodyEnd) -> (Module, Option<ReadError>) {
+    /// With [`BodyEnd::FirstClosingLine`], the fields of specialized metadata nodes are
+    /// stepped over too, and their spans come back to be read in the second phase.
+    pub fn module(mut self, body_end: BodyEnd) -> (Module, Vec<Span>, Option<ReadError>) {
         self.body_end = body_end;
         let result = self.top_level();
-        (self.m, result.err())
+        (self.m, self.deferred_fields, result.err())
     }
 
     fn top_level(&mut self) -> PResult<()> {
@@ -1141,7 +1174,20 @@ impl<'a> Parser<'a> {
                     return Ok((MdBody::ArgList(args.into()), start.to(close.span)));
                 }
                 // The fields are read again when needed (`read::md_fields`): debug information
-                // has so many that keeping them would cost more memory than the text.
+                // has so many that keeping them would cost more memory than the text. They are
+                // most of a module with debug information: when guessing, they are read in the
+                // second phase, in parallel.
+                if self.body_end == BodyEnd::FirstClosingLine
+                    && let Some(end) = skim_md_fields(self.src, self.tok.span.start as usize)
+                {
+                    self.deferred_fields
+                        .push(Span::new(self.tok.span.start as usize, end));
+                    self.seek(end);
+                    return Ok((
+                        MdBody::Specialized(name.span),
+                        start.to(Span::empty_at(end as u32)),
+                    ));
+                }
                 let mut fields = std::mem::take(&mut self.md_fields_scratch);
                 let read = self.md_fields(&mut fields);
                 fields.clear();
@@ -1163,6 +1209,23 @@ impl<'a> Parser<'a> {
         // A throwaway parser: the references it notes go nowhere.
         let _ = p.md_fields(&mut fields);
         fields
+    }
+
+    /// Whether the fields the first phase stepped over (see [`Parser::module`]) read, each
+    /// ending where it was stepped over to, and name only metadata `base` defines.
+    pub(crate) fn deferred_fields_hold(src: &'a str, base: &Module, fields: &[Span]) -> bool {
+        let mut p = Parser::new(src);
+        let mut scratch = Vec::new();
+        let read = fields.iter().all(|span| {
+            p.seek(span.start as usize);
+            scratch.clear();
+            p.md_fields(&mut scratch).is_ok() && p.prev_end().start == span.end
+        });
+        // References to numbers not yet known are noted, not checked: all are known now.
+        read && p
+            .md_text_refs
+            .keys()
+            .all(|n| base.md_by_number.contains_key(n))
     }
 
     fn prev_end(&self) -> Span {
