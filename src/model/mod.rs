@@ -935,7 +935,7 @@ pub struct Module {
     pub comdats: Vec<Comdat>,
     pub consts: PrimaryMap<ConstId, Const>,
     pub metadata: PrimaryMap<MdId, MdNode>,
-    pub md_by_number: FxHashMap<u32, MdId>,
+    pub md_by_number: NumberMap<MdId>,
     pub named_metadata: Vec<NamedMd>,
     /// `attributes #N = { ... }`
     pub attr_groups: FxHashMap<u32, AttrList>,
@@ -993,5 +993,92 @@ impl Module {
             GlobalKind::Alias(a) => Some(&self.aliases[a].link),
             GlobalKind::Pending => None,
         }
+    }
+}
+
+/// Values under the numbers the text gives them (`!7`, `%3`): a vector while the numbers stay
+/// dense, as LLVM prints them, and a hash map for far-out ones, so that `!4000000000` costs
+/// one entry, not gigabytes.
+#[derive(Clone, Debug)]
+pub struct NumberMap<V> {
+    dense: Vec<Option<V>>,
+    sparse: FxHashMap<u32, V>,
+}
+
+impl<V> Default for NumberMap<V> {
+    fn default() -> Self {
+        NumberMap {
+            dense: Vec::new(),
+            sparse: FxHashMap::default(),
+        }
+    }
+}
+
+impl<V: Copy> NumberMap<V> {
+    pub fn get(&self, n: u32) -> Option<V> {
+        match self.dense.get(n as usize) {
+            Some(Some(v)) => Some(*v),
+            _ => self.sparse.get(&n).copied(),
+        }
+    }
+
+    pub fn contains(&self, n: u32) -> bool {
+        self.get(n).is_some()
+    }
+
+    pub fn insert(&mut self, n: u32, v: V) {
+        let i = n as usize;
+        if i >= self.dense.len() {
+            if i > 2 * self.dense.len() + 1024 {
+                self.sparse.insert(n, v);
+                return;
+            }
+            self.dense.resize(i + 1, None);
+        }
+        self.dense[i] = Some(v);
+    }
+
+    /// The largest number that has a value.
+    pub fn max_number(&self) -> Option<u32> {
+        let dense = self
+            .dense
+            .iter()
+            .rposition(Option::is_some)
+            .map(|i| i as u32);
+        dense.max(self.sparse.keys().max().copied())
+    }
+
+    pub fn clear(&mut self) {
+        self.dense.clear();
+        self.sparse.clear();
+    }
+}
+
+#[cfg(test)]
+mod number_map_tests {
+    use super::NumberMap;
+
+    #[test]
+    fn dense_and_far_out_numbers_are_found_alike() {
+        let mut map = NumberMap::default();
+        assert_eq!(map.max_number(), None);
+        map.insert(4_000_000_000, 'z');
+        for n in 0..3000 {
+            map.insert(n, 'a');
+        }
+        map.insert(2500, 'b');
+        // Far out when inserted, then inside the dense part as it grew.
+        map.insert(9000, 'c');
+        for n in (3000..9500).filter(|&n| n != 9000) {
+            map.insert(n, 'e');
+        }
+        assert_eq!(map.get(2500), Some('b'));
+        assert_eq!(map.get(9000), Some('c'));
+        assert_eq!(map.get(9001), Some('e'));
+        assert_eq!(map.get(4_000_000_000), Some('z'));
+        assert!(!map.contains(9500) && !map.contains(100_000));
+        assert_eq!(map.max_number(), Some(4_000_000_000));
+        map.clear();
+        assert_eq!(map.get(1), None);
     }
 }

@@ -20,10 +20,8 @@ type PResult<T> = Result<T, ReadError>;
 struct FnScope<'a> {
     body: Body,
     by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
-    /// Numbered locals (`%N`), indexed by N while numbers stay dense...
-    by_number: Vec<Option<LocalId>>,
-    /// ...and the far-out ones, so that `%4000000000` costs one entry, not gigabytes.
-    by_sparse_number: FxHashMap<u32, LocalId>,
+    /// Numbered locals (`%N`).
+    by_number: NumberMap<LocalId>,
     next_number: u32,
     /// Locals referenced before their definition, with the first reference.
     forward: FxHashMap<LocalId, Span>,
@@ -38,7 +36,7 @@ enum LocalKey<'a> {
 impl<'a> FnScope<'a> {
     fn bind(&mut self, key: LocalKey<'a>, l: LocalId) {
         match key {
-            LocalKey::Number(n) => self.bind_number(n, l),
+            LocalKey::Number(n) => self.by_number.insert(n, l),
             LocalKey::Name(name) => {
                 self.by_name.insert(name, l);
             }
@@ -63,7 +61,6 @@ impl<'a> FnScope<'a> {
         b.base = base;
         self.by_name.clear();
         self.by_number.clear();
-        self.by_sparse_number.clear();
         self.next_number = 0;
         self.forward.clear();
     }
@@ -313,20 +310,6 @@ fn is_type_word(w: &[u8]) -> bool {
         )
 }
 
-impl FnScope<'_> {
-    fn bind_number(&mut self, n: u32, l: LocalId) {
-        let i = n as usize;
-        if i >= self.by_number.len() {
-            if i > 2 * self.by_number.len() + 1024 {
-                self.by_sparse_number.insert(n, l);
-                return;
-            }
-            self.by_number.resize(i + 1, None);
-        }
-        self.by_number[i] = Some(l);
-    }
-}
-
 /// The value of a run of ASCII digits, saturating (an absurd number then fails to match).
 /// An unsigned decimal integer (as `str::parse::<u64>` reads one: an optional `+`, digits), or
 /// `None` when it is not one or does not fit.
@@ -496,12 +479,12 @@ impl<'a> Parser<'a> {
     fn note_md_ref(&mut self, t: Token) -> PResult<()> {
         let n = self.number_after_sigil(t)?;
         match &self.body_mode {
-            Some(bm) if !bm.base.md_by_number.contains_key(&n) => {
+            Some(bm) if !bm.base.md_by_number.contains(n) => {
                 Err(self.err_at(t.span, "use of undefined metadata"))
             }
             Some(_) => Ok(()),
             None => {
-                if !self.m.md_by_number.contains_key(&n) {
+                if !self.m.md_by_number.contains(n) {
                     self.md_text_refs.entry(n).or_insert(t.span);
                 }
                 Ok(())
@@ -813,12 +796,7 @@ impl<'a> Parser<'a> {
     fn find_local(&self, key: &LocalKey<'a>) -> Option<LocalId> {
         let scope = self.scope.as_ref()?;
         match key {
-            LocalKey::Number(n) => scope
-                .by_number
-                .get(*n as usize)
-                .copied()
-                .flatten()
-                .or_else(|| scope.by_sparse_number.get(n).copied()),
+            LocalKey::Number(n) => scope.by_number.get(*n),
             LocalKey::Name(name) => scope.by_name.get(name).copied(),
         }
     }
@@ -833,7 +811,7 @@ impl<'a> Parser<'a> {
             let scope = self.scope();
             scope.next_number = next;
             let l = scope.body.locals.push(Local { def });
-            scope.bind_number(n, l);
+            scope.by_number.insert(n, l);
             return Ok(l);
         };
         let key = self.local_key(t);
@@ -1097,12 +1075,12 @@ impl<'a> Parser<'a> {
     fn md_number_ref(&mut self, t: Token) -> PResult<MdId> {
         let n = self.number_after_sigil(t)?;
         if let Some(bm) = &self.body_mode {
-            return match bm.base.md_by_number.get(&n) {
-                Some(&id) => Ok(id),
+            return match bm.base.md_by_number.get(n) {
+                Some(id) => Ok(id),
                 None => Err(self.err_at(t.span, "use of undefined metadata")),
             };
         }
-        if let Some(&id) = self.m.md_by_number.get(&n) {
+        if let Some(id) = self.m.md_by_number.get(n) {
             return Ok(id);
         }
         let id = self.m.metadata.push(MdNode {
@@ -1225,7 +1203,7 @@ impl<'a> Parser<'a> {
         read && p
             .md_text_refs
             .keys()
-            .all(|n| base.md_by_number.contains_key(n))
+            .all(|&n| base.md_by_number.contains(n))
     }
 
     fn prev_end(&self) -> Span {
@@ -2015,8 +1993,7 @@ impl<'a> Parser<'a> {
             self.scope = Some(FnScope {
                 body: Body::default(),
                 by_name: FxHashMap::default(),
-                by_number: Vec::new(),
-                by_sparse_number: FxHashMap::default(),
+                by_number: NumberMap::default(),
                 next_number: 0,
                 forward: FxHashMap::default(),
             });

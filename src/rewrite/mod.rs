@@ -152,7 +152,7 @@ impl Module {
     pub fn append_metadata(&mut self, node: &str) -> String {
         let number = self
             .next_appended_metadata
-            .unwrap_or_else(|| self.md_by_number.keys().max().map_or(0, |n| n + 1));
+            .unwrap_or_else(|| self.md_by_number.max_number().map_or(0, |n| n + 1));
         self.next_appended_metadata = Some(number + 1);
         self.append_entity(&format!("!{number} = {node}"));
         format!("!{number}")

@@ -291,7 +291,7 @@ fn is_parameter(m: &Module, variable: &str) -> bool {
 
 fn numbered_node<'a>(m: &'a Module, reference: &str) -> Option<&'a MdNode> {
     let n: u32 = reference.strip_prefix('!')?.parse().ok()?;
-    m.md_by_number.get(&n).map(|&id| &m.metadata[id])
+    m.md_by_number.get(n).map(|id| &m.metadata[id])
 }
 
 /// `!DILocation(line: <scopeLine>, scope: !SP)` for `func`'s `!dbg` subprogram.
