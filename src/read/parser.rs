@@ -124,6 +124,7 @@ pub struct Parser<'a> {
 pub(crate) enum BodyEnd {
     /// At the first line after the `{` that starts with `}`: where LLVM prints it, found by a
     /// byte search. A guess, which reading each body then confirms (see `read::parse_source`).
+    /// The fields of specialized metadata nodes are stepped over too, and confirmed likewise.
     FirstClosingLine,
     /// At the `}` that balances the `{`, stepping over strings and comments: always right.
     BalancedBrace,
@@ -310,7 +311,6 @@ fn is_type_word(w: &[u8]) -> bool {
         )
 }
 
-/// The value of a run of ASCII digits, saturating (an absurd number then fails to match).
 /// An unsigned decimal integer (as `str::parse::<u64>` reads one: an optional `+`, digits), or
 /// `None` when it is not one or does not fit.
 fn unsigned(text: &[u8]) -> Option<u64> {
