@@ -187,7 +187,7 @@ fn read_bodies(
         definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
     }
     m.top_level_uses = m.uses.len() as u32;
-    let (results, fields_held) = if deferred_fields.len() >= FIELDS_PER_JOB {
+    let (results, fields_held) = if deferred_fields.len() >= FIELDS_WORTH_THREADS {
         rayon::join(
             || read_in_parallel(m, &definitions),
             || fields_hold(m, deferred_fields),
@@ -238,10 +238,12 @@ fn read_bodies(
 
 /// Metadata fields read by one job: a debug-information module has tens of thousands.
 const FIELDS_PER_JOB: usize = 1024;
+/// Below two jobs' worth, the fields are read on the calling thread.
+const FIELDS_WORTH_THREADS: usize = 2 * FIELDS_PER_JOB;
 
 /// Whether the metadata fields the first phase stepped over read (see [`Parser::module`]).
 fn fields_hold(m: &Module, fields: &[Span]) -> bool {
-    if fields.len() < 2 * FIELDS_PER_JOB {
+    if fields.len() < FIELDS_WORTH_THREADS {
         return Parser::deferred_fields_hold(&m.source, m, fields);
     }
     fields
