@@ -763,16 +763,22 @@ impl Body {
 
     /// The blocks a block's terminator may branch to, in operand order.
     pub fn successors(&self, block: BlockId) -> impl Iterator<Item = BlockId> + '_ {
+        self.terminator_locals(block)
+            .filter_map(move |l| match self.locals[l].def {
+                LocalDef::Block(b) => Some(b),
+                _ => None,
+            })
+    }
+
+    /// The locals a block's terminator names (its targets among them), in operand order.
+    pub fn terminator_locals(&self, block: BlockId) -> impl Iterator<Item = LocalId> + '_ {
         let b = &self.blocks[block];
         let term = (b.inst_count > 0).then(|| InstId::from_u32(b.first_inst + b.inst_count - 1));
         term.into_iter()
             .flat_map(move |t| self.items(t).iter())
-            .filter_map(move |item| match item {
+            .filter_map(|item| match item {
                 Item::Value(v) => match v.kind() {
-                    ValueKind::Local(l) => match self.locals[l].def {
-                        LocalDef::Block(b) => Some(b),
-                        _ => None,
-                    },
+                    ValueKind::Local(l) => Some(l),
                     _ => None,
                 },
                 _ => None,
@@ -1036,6 +1042,14 @@ impl<V: Copy> NumberMap<V> {
             self.dense.resize(i + 1, None);
         }
         self.dense[i] = Some(v);
+    }
+
+    /// Every number with its value: the dense ones in order, then the far-out ones.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, V)> + '_ {
+        let dense = self.dense.iter().enumerate();
+        dense
+            .filter_map(|(n, v)| v.map(|v| (n as u32, v)))
+            .chain(self.sparse.iter().map(|(&n, &v)| (n, v)))
     }
 
     /// The largest number that has a value.

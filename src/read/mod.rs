@@ -12,6 +12,7 @@
 mod error;
 mod lexer;
 mod parser;
+mod pieces;
 
 pub use error::{Diagnostic, ReadError};
 
@@ -187,6 +188,7 @@ fn read_bodies(
         definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
     }
     m.top_level_uses = m.uses.len() as u32;
+
     let (results, fields_held) = if deferred_fields.len() >= FIELDS_WORTH_THREADS {
         rayon::join(
             || read_in_parallel(m, &definitions),
@@ -198,6 +200,7 @@ fn read_bodies(
             fields_hold(m, deferred_fields),
         )
     };
+
     let mut first_error: Option<ReadError> = None;
     let mut ends_held = fields_held;
     for (&f, result) in definitions.iter().zip(results) {
@@ -270,51 +273,90 @@ pub(crate) fn worth_threads<'a>(
 }
 
 fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
+    let text: usize = definitions
+        .iter()
+        .filter_map(|&f| m.functions[f].body.as_ref())
+        .map(|b| b.span.range().len())
+        .sum();
+    // A body with more than a thread's share of the text would keep one thread busy after
+    // the others are done: it is read in pieces.
+    let share = text / rayon::current_num_threads();
     if !worth_threads(m, definitions, definitions.len()) {
         let mut scratch = Scratch::default();
         return definitions
             .iter()
-            .map(|&f| read_one(m, f, &mut scratch))
+            .map(|&f| read_one(m, f, share, &mut scratch))
             .collect();
     }
     // Results come back in function order, whichever thread read what.
     definitions
         .par_iter()
         .with_min_len(4)
-        .map_init(Scratch::default, |scratch, &f| read_one(m, f, scratch))
+        .map_init(Scratch::default, |scratch, &f| {
+            read_one(m, f, share, scratch)
+        })
         .collect()
 }
 
+/// Read `f`'s body: in pieces if it has more than `share` bytes and enough for pieces.
 fn read_one<'a>(
+    m: &'a Module,
+    f: FuncId,
+    share: usize,
+    scratch: &mut Scratch<'a>,
+) -> Result<BodyFacts, ReadError> {
+    let count = pieces::piece_count(m, f, share);
+    if count >= 2
+        && let Some(facts) = pieces::read_in_pieces(m, f, count)
+    {
+        return Ok(facts);
+    }
+    read_whole(m, f, scratch)
+}
+
+fn read_whole<'a>(
     m: &'a Module,
     f: FuncId,
     scratch: &mut Scratch<'a>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
-    let reachable = body.reachable_blocks();
+    let walk = body.reachable_blocks();
+    let info = BodyInfo {
+        span: body.span,
+        blocks: body.blocks.len() as u32,
+        insts: body.insts.len() as u32,
+        passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
+        ..walk_facts(walk.iter().map(|&b| (&body, b)))
+    };
+    scratch.recycle(body);
+    Ok(BodyFacts { info, uses })
+}
+
+/// The facts of the walk of §3 (blocks in walk order, with the body that has each): how
+/// many blocks and instructions it reaches, and the shape hash. The rest is left empty.
+fn walk_facts<'b>(walk: impl Iterator<Item = (&'b Body, BlockId)>) -> BodyInfo {
     let mut shape = FxHasher::default();
-    let mut reachable_insts = 0u32;
-    for &b in &reachable {
+    let (mut reachable_blocks, mut reachable_insts) = (0u32, 0u32);
+    for (body, b) in walk {
         let block = &body.blocks[b];
         shape.write_u32(block.inst_count);
+        reachable_blocks += 1;
         reachable_insts += block.inst_count;
         for i in block.insts() {
             shape.write_u8(body.insts[i].opcode as u8);
         }
     }
-    let info = BodyInfo {
-        span: body.span,
-        blocks: body.blocks.len() as u32,
-        insts: body.insts.len() as u32,
-        reachable_blocks: reachable.len() as u32,
+    BodyInfo {
+        span: Span::default(),
+        blocks: 0,
+        insts: 0,
+        reachable_blocks,
         reachable_insts,
         shape: shape.finish(),
-        passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
+        passes_distinct_metadata: false,
         first_use: 0,
         use_count: 0,
-    };
-    scratch.recycle(body);
-    Ok(BodyFacts { info, uses })
+    }
 }
 
 /// Whether a call to an intrinsic passes a `distinct` metadata node (§1). `uses` are the

@@ -23,12 +23,23 @@ struct FnScope<'a> {
     /// Numbered locals (`%N`).
     by_number: NumberMap<LocalId>,
     next_number: u32,
+    /// A piece of a body that does not start it (see [`Piece`]): the numbers before it are
+    /// not known, so the first number it defines is taken as it comes (and kept in
+    /// `first_number`, to be checked against the pieces before) and an unnumbered value, whose
+    /// number would depend on them, is refused.
+    numbering_unknown: bool,
+    first_number: Option<u32>,
     /// Locals referenced before their definition, with the first reference.
     forward: FxHashMap<LocalId, Span>,
 }
 
+/// What a local referred to before its definition stands for until it is defined (no
+/// argument has this index).
+const NOT_YET_DEFINED: LocalDef = LocalDef::Arg(u32::MAX);
+
 /// How a local is named: `%7` / `7:`, or `%name` / `name:` (unquoted, unescaped).
-enum LocalKey<'a> {
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) enum LocalKey<'a> {
     Number(u32),
     Name(Cow<'a, [u8]>),
 }
@@ -62,7 +73,66 @@ impl<'a> FnScope<'a> {
         self.by_name.clear();
         self.by_number.clear();
         self.next_number = 0;
+        self.numbering_unknown = false;
+        self.first_number = None;
         self.forward.clear();
+    }
+}
+
+/// Some blocks of a body, read on their own so that one large body can be read by many
+/// threads (see `read::pieces`): the body they make, whose local names are those of the piece
+/// (a name defined in another piece is a forward reference here), and the uses of globals.
+pub(crate) struct Piece<'a> {
+    /// From the first block (the `{` in the first piece) to the last (the `}` in the last).
+    pub span: Span,
+    pub uses: Vec<GlobalUse>,
+    scope: FnScope<'a>,
+}
+
+impl<'a> Piece<'a> {
+    pub fn body(&self) -> &Body {
+        &self.scope.body
+    }
+
+    /// The piece's local names, each with its local and whether the piece defines it (or
+    /// only refers to it, before or without a definition).
+    pub fn names(&self) -> impl Iterator<Item = (LocalKey<'a>, LocalId, bool)> + '_ {
+        let scope = &self.scope;
+        let named = scope
+            .by_name
+            .iter()
+            .map(|(name, &l)| (LocalKey::Name(name.clone()), l));
+        let numbered = scope
+            .by_number
+            .iter()
+            .map(|(n, l)| (LocalKey::Number(n), l));
+        named
+            .chain(numbered)
+            .map(|(key, l)| (key, l, self.defines(l)))
+    }
+
+    /// The local `key` names in this piece, and whether the piece defines it.
+    pub fn find(&self, key: &LocalKey<'a>) -> Option<(LocalId, bool)> {
+        let scope = &self.scope;
+        let l = match key {
+            LocalKey::Number(n) => scope.by_number.get(*n),
+            LocalKey::Name(name) => scope.by_name.get(name).copied(),
+        }?;
+        Some((l, self.defines(l)))
+    }
+
+    fn defines(&self, l: LocalId) -> bool {
+        !matches!(self.scope.body.locals[l].def, LocalDef::Arg(u32::MAX))
+    }
+
+    /// The first number the piece defines, if it does not start the body and defines any.
+    pub fn first_number(&self) -> Option<u32> {
+        self.scope.first_number
+    }
+
+    /// The number an unnumbered value after the piece would take.
+    pub fn next_number(&self) -> u32 {
+        self.scope.next_number
     }
 }
 
@@ -778,7 +848,7 @@ impl<'a> Parser<'a> {
         }
         let scope = self.scope();
         let l = scope.body.locals.push(Local {
-            def: LocalDef::Arg(u32::MAX),
+            def: NOT_YET_DEFINED,
         });
         scope.bind(key, l);
         scope.forward.insert(l, t.span);
@@ -806,6 +876,9 @@ impl<'a> Parser<'a> {
     /// Define a local named by `t` (or implicitly numbered when `t` is `None`).
     fn define_local(&mut self, t: Option<Token>, def: LocalDef) -> PResult<LocalId> {
         let Some(t) = t else {
+            if self.scope().numbering_unknown {
+                return Err(self.err("a numbered value (a piece cannot number its values)"));
+            }
             let n = self.scope().next_number;
             let Some(next) = n.checked_add(1) else {
                 return Err(self.err("a named value (unnamed values are numbered out of range)"));
@@ -819,7 +892,10 @@ impl<'a> Parser<'a> {
         let key = self.local_key(t);
         if let LocalKey::Number(n) = key {
             let next = self.scope().next_number;
-            if n < next {
+            let scope = self.scope();
+            if std::mem::take(&mut scope.numbering_unknown) {
+                scope.first_number = Some(n);
+            } else if n < next {
                 let what = if matches!(def, LocalDef::Block(_)) {
                     "label"
                 } else {
@@ -1997,6 +2073,8 @@ impl<'a> Parser<'a> {
                 by_name: FxHashMap::default(),
                 by_number: NumberMap::default(),
                 next_number: 0,
+                numbering_unknown: false,
+                first_number: None,
                 forward: FxHashMap::default(),
             });
         }
@@ -2254,6 +2332,55 @@ impl<'a> Parser<'a> {
         read.map(|body| (body, uses.unwrap_or_default()))
     }
 
+    /// Read the blocks of `f`'s body (a definition in `base`) from `from` to `to` (a block's
+    /// start, or the body's end when `None`) on their own, as a [`Piece`]. The first piece
+    /// starts at the body's `{`. Names defined elsewhere are left unresolved, and numbers
+    /// are checked within the piece only: joining the pieces checks the rest.
+    pub(crate) fn read_piece(
+        src: &'a str,
+        base: &'a Module,
+        f: FuncId,
+        from: usize,
+        to: Option<usize>,
+    ) -> PResult<Piece<'a>> {
+        let func = &base.functions[f];
+        let mut p = Parser::new(src);
+        let Some(info) = &func.body else {
+            return Err(p.err_at(func.header_span, "a function body"));
+        };
+        let first = from == info.span.start as usize;
+        p.seek(from);
+        p.body_mode = Some(BodyMode {
+            base,
+            func: f,
+            uses: Vec::new(),
+            replay_from: None,
+            type_dedup: FxHashMap::default(),
+        });
+        let mut scope = FnScope::default();
+        scope.reset(ArenaBase::of(base));
+        scope.numbering_unknown = !first;
+        p.scope = Some(scope);
+        let start = p.tok.span;
+        if first {
+            for (index, param) in func.params.iter().enumerate() {
+                let name = param
+                    .name
+                    .map(|span| Lexer::starting_at(p.src, span.start as usize).next());
+                p.define_local(name, LocalDef::Arg(index as u32))?;
+            }
+            p.expect(Tok::LBrace, "'{' to start the function body")?;
+        }
+        let end = p.blocks_until(to)?;
+        let scope = p.scope.take().expect("in a function");
+        let uses = p.body_mode.take().map(|bm| bm.uses).unwrap_or_default();
+        Ok(Piece {
+            span: start.to(end),
+            uses,
+            scope,
+        })
+    }
+
     fn params_and_body(&mut self, func: &Function) -> PResult<Body> {
         for (index, param) in func.params.iter().enumerate() {
             let name = param
@@ -2266,20 +2393,7 @@ impl<'a> Parser<'a> {
 
     fn function_body(&mut self) -> PResult<Body> {
         let open = self.expect(Tok::LBrace, "'{' to start the function body")?;
-        loop {
-            self.block()?;
-            if self.tok.kind == Tok::RBrace || self.is_word(b"uselistorder") {
-                break;
-            }
-            if self.tok.kind == Tok::Eof {
-                return Err(self.err("'}' to end the function body"));
-            }
-        }
-        // As in LLVM, a body's use-list orders follow its last block.
-        while self.is_word(b"uselistorder") {
-            self.uselistorder()?;
-        }
-        let close = self.expect(Tok::RBrace, "'}' to end the function body")?;
+        let close = self.blocks_until(None)?;
         let mut scope = self.scope.take().expect("in a function");
         let undefined = scope.forward.values().min_by_key(|s| s.start).copied();
         let mut body = std::mem::take(&mut scope.body);
@@ -2287,8 +2401,40 @@ impl<'a> Parser<'a> {
         if let Some(span) = undefined {
             return Err(self.err_at(span, "use of undefined value"));
         }
-        body.span = open.span.to(close.span);
+        body.span = open.span.to(close);
         Ok(body)
+    }
+
+    /// Read blocks up to the body's `}` (and the use-list orders before it), whose span comes
+    /// back; or, with `stop`, up to the block that starts there, which must be the next token.
+    fn blocks_until(&mut self, stop: Option<usize>) -> PResult<Span> {
+        loop {
+            self.block()?;
+            let at = self.tok.span.start as usize;
+            match stop {
+                Some(stop) if at == stop => return Ok(self.prev_end()),
+                Some(stop) if at > stop => {
+                    return Err(self.err("a block (the piece ends inside this line)"));
+                }
+                _ => {}
+            }
+            if self.tok.kind == Tok::RBrace || self.is_word(b"uselistorder") {
+                break;
+            }
+            if self.tok.kind == Tok::Eof {
+                return Err(self.err("'}' to end the function body"));
+            }
+        }
+        if stop.is_some() {
+            return Err(self.err("a block (the body ends before the piece)"));
+        }
+        // As in LLVM, a body's use-list orders follow its last block.
+        while self.is_word(b"uselistorder") {
+            self.uselistorder()?;
+        }
+        Ok(self
+            .expect(Tok::RBrace, "'}' to end the function body")?
+            .span)
     }
 
     fn block(&mut self) -> PResult<()> {

@@ -1,0 +1,341 @@
+//! One large body read by several threads: its text is cut between blocks, each piece is
+//! read on its own ([`Parser::read_piece`]), and the pieces are joined into the facts that
+//! reading the whole body gives ([`BodyFacts`]).
+//!
+//! A piece cannot know the names and numbers defined before it. It reads names it does not
+//! define as forward references, and takes its first number as it comes. Joining checks what
+//! one reading would have: every name defined once in all, every reference defined somewhere,
+//! numbers rising from piece to piece. A cut is only a guess at where a block starts (after an
+//! empty line, where LLVM prints labels), so a piece must end exactly where the next begins.
+//! On any doubt (a piece that does not read, a check that fails), the caller reads the body
+//! whole, which gives the one answer and the one error there is.
+
+use super::parser::{LocalKey, Parser, Piece};
+use super::{BodyFacts, passes_distinct_metadata, walk_facts};
+use crate::model::*;
+use cranelift_entity::EntityRef;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// The least text a piece reads: joining costs a few probes per name, which must stay little
+/// beside the reading.
+const MIN_PIECE_LEN: usize = 128 * 1024;
+
+/// How many pieces to cut `f`'s body into: one a thread, each of at least [`MIN_PIECE_LEN`]
+/// bytes, when the body has more than `share` bytes (a thread's share of all the bodies).
+/// Fewer than two: read it whole, as the other bodies keep the other threads busy, with
+/// less memory (a piece cannot reuse a thread's buffers, which it holds until the join).
+pub(super) fn piece_count(m: &Module, f: FuncId, share: usize) -> usize {
+    let len = m.functions[f]
+        .body
+        .as_ref()
+        .map_or(0, |b| b.span.range().len());
+    if len <= share {
+        return 1;
+    }
+    rayon::current_num_threads().min(len / MIN_PIECE_LEN)
+}
+
+/// The facts of `f`'s body read in about `count` pieces, in parallel; `None` when the body
+/// cannot be cut, or the pieces do not make it.
+pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<BodyFacts> {
+    let span = m.functions[f].body.as_ref()?.span;
+    let cuts = cuts(m.source.as_bytes(), span, span.range().len() / count.max(1));
+    if cuts.is_empty() {
+        return None;
+    }
+    let starts = std::iter::once(span.start as usize).chain(cuts.iter().copied());
+    let ends = cuts.iter().map(|&c| Some(c)).chain([None]);
+    let bounds: Vec<(usize, Option<usize>)> = starts.zip(ends).collect();
+    let pieces = bounds
+        .par_iter()
+        .map(|&(from, to)| Parser::read_piece(&m.source, m, f, from, to))
+        .collect::<Result<Vec<Piece>, _>>()
+        .ok()?;
+    join(m, &pieces)
+}
+
+/// Where to cut the body at `span`: the starts of lines that follow an empty line and may
+/// hold a label, about `piece_len` apart, none in the body's last `piece_len / 2` bytes.
+fn cuts(src: &[u8], span: Span, piece_len: usize) -> Vec<usize> {
+    let end = span.end as usize;
+    let mut cuts = Vec::new();
+    let mut from = span.start as usize + piece_len;
+    while from + piece_len / 2 < end {
+        let Some(at) = memchr::memmem::find(&src[from..end], b"\n\n") else {
+            break;
+        };
+        let cut = from + at + 2;
+        if cut + piece_len / 2 >= end {
+            break;
+        }
+        if !matches!(src[cut], b' ' | b'\t' | b'\r' | b'\n' | b'}' | b';' | b'#') {
+            cuts.push(cut);
+            from = cut + piece_len;
+        } else {
+            from = cut;
+        }
+    }
+    cuts
+}
+
+/// The facts of the body the pieces make, if they make one (see the module's comment).
+fn join(m: &Module, pieces: &[Piece]) -> Option<BodyFacts> {
+    let mut next_number = pieces[0].next_number();
+    for piece in &pieces[1..] {
+        if let Some(first) = piece.first_number() {
+            if first < next_number {
+                return None;
+            }
+            next_number = piece.next_number();
+        }
+    }
+    let far_blocks = (0..pieces.len())
+        .into_par_iter()
+        .map(|i| links(pieces, i))
+        .collect::<Option<Vec<_>>>()?;
+    // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body.
+    let mut first_block = Vec::with_capacity(pieces.len());
+    let mut blocks = 0;
+    for piece in pieces {
+        first_block.push(blocks);
+        blocks += piece.body().blocks.len();
+    }
+    let mut seen = vec![false; blocks];
+    let mut walk = Vec::new();
+    let mut stack = vec![(0, BlockId::new(0))];
+    while let Some((i, b)) = stack.pop() {
+        if std::mem::replace(&mut seen[first_block[i] + b.index()], true) {
+            continue;
+        }
+        walk.push((i, b));
+        let body = pieces[i].body();
+        let at = stack.len();
+        for l in body.terminator_locals(b) {
+            let target = match body.locals[l].def {
+                LocalDef::Block(target) => (i, target),
+                _ => match far_blocks[i].get(&l) {
+                    Some(&target) => target,
+                    None => continue,
+                },
+            };
+            if !seen[first_block[target.0] + target.1.index()] {
+                stack.push(target);
+            }
+        }
+        stack[at..].reverse();
+    }
+    let last = pieces.last()?;
+    let info = BodyInfo {
+        span: pieces[0].span.to(last.span),
+        blocks: blocks as u32,
+        insts: pieces.iter().map(|p| p.body().insts.len() as u32).sum(),
+        passes_distinct_metadata: pieces
+            .iter()
+            .any(|p| passes_distinct_metadata(m, p.body(), &p.uses)),
+        ..walk_facts(walk.iter().map(|&(i, b)| (pieces[i].body(), b)))
+    };
+    let uses = pieces.iter().flat_map(|p| p.uses.iter().copied()).collect();
+    Some(BodyFacts { info, uses })
+}
+
+/// Whether the names of piece `i` are as one reading would find them: those it defines are not
+/// defined again in a later piece, those it only refers to are defined in another. If so, its
+/// references to blocks of other pieces, resolved.
+fn links(pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockId)>> {
+    let mut far_blocks = FxHashMap::default();
+    for (key, l, defines) in pieces[i].names() {
+        if defines {
+            // Numbers cannot repeat: each piece's lie above those of the pieces before.
+            let later = &pieces[i + 1..];
+            if matches!(key, LocalKey::Name(_))
+                && later
+                    .iter()
+                    .any(|q| matches!(q.find(&key), Some((_, true))))
+            {
+                return None;
+            }
+            continue;
+        }
+        let (j, def) = pieces
+            .iter()
+            .enumerate()
+            .find_map(|(j, q)| match q.find(&key) {
+                Some((def, true)) if j != i => Some((j, def)),
+                _ => None,
+            })?;
+        if let LocalDef::Block(b) = pieces[j].body().locals[def].def {
+            far_blocks.insert(l, (j, b));
+        }
+    }
+    Some(far_blocks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::{Scratch, parse, read_whole};
+    use std::fmt::Write;
+
+    /// A body of `blocks` blocks whose names reach across any cut: a phi takes a value of a
+    /// later block, branches go back and forth, values and blocks are named and numbered.
+    /// From block `renumber_at` on, numbers start again ten lower (which one reading refuses).
+    fn long_body(blocks: usize, renumber_at: Option<usize>) -> String {
+        let mut text = String::from(
+            "@g = global i32 0\ndeclare void @use(i32)\n\n\
+             define i32 @f(i32 %a, i1 %c) {\nentry:\n  br label %B0\n",
+        );
+        let mut number = 0;
+        for i in 0..blocks {
+            let (later, back) = ((i + 5) % blocks, (i * 7) % blocks);
+            if renumber_at == Some(i) {
+                number -= 10;
+            }
+            if i % 3 == 2 {
+                write!(text, "\n{number}:\n  br label %B{i}\n").unwrap();
+                number += 1;
+            }
+            write!(
+                text,
+                "\nB{i}:\n  %v{i} = phi i32 [ %a, %entry ], [ %w{later}, %B{later} ]\n  \
+                 %{number} = add i32 %v{i}, %a\n  %w{i} = mul i32 %{number}, 3\n  \
+                 %x{i} = load i32, ptr @g\n  call void @use(i32 %w{i})\n  \
+                 br i1 %c, label %B{}, label %B{back}\n",
+                (i + 1) % blocks,
+            )
+            .unwrap();
+            number += 1;
+        }
+        text.push_str("\nexit:\n  ret i32 %w0\n}\n");
+        text
+    }
+
+    /// The facts of every body of `text`, read whole and in `count` pieces, or why not.
+    fn whole_and_pieces(text: &str, count: usize) -> Vec<(String, Option<String>)> {
+        let m = parse(text.to_string()).unwrap();
+        let facts = |f: &BodyFacts| format!("{:?} {:?}", f.info, f.uses);
+        let mut scratch = Scratch::default();
+        m.functions
+            .iter()
+            .filter(|(_, func)| func.body.is_some())
+            .map(|(f, _)| {
+                let whole = read_whole(&m, f, &mut scratch).unwrap();
+                (
+                    facts(&whole),
+                    read_in_pieces(&m, f, count).map(|p| facts(&p)),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pieces_make_the_body_wherever_it_is_cut() {
+        let text = long_body(200, None);
+        for count in [2, 3, 7, 40, 150] {
+            for (whole, pieces) in whole_and_pieces(&text, count) {
+                let pieces = pieces.unwrap_or_else(|| panic!("{count} pieces did not join"));
+                assert_eq!(whole, pieces, "{count} pieces");
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_that_one_reading_would_refuse_do_not_join() {
+        let good = long_body(60, None);
+        let cases = [
+            // A name defined again far from its first definition.
+            (
+                good.replacen("%x50 = load", "%x3 = load", 1),
+                "redefinition of a local name",
+            ),
+            // Numbers that go down between two blocks.
+            (long_body(60, Some(40)), "value expected to be numbered"),
+            // A block never defined.
+            (
+                good.replacen("label %B40,", "label %B99,", 1),
+                "use of undefined value",
+            ),
+        ];
+        for (bad, error) in cases {
+            let e = parse(bad.clone()).unwrap_err().to_string();
+            assert!(e.contains(error), "{e}");
+            // The top level is the same: read the good text's, and the bad text's body.
+            let mut m = parse(good.clone()).unwrap();
+            let f = m.functions.keys().nth(1).unwrap();
+            let end = bad.rfind('}').unwrap() + 1;
+            m.functions[f].body.as_mut().unwrap().span.end = end as u32;
+            m.source = Source::from(bad);
+            for count in 2..40 {
+                assert!(
+                    read_in_pieces(&m, f, count).is_none(),
+                    "{error}: {count} pieces joined"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_inside_a_string_is_caught() {
+        // A metadata string with empty lines and what looks like a label: cuts that fall
+        // inside it leave a piece that does not end where the next begins.
+        let mut text = long_body(40, None);
+        let string = "  call void @md(metadata !\"x\n\nB5:\n  ret i32 0\n\n\")\n";
+        let call = "  call void @use(i32 %w20)\n";
+        text = text.replacen(call, &format!("{string}{call}"), 1);
+        text.insert_str(0, "declare void @md(metadata)\n");
+        let (mut joined, mut refused) = (0, 0);
+        for count in 2..60 {
+            for (whole, pieces) in whole_and_pieces(&text, count) {
+                match pieces {
+                    Some(pieces) => {
+                        assert_eq!(whole, pieces, "{count} pieces");
+                        joined += 1;
+                    }
+                    None => refused += 1,
+                }
+            }
+        }
+        assert!(
+            joined > 0 && refused > 0,
+            "{joined} joined, {refused} refused"
+        );
+    }
+
+    #[test]
+    fn corpus_bodies_read_alike_in_pieces() {
+        let Some(dir) = std::env::var_os("MERGEFN_CORPUS") else {
+            return;
+        };
+        let mut compared = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "ll") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let m = parse(text).unwrap();
+            let mut scratch = Scratch::default();
+            for (f, func) in m.functions.iter() {
+                let Some(body) = &func.body else { continue };
+                if body.span.range().len() < 16 * 1024 {
+                    continue;
+                }
+                if cuts(m.source.as_bytes(), body.span, body.span.range().len() / 4).is_empty() {
+                    continue;
+                }
+                let whole = read_whole(&m, f, &mut scratch).unwrap();
+                let pieces = read_in_pieces(&m, f, 4)
+                    .unwrap_or_else(|| panic!("{}: a body did not join", path.display()));
+                assert_eq!(
+                    format!("{:?} {:?}", whole.info, whole.uses),
+                    format!("{:?} {:?}", pieces.info, pieces.uses),
+                    "{}",
+                    path.display()
+                );
+                compared += 1;
+            }
+        }
+        eprintln!("{compared} corpus bodies read alike in pieces");
+        assert!(compared > 0);
+    }
+}
