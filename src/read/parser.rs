@@ -183,6 +183,8 @@ pub struct Parser<'a> {
     /// this stays small however much debug information the module has.
     md_text_refs: FxHashMap<u32, Span>,
     md_fields_scratch: Vec<(Span, Span)>,
+    /// The key of a quoted named type, made here (see `named_type`).
+    key_buffer: Vec<u8>,
     body_end: BodyEnd,
     /// The `(...)` of specialized metadata nodes stepped over while guessing body ends, to be
     /// read in the second phase, alongside the bodies (see [`Parser::deferred_fields_hold`]).
@@ -464,6 +466,7 @@ impl<'a> Parser<'a> {
             group_refs: Vec::new(),
             md_text_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
+            key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
         }
@@ -1100,29 +1103,32 @@ impl<'a> Parser<'a> {
 
     fn named_type(&mut self, t: Token) -> PResult<NamedTypeId> {
         let text = self.text(t);
-        // The key is `%` and the unquoted, unescaped name: the text itself when bare.
-        let key: Cow<[u8]> = if t.kind == Tok::LocalNum || text.get(1) != Some(&b'"') {
-            Cow::Borrowed(text)
+        // The key is `%` and the unquoted, unescaped name: the text itself when bare, else
+        // made in a buffer kept for the next (C++ names its types `%"class.std::..."`).
+        let key: &[u8] = if t.kind == Tok::LocalNum || text.get(1) != Some(&b'"') {
+            text
         } else {
-            let mut k = b"%".to_vec();
-            k.extend_from_slice(&strip_name(&text[1..]));
-            Cow::Owned(k)
+            self.key_buffer.clear();
+            self.key_buffer.push(b'%');
+            self.key_buffer.extend_from_slice(&strip_name(&text[1..]));
+            &self.key_buffer
         };
         if let Some(bm) = &self.body_mode {
-            return match bm.base.types.named_by_key.get(key.as_ref()) {
+            return match bm.base.types.named_by_key.get(key) {
                 Some(&n) if bm.base.types.named[n].body.is_some() => Ok(n),
                 _ => Err(self.err_at(t.span, "use of undefined type")),
             };
         }
-        if let Some(&n) = self.m.types.named_by_key.get(key.as_ref()) {
+        if let Some(&n) = self.m.types.named_by_key.get(key) {
             return Ok(n);
         }
+        let key: Box<[u8]> = key.into();
         let n = self.m.types.named.push(types::NamedType {
             spelling: String::from_utf8_lossy(&text[1..]).into(),
             body: None,
             first_use: t.span,
         });
-        self.m.types.named_by_key.insert(key.into_owned().into(), n);
+        self.m.types.named_by_key.insert(key, n);
         Ok(n)
     }
 
