@@ -499,8 +499,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.text(Item::word_span(start, len));
             }
             Item::Attrs(idx) => {
-                let list = &self.body.attr_lists[idx as usize];
-                self.attrs(list);
+                let body = self.body;
+                self.attrs(body.attr_list(idx));
             }
             Item::Md(idx) => {
                 let md = self.body.md_refs[idx as usize];
@@ -651,8 +651,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     // ---- attributes ----
 
-    fn attrs(&mut self, list: &AttrList) {
-        if let [Attr::Group(n, _)] = list.as_slice()
+    fn attrs(&mut self, list: &[Attr]) {
+        if let [Attr::Group(n, _)] = list
             && let Some(encoded) = self.cx.single_groups.get(n)
         {
             self.out.extend_from_slice(encoded);

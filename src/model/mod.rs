@@ -387,7 +387,7 @@ pub enum Item {
         start: u32,
         len: u16,
     },
-    /// An attribute list: index into [`Body::attr_lists`].
+    /// An attribute list: index into [`Body::attr_lists`] (see [`Body::attr_list`]).
     Attrs(u32),
     /// Metadata operand: index into [`Body::md_refs`].
     Md(u32),
@@ -633,7 +633,10 @@ pub struct Body {
     pub blocks: PrimaryMap<BlockId, Block>,
     pub insts: PrimaryMap<InstId, Inst>,
     pub items: Vec<Item>,
-    pub attr_lists: Vec<AttrList>,
+    /// The attributes of every list of the body, one list after the other.
+    pub attrs: Vec<Attr>,
+    /// Each attribute list of the body: its range of `attrs`.
+    pub attr_lists: Vec<(u32, u32)>,
     pub md_refs: Vec<MdRef>,
     /// Metadata attachments `!kind !node` of instructions: the kind's span and the node.
     pub attachments: Vec<(Span, MdRef)>,
@@ -694,6 +697,12 @@ impl BodyInfo {
 }
 
 impl Body {
+    /// The attribute list `Item::Attrs(i)` names.
+    pub fn attr_list(&self, i: u32) -> &[Attr] {
+        let (start, end) = self.attr_lists[i as usize];
+        &self.attrs[start as usize..end as usize]
+    }
+
     /// The constant `c` as seen from this body: one of its own, or the module's.
     pub fn constant<'a>(&'a self, m: &'a Module, c: ConstId) -> &'a Const {
         match (c.index()).checked_sub(self.base.consts as usize) {

@@ -62,6 +62,7 @@ impl<'a> FnScope<'a> {
         b.blocks.clear();
         b.insts.clear();
         b.items.clear();
+        b.attrs.clear();
         b.attr_lists.clear();
         b.md_refs.clear();
         b.attachments.clear();
@@ -1442,10 +1443,29 @@ impl<'a> Parser<'a> {
     /// Attributes until `stop` says the next token is not one.
     fn attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<AttrList> {
         let mut attrs = Vec::new();
-        while matches!(self.tok.kind, Tok::Word | Tok::Str | Tok::AttrGroup) && !stop(self) {
+        while self.at_attribute(&stop) {
             attrs.push(self.attribute()?);
         }
         Ok(attrs)
+    }
+
+    fn at_attribute(&self, stop: impl Fn(&Self) -> bool) -> bool {
+        matches!(self.tok.kind, Tok::Word | Tok::Str | Tok::AttrGroup) && !stop(self)
+    }
+
+    /// Attributes of an instruction until `stop`, as an item: kept in the body's one arena of
+    /// attributes (call sites have many lists, mostly short).
+    fn item_attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<()> {
+        let start = self.scope().body.attrs.len() as u32;
+        while self.at_attribute(&stop) {
+            let a = self.attribute()?;
+            self.scope().body.attrs.push(a);
+        }
+        let body = &mut self.scope().body;
+        let i = body.attr_lists.len() as u32;
+        body.attr_lists.push((start, body.attrs.len() as u32));
+        body.items.push(Item::Attrs(i));
+        Ok(())
     }
 
     fn is_type_start(&self) -> bool {
@@ -1458,9 +1478,11 @@ impl<'a> Parser<'a> {
 
     /// Return attributes: everything before the type.
     fn return_attributes(&mut self) -> PResult<AttrList> {
-        self.attributes(|p| {
-            p.tok.kind == Tok::AttrGroup || p.is_type_start() || p.is_word(b"addrspace")
-        })
+        self.attributes(Self::ends_return_attributes)
+    }
+
+    fn ends_return_attributes(&self) -> bool {
+        self.tok.kind == Tok::AttrGroup || self.is_type_start() || self.is_word(b"addrspace")
     }
 
     // ---- linkage and friends ----
@@ -2548,13 +2570,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn item_attrs(&mut self, attrs: AttrList) {
-        let scope = self.scope();
-        let i = scope.body.attr_lists.len() as u32;
-        scope.body.attr_lists.push(attrs);
-        scope.body.items.push(Item::Attrs(i));
-    }
-
     /// `syncscope("name")`, if present.
     fn item_syncscope(&mut self) -> PResult<()> {
         if self.is_word(b"syncscope") {
@@ -3100,8 +3115,7 @@ impl<'a> Parser<'a> {
         if let Some(cc) = self.calling_convention()? {
             self.push_word(cc)?;
         }
-        let ret_attrs = self.return_attributes()?;
-        self.item_attrs(ret_attrs);
+        self.item_attributes(Self::ends_return_attributes)?;
         if let Some(a) = self.addrspace()? {
             self.push_word(a)?;
         }
@@ -3130,9 +3144,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let ty = self.item_type()?;
-                let attrs =
-                    self.attributes(|p| p.tok.kind == Tok::Word && is_value_word(p.text(p.tok)))?;
-                self.item_attrs(attrs);
+                self.item_attributes(|p| p.tok.kind == Tok::Word && is_value_word(p.text(p.tok)))?;
                 self.item_value(ty)?;
                 if !self.eat(Tok::Comma) {
                     break;
@@ -3142,13 +3154,12 @@ impl<'a> Parser<'a> {
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
         // Function attributes.
-        let fn_attrs = self.attributes(|p| {
+        self.item_attributes(|p| {
             p.tok.kind == Tok::Word && {
                 let w = p.text(p.tok);
                 Opcode::from_keyword(w).is_some() || matches!(w, b"to" | b"uselistorder")
             }
         })?;
-        self.item_attrs(fn_attrs);
         // Operand bundles.
         if self.tok.kind == Tok::LSquare {
             self.bump();
