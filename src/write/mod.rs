@@ -40,8 +40,29 @@ pub fn to_string(m: &Module) -> String {
 }
 
 pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
-    for piece in pieces(m) {
-        w.write_all(piece.as_bytes())?;
+    write_all_pieces(w, &pieces(m))
+}
+
+/// Write the pieces in order, handing the system many at a time (`writev`): the source is
+/// copied once, from its mapping into the file, rather than into a buffer first.
+fn write_all_pieces(w: &mut impl Write, pieces: &[&str]) -> io::Result<()> {
+    // At most what one `writev` takes (IOV_MAX on Linux).
+    const BATCH: usize = 1024;
+    let mut slices: Vec<io::IoSlice> = Vec::with_capacity(BATCH.min(pieces.len()));
+    for batch in pieces.chunks(BATCH) {
+        slices.clear();
+        // Empty pieces (between adjacent patches) left out: a write of nothing returns 0.
+        let nonempty = batch.iter().filter(|p| !p.is_empty());
+        slices.extend(nonempty.map(|p| io::IoSlice::new(p.as_bytes())));
+        let mut rest = &mut slices[..];
+        while !rest.is_empty() {
+            match w.write_vectored(rest) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
     Ok(())
 }
@@ -50,32 +71,21 @@ pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
 /// the target once complete, so a reader never sees a partial file. A device or a pipe
 /// (`/dev/null`) is written directly, and a symbolic link is followed to the file it names.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
-    let size = m.source.len() + m.appended.len();
-    write_file_with(path, |w| write_to(m, w), size)
+    write_file_with(path, |mut file| write_to(m, &mut file))
 }
 
 /// Write `bytes` to `path` atomically, as [`write_file`] does.
 pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_file_with(path, |w| w.write_all(bytes), bytes.len())
+    write_file_with(path, |mut file| file.write_all(bytes))
 }
 
-fn write_file_with(
-    path: &Path,
-    fill: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
-    size_hint: usize,
-) -> io::Result<()> {
-    let capacity = size_hint.clamp(4096, 1 << 20);
+fn write_file_with(path: &Path, fill: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
     let Some(path) = replaceable(path)? else {
         let file = std::fs::OpenOptions::new().write(true).open(path)?;
-        let mut w = io::BufWriter::with_capacity(capacity, &file);
-        fill(&mut w)?;
-        return w.flush();
+        return fill(&file);
     };
     let tmp = temporary_beside(&path)?;
-    let mut w = io::BufWriter::with_capacity(capacity, tmp.as_file());
-    fill(&mut w)?;
-    w.flush()?;
-    drop(w);
+    fill(tmp.as_file())?;
     replace(tmp.into_temp_path(), &path)
 }
 
@@ -150,12 +160,9 @@ impl Draft {
         let file = self.tmp.as_file();
         if kept as u64 != self.copied || !rest.is_empty() {
             file.set_len(kept as u64)?;
-            let mut w = io::BufWriter::with_capacity(1 << 20, file);
+            let mut w = file;
             w.seek(io::SeekFrom::Start(kept as u64))?;
-            for piece in rest {
-                w.write_all(piece.as_bytes())?;
-            }
-            w.flush()?;
+            write_all_pieces(&mut w, rest)?;
         }
         replace(self.tmp.into_temp_path(), &self.path)
     }
@@ -246,6 +253,35 @@ mod tests {
         assert_eq!(quote_name(b"a b"), "\"a b\"");
         assert_eq!(quote_name(b"1x"), "\"1x\"");
         assert_eq!(quote_name(b"q\"\\"), "\"q\\22\\5C\"");
+    }
+
+    /// Pieces are written whole and in order, however many there are (more than one
+    /// `writev` takes), however many are empty, and however little each write takes.
+    #[test]
+    fn pieces_are_written_in_order_through_short_writes() {
+        struct Trickle(Vec<u8>);
+        impl Write for Trickle {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                let n = buf.len().min(7);
+                self.0.extend_from_slice(&buf[..n]);
+                Ok(n)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let numbers: Vec<String> = (0..3000).map(|i| format!("{i},")).collect();
+        let pieces: Vec<&str> = numbers
+            .iter()
+            .enumerate()
+            .map(|(i, n)| if i % 3 == 0 { "" } else { n.as_str() })
+            .collect();
+        let mut whole = Vec::new();
+        write_all_pieces(&mut whole, &pieces).unwrap();
+        let mut trickle = Trickle(Vec::new());
+        write_all_pieces(&mut trickle, &pieces).unwrap();
+        assert_eq!(whole, pieces.concat().into_bytes());
+        assert_eq!(trickle.0, whole);
     }
 
     /// A draft begun from the input file and finished with the module read from it gives
