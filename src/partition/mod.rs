@@ -39,9 +39,11 @@ pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
         .enumerate()
         .map(|(i, c)| (m.functions[c.func].global, i as u32))
         .collect();
-    let mut holes: Vec<Vec<u32>> = Vec::with_capacity(prints.len());
+    // The holes of candidate `i` are `targets[hole_ranges[i]]`, positions as above.
+    let mut targets: Vec<u32> = Vec::new();
+    let mut hole_ranges: Vec<(usize, usize)> = Vec::with_capacity(prints.len());
     for c in prints {
-        let mut targets = Vec::with_capacity(c.holes.len());
+        let start = targets.len();
         for g in &c.holes {
             let at = *position.entry(*g).or_insert_with(|| {
                 class_of.push(class_count);
@@ -50,44 +52,46 @@ pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
             });
             targets.push(at);
         }
-        holes.push(targets);
+        hole_ranges.push((start, targets.len()));
     }
-    holes.resize(class_of.len(), Vec::new());
+    hole_ranges.resize(class_of.len(), (0, 0));
+    let holes = |i: u32| &targets[hole_ranges[i as usize].0..hole_ranges[i as usize].1];
 
     // Only members of classes of two or more can split; a member without holes never splits
-    // from another member without holes, so refinement works on those with holes.
+    // from another member without holes, so refinement works on those with holes. Each round
+    // splits every class by the classes its members' holes name in the round before.
+    let mut by_class: Vec<u32> = (0..class_of.len() as u32).collect();
+    let mut keys: Vec<u32> = Vec::new();
+    let mut key_ranges: Vec<(usize, usize)> = Vec::new();
+    let mut by_key: Vec<usize> = Vec::new();
     loop {
-        let mut members: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        for (i, &c) in class_of.iter().enumerate() {
-            members.entry(c).or_default().push(i as u32);
-        }
-        let mut classes: Vec<(u32, Vec<u32>)> = members
-            .into_iter()
-            .filter(|(_, v)| v.len() > 1 && v.iter().any(|&i| !holes[i as usize].is_empty()))
-            .collect();
-        classes.sort_unstable_by_key(|(c, _)| *c);
+        by_class.sort_unstable_by_key(|&i| (class_of[i as usize], i));
         let mut next = class_of.clone();
         let mut split = false;
-        for (_, list) in classes {
-            let mut by_key: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-            for &i in &list {
-                let key: Vec<u32> = holes[i as usize]
-                    .iter()
-                    .map(|&h| class_of[h as usize])
-                    .collect();
-                let n = by_key.len();
-                let id = *by_key.entry(key).or_insert_with(|| {
-                    if n == 0 {
-                        class_of[i as usize]
-                    } else {
-                        class_count += 1;
-                        class_count - 1
-                    }
-                });
-                if id != class_of[i as usize] {
+        for class in by_class.chunk_by(|&a, &b| class_of[a as usize] == class_of[b as usize]) {
+            if class.len() < 2 || class.iter().all(|&i| holes(i).is_empty()) {
+                continue;
+            }
+            keys.clear();
+            key_ranges.clear();
+            for &i in class {
+                let start = keys.len();
+                keys.extend(holes(i).iter().map(|&h| class_of[h as usize]));
+                key_ranges.push((start, keys.len()));
+            }
+            let key = |k: usize| &keys[key_ranges[k].0..key_ranges[k].1];
+            by_key.clear();
+            by_key.extend(0..class.len());
+            by_key.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+            // The first run of equal keys keeps the class; each other run becomes a class.
+            for (run, members) in by_key.chunk_by(|&a, &b| key(a) == key(b)).enumerate() {
+                if run > 0 {
                     split = true;
+                    for &k in members {
+                        next[class[k] as usize] = class_count;
+                    }
+                    class_count += 1;
                 }
-                next[i as usize] = id;
             }
         }
         class_of = next;
