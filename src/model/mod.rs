@@ -580,7 +580,7 @@ impl Opcode {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocalDef {
     Arg(u32),
     Inst(InstId),

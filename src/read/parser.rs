@@ -123,7 +123,7 @@ impl<'a> Piece<'a> {
     }
 
     fn defines(&self, l: LocalId) -> bool {
-        !matches!(self.scope.body.locals[l].def, LocalDef::Arg(u32::MAX))
+        self.scope.body.locals[l].def != NOT_YET_DEFINED
     }
 
     /// The first number the piece defines, if it does not start the body and defines any.
@@ -2391,12 +2391,7 @@ impl<'a> Parser<'a> {
         p.scope = Some(scope);
         let start = p.tok.span;
         if first {
-            for (index, param) in func.params.iter().enumerate() {
-                let name = param
-                    .name
-                    .map(|span| Lexer::starting_at(p.src, span.start as usize).next());
-                p.define_local(name, LocalDef::Arg(index as u32))?;
-            }
+            p.define_params(func)?;
             p.expect(Tok::LBrace, "'{' to start the function body")?;
         }
         let end = p.blocks_until(to)?;
@@ -2410,13 +2405,19 @@ impl<'a> Parser<'a> {
     }
 
     fn params_and_body(&mut self, func: &Function) -> PResult<Body> {
+        self.define_params(func)?;
+        self.function_body()
+    }
+
+    /// The parameters' names, as the header read them.
+    fn define_params(&mut self, func: &Function) -> PResult<()> {
         for (index, param) in func.params.iter().enumerate() {
             let name = param
                 .name
                 .map(|span| Lexer::starting_at(self.src, span.start as usize).next());
             self.define_local(name, LocalDef::Arg(index as u32))?;
         }
-        self.function_body()
+        Ok(())
     }
 
     fn function_body(&mut self) -> PResult<Body> {
