@@ -229,19 +229,21 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
         }
         out
     };
-    let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> =
-        if !crate::read::worth_threads(m, groups.iter().flatten(), groups.len()) {
-            let mut scratch = Scratch::default();
-            groups
-                .iter()
-                .map(|g| encode_group(&mut scratch, g))
-                .collect()
-        } else {
-            groups
-                .par_iter()
-                .map_init(Scratch::default, |scratch, g| encode_group(scratch, g))
-                .collect()
-        };
+    let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> = if !crate::read::worth_threads(
+        crate::read::body_text(m, groups.iter().flatten()),
+        groups.len(),
+    ) {
+        let mut scratch = Scratch::default();
+        groups
+            .iter()
+            .map(|g| encode_group(&mut scratch, g))
+            .collect()
+    } else {
+        groups
+            .par_iter()
+            .map_init(Scratch::default, |scratch, g| encode_group(scratch, g))
+            .collect()
+    };
     // Number the encodings across groups (different shapes never share an encoding).
     let mut result = Vec::new();
     let mut base = 0u32;

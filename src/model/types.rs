@@ -153,7 +153,6 @@ impl Types {
         id
     }
 
-    /// The id of a type already interned, without interning it.
     /// `iN`, when interned and small: without hashing, as almost every operand names one.
     pub fn known_int(&self, bits: u32) -> Option<TypeId> {
         self.small_ints.get(bits as usize).copied().flatten()
@@ -164,6 +163,7 @@ impl Types {
         if addr_space == 0 { self.ptr0 } else { None }
     }
 
+    /// The id of a type already interned, without interning it.
     pub fn lookup(&self, ty: &Type) -> Option<TypeId> {
         let known = match *ty {
             Type::Int(bits) => self.known_int(bits),

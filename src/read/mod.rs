@@ -257,31 +257,30 @@ fn fields_hold(m: &Module, fields: &[Span]) -> bool {
 /// Below this much body text, threads cost more than they save.
 const PARALLEL_THRESHOLD: usize = 256 * 1024;
 
-/// Whether reading (or encoding) these definitions' bodies is worth threads: there is more
-/// than one piece of work, and enough text in all.
-pub(crate) fn worth_threads<'a>(
+/// The bytes of text of these definitions' bodies.
+pub(crate) fn body_text<'a>(
     m: &Module,
     definitions: impl IntoIterator<Item = &'a FuncId>,
-    jobs: usize,
-) -> bool {
-    let text: usize = definitions
+) -> usize {
+    definitions
         .into_iter()
         .filter_map(|&f| m.functions[f].body.as_ref())
         .map(|b| b.span.range().len())
-        .sum();
+        .sum()
+}
+
+/// Whether reading (or encoding) bodies of `text` bytes in all, as `jobs` pieces of work, is
+/// worth threads: there is more than one piece of work, and enough text.
+pub(crate) fn worth_threads(text: usize, jobs: usize) -> bool {
     jobs >= 2 && text >= PARALLEL_THRESHOLD
 }
 
 fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
-    let text: usize = definitions
-        .iter()
-        .filter_map(|&f| m.functions[f].body.as_ref())
-        .map(|b| b.span.range().len())
-        .sum();
+    let text = body_text(m, definitions);
     // A body with more than a thread's share of the text would keep one thread busy after
     // the others are done: it is read in pieces.
     let share = text / rayon::current_num_threads();
-    if !worth_threads(m, definitions, definitions.len()) {
+    if !worth_threads(text, definitions.len()) {
         let mut scratch = Scratch::default();
         return definitions
             .iter()

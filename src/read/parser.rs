@@ -895,8 +895,8 @@ impl<'a> Parser<'a> {
         };
         let key = self.local_key(t);
         if let LocalKey::Number(n) = key {
-            let next = self.scope().next_number;
             let scope = self.scope();
+            let next = scope.next_number;
             if std::mem::take(&mut scope.numbering_unknown) {
                 scope.first_number = Some(n);
             } else if n < next {
@@ -2334,19 +2334,15 @@ impl<'a> Parser<'a> {
         let Some(info) = &func.body else {
             return Err(p.err_at(func.header_span, "a function body"));
         };
-        p.seek(info.span.start as usize);
-        let mut type_dedup = std::mem::take(&mut scratch.type_dedup);
-        type_dedup.clear();
-        p.body_mode = Some(BodyMode {
+        let type_dedup = std::mem::take(&mut scratch.type_dedup);
+        p.enter_body(
             base,
-            func: f,
-            uses: Vec::new(),
-            replay_from: replay.then_some((info.first_use, info.use_count)),
+            f,
+            info.span.start as usize,
+            replay.then_some((info.first_use, info.use_count)),
             type_dedup,
-        });
-        let mut scope = std::mem::take(&mut scratch.scope);
-        scope.reset(ArenaBase::of(base));
-        p.scope = Some(scope);
+            std::mem::take(&mut scratch.scope),
+        );
         let read = p.params_and_body(func);
         // Hand the tables back, whatever happened.
         if let Some(scope) = p.scope.take().or(p.spent_scope.take()) {
@@ -2377,18 +2373,15 @@ impl<'a> Parser<'a> {
             return Err(p.err_at(func.header_span, "a function body"));
         };
         let first = from == info.span.start as usize;
-        p.seek(from);
-        p.body_mode = Some(BodyMode {
+        p.enter_body(
             base,
-            func: f,
-            uses: Vec::new(),
-            replay_from: None,
-            type_dedup: FxHashMap::default(),
-        });
-        let mut scope = FnScope::default();
-        scope.reset(ArenaBase::of(base));
-        scope.numbering_unknown = !first;
-        p.scope = Some(scope);
+            f,
+            from,
+            None,
+            FxHashMap::default(),
+            FnScope::default(),
+        );
+        p.scope().numbering_unknown = !first;
         let start = p.tok.span;
         if first {
             p.define_params(func)?;
@@ -2402,6 +2395,30 @@ impl<'a> Parser<'a> {
             uses,
             scope,
         })
+    }
+
+    /// Read from `at` in the body of `f`, names resolving in `base` and what the body adds
+    /// kept with it (see [`BodyMode`]), in the tables given, emptied.
+    fn enter_body(
+        &mut self,
+        base: &'a Module,
+        f: FuncId,
+        at: usize,
+        replay_from: Option<(u32, u32)>,
+        mut type_dedup: FxHashMap<Type, TypeId>,
+        mut scope: FnScope<'a>,
+    ) {
+        self.seek(at);
+        type_dedup.clear();
+        self.body_mode = Some(BodyMode {
+            base,
+            func: f,
+            uses: Vec::new(),
+            replay_from,
+            type_dedup,
+        });
+        scope.reset(ArenaBase::of(base));
+        self.scope = Some(scope);
     }
 
     fn params_and_body(&mut self, func: &Function) -> PResult<Body> {

@@ -157,12 +157,11 @@ impl Draft {
             0
         };
         let rest = &pieces[usize::from(kept > 0)..];
-        let file = self.tmp.as_file();
+        let mut file = self.tmp.as_file();
         if kept as u64 != self.copied || !rest.is_empty() {
             file.set_len(kept as u64)?;
-            let mut w = file;
-            w.seek(io::SeekFrom::Start(kept as u64))?;
-            write_all_pieces(&mut w, rest)?;
+            file.seek(io::SeekFrom::Start(kept as u64))?;
+            write_all_pieces(&mut file, rest)?;
         }
         replace(self.tmp.into_temp_path(), &self.path)
     }
