@@ -278,8 +278,13 @@ pub(crate) fn worth_threads(text: usize, jobs: usize) -> bool {
 fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
     let text = body_text(m, definitions);
     // A body with more than a thread's share of the text would keep one thread busy after
-    // the others are done: it is read in pieces.
-    let share = text / rayon::current_num_threads();
+    // the others are done: it is read in pieces. Below the threshold the thread pool is not
+    // even asked how many threads it has: that would start it.
+    let share = if text >= PARALLEL_THRESHOLD {
+        text / rayon::current_num_threads()
+    } else {
+        text
+    };
     if !worth_threads(text, definitions.len()) {
         let mut scratch = Scratch::default();
         return definitions
