@@ -15,13 +15,12 @@ use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 pub use crate::decide::Options;
 
 /// What happened to a function of a class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fate {
     /// Its body is the one kept.
     Survivor,
@@ -36,7 +35,7 @@ pub enum Fate {
     Kept,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct MemberReport {
     pub name: String,
     pub fate: Fate,
@@ -44,7 +43,7 @@ pub struct MemberReport {
     pub instructions: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct ClassReport {
     /// The function whose body is kept, under the name it has after the merge.
     pub body: String,
@@ -56,7 +55,7 @@ pub struct ClassReport {
 }
 
 /// What a merge did.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Defined functions in the module.
     pub functions: usize,
@@ -71,6 +70,65 @@ pub struct Report {
     pub aliases: usize,
     pub thunks: usize,
     pub instructions_saved: isize,
+}
+
+// The reports are serialized by hand rather than by serde's derive macro: a crate with a
+// procedural macro cannot be built where the C library is linked in statically, as the binary
+// is (see ARCHITECTURE.md). Fields go out in declaration order, under their own names.
+
+impl Fate {
+    /// The fate's name in a report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fate::Survivor => "survivor",
+            Fate::Deleted => "deleted",
+            Fate::Alias => "alias",
+            Fate::Thunk => "thunk",
+            Fate::Kept => "kept",
+        }
+    }
+}
+
+impl Serialize for Fate {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for MemberReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("MemberReport", 3)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("fate", &self.fate)?;
+        st.serialize_field("instructions", &self.instructions)?;
+        st.end()
+    }
+}
+
+impl Serialize for ClassReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("ClassReport", 3)?;
+        st.serialize_field("body", &self.body)?;
+        st.serialize_field("members", &self.members)?;
+        st.serialize_field("instructions_saved", &self.instructions_saved)?;
+        st.end()
+    }
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Report", 9)?;
+        st.serialize_field("functions", &self.functions)?;
+        st.serialize_field("eligible", &self.eligible)?;
+        st.serialize_field("rounds", &self.rounds)?;
+        st.serialize_field("classes", &self.classes)?;
+        st.serialize_field("folded", &self.folded)?;
+        st.serialize_field("deleted", &self.deleted)?;
+        st.serialize_field("aliases", &self.aliases)?;
+        st.serialize_field("thunks", &self.thunks)?;
+        st.serialize_field("instructions_saved", &self.instructions_saved)?;
+        st.end()
+    }
 }
 
 impl Report {
