@@ -108,7 +108,7 @@ fn counts_agree_with_llvm() {
 
 fn syntax_error(src: &str) -> mergefn::read::Diagnostic {
     match parse(src.to_string()) {
-        Err(ReadError::Syntax(d)) => d,
+        Err(ReadError::Syntax(d)) => *d,
         other => panic!("expected a syntax error for {src:?}, got {other:?}"),
     }
 }

@@ -11,8 +11,9 @@ pub enum ReadError {
     NotUtf8 { line: u32, col: u32 },
     /// The input is larger than the 1 GiB the model can index.
     TooLarge,
-    /// A syntax or name-resolution error.
-    Syntax(Diagnostic),
+    /// A syntax or name-resolution error (boxed: the reader passes results up through every
+    /// rule, and a small error keeps them small).
+    Syntax(Box<Diagnostic>),
 }
 
 /// A located error message about the source text.

@@ -663,12 +663,12 @@ impl<'a> Parser<'a> {
 
     fn err_at(&self, span: Span, message: impl Into<String>) -> ReadError {
         let len = (span.end - span.start).max(1) as usize;
-        ReadError::Syntax(Diagnostic::at(
+        ReadError::Syntax(Box::new(Diagnostic::at(
             self.src,
             span.start as usize,
             len,
             message.into(),
-        ))
+        )))
     }
 
     fn err(&self, expected: &str) -> ReadError {
