@@ -316,7 +316,9 @@ impl<'a, 'm> Encoder<'a, 'm> {
             m,
             func,
             body,
-            out: Vec::with_capacity(64 + body.items.len() * 3),
+            // Room for the whole encoding at once: the header's attributes come to a few
+            // hundred bytes, an item to 8 (Rust) to 13 (C++) on the corpus.
+            out: Vec::with_capacity(256 + body.items.len() * 12),
             holes: Vec::new(),
             local_number,
             next_local,
