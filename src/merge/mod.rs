@@ -95,41 +95,43 @@ impl Serialize for Fate {
     }
 }
 
-impl Serialize for MemberReport {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("MemberReport", 3)?;
-        st.serialize_field("name", &self.name)?;
-        st.serialize_field("fate", &self.fate)?;
-        st.serialize_field("instructions", &self.instructions)?;
-        st.end()
-    }
+/// `Serialize` for a report struct: the fields listed, in order, under their own names. The
+/// pattern that takes `self` apart names every field, so a field added to the struct and not
+/// here does not compile.
+macro_rules! serialize_fields {
+    ($ty:ident { $($field:ident),* $(,)? }) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let $ty { $($field),* } = self;
+                let mut st = s.serialize_struct(stringify!($ty), [$(stringify!($field)),*].len())?;
+                $(st.serialize_field(stringify!($field), $field)?;)*
+                st.end()
+            }
+        }
+    };
 }
 
-impl Serialize for ClassReport {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("ClassReport", 3)?;
-        st.serialize_field("body", &self.body)?;
-        st.serialize_field("members", &self.members)?;
-        st.serialize_field("instructions_saved", &self.instructions_saved)?;
-        st.end()
-    }
-}
-
-impl Serialize for Report {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Report", 9)?;
-        st.serialize_field("functions", &self.functions)?;
-        st.serialize_field("eligible", &self.eligible)?;
-        st.serialize_field("rounds", &self.rounds)?;
-        st.serialize_field("classes", &self.classes)?;
-        st.serialize_field("folded", &self.folded)?;
-        st.serialize_field("deleted", &self.deleted)?;
-        st.serialize_field("aliases", &self.aliases)?;
-        st.serialize_field("thunks", &self.thunks)?;
-        st.serialize_field("instructions_saved", &self.instructions_saved)?;
-        st.end()
-    }
-}
+serialize_fields!(MemberReport {
+    name,
+    fate,
+    instructions
+});
+serialize_fields!(ClassReport {
+    body,
+    members,
+    instructions_saved
+});
+serialize_fields!(Report {
+    functions,
+    eligible,
+    rounds,
+    classes,
+    folded,
+    deleted,
+    aliases,
+    thunks,
+    instructions_saved,
+});
 
 impl Report {
     /// The names of the functions whose own body is gone, sorted.
