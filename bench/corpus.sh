@@ -60,8 +60,10 @@ for level in 0 3; do
   if [ ! -s "$out/rustprog-O$level.ll" ]; then
     log "rustprog-O$level.ll"
     target="$out/rust-target"
+    # An empty RUSTFLAGS takes the place of the repository's .cargo/config.toml, which links
+    # statically, as rustc cannot for the procedural macros this program uses (serde_derive).
     (cd "$root/bench/programs/rustprog" &&
-      CARGO_TARGET_DIR="$target" cargo rustc -q --release --config "profile.release.opt-level=$level" -- --emit=llvm-ir)
+      RUSTFLAGS= CARGO_TARGET_DIR="$target" cargo rustc -q --release --config "profile.release.opt-level=$level" -- --emit=llvm-ir)
     ll=$(ls -t "$target"/release/deps/rustprog-*.ll | head -1)
     cp "$ll" "$out/rustprog-O$level.ll"
   fi
