@@ -2,7 +2,7 @@
 //!
 //! It follows the grammar of LLVM 22's `LLParser`: each function below names the construct it
 //! reads. Names are resolved as they are read; forward references (to globals, metadata, named
-//! types, attribute groups, locals) are recorded and checked once their scope ends, so that an
+//! types, locals) are recorded and checked once their scope ends, so that an
 //! undefined name is an error at its first use, as LLVM reports it.
 
 use super::error::{Diagnostic, ReadError};
@@ -193,8 +193,6 @@ pub struct Parser<'a> {
     scope: Option<FnScope<'a>>,
     /// The tables of the body just read, kept for the next one.
     spent_scope: Option<FnScope<'a>>,
-    /// `#N` references, checked against the groups defined once the module is read.
-    group_refs: Vec<(u32, Span)>,
     /// `!N` references from text kept as spans (debug-info fields) to numbers not known yet,
     /// with the first reference: checked at the end. A number leaves when it becomes known, so
     /// this stays small however much debug information the module has.
@@ -480,7 +478,6 @@ impl<'a> Parser<'a> {
             body_mode: None,
             scope: None,
             spent_scope: None,
-            group_refs: Vec::new(),
             md_text_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
             key_buffer: Vec::new(),
@@ -579,20 +576,6 @@ impl<'a> Parser<'a> {
                 if !self.m.md_by_number.contains(n) {
                     self.md_text_refs.entry(n).or_insert(t.span);
                 }
-                Ok(())
-            }
-        }
-    }
-
-    /// A `#N` reference: checked now in body mode, at the end otherwise.
-    fn note_group_ref(&mut self, n: u32, span: Span) -> PResult<()> {
-        match &self.body_mode {
-            Some(bm) if !bm.base.attr_groups.contains_key(&n) => {
-                Err(self.err_at(span, "use of undefined attribute group"))
-            }
-            Some(_) => Ok(()),
-            None => {
-                self.group_refs.push((n, span));
                 Ok(())
             }
         }
@@ -905,6 +888,13 @@ impl<'a> Parser<'a> {
             };
             let scope = self.scope();
             scope.next_number = next;
+            // Numbers below `n` are all defined: a local numbered `n` already is a forward
+            // reference (`br label %1` before an unlabeled block), which this defines.
+            if let Some(l) = scope.by_number.get(n) {
+                scope.forward.remove(&l);
+                scope.body.locals[l].def = def;
+                return Ok(l);
+            }
             let l = scope.body.locals.push(Local { def });
             scope.by_number.insert(n, l);
             return Ok(l);
@@ -1026,11 +1016,6 @@ impl<'a> Parser<'a> {
             .find(|n| matches!(n.body, MdBody::Pending))
         {
             return Err(self.err_at(node.span, "use of undefined metadata"));
-        }
-        for &(n, span) in &self.group_refs {
-            if !self.m.attr_groups.contains_key(&n) {
-                return Err(self.err_at(span, "use of undefined attribute group"));
-            }
         }
         Ok(())
     }
@@ -1411,8 +1396,8 @@ impl<'a> Parser<'a> {
         let t = self.bump();
         match t.kind {
             Tok::AttrGroup => {
+                // A group never defined is no error: LLVM reads it as no attributes.
                 let n = self.number_after_sigil(t)?;
-                self.note_group_ref(n, t.span)?;
                 Ok(Attr::Group(n, t.span))
             }
             Tok::Str => {
