@@ -7,9 +7,11 @@ use common::*;
 use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
 use mergefn::merge::{Explanation, eligible_functions, explain, ineligibility, is_hole};
-use mergefn::model::{FuncId, GlobalKind, Item, Module, Opcode, ValueKind};
+use mergefn::model::{
+    FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, ValueKind, Visibility,
+};
 use mergefn::{Options, Report, parse};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
@@ -225,6 +227,42 @@ struct Differences {
     theirs: usize,
 }
 
+/// The linkage and visibility of each global that is not local, by name.
+fn symbols(m: &Module) -> BTreeMap<String, (Linkage, Visibility)> {
+    m.globals
+        .values()
+        .filter_map(|g| {
+            let link = match g.kind {
+                GlobalKind::Function(f) => &m.functions[f].link,
+                GlobalKind::Variable(v) => &m.variables[v].link,
+                GlobalKind::Alias(a) => &m.aliases[a].link,
+                GlobalKind::Pending => return None,
+            };
+            let GlobalName::Named(name) = &g.name else {
+                return None;
+            };
+            (!link.linkage.is_local()).then(|| {
+                let name = String::from_utf8_lossy(name).into_owned();
+                (name, (link.linkage, link.visibility))
+            })
+        })
+        .collect()
+}
+
+/// Merging leaves what other modules see of this one as it was: each symbol keeps its linkage
+/// and visibility, and only one that may be discarded can be gone.
+fn symbols_kept(before: &Module, after: &Module) -> Result<(), String> {
+    let now = symbols(after);
+    for (name, was) in symbols(before) {
+        match now.get(&name) {
+            Some(&is) if is == was => {}
+            None if was.0.is_discardable() => {}
+            is => return Err(format!("@{name} was {was:?}, is {is:?}")),
+        }
+    }
+    Ok(())
+}
+
 fn differential(path: &Path) -> Differences {
     let text = read(path);
     let opts = options(&text);
@@ -243,6 +281,7 @@ fn differential(path: &Path) -> Differences {
     let ours_named: BTreeSet<String> = ours.iter().filter(|n| !is_numbered(n)).cloned().collect();
     // What our report says must be what the text shows: each folded name is gone or a thunk.
     let after_ours = parse(ours_text).unwrap();
+    symbols_kept(&before, &after_ours).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     for name in &ours {
         let now = after_ours
             .lookup(name)

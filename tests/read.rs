@@ -173,7 +173,9 @@ fn errors_say_where_what_and_what_was_expected() {
     assert_eq!((d.line, d.message.as_str()), (2, "use of undefined value"));
 
     // As in LLVM, an attribute group never defined stands for no attributes.
-    assert!(parse("define void @f() #3 {\n  call void @f() #4\n  ret void\n}\n".to_string()).is_ok());
+    assert!(
+        parse("define void @f() #3 {\n  call void @f() #4\n  ret void\n}\n".to_string()).is_ok()
+    );
 
     let text = parse("define void @f( ] {\n".to_string())
         .unwrap_err()

@@ -154,8 +154,9 @@ struct Pending {
     name: GlobalId,
     /// The function whose header the name had.
     header: FuncId,
-    /// Its linkage before the merge.
-    linkage: Linkage,
+    /// Its linkage and visibility before the merge (a survivor's body made private loses
+    /// them, while its name keeps them).
+    link: Linkable,
     /// The body it is folded into (possibly folded itself in a later round).
     target: FuncId,
     /// The member's own text is replaced; otherwise (a survivor's name whose body moved to a
@@ -380,18 +381,18 @@ fn apply_plan(
 ) -> bool {
     let survivor = plan.survivor;
     let survivor_name = m.functions[survivor].global;
-    let survivor_linkage = m.functions[survivor].link.linkage;
+    let survivor_link = m.functions[survivor].link.clone();
     if plan.private_body {
         m.move_body_to_private(survivor);
     }
     let body_global = m.functions[survivor].global;
     let mut addresses_changed = false;
     for fold in &plan.folds {
-        let (name, linkage, in_place) = if fold.member == survivor {
-            (survivor_name, survivor_linkage, false)
+        let (name, link, in_place) = if fold.member == survivor {
+            (survivor_name, survivor_link.clone(), false)
         } else {
             let f = &m.functions[fold.member];
-            (f.global, f.link.linkage, true)
+            (f.global, f.link.clone(), true)
         };
         let own_body = in_place.then_some(fold.member);
         let moved: Vec<UseId> = m.globals[name]
@@ -420,7 +421,7 @@ fn apply_plan(
         pending.push(Pending {
             name,
             header: fold.member,
-            linkage,
+            link,
             target: survivor,
             in_place,
             class,
@@ -499,7 +500,7 @@ fn write_folded(
     pending: &mut [Pending],
     folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
 ) {
-    let deletable = |p: &Pending| p.linkage.is_discardable() && !opts.preserve_debug_info;
+    let deletable = |p: &Pending| p.link.linkage.is_discardable() && !opts.preserve_debug_info;
     for p in pending.iter_mut().filter(|p| !deletable(p)) {
         write_member(m, opts, p, folded_into);
     }
@@ -544,7 +545,7 @@ fn write_member(
     let target_name = global_name(&m.globals[m.functions[target].global].name);
     let align = |f: FuncId| m.functions[f].align.unwrap_or(1);
     if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
-        let text = alias_text(m, p.header, &m.globals[p.name].name, &target_name);
+        let text = alias_text(m, p.header, &p.link, &m.globals[p.name].name, &target_name);
         if p.in_place {
             m.replace_function(p.header, text);
         } else {

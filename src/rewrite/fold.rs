@@ -222,13 +222,19 @@ pub fn thunk_text(
     )
 }
 
-/// `@member = <linkage> <visibility> unnamed_addr alias <type>, ptr <target_name>`.
-pub fn alias_text(m: &Module, member: FuncId, name: &GlobalName, target_name: &str) -> String {
-    let g = &m.functions[member];
+/// `@member = <linkage> <visibility> unnamed_addr alias <type>, ptr <target_name>`, with the
+/// linkage and visibility of `link` (the member's before the merge).
+pub fn alias_text(
+    m: &Module,
+    member: FuncId,
+    link: &Linkable,
+    name: &GlobalName,
+    target_name: &str,
+) -> String {
     let mut head = String::new();
     for w in [
-        g.link.linkage.keyword(),
-        match g.link.visibility {
+        link.linkage.keyword(),
+        match link.visibility {
             Visibility::Default => "",
             Visibility::Hidden => "hidden",
             Visibility::Protected => "protected",
@@ -242,7 +248,7 @@ pub fn alias_text(m: &Module, member: FuncId, name: &GlobalName, target_name: &s
     let name = global_name(name);
     format!(
         "{name} = {head}unnamed_addr alias {}, ptr {target_name}",
-        m.types.display(g.fn_ty)
+        m.types.display(m.functions[member].fn_ty)
     )
 }
 
