@@ -122,6 +122,7 @@ fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
 /// The functions of `before` whose own body is gone in `after`: missing, an alias, a
 /// declaration, or turned into a thunk.
 fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
+    let is_numbered = |n: &str| n[1..].bytes().all(|b| b.is_ascii_digit());
     let mut folded = BTreeSet::new();
     for (f, func) in before.functions.iter() {
         if func.body.is_none() {
@@ -136,9 +137,17 @@ fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
                 (_, None) => false,
                 (None, Some(_)) => true,
                 // A forwarder already: it became a thunk only if it now calls something else
-                // than its old callee, while that callee keeps a body of its own elsewhere.
+                // than its old callee, while that callee keeps a body of its own elsewhere,
+                // and it does not call a named function that was no forwarder (a call
+                // redirected from the old callee to its twin).
                 (Some(old), Some(new)) => {
+                    let redirected = !is_numbered(&new)
+                        && before
+                            .lookup(&new)
+                            .and_then(|g| before.function_of(g))
+                            .is_some_and(|n| thunk_callee(before, n).is_none());
                     old != new
+                        && !redirected
                         && after
                             .lookup(&old)
                             .and_then(|g| after.function_of(g))

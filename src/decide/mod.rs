@@ -115,6 +115,9 @@ pub fn decide(
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
         return None;
     }
+    // Uses move only between functions of one type. LLVM also moves them between types it
+    // compares equal (`%A` and `%B` of one layout, `ptr` and `i64`), leaving calls whose type
+    // is not their callee's, which LangRef makes undefined: such a member keeps a thunk.
     let same_type = |f: FuncId| m.functions[f].fn_ty == s.fn_ty;
     let folds = if private_body {
         members
