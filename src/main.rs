@@ -134,7 +134,7 @@ fn cli() -> clap::Command {
                         .help(
                             "opt's arguments: -S, -o FILE, -passes=mergefunc, -p mergefunc, \
                              -mergefunc-use-aliases, -mergefunc-preserve-debug-info, \
-                             -disable-output, input",
+                             -disable-output, -stats, input",
                         ),
                 ),
         )
@@ -393,6 +393,7 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
 fn opt(args: &[String]) -> Result<(), String> {
     let mut text_output = false;
     let mut disable_output = false;
+    let mut statistics = false;
     let mut output: Option<PathBuf> = None;
     let mut input: Option<PathBuf> = None;
     let mut passes: Vec<String> = Vec::new();
@@ -435,6 +436,7 @@ fn opt(args: &[String]) -> Result<(), String> {
             match flag {
                 "-S" => text_output = true,
                 "-disable-output" => disable_output = true,
+                "-stats" => statistics = true,
                 "-mergefunc-use-aliases" | "-mergefunc-use-aliases=true" => opts.aliases = true,
                 "-mergefunc-use-aliases=false" => opts.aliases = false,
                 "-mergefunc-preserve-debug-info" | "-mergefunc-preserve-debug-info=true" => {
@@ -476,11 +478,62 @@ fn opt(args: &[String]) -> Result<(), String> {
     }
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
     let mut m = load(&input)?;
-    mergefn::merge(&mut m, &opts);
-    if disable_output {
-        return Ok(());
+    let report = mergefn::merge(&mut m, &opts);
+    if !disable_output {
+        emit(&m, output.as_deref())?;
     }
-    emit(&m, output.as_deref())
+    if statistics {
+        eprint!("{}", llvm_statistics(&report));
+    }
+    Ok(())
+}
+
+/// What `opt -stats` prints at exit for this pass, in LLVM's words and layout: the statistics
+/// of its MergeFunctions that are not zero, sorted by their names in LLVM's source.
+fn llvm_statistics(report: &mergefn::Report) -> String {
+    use mergefn::merge::Fate;
+    let (mut merged, mut new_functions) = (0, 0);
+    for class in &report.classes {
+        let folded = |m: &&mergefn::merge::MemberReport| {
+            matches!(m.fate, Fate::Deleted | Fate::Alias | Fate::Thunk)
+        };
+        let folded = class.members.iter().filter(folded).count();
+        // With no survivor among the members, the body moved to a new private function and
+        // the survivor's own name was folded into it: not a merge in LLVM's count.
+        if class.members.iter().all(|m| m.fate != Fate::Survivor) && folded > 0 {
+            new_functions += 1;
+            merged += folded - 1;
+        } else {
+            merged += folded;
+        }
+    }
+    let stats = [
+        (report.aliases, "Number of aliases generated"),
+        (new_functions, "Number of new functions created"),
+        (merged, "Number of functions merged"),
+        (report.thunks, "Number of thunks generated"),
+    ];
+    let stats: Vec<_> = stats.into_iter().filter(|&(n, _)| n > 0).collect();
+    if stats.is_empty() {
+        return String::new();
+    }
+    let width = stats
+        .iter()
+        .map(|(n, _)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let rule = format!("==={}===\n", "-".repeat(73));
+    let title = "... Statistics Collected ...";
+    let mut out = format!(
+        "{rule}{:indent$}{title}\n{rule}\n",
+        "",
+        indent = (80 - title.len()) / 2
+    );
+    for (n, what) in stats {
+        out.push_str(&format!("{n:>width$} mergefunc - {what}\n"));
+    }
+    out.push('\n');
+    out
 }
 
 fn main() -> ExitCode {

@@ -551,6 +551,41 @@ fn opt_is_a_drop_in_for_this_pass() {
     }
     let (ok, out, _) = mergefn_cli(&["opt", "-disable-output", "-passes=mergefunc", input]);
     assert!(ok && out.is_empty());
+    // `-stats` as an opt built with statistics prints them: the body of two weak functions
+    // moves to a new function, whose two names become aliases of it: one function merged.
+    let weak = root().join("tests/fixtures/merge/interposable_aliases.ll");
+    let weak = weak.to_str().unwrap();
+    let args = [
+        "opt",
+        "-passes=mergefunc",
+        "-mergefunc-use-aliases",
+        "-stats",
+        "-disable-output",
+    ];
+    let (ok, out, err) = mergefn_cli(&[&args[..], &[weak]].concat());
+    assert!(ok && out.is_empty(), "{err}");
+    let stats: Vec<&str> = err.lines().skip(4).collect();
+    assert_eq!(
+        stats,
+        [
+            "2 mergefunc - Number of aliases generated",
+            "1 mergefunc - Number of new functions created",
+            "1 mergefunc - Number of functions merged",
+            ""
+        ],
+        "{err}"
+    );
+    assert!(err.starts_with("===---"), "{err}");
+    let none = root().join("tests/fixtures/merge/must_not_merge.ll");
+    let none = none.to_str().unwrap();
+    let (ok, _, err) = mergefn_cli(&[
+        "opt",
+        "-passes=mergefunc",
+        "-stats",
+        "-disable-output",
+        none,
+    ]);
+    assert!(ok && err.is_empty(), "nothing merged, no statistics: {err}");
     let (ok, _, err) = mergefn_cli(&["opt", "-S", "-passes=instcombine", input]);
     assert!(
         !ok && err.contains("unsupported pass 'instcombine'"),
