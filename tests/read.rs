@@ -172,6 +172,16 @@ fn errors_say_where_what_and_what_was_expected() {
     );
     assert_eq!((d.line, d.message.as_str()), (2, "use of undefined value"));
 
+    // A metadata argument has no attributes: `ptr` is its value's type.
+    assert!(
+        parse(
+            "@a = global [2 x i8] zeroinitializer\ndeclare void @m(metadata)\n\
+             define void @f() {\n  call void @m(metadata ptr getelementptr ([2 x i8], ptr @a, \
+             i64 0, i64 1))\n  ret void\n}\n"
+                .to_string()
+        )
+        .is_ok()
+    );
     // As in LLVM, an attribute group never defined stands for no attributes.
     assert!(
         parse("define void @f() #3 {\n  call void @f() #4\n  ret void\n}\n".to_string()).is_ok()

@@ -217,12 +217,9 @@ impl<'a> Lexer<'a> {
         let i = start + 1;
         let b = self.at(i);
         if is_digit(b) {
+            // Digits end a number even before a letter: LLVM reads `%12abc` as `%12` `abc`.
             let j = self.digits_end(i);
-            if !is_name_char(self.at(j)) {
-                return self.tok(numbered, start, j);
-            }
-            let j = self.name_end(j);
-            return self.tok(named, start, j);
+            return self.tok(numbered, start, j);
         }
         if is_name_start(b) {
             let j = self.name_end(i);
@@ -256,7 +253,7 @@ impl<'a> Lexer<'a> {
     fn number(&mut self, start: usize) -> Token {
         if is_digit(self.at(start)) {
             let j = self.digits_end(start);
-            if !matches!(self.at(j), b':' | b'.' | b'x') {
+            if !is_name_char(self.at(j)) && self.at(j) != b':' {
                 return self.tok(Tok::Int, start, j);
             }
         }
@@ -290,6 +287,13 @@ impl<'a> Lexer<'a> {
         j = self.digits_end(j);
         if self.at(j) == b':' && !matches!(self.at(start), b'-' | b'+') {
             return self.tok(Tok::LabelNum, start, j + 1);
+        }
+        // A label that starts like a number: `-3:`, `12abc:` (LLVM's string labels).
+        if self.at(start) != b'+' && (is_name_char(self.at(j)) || self.at(j) == b':') {
+            let end = self.name_end(j);
+            if self.at(end) == b':' {
+                return self.tok(Tok::Label, start, end + 1);
+            }
         }
         if self.at(j) != b'.' {
             return self.tok(Tok::Int, start, j);
@@ -371,7 +375,14 @@ impl<'a> Lexer<'a> {
     #[inline(never)]
     fn rare(&mut self, start: usize, b: u8) -> Token {
         match b {
-            b'$' => self.sigil_name(start, Tok::ComdatName, Tok::Invalid),
+            b'$' => {
+                // `$name:` is a label, as in LLVM; otherwise a comdat name.
+                let end = self.name_end(start);
+                if self.at(end) == b':' {
+                    return self.tok(Tok::Label, start, end + 1);
+                }
+                self.sigil_name(start, Tok::ComdatName, Tok::Invalid)
+            }
             b'!' => {
                 let c = self.at(start + 1);
                 if c == b'"' {
@@ -529,10 +540,10 @@ mod tests {
     fn numbers_take_the_fast_path_only_when_plain() {
         use Tok::*;
         assert_eq!(
-            kinds("7 12: 3.5 0x1F 4x %5a @77 -8 +9 %x.1 $c"),
+            kinds("7 12: 3.5 0x1F 4x %5a @77 -8 +9 %x.1 $c -3: 12ab: $N:"),
             vec![
-                Int, LabelNum, Float, HexFloat, Int, Word, LocalName, GlobalNum, Int, Int,
-                LocalName, ComdatName
+                Int, LabelNum, Float, HexFloat, Int, Word, LocalNum, Word, GlobalNum, Int, Int,
+                LocalName, ComdatName, Label, Label, Label
             ]
         );
     }

@@ -1657,7 +1657,8 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.err("a global variable property")),
             }
         }
-        while self.tok.kind == Tok::AttrGroup {
+        // Attributes: groups and strings (`"key"="value"`).
+        while matches!(self.tok.kind, Tok::AttrGroup | Tok::Str) {
             self.attribute()?;
         }
         var.span = name.span.to(self.prev_end());
@@ -1676,7 +1677,12 @@ impl<'a> Parser<'a> {
         let g = self.define_global(name, GlobalKind::Alias(id))?;
         let ty = self.parse_type()?;
         self.expect(Tok::Comma, "','")?;
-        let target_ty = self.parse_type()?;
+        // LLVM writes an aliasee or resolver that is a cast or a `getelementptr` without its
+        // type, which is the expression's.
+        let target_ty = match self.word() {
+            b"bitcast" | b"getelementptr" | b"addrspacecast" | b"inttoptr" => self.ptr_ty(0),
+            _ => self.parse_type()?,
+        };
         let target = self.parse_value(target_ty)?;
         while self.tok.kind == Tok::Comma {
             self.bump();
@@ -3084,7 +3090,9 @@ impl<'a> Parser<'a> {
             Phi => {
                 self.item_words_while(is_fast_math_flag);
                 let ty = self.item_type()?;
-                loop {
+                // No incoming value at all is valid (a block that no edge reaches).
+                let mut incoming = self.tok.kind == Tok::LSquare;
+                while incoming {
                     self.expect(Tok::LSquare, "'['")?;
                     self.item_value(ty)?;
                     self.item_comma()?;
@@ -3095,10 +3103,10 @@ impl<'a> Parser<'a> {
                     let l = self.local_ref(t)?;
                     self.push_item(Item::Value(Value::local(l)));
                     self.expect(Tok::RSquare, "']'")?;
-                    if !(self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare) {
-                        break;
+                    incoming = self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare;
+                    if incoming {
+                        self.bump();
                     }
-                    self.bump();
                 }
                 ty
             }
@@ -3209,7 +3217,11 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let ty = self.item_type()?;
-                self.item_attributes(|p| p.tok.kind == Tok::Word && is_value_word(p.text(p.tok)))?;
+                // A metadata argument has no attributes (`metadata ptr @g`: `ptr` is its type).
+                let metadata = matches!(self.ty(ty), Type::Metadata);
+                self.item_attributes(|p| {
+                    metadata || p.tok.kind == Tok::Word && is_value_word(p.text(p.tok))
+                })?;
                 self.item_value(ty)?;
                 if !self.eat(Tok::Comma) {
                     break;
