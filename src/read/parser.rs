@@ -2,8 +2,8 @@
 //!
 //! It follows the grammar of LLVM 22's `LLParser`: each function below names the construct it
 //! reads. Names are resolved as they are read; forward references (to globals, metadata, named
-//! types, locals) are recorded and checked once their scope ends, so that an
-//! undefined name is an error at its first use, as LLVM reports it.
+//! types, locals) are recorded and checked once their scope ends, so that an undefined name is
+//! an error at its first use, as LLVM reports it.
 
 use super::error::{Diagnostic, ReadError};
 use super::lexer::{Lexer, Tok, Token, unescape};
