@@ -1,0 +1,72 @@
+"""LLVM's own tests as an outside corpus for mergefn (not run by CI: it fetches LLVM's source).
+
+Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Three checks:
+  read  every file opt-22 reads must read with `mergefn read` and round-trip byte for byte;
+  lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
+        compare): a test passes as is, or with our output printed again by `opt-22 -S` (ours
+        keeps the file's comments, where the CHECK lines are);
+and prints the files refused and the tests failed, for a person to explain.
+"""
+import os, re, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+mergefn, tests = sys.argv[1], sys.argv[2]
+env = dict(os.environ, PATH=os.environ["PATH"] + ":/usr/lib/llvm-22/bin")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, **kw)
+
+
+def read_check(path):
+    if run(["opt-22", "-disable-output", path]).returncode != 0:
+        return None
+    with tempfile.NamedTemporaryFile(suffix=".ll") as out:
+        p = run([mergefn, "read", path, "-o", out.name])
+        if p.returncode != 0:
+            return "refused: " + p.stderr.strip().splitlines()[0]
+        if open(path, "rb").read() != open(out.name, "rb").read():
+            return "differs after a round trip"
+    return "ok"
+
+
+def lit(path, opt, reprint):
+    runs, cur = [], ""
+    for line in open(path, errors="replace"):
+        m = re.search(r"RUN:\s?(.*)$", line.rstrip("\n"))
+        if m:
+            if m.group(1).endswith("\\"):
+                cur += m.group(1)[:-1]
+            else:
+                runs.append(cur + m.group(1))
+                cur = ""
+    for r in runs:
+        cmd = re.sub(r"(^|\|\s*)opt\b", lambda m: m.group(1) + opt, r.replace("%s", path))
+        cmd = re.sub(r"\bFileCheck\b", "FileCheck-22", cmd)
+        if reprint and "|" in cmd and " -S" in cmd.split("|")[0]:
+            head, tail = cmd.split("|", 1)
+            cmd = head + "| opt-22 -S |" + tail
+        if run(["bash", "-o", "pipefail", "-c", cmd]).returncode != 0:
+            return False
+    return True
+
+
+files = sorted(
+    os.path.join(d, f) for d, _, fs in os.walk(tests) for f in fs if f.endswith(".ll")
+)
+with ThreadPoolExecutor(os.cpu_count()) as pool:
+    results = list(pool.map(read_check, files))
+read = [(f, r) for f, r in zip(files, results) if r is not None]
+bad = [(f, r) for f, r in read if r != "ok"]
+print(f"read: {len(files)} files, opt-22 reads {len(read)}, mergefn refuses or changes {len(bad)}")
+for f, r in bad:
+    print(f"  {os.path.relpath(f, tests)}: {r}")
+
+merge_tests = [f for f in files if "/MergeFunc/" in f]
+with ThreadPoolExecutor(os.cpu_count()) as pool:
+    theirs = list(pool.map(lambda f: lit(f, "opt-22", False), merge_tests))
+    ours = list(pool.map(lambda f: lit(f, mergefn + " opt", False) or lit(f, mergefn + " opt", True), merge_tests))
+print(f"lit: {len(merge_tests)} MergeFunc tests, opt-22 passes {sum(theirs)}, mergefn passes {sum(ours)}")
+for f, t, o in zip(merge_tests, theirs, ours):
+    if t and not o:
+        print(f"  {os.path.basename(f)}: passed by opt-22 only")
