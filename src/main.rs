@@ -494,10 +494,11 @@ fn llvm_statistics(report: &mergefn::Report) -> String {
     use mergefn::merge::Fate;
     let (mut merged, mut new_functions) = (0, 0);
     for class in &report.classes {
-        let folded = |m: &&mergefn::merge::MemberReport| {
-            matches!(m.fate, Fate::Deleted | Fate::Alias | Fate::Thunk)
-        };
-        let folded = class.members.iter().filter(folded).count();
+        let folded = class
+            .members
+            .iter()
+            .filter(|m| matches!(m.fate, Fate::Deleted | Fate::Alias | Fate::Thunk))
+            .count();
         // With no survivor among the members, the body moved to a new private function and
         // the survivor's own name was folded into it: not a merge in LLVM's count.
         if class.members.iter().all(|m| m.fate != Fate::Survivor) && folded > 0 {

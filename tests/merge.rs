@@ -119,10 +119,14 @@ fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
     callee
 }
 
+/// Whether `@name` is a number (`@3`), which opt-22 may give another function when it prints.
+fn is_numbered(name: &str) -> bool {
+    name[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The functions of `before` whose own body is gone in `after`: missing, an alias, a
 /// declaration, or turned into a thunk.
 fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
-    let is_numbered = |n: &str| n[1..].bytes().all(|b| b.is_ascii_digit());
     let mut folded = BTreeSet::new();
     for (f, func) in before.functions.iter() {
         if func.body.is_none() {
@@ -282,7 +286,6 @@ fn differential(path: &Path) -> Differences {
     let after_opt = parse(run_opt(path, &opts)).unwrap();
     // opt-22 numbers unnamed globals afresh when it prints, so `@2` before and after need not
     // name one function: numbered functions are checked by the fixtures' FOLDED lines only.
-    let is_numbered = |n: &String| n[1..].bytes().all(|b| b.is_ascii_digit());
     let theirs: BTreeSet<String> = folded_between(&before, &after_opt)
         .into_iter()
         .filter(|n| !is_numbered(n))
