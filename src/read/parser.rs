@@ -12,6 +12,7 @@ use cranelift_entity::EntityRef;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::collections::hash_map::Entry;
 
 type PResult<T> = Result<T, ReadError>;
 
@@ -19,7 +20,11 @@ type PResult<T> = Result<T, ReadError>;
 #[derive(Default)]
 struct FnScope<'a> {
     body: Body,
-    by_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
+    /// Named locals (`%x`, `x:`) by the bytes of their name: most names are short, and a short
+    /// one is its bytes in two words (hashed and compared without a loop); a longer one is a
+    /// slice of the source, or its bytes when written with escapes (`%"a\62"`).
+    by_short_name: FxHashMap<ShortName, LocalId>,
+    by_long_name: FxHashMap<Cow<'a, [u8]>, LocalId>,
     /// Numbered locals (`%N`).
     by_number: NumberMap<LocalId>,
     next_number: u32,
@@ -29,8 +34,9 @@ struct FnScope<'a> {
     /// number would depend on them, is refused.
     numbering_unknown: bool,
     first_number: Option<u32>,
-    /// Locals referenced before their definition, with the first reference.
-    forward: FxHashMap<LocalId, Span>,
+    /// Locals referenced before their definition, with the first reference, in the order of
+    /// the text: those still [`NOT_YET_DEFINED`] when the body ends are undefined.
+    forward: Vec<(LocalId, Span)>,
 }
 
 /// What a local referred to before its definition stands for until it is defined (no
@@ -41,17 +47,94 @@ const NOT_YET_DEFINED: LocalDef = LocalDef::Arg(u32::MAX);
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(super) enum LocalKey<'a> {
     Number(u32),
-    Name(Cow<'a, [u8]>),
+    Short(ShortName),
+    Long(Cow<'a, [u8]>),
+}
+
+/// A name of at most 16 bytes, held in two words that together cover every byte (the
+/// first eight and the last eight, which overlap when it is shorter, or for fewer than
+/// eight bytes, the first four and the last four, or for fewer than four, the first, the
+/// middle and the last), with its length: equal names, equal keys, and only them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(super) struct ShortName {
+    first: u64,
+    last: u64,
+    len: u8,
+}
+
+impl<'a> LocalKey<'a> {
+    fn name(name: Cow<'a, [u8]>) -> LocalKey<'a> {
+        let b = name.as_ref();
+        let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        let (first, last) = match b.len() {
+            17.. => return LocalKey::Long(name),
+            8.. => (word(0), word(b.len() - 8)),
+            4.. => (u64::from(half(0)), u64::from(half(b.len() - 4))),
+            1.. => {
+                let at = |i: usize| u64::from(b[i]);
+                (at(0) | at(b.len() / 2) << 8 | at(b.len() - 1) << 16, 0)
+            }
+            0 => (0, 0),
+        };
+        LocalKey::Short(ShortName {
+            first,
+            last,
+            len: b.len() as u8,
+        })
+    }
 }
 
 impl<'a> FnScope<'a> {
-    fn bind(&mut self, key: LocalKey<'a>, l: LocalId) {
+    fn find(&self, key: &LocalKey<'a>) -> Option<LocalId> {
         match key {
-            LocalKey::Number(n) => self.by_number.insert(n, l),
-            LocalKey::Name(name) => {
-                self.by_name.insert(name, l);
-            }
+            LocalKey::Number(n) => self.by_number.get(*n),
+            LocalKey::Short(name) => self.by_short_name.get(name).copied(),
+            LocalKey::Long(name) => self.by_long_name.get(name).copied(),
         }
+    }
+
+    /// The local `key` names, and `false`; or a new one, defined by `def`, and `true`. The
+    /// name is hashed once (a body looks up every operand's name).
+    fn find_or_insert(&mut self, key: LocalKey<'a>, def: LocalDef) -> (LocalId, bool) {
+        let locals = &mut self.body.locals;
+        let entry = match key {
+            LocalKey::Short(name) => self.by_short_name.entry(name),
+            LocalKey::Number(n) => {
+                return match self.by_number.get(n) {
+                    Some(l) => (l, false),
+                    None => {
+                        let l = locals.push(Local { def });
+                        self.by_number.insert(n, l);
+                        (l, true)
+                    }
+                };
+            }
+            LocalKey::Long(name) => {
+                return match self.by_long_name.entry(name) {
+                    Entry::Occupied(e) => (*e.get(), false),
+                    Entry::Vacant(e) => (*e.insert(locals.push(Local { def })), true),
+                };
+            }
+        };
+        match entry {
+            Entry::Occupied(e) => (*e.get(), false),
+            Entry::Vacant(e) => (*e.insert(locals.push(Local { def })), true),
+        }
+    }
+
+    fn is_defined(&self, l: LocalId) -> bool {
+        self.body.locals[l].def != NOT_YET_DEFINED
+    }
+
+    /// Room for the locals and instructions of `len` bytes of body text, as LLVM prints
+    /// them (a large body otherwise grows its tables many times, rehashing the names).
+    fn reserve_for(&mut self, len: usize) {
+        let b = &mut self.body;
+        b.locals.reserve(len / 48);
+        b.insts.reserve(len / 48);
+        b.items.reserve(len / 8);
+        self.by_short_name.reserve(len / 64);
     }
 
     /// Empty every table, keeping its memory, for the next body.
@@ -71,7 +154,8 @@ impl<'a> FnScope<'a> {
         b.types.clear();
         b.metadata.clear();
         b.base = base;
-        self.by_name.clear();
+        self.by_short_name.clear();
+        self.by_long_name.clear();
         self.by_number.clear();
         self.next_number = 0;
         self.numbering_unknown = false;
@@ -99,31 +183,28 @@ impl<'a> Piece<'a> {
     /// only refers to it, before or without a definition).
     pub fn names(&self) -> impl Iterator<Item = (LocalKey<'a>, LocalId, bool)> + '_ {
         let scope = &self.scope;
-        let named = scope
-            .by_name
+        let short = scope
+            .by_short_name
             .iter()
-            .map(|(name, &l)| (LocalKey::Name(name.clone()), l));
+            .map(|(&name, &l)| (LocalKey::Short(name), l));
+        let long = scope
+            .by_long_name
+            .iter()
+            .map(|(name, &l)| (LocalKey::Long(name.clone()), l));
         let numbered = scope
             .by_number
             .iter()
             .map(|(n, l)| (LocalKey::Number(n), l));
-        named
+        short
+            .chain(long)
             .chain(numbered)
-            .map(|(key, l)| (key, l, self.defines(l)))
+            .map(|(key, l)| (key, l, scope.is_defined(l)))
     }
 
     /// The local `key` names in this piece, and whether the piece defines it.
     pub fn find(&self, key: &LocalKey<'a>) -> Option<(LocalId, bool)> {
-        let scope = &self.scope;
-        let l = match key {
-            LocalKey::Number(n) => scope.by_number.get(*n),
-            LocalKey::Name(name) => scope.by_name.get(name).copied(),
-        }?;
-        Some((l, self.defines(l)))
-    }
-
-    fn defines(&self, l: LocalId) -> bool {
-        self.scope.body.locals[l].def != NOT_YET_DEFINED
+        let l = self.scope.find(key)?;
+        Some((l, self.scope.is_defined(l)))
     }
 
     /// The first number the piece defines, if it does not start the body and defines any.
@@ -846,15 +927,11 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let key = self.local_key(t);
-        if let Some(l) = self.find_local(&key) {
-            return Ok(l);
-        }
         let scope = self.scope();
-        let l = scope.body.locals.push(Local {
-            def: NOT_YET_DEFINED,
-        });
-        scope.bind(key, l);
-        scope.forward.insert(l, t.span);
+        let (l, new) = scope.find_or_insert(key, NOT_YET_DEFINED);
+        if new {
+            scope.forward.push((l, t.span));
+        }
         Ok(l)
     }
 
@@ -863,16 +940,8 @@ impl<'a> Parser<'a> {
         match t.kind {
             Tok::LocalNum => LocalKey::Number(decimal(&text[1..])),
             Tok::LabelNum => LocalKey::Number(decimal(&text[..text.len() - 1])),
-            Tok::Label => LocalKey::Name(strip_name(&text[..text.len() - 1])),
-            _ => LocalKey::Name(strip_name(&text[1..])),
-        }
-    }
-
-    fn find_local(&self, key: &LocalKey<'a>) -> Option<LocalId> {
-        let scope = self.scope.as_ref()?;
-        match key {
-            LocalKey::Number(n) => scope.by_number.get(*n),
-            LocalKey::Name(name) => scope.by_name.get(name).copied(),
+            Tok::Label => LocalKey::name(strip_name(&text[..text.len() - 1])),
+            _ => LocalKey::name(strip_name(&text[1..])),
         }
     }
 
@@ -891,7 +960,6 @@ impl<'a> Parser<'a> {
             // Numbers below `n` are all defined: a local numbered `n` already is a forward
             // reference (`br label %1` before an unlabeled block), which this defines.
             if let Some(l) = scope.by_number.get(n) {
-                scope.forward.remove(&l);
                 scope.body.locals[l].def = def;
                 return Ok(l);
             }
@@ -920,18 +988,14 @@ impl<'a> Parser<'a> {
                 .checked_add(1)
                 .ok_or_else(|| self.err_at(t.span, "number out of range"))?;
         }
-        match self.find_local(&key) {
-            Some(l) if self.scope().forward.remove(&l).is_some() => {
-                self.scope().body.locals[l].def = def;
+        let scope = self.scope();
+        match scope.find_or_insert(key, def) {
+            (l, true) => Ok(l),
+            (l, false) if !scope.is_defined(l) => {
+                scope.body.locals[l].def = def;
                 Ok(l)
             }
-            Some(_) => Err(self.err_at(t.span, "redefinition of a local name")),
-            None => {
-                let scope = self.scope();
-                let l = scope.body.locals.push(Local { def });
-                scope.bind(key, l);
-                Ok(l)
-            }
+            _ => Err(self.err_at(t.span, "redefinition of a local name")),
         }
     }
 
@@ -2152,12 +2216,13 @@ impl<'a> Parser<'a> {
         if is_definition {
             self.scope = Some(FnScope {
                 body: Body::default(),
-                by_name: FxHashMap::default(),
+                by_short_name: FxHashMap::default(),
+                by_long_name: FxHashMap::default(),
                 by_number: NumberMap::default(),
                 next_number: 0,
                 numbering_unknown: false,
                 first_number: None,
-                forward: FxHashMap::default(),
+                forward: Vec::new(),
             });
         }
         self.expect(Tok::LParen, "'('")?;
@@ -2392,6 +2457,7 @@ impl<'a> Parser<'a> {
             base,
             f,
             info.span.start as usize,
+            info.span.range().len(),
             replay.then_some((info.first_use, info.use_count)),
             std::mem::take(&mut scratch.types),
             std::mem::take(&mut scratch.scope),
@@ -2430,6 +2496,7 @@ impl<'a> Parser<'a> {
             base,
             f,
             from,
+            to.unwrap_or(info.span.end as usize) - from,
             None,
             BodyTypes::default(),
             FnScope::default(),
@@ -2450,13 +2517,15 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Read from `at` in the body of `f`, names resolving in `base` and what the body adds
-    /// kept with it (see [`BodyMode`]), in the tables given, emptied.
+    /// Read the `len` bytes from `at` in the body of `f`, names resolving in `base` and what
+    /// the body adds kept with it (see [`BodyMode`]), in the tables given, emptied.
+    #[allow(clippy::too_many_arguments)]
     fn enter_body(
         &mut self,
         base: &'a Module,
         f: FuncId,
         at: usize,
+        len: usize,
         replay_from: Option<(u32, u32)>,
         mut types: BodyTypes<'a>,
         mut scope: FnScope<'a>,
@@ -2471,6 +2540,7 @@ impl<'a> Parser<'a> {
             types,
         });
         scope.reset(ArenaBase::of(base));
+        scope.reserve_for(len);
         self.scope = Some(scope);
     }
 
@@ -2494,7 +2564,11 @@ impl<'a> Parser<'a> {
         let open = self.expect(Tok::LBrace, "'{' to start the function body")?;
         let close = self.blocks_until(None)?;
         let mut scope = self.scope.take().expect("in a function");
-        let undefined = scope.forward.values().min_by_key(|s| s.start).copied();
+        let undefined = scope
+            .forward
+            .iter()
+            .find(|&&(l, _)| !scope.is_defined(l))
+            .map(|&(_, span)| span);
         let mut body = std::mem::take(&mut scope.body);
         self.spent_scope = Some(scope);
         if let Some(span) = undefined {
@@ -3362,7 +3436,7 @@ fn double_fits(v: f64, kind: FloatKind) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal;
+    use super::{LocalKey, decimal, strip_name};
     use crate::model::{Body, Module, TypeId, types::Type};
 
     /// A type as text, spaced one way, with a named type's name.
@@ -3453,5 +3527,38 @@ mod tests {
             assert_eq!(decimal(text), n, "{}", String::from_utf8_lossy(text));
         }
         assert_eq!(decimal(b"4294967294"), 4_294_967_294);
+    }
+
+    #[test]
+    fn local_names_are_equal_keys_exactly_when_equal() {
+        // Every name of up to 18 bytes over two letters: short names (two words and a
+        // length) and long ones (their bytes) must tell all of them apart.
+        let mut names: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=18 {
+            let step = if len > 12 { 977 } else { 1 };
+            for bits in (0..1u32 << len.min(14)).step_by(step) {
+                names.push(
+                    (0..len)
+                        .map(|i| b'a' + (bits >> (i % 14) & 1) as u8)
+                        .collect(),
+                );
+            }
+        }
+        let keys: std::collections::HashSet<LocalKey> = names
+            .iter()
+            .map(|n| LocalKey::name(std::borrow::Cow::Borrowed(n)))
+            .collect();
+        assert_eq!(keys.len(), names.len());
+        // A name written with escapes is the name it stands for, short or long.
+        for (quoted, plain) in [
+            (&br#""a\62c""#[..], &b"abc"[..]),
+            (br#""fourteen\20bytes""#, b"fourteen bytes"),
+            (br#""a\2Equite.long.name.i.i""#, b"a.quite.long.name.i.i"),
+        ] {
+            assert_eq!(
+                LocalKey::name(strip_name(quoted)),
+                LocalKey::name(std::borrow::Cow::Borrowed(plain))
+            );
+        }
     }
 }

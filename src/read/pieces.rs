@@ -148,7 +148,7 @@ fn links(pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockI
         if defines {
             // Numbers cannot repeat: each piece's lie above those of the pieces before.
             let later = &pieces[i + 1..];
-            if matches!(key, LocalKey::Name(_))
+            if !matches!(key, LocalKey::Number(_))
                 && later
                     .iter()
                     .any(|q| matches!(q.find(&key), Some((_, true))))
