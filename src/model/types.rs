@@ -90,9 +90,26 @@ pub struct Types {
     dedup: FxHashMap<Type, TypeId>,
     pub named: PrimaryMap<NamedTypeId, NamedType>,
     pub named_by_key: FxHashMap<Box<[u8]>, NamedTypeId>,
-    /// `iN` for small N and `ptr` in address space 0: the types almost every operand names.
+    /// `iN` for small N, and the types without parts (`ptr`, `float`, `void`...): the types
+    /// almost every operand names, found without hashing.
     small_ints: Vec<Option<TypeId>>,
-    ptr0: Option<TypeId>,
+    simple: [Option<TypeId>; SIMPLE_TYPES],
+}
+
+const SIMPLE_TYPES: usize = 13;
+
+/// The place of a type without parts in [`Types::simple`].
+fn simple_slot(ty: &Type) -> Option<usize> {
+    Some(match *ty {
+        Type::Void => 0,
+        Type::Label => 1,
+        Type::Metadata => 2,
+        Type::Token => 3,
+        Type::X86Amx => 4,
+        Type::Ptr(0) => 5,
+        Type::Float(kind) => 6 + kind as usize,
+        _ => return None,
+    })
 }
 
 impl Types {
@@ -111,26 +128,25 @@ impl Types {
     }
 
     pub fn ptr(&mut self, addr_space: u32) -> TypeId {
-        if addr_space != 0 {
-            return self.intern(Type::Ptr(addr_space));
-        }
-        *self.ptr0.get_or_insert_with(|| {
-            let ty = Type::Ptr(0);
-            if let Some(&id) = self.dedup.get(&ty) {
-                return id;
-            }
-            let id = self.types.push(ty.clone());
-            self.dedup.insert(ty, id);
-            id
-        })
+        self.intern(Type::Ptr(addr_space))
     }
 
     pub fn intern(&mut self, ty: Type) -> TypeId {
-        if let Some(&id) = self.dedup.get(&ty) {
+        let slot = simple_slot(&ty);
+        if let Some(Some(id)) = slot.map(|i| self.simple[i]) {
             return id;
         }
-        let id = self.types.push(ty.clone());
-        self.dedup.insert(ty, id);
+        let id = match self.dedup.get(&ty) {
+            Some(&id) => id,
+            None => {
+                let id = self.types.push(ty.clone());
+                self.dedup.insert(ty, id);
+                id
+            }
+        };
+        if let Some(i) = slot {
+            self.simple[i] = Some(id);
+        }
         id
     }
 
@@ -158,19 +174,17 @@ impl Types {
         self.small_ints.get(bits as usize).copied().flatten()
     }
 
-    /// `ptr` in address space 0, when interned; `None` for another address space.
-    pub fn known_ptr(&self, addr_space: u32) -> Option<TypeId> {
-        if addr_space == 0 { self.ptr0 } else { None }
+    /// The id of a small integer type or a type without parts, when interned.
+    pub fn known(&self, ty: &Type) -> Option<TypeId> {
+        match *ty {
+            Type::Int(bits) => self.known_int(bits),
+            _ => simple_slot(ty).and_then(|i| self.simple[i]),
+        }
     }
 
     /// The id of a type already interned, without interning it.
     pub fn lookup(&self, ty: &Type) -> Option<TypeId> {
-        let known = match *ty {
-            Type::Int(bits) => self.known_int(bits),
-            Type::Ptr(addr_space) => self.known_ptr(addr_space),
-            _ => None,
-        };
-        known.or_else(|| self.dedup.get(ty).copied())
+        self.known(ty).or_else(|| self.dedup.get(ty).copied())
     }
 
     pub fn len(&self) -> usize {

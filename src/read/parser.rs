@@ -573,7 +573,10 @@ impl<'a> Parser<'a> {
         let Some(bm) = &mut self.body_mode else {
             return self.m.types.intern(ty);
         };
-        // The body's own types first: they hold only what the module lacks.
+        if let Some(id) = bm.base.types.known(&ty) {
+            return id;
+        }
+        // The body's own types next: they hold only what the module lacks.
         if let Some(&id) = bm.types.dedup.get(&ty) {
             return id;
         }
@@ -600,10 +603,7 @@ impl<'a> Parser<'a> {
     fn ptr_ty(&mut self, addr_space: u32) -> TypeId {
         match &self.body_mode {
             None => self.m.types.ptr(addr_space),
-            Some(bm) => match bm.base.types.known_ptr(addr_space) {
-                Some(id) => id,
-                None => self.intern(Type::Ptr(addr_space)),
-            },
+            Some(_) => self.intern(Type::Ptr(addr_space)),
         }
     }
 
@@ -1899,9 +1899,17 @@ impl<'a> Parser<'a> {
         };
         let open = self.tok.span.start as usize;
         let window = &self.src[open + 1..self.src.len().min(open + 1 + LONGEST)];
-        let inside = window.iter().position(|&b| {
-            !(b.is_ascii_alphanumeric() || matches!(b, b' ' | b',' | b'%' | b'.' | b'_'))
-        })?;
+        const INSIDE: [bool; 256] = {
+            let mut t = [false; 256];
+            let mut b = 0;
+            while b < 256 {
+                let c = b as u8;
+                t[b] = c.is_ascii_alphanumeric() || matches!(c, b' ' | b',' | b'%' | b'.' | b'_');
+                b += 1;
+            }
+            t
+        };
+        let inside = window.iter().position(|&b| !INSIDE[b as usize])?;
         (window[inside] == close).then(|| &self.src[open..open + inside + 2])
     }
 
