@@ -207,6 +207,19 @@ impl<'a> Piece<'a> {
         Some((l, self.scope.is_defined(l)))
     }
 
+    /// What the piece holds that takes time to free, without what it borrows from the text:
+    /// its body and its larger tables.
+    pub fn into_tables(self) -> impl Send + 'static {
+        let scope = self.scope;
+        (
+            scope.body,
+            scope.by_short_name,
+            scope.by_number,
+            scope.forward,
+            self.uses,
+        )
+    }
+
     /// The first number the piece defines, if it does not start the body and defines any.
     pub fn first_number(&self) -> Option<u32> {
         self.scope.first_number
