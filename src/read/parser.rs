@@ -292,6 +292,7 @@ pub struct Parser<'a> {
     /// this stays small however much debug information the module has.
     md_text_refs: FxHashMap<u32, Span>,
     md_fields_scratch: Vec<(Span, Span)>,
+    md_ops_stack: Vec<Option<MdRef>>,
     /// The key of a quoted named type, made here (see `named_type`).
     key_buffer: Vec<u8>,
     body_end: BodyEnd,
@@ -574,6 +575,7 @@ impl<'a> Parser<'a> {
             spent_scope: None,
             md_text_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
+            md_ops_stack: Vec::new(),
             key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
@@ -1274,25 +1276,36 @@ impl<'a> Parser<'a> {
     }
 
     /// `!{...}` or `!Name(...)`; returns the body and the span it covered.
+    /// The operands of a tuple (`!{...}`), pushed on [`Parser::md_ops_stack`].
+    fn md_tuple_operands(&mut self) -> PResult<()> {
+        if self.tok.kind == Tok::RBrace {
+            return Ok(());
+        }
+        loop {
+            let op = if self.eat_word(b"null") {
+                None
+            } else {
+                Some(self.md_operand()?)
+            };
+            self.md_ops_stack.push(op);
+            if !self.eat(Tok::Comma) {
+                return Ok(());
+            }
+        }
+    }
+
     fn md_node_body(&mut self) -> PResult<(MdBody, Span)> {
         let start = self.tok.span;
         match self.tok.kind {
             Tok::Exclaim => {
                 self.bump();
                 self.expect(Tok::LBrace, "'{'")?;
-                let mut ops = Vec::new();
-                if self.tok.kind != Tok::RBrace {
-                    loop {
-                        if self.eat_word(b"null") {
-                            ops.push(None);
-                        } else {
-                            ops.push(Some(self.md_operand()?));
-                        }
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
+                // The operands gather on a stack shared by all tuples (one may hold another),
+                // and leave it as one exact allocation.
+                let from = self.md_ops_stack.len();
+                let read = self.md_tuple_operands();
+                let ops = self.md_ops_stack.split_off(from);
+                read?;
                 let close = self.expect(Tok::RBrace, "'}'")?;
                 Ok((MdBody::Tuple(ops.into()), start.to(close.span)))
             }
