@@ -2248,16 +2248,10 @@ impl<'a> Parser<'a> {
         let func = self.m.functions.next_key();
         let g = self.define_global(name, GlobalKind::Function(func))?;
         if is_definition {
-            self.scope = Some(FnScope {
-                body: Body::default(),
-                by_short_name: FxHashMap::default(),
-                by_long_name: FxHashMap::default(),
-                by_number: NumberMap::default(),
-                next_number: 0,
-                numbering_unknown: false,
-                first_number: None,
-                forward: Vec::new(),
-            });
+            // The parameters' names are checked here, in the tables of the last header.
+            let mut scope = self.spent_scope.take().unwrap_or_default();
+            scope.reset(ArenaBase::default());
+            self.scope = Some(scope);
         }
         self.expect(Tok::LParen, "'('")?;
         let mut params = Vec::new();
@@ -2290,7 +2284,9 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RParen, "')'")?;
         // The parameter names are checked; the body is read later, on its own.
-        self.scope = None;
+        if let Some(scope) = self.scope.take() {
+            self.spent_scope = Some(scope);
+        }
         let fn_ty = self.intern(Type::Function {
             ret: ret_ty,
             params: params.iter().map(|p| p.ty).collect(),
