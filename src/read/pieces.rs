@@ -40,7 +40,11 @@ pub(super) fn piece_count(m: &Module, f: FuncId, share: usize) -> usize {
 /// cannot be cut, or the pieces do not make it.
 pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<BodyFacts> {
     let span = m.functions[f].body.as_ref()?.span;
-    let cuts = cuts(m.source.as_bytes(), span, span.range().len() / count.max(1));
+    // A piece records every name it uses from the pieces before it as a forward reference,
+    // so a later piece costs more per byte: the earlier ones take a tenth more text, and the
+    // last one what remains (stress-10000 read: 5.0 -> 4.8 ms, 41 alternated runs).
+    let piece_len = span.range().len() * 11 / 10 / count.max(1);
+    let cuts = cuts(m.source.as_bytes(), span, piece_len);
     if cuts.is_empty() {
         return None;
     }
