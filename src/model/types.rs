@@ -127,10 +127,6 @@ impl Types {
         id
     }
 
-    pub fn ptr(&mut self, addr_space: u32) -> TypeId {
-        self.intern(Type::Ptr(addr_space))
-    }
-
     pub fn intern(&mut self, ty: Type) -> TypeId {
         let slot = simple_slot(&ty);
         if let Some(Some(id)) = slot.map(|i| self.simple[i]) {

@@ -51,6 +51,14 @@ pub(super) enum LocalKey<'a> {
     Long(Cow<'a, [u8]>),
 }
 
+/// The local of an entry, and `false`; or the one `new` makes, put there, and `true`.
+fn find_or_push<K>(entry: Entry<'_, K, LocalId>, new: impl FnOnce() -> LocalId) -> (LocalId, bool) {
+    match entry {
+        Entry::Occupied(e) => (*e.get(), false),
+        Entry::Vacant(e) => (*e.insert(new()), true),
+    }
+}
+
 /// A name of at most 16 bytes, held in two words that together cover every byte (the
 /// first eight and the last eight, which overlap when it is shorter, or for fewer than
 /// eight bytes, the first four and the last four, or for fewer than four, the first, the
@@ -98,28 +106,18 @@ impl<'a> FnScope<'a> {
     /// name is hashed once (a body looks up every operand's name).
     fn find_or_insert(&mut self, key: LocalKey<'a>, def: LocalDef) -> (LocalId, bool) {
         let locals = &mut self.body.locals;
-        let entry = match key {
-            LocalKey::Short(name) => self.by_short_name.entry(name),
-            LocalKey::Number(n) => {
-                return match self.by_number.get(n) {
-                    Some(l) => (l, false),
-                    None => {
-                        let l = locals.push(Local { def });
-                        self.by_number.insert(n, l);
-                        (l, true)
-                    }
-                };
-            }
-            LocalKey::Long(name) => {
-                return match self.by_long_name.entry(name) {
-                    Entry::Occupied(e) => (*e.get(), false),
-                    Entry::Vacant(e) => (*e.insert(locals.push(Local { def })), true),
-                };
-            }
-        };
-        match entry {
-            Entry::Occupied(e) => (*e.get(), false),
-            Entry::Vacant(e) => (*e.insert(locals.push(Local { def })), true),
+        let mut new = || locals.push(Local { def });
+        match key {
+            LocalKey::Short(name) => find_or_push(self.by_short_name.entry(name), new),
+            LocalKey::Long(name) => find_or_push(self.by_long_name.entry(name), new),
+            LocalKey::Number(n) => match self.by_number.get(n) {
+                Some(l) => (l, false),
+                None => {
+                    let l = new();
+                    self.by_number.insert(n, l);
+                    (l, true)
+                }
+            },
         }
     }
 
@@ -616,10 +614,7 @@ impl<'a> Parser<'a> {
     }
 
     fn ptr_ty(&mut self, addr_space: u32) -> TypeId {
-        match &self.body_mode {
-            None => self.m.types.ptr(addr_space),
-            Some(_) => self.intern(Type::Ptr(addr_space)),
-        }
+        self.intern(Type::Ptr(addr_space))
     }
 
     fn ty(&self, id: TypeId) -> &Type {
@@ -1275,7 +1270,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `!{...}` or `!Name(...)`; returns the body and the span it covered.
     /// The operands of a tuple (`!{...}`), pushed on [`Parser::md_ops_stack`].
     fn md_tuple_operands(&mut self) -> PResult<()> {
         if self.tok.kind == Tok::RBrace {
@@ -1294,6 +1288,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `!{...}` or `!Name(...)`; returns the body and the span it covered.
     fn md_node_body(&mut self) -> PResult<(MdBody, Span)> {
         let start = self.tok.span;
         match self.tok.kind {
@@ -2486,8 +2481,7 @@ impl<'a> Parser<'a> {
         p.enter_body(
             base,
             f,
-            info.span.start as usize,
-            info.span.range().len(),
+            info.span.range(),
             replay.then_some((info.first_use, info.use_count)),
             std::mem::take(&mut scratch.types),
             std::mem::take(&mut scratch.scope),
@@ -2525,8 +2519,7 @@ impl<'a> Parser<'a> {
         p.enter_body(
             base,
             f,
-            from,
-            to.unwrap_or(info.span.end as usize) - from,
+            from..to.unwrap_or(info.span.end as usize),
             None,
             BodyTypes::default(),
             FnScope::default(),
@@ -2547,20 +2540,18 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Read the `len` bytes from `at` in the body of `f`, names resolving in `base` and what
-    /// the body adds kept with it (see [`BodyMode`]), in the tables given, emptied.
-    #[allow(clippy::too_many_arguments)]
+    /// Read the `text` of the body of `f` (all of it, or a piece), names resolving in `base`
+    /// and what the body adds kept with it (see [`BodyMode`]), in the tables given, emptied.
     fn enter_body(
         &mut self,
         base: &'a Module,
         f: FuncId,
-        at: usize,
-        len: usize,
+        text: std::ops::Range<usize>,
         replay_from: Option<(u32, u32)>,
         mut types: BodyTypes<'a>,
         mut scope: FnScope<'a>,
     ) {
-        self.seek(at);
+        self.seek(text.start);
         types.clear();
         self.body_mode = Some(BodyMode {
             base,
@@ -2570,7 +2561,7 @@ impl<'a> Parser<'a> {
             types,
         });
         scope.reset(ArenaBase::of(base));
-        scope.reserve_for(len);
+        scope.reserve_for(text.len());
         self.scope = Some(scope);
     }
 
