@@ -243,14 +243,9 @@ struct Differences {
 /// The linkage and visibility of each global that is not local, by name.
 fn symbols(m: &Module) -> BTreeMap<String, (Linkage, Visibility)> {
     m.globals
-        .values()
-        .filter_map(|g| {
-            let link = match g.kind {
-                GlobalKind::Function(f) => &m.functions[f].link,
-                GlobalKind::Variable(v) => &m.variables[v].link,
-                GlobalKind::Alias(a) => &m.aliases[a].link,
-                GlobalKind::Pending => return None,
-            };
+        .iter()
+        .filter_map(|(id, g)| {
+            let link = m.linkable(id)?;
             let GlobalName::Named(name) = &g.name else {
                 return None;
             };

@@ -472,6 +472,19 @@ fn is_int_type_word(w: &[u8]) -> bool {
     w.len() > 1 && w[0] == b'i' && w[1..].iter().all(u8::is_ascii_digit)
 }
 
+/// The bytes a literal type found again by its text may hold between its brackets (see
+/// `Parser::literal_type`): a table, as it is scanned for every vector, array and struct type.
+const IN_LITERAL_TYPE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b' ' | b',' | b'%' | b'.' | b'_');
+        b += 1;
+    }
+    t
+};
+
 fn is_type_word(w: &[u8]) -> bool {
     is_int_type_word(w)
         || matches!(
@@ -1920,17 +1933,7 @@ impl<'a> Parser<'a> {
         };
         let open = self.tok.span.start as usize;
         let window = &self.src[open + 1..self.src.len().min(open + 1 + LONGEST)];
-        const INSIDE: [bool; 256] = {
-            let mut t = [false; 256];
-            let mut b = 0;
-            while b < 256 {
-                let c = b as u8;
-                t[b] = c.is_ascii_alphanumeric() || matches!(c, b' ' | b',' | b'%' | b'.' | b'_');
-                b += 1;
-            }
-            t
-        };
-        let inside = window.iter().position(|&b| !INSIDE[b as usize])?;
+        let inside = window.iter().position(|&b| !IN_LITERAL_TYPE[b as usize])?;
         (window[inside] == close).then(|| &self.src[open..open + inside + 2])
     }
 
