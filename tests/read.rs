@@ -133,6 +133,27 @@ fn errors_say_where_what_and_what_was_expected() {
     assert_eq!((d.line, d.col), (3, 3));
     assert_eq!(d.message, "value expected to be numbered '%4' or greater");
 
+    // Globals are numbered as LLVM numbers them: rising, gaps allowed, `@""` takes the next
+    // number and names nothing.
+    let d = syntax_error("@1 = global i8 0\n@0 = global i8 0\n");
+    assert_eq!((d.line, d.col), (2, 1));
+    assert_eq!(d.message, "global expected to be numbered '@2' or greater");
+    let d = syntax_error("@\"\" = global i8 0\ndeclare void @0()\n");
+    assert_eq!((d.line, d.col), (2, 14));
+    assert_eq!(
+        d.message,
+        "function expected to be numbered '@1' or greater"
+    );
+    let skipping = "@5 = global i8 0\n@\"\" = global i8 1\n@10 = alias i8, ptr @5\n\
+                    declare ptr @\"\"(ptr)\n@g = global [2 x ptr] [ptr @6, ptr @11]\n";
+    let m = parse(skipping.to_string()).unwrap();
+    assert_eq!(mergefn::write::to_string(&m), skipping);
+    let d = syntax_error("@g = global ptr @\"\"\n@\"\" = global i8 0\n");
+    assert_eq!(
+        (d.line, d.col, d.message.as_str()),
+        (1, 17, "use of undefined value")
+    );
+
     // Found by the fuzzer: the largest number left no next one.
     let d = syntax_error("define void @f() {\n4294967295:\n  ret void\n}\n");
     assert_eq!(

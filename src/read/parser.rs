@@ -294,6 +294,8 @@ pub struct Parser<'a> {
     /// The key of a quoted named type, made here (see `named_type`).
     key_buffer: Vec<u8>,
     body_end: BodyEnd,
+    /// The number the next unnamed global takes, and the least a numbered one may have.
+    next_global_number: u32,
     /// The `(...)` of specialized metadata nodes stepped over while guessing body ends, to be
     /// read in the second phase, alongside the bodies (see [`Parser::deferred_fields_hold`]).
     deferred_fields: Vec<Span>,
@@ -590,6 +592,7 @@ impl<'a> Parser<'a> {
             key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
+            next_global_number: 0,
         }
     }
 
@@ -886,26 +889,36 @@ impl<'a> Parser<'a> {
             return Ok(u);
         }
         let body = &self.text(t)[1..];
-        let existing = if t.kind == Tok::GlobalNum {
-            let n = decimal(body);
-            self.m
+        let name = if t.kind == Tok::GlobalNum {
+            Err(decimal(body))
+        } else {
+            Ok(strip_name(body))
+        };
+        let g = self.global_entry(name, t.span);
+        Ok(self.top_level_use(g, t.span, role))
+    }
+
+    /// The global of this name (`Ok`) or number (`Err`), made pending at its first mention.
+    fn global_entry(&mut self, name: Result<Cow<'_, [u8]>, u32>, first_use: Span) -> GlobalId {
+        let existing = match name {
+            Err(n) => self
+                .m
                 .global_by_number
                 .get(&n)
                 .copied()
-                .ok_or(GlobalName::Numbered(n))
-        } else {
-            let name = strip_name(body);
-            self.m
+                .ok_or(GlobalName::Numbered(n)),
+            Ok(name) => self
+                .m
                 .global_by_name
                 .get(name.as_ref())
                 .copied()
-                .ok_or_else(|| GlobalName::Named(name.into_owned().into()))
+                .ok_or_else(|| GlobalName::Named(name.into_owned().into())),
         };
-        let g = existing.unwrap_or_else(|name| {
+        existing.unwrap_or_else(|name| {
             let g = self.m.globals.push(Global {
                 name: name.clone(),
                 kind: GlobalKind::Pending,
-                first_use: t.span,
+                first_use,
                 uses: Vec::new(),
             });
             match name {
@@ -913,20 +926,47 @@ impl<'a> Parser<'a> {
                 GlobalName::Numbered(n) => self.m.global_by_number.insert(n, g),
             };
             g
-        });
+        })
+    }
+
+    fn top_level_use(&mut self, global: GlobalId, span: Span, role: UseRole) -> UseId {
         let u = self.m.uses.push(GlobalUse {
-            global: g,
-            span: t.span,
+            global,
+            span,
             in_function: None,
             role,
         });
-        self.m.globals[g].uses.push(u);
-        Ok(u)
+        self.m.globals[global].uses.push(u);
+        u
     }
 
+    /// Define the global `t` names. As in LLVM, numbers rise through the module, gaps allowed,
+    /// and `@""` names no global: it takes the next number, as `@N` written there would.
     fn define_global(&mut self, t: Token, kind: GlobalKind) -> PResult<GlobalId> {
-        let u = self.global_use(t, UseRole::Definition)?;
-        let g = self.m.uses[u].global;
+        let body = &self.text(t)[1..];
+        let name = match (t.kind, strip_name(body)) {
+            (Tok::GlobalNum, _) => Err(decimal(body)),
+            (_, name) if name.is_empty() => Err(self.next_global_number),
+            (_, name) => Ok(name),
+        };
+        if let Err(n) = name {
+            let next = self.next_global_number;
+            if n < next {
+                let what = match kind {
+                    GlobalKind::Function(_) => "function",
+                    _ => "global",
+                };
+                return Err(self.err_at(
+                    t.span,
+                    format!("{what} expected to be numbered '@{next}' or greater"),
+                ));
+            }
+            self.next_global_number = n
+                .checked_add(1)
+                .ok_or_else(|| self.err_at(t.span, "number out of range"))?;
+        }
+        let g = self.global_entry(name, t.span);
+        self.top_level_use(g, t.span, UseRole::Definition);
         if self.m.globals[g].kind != GlobalKind::Pending {
             return Err(self.err_at(t.span, "redefinition of a global"));
         }
