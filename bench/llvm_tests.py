@@ -2,10 +2,11 @@
 
 Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Three checks:
   read  every file opt-22 reads must read with `mergefn read` and round-trip byte for byte;
+  merge every file opt-22 reads, merged by `mergefn merge`, must pass `opt-22 -passes=verify`;
   lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
         compare): a test passes as is, or with our output printed again by `opt-22 -S` (ours
         keeps the file's comments, where the CHECK lines are);
-and prints the files refused and the tests failed, for a person to explain.
+and prints the files refused or invalid and the tests failed, for a person to explain.
 """
 import os, re, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,18 @@ def read_check(path):
         if open(path, "rb").read() != open(out.name, "rb").read():
             return "differs after a round trip"
     return "ok"
+
+
+def merge_check(path):
+    """None if mergefn's merged module verifies, else why not."""
+    with tempfile.NamedTemporaryFile(suffix=".ll") as out:
+        p = run([mergefn, "merge", path, "-o", out.name])
+        if p.returncode != 0:
+            return "refused: " + p.stderr.strip().splitlines()[0]
+        v = run(["opt-22", "-passes=verify", "-disable-output", out.name])
+        if v.returncode != 0:
+            return "does not verify: " + v.stderr.strip().splitlines()[0]
+    return None
 
 
 def lit(path, opt, reprint):
@@ -60,6 +73,14 @@ read = [(f, r) for f, r in zip(files, results) if r is not None]
 bad = [(f, r) for f, r in read if r != "ok"]
 print(f"read: {len(files)} files, opt-22 reads {len(read)}, mergefn refuses or changes {len(bad)}")
 for f, r in bad:
+    print(f"  {os.path.relpath(f, tests)}: {r}")
+
+readable = [f for f, r in read if r == "ok"]
+with ThreadPoolExecutor(os.cpu_count()) as pool:
+    merged = list(pool.map(merge_check, readable))
+failed = [(f, r) for f, r in zip(readable, merged) if r is not None]
+print(f"merge: {len(readable)} files merged, {len(failed)} refused or invalid after merging")
+for f, r in failed:
     print(f"  {os.path.relpath(f, tests)}: {r}")
 
 merge_tests = [f for f in files if "/MergeFunc/" in f]

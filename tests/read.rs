@@ -154,6 +154,28 @@ fn errors_say_where_what_and_what_was_expected() {
         (1, 17, "use of undefined value")
     );
 
+    // An intrinsic never declared is declared by LLVM when called, and only then.
+    let called = "define void @f(i1 %c) {\n  call void @llvm.assume(i1 %c)\n  ret void\n}\n";
+    let m = parse(called.to_string()).unwrap();
+    assert_eq!(mergefn::write::to_string(&m), called);
+    for (text, at) in [
+        (
+            "define void @f(ptr %p) {\n  store ptr @llvm.assume, ptr %p\n  ret void\n}\n",
+            (2, 13),
+        ),
+        (
+            "define void @f() {\n  call void @g(ptr @llvm.assume)\n  ret void\n}\ndeclare void @g(ptr)\n",
+            (2, 20),
+        ),
+        ("@g = global ptr @llvm.assume\n", (1, 17)),
+    ] {
+        let d = syntax_error(text);
+        assert_eq!(
+            (d.line, d.col, d.message.as_str()),
+            (at.0, at.1, "intrinsic can only be used as callee")
+        );
+    }
+
     // Found by the fuzzer: the largest number left no next one.
     let d = syntax_error("define void @f() {\n4294967295:\n  ret void\n}\n");
     assert_eq!(

@@ -339,6 +339,10 @@ pub fn merge(m: &mut Module, opts: &Options) -> Report {
     loop {
         report.rounds += 1;
         let classes = partition(m, &candidates(m, &eligible));
+        if !classes.is_empty() {
+            // Folding changes the uses they order.
+            m.drop_use_list_orders();
+        }
         let mut addresses_changed = false;
         for mut members in classes {
             decide::rank_members(m, &mut members);

@@ -201,6 +201,9 @@ pub enum GlobalName {
 pub enum GlobalKind {
     /// Referenced but not (yet) defined.
     Pending,
+    /// An intrinsic (`@llvm.*`) called but never declared: LLVM declares it as it reads the
+    /// module, with the type of the call (and may add the type suffix to its name).
+    Intrinsic,
     Function(FuncId),
     Variable(VarId),
     Alias(AliasId),
@@ -966,6 +969,9 @@ pub struct Module {
     pub appended: String,
     /// The number of the next metadata node appended, once one is (after the module's own).
     pub next_appended_metadata: Option<u32>,
+    /// The top level's `uselistorder` and `uselistorder_bb` directives, until an edit that
+    /// changes uses drops them ([`Module::drop_use_list_orders`]).
+    pub use_list_orders: Vec<Span>,
 }
 
 impl Module {
@@ -1006,7 +1012,7 @@ impl Module {
             GlobalKind::Function(f) => Some(&self.functions[f].link),
             GlobalKind::Variable(v) => Some(&self.variables[v].link),
             GlobalKind::Alias(a) => Some(&self.aliases[a].link),
-            GlobalKind::Pending => None,
+            GlobalKind::Pending | GlobalKind::Intrinsic => None,
         }
     }
 }

@@ -18,8 +18,9 @@ pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
 pub(crate) use parser::Scratch;
-use parser::{BodyEnd, Parser};
+use parser::{BodyEnd, NOT_A_CALLEE, Parser};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -159,7 +160,49 @@ fn error_offset(e: &ReadError) -> usize {
 
 /// Names used but never defined: LLVM reports these once the whole module is read.
 fn is_reference_error(e: &ReadError) -> bool {
-    matches!(e, ReadError::Syntax(d) if d.message.starts_with("use of undefined"))
+    matches!(e, ReadError::Syntax(d)
+        if d.message.starts_with("use of undefined") || d.message == NOT_A_CALLEE)
+}
+
+/// The error LLVM reports first: syntax errors by position, then names left undefined.
+fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
+    match old {
+        Some(old)
+            if (is_reference_error(&old), error_offset(&old))
+                <= (is_reference_error(&new), error_offset(&new)) =>
+        {
+            old
+        }
+        _ => new,
+    }
+}
+
+/// The global a body's use of an intrinsic never declared names: made at its first use, as
+/// LLVM declares it then. LLVM's own checks of its name and type against the call are not
+/// made here (that needs LLVM's table of intrinsics); the text is written back as it was.
+fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
+    if use_.role != UseRole::Callee {
+        let span = use_.span;
+        return Err(ReadError::Syntax(Box::new(Diagnostic::at(
+            m.source.as_bytes(),
+            span.start as usize,
+            span.range().len(),
+            NOT_A_CALLEE.to_string(),
+        ))));
+    }
+    let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
+    if let Some(&g) = m.global_by_name.get(name.as_ref()) {
+        return Ok(g);
+    }
+    let name: Box<[u8]> = name.into();
+    let g = m.globals.push(Global {
+        name: GlobalName::Named(name.clone()),
+        kind: GlobalKind::Intrinsic,
+        first_use: use_.span,
+        uses: Vec::new(),
+    });
+    m.global_by_name.insert(name, g);
+    Ok(g)
 }
 
 /// What reading one body finds: its facts, and its uses of globals in order.
@@ -207,18 +250,21 @@ fn read_bodies(
         let facts = match result {
             Ok(facts) => facts,
             Err(e) => {
-                let better = first_error.as_ref().is_none_or(|old| {
-                    (is_reference_error(&e), error_offset(&e))
-                        < (is_reference_error(old), error_offset(old))
-                });
-                if better {
-                    first_error = Some(e);
-                }
+                first_error = Some(earlier_error(first_error, e));
                 continue;
             }
         };
         let first_use = m.uses.len() as u32;
-        for use_ in facts.uses {
+        for mut use_ in facts.uses {
+            if use_.global.is_reserved_value() {
+                match implicit_intrinsic(m, &use_) {
+                    Ok(g) => use_.global = g,
+                    Err(e) => {
+                        first_error = Some(earlier_error(first_error, e));
+                        break;
+                    }
+                }
+            }
             let u = m.uses.push(use_);
             m.globals[use_.global].uses.push(u);
         }
@@ -373,9 +419,11 @@ fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool
         let items = body.items(i);
         let callee_is_intrinsic = items.iter().find_map(|it| match it {
             Item::Value(v) => Some(match v.kind() {
+                // Only an intrinsic is left undeclared (`GlobalId::reserved_value` until then).
                 ValueKind::Global(u) => uses.get(u.index()).is_some_and(|u| {
-                    matches!(&m.globals[u.global].name,
-                        GlobalName::Named(n) if n.starts_with(b"llvm."))
+                    u.global.is_reserved_value()
+                        || matches!(&m.globals[u.global].name,
+                            GlobalName::Named(n) if n.starts_with(b"llvm."))
                 }),
                 _ => false,
             }),

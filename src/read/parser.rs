@@ -9,6 +9,7 @@ use super::error::{Diagnostic, ReadError};
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
 use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -524,6 +525,14 @@ fn unsigned(text: &[u8]) -> Option<u64> {
 }
 
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
+/// LLVM's error for an intrinsic never declared that is not called.
+pub(crate) const NOT_A_CALLEE: &str = "intrinsic can only be used as callee";
+
+/// Whether a global not declared anywhere is an intrinsic LLVM declares itself when called.
+fn is_implicit_intrinsic(kind: Tok, body: &[u8]) -> bool {
+    kind == Tok::GlobalName && strip_name(body).starts_with(b"llvm.")
+}
+
 fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
 }
@@ -582,6 +591,7 @@ impl<'a> Parser<'a> {
                 patch_index: FxHashMap::default(),
                 appended: String::new(),
                 next_appended_metadata: None,
+                use_list_orders: Vec::new(),
             },
             body_mode: None,
             scope: None,
@@ -876,8 +886,12 @@ impl<'a> Parser<'a> {
                     .get(strip_name(body).as_ref())
                     .copied()
             };
-            let Some(global) = found else {
-                return Err(self.err_at(t.span, "use of undefined value"));
+            // An intrinsic never declared is one LLVM declares itself: its use stands for a
+            // global made once the body is read (`read::implicit_intrinsic`).
+            let global = match found {
+                Some(g) => g,
+                None if is_implicit_intrinsic(t.kind, body) => GlobalId::reserved_value(),
+                None => return Err(self.err_at(t.span, "use of undefined value")),
             };
             let u = UseId::new(bm.uses.len());
             bm.uses.push(GlobalUse {
@@ -1106,7 +1120,10 @@ impl<'a> Parser<'a> {
                     }
                     b"define" | b"declare" => self.function()?,
                     b"attributes" => self.attribute_group()?,
-                    b"uselistorder" | b"uselistorder_bb" => self.uselistorder()?,
+                    b"uselistorder" | b"uselistorder_bb" => {
+                        let span = self.uselistorder()?;
+                        self.m.use_list_orders.push(span);
+                    }
                     _ => return Err(self.err("a top-level entity")),
                 },
                 Tok::LocalName | Tok::LocalNum => self.type_definition()?,
@@ -1128,7 +1145,12 @@ impl<'a> Parser<'a> {
             .values()
             .find(|g| g.kind == GlobalKind::Pending)
         {
-            return Err(self.err_at(g.first_use, "use of undefined value"));
+            // Outside a body nothing is called: an intrinsic never declared is misused.
+            let message = match &g.name {
+                GlobalName::Named(n) if n.starts_with(b"llvm.") => NOT_A_CALLEE,
+                _ => "use of undefined value",
+            };
+            return Err(self.err_at(g.first_use, message));
         }
         if let Some(n) = self.m.types.named.values().find(|n| n.body.is_none()) {
             return Err(self.err_at(n.first_use, "use of undefined type"));
@@ -1159,9 +1181,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn uselistorder(&mut self) -> PResult<()> {
+    /// A `uselistorder` or `uselistorder_bb` directive; its span.
+    fn uselistorder(&mut self) -> PResult<Span> {
         let is_bb = self.is_word(b"uselistorder_bb");
-        self.bump();
+        let start = self.bump().span;
         if is_bb {
             let g = self.expect_global("a function")?;
             self.global_use(g, UseRole::Operand)?;
@@ -1182,8 +1205,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(Tok::RBrace, "'}'")?;
-        Ok(())
+        Ok(start.to(self.expect(Tok::RBrace, "'}'")?.span))
     }
 
     fn expect_global(&mut self, what: &str) -> PResult<Token> {
@@ -2880,8 +2902,8 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether the call whose items start at `items_start` calls `llvm.dbg.value`,
-    /// `llvm.dbg.declare`, `llvm.dbg.assign` or `llvm.dbg.label`: its callee is its first
-    /// global operand.
+    /// `llvm.dbg.declare`, `llvm.dbg.assign` or `llvm.dbg.label` (declared or not): its callee
+    /// is its first global operand.
     fn calls_debug_intrinsic(&self, items_start: u32) -> bool {
         let (Some(bm), Some(scope)) = (&self.body_mode, &self.scope) else {
             return false;
@@ -2893,16 +2915,27 @@ impl<'a> Parser<'a> {
                     // In a body read again, a use's id is the module's: its run starts later.
                     ValueKind::Global(u) => {
                         let first = bm.replay_from.map_or(0, |(first, _)| first as usize);
-                        Some(bm.uses.get(u.index().checked_sub(first)?)?.global)
+                        bm.uses.get(u.index().checked_sub(first)?)
                     }
                     _ => None,
                 },
                 _ => None,
             });
-        callee.is_some_and(|g| {
-            matches!(&bm.base.globals[g].name, GlobalName::Named(n)
-                if matches!(&n[..], b"llvm.dbg.value" | b"llvm.dbg.declare"
-                    | b"llvm.dbg.assign" | b"llvm.dbg.label"))
+        callee.is_some_and(|use_| {
+            let implicit;
+            let name = if use_.global.is_reserved_value() {
+                implicit = strip_name(&self.src[use_.span.range()][1..]);
+                &implicit[..]
+            } else {
+                match &bm.base.globals[use_.global].name {
+                    GlobalName::Named(n) => &n[..],
+                    GlobalName::Numbered(_) => return false,
+                }
+            };
+            matches!(
+                name,
+                b"llvm.dbg.value" | b"llvm.dbg.declare" | b"llvm.dbg.assign" | b"llvm.dbg.label"
+            )
         })
     }
 
@@ -3420,7 +3453,7 @@ impl<'a> Parser<'a> {
 }
 
 /// The name inside a sigil: quotes removed and escapes decoded when quoted.
-fn strip_name(body: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn strip_name(body: &[u8]) -> Cow<'_, [u8]> {
     match body {
         [b'"', inner @ .., b'"'] => {
             if inner.contains(&b'\\') {

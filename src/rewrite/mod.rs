@@ -108,15 +108,34 @@ impl Module {
 
     /// Forget the uses in the text of function `f`, `span` (its text, or more).
     pub(crate) fn drop_function_uses(&mut self, f: FuncId, span: Span) {
-        // The header's uses are top-level ones, which are in source order.
-        let top = &self.uses.as_values_slice()[..self.top_level_uses as usize];
-        let first = top.partition_point(|u| u.span.start < span.start);
-        let last = first + top[first..].partition_point(|u| u.span.end <= span.end);
-        let mut dropped: Vec<UseId> = (first..last).map(UseId::new).collect();
+        // The header's uses are top-level ones.
+        let mut dropped = self.top_level_uses_in(span);
         if let Some(info) = &self.functions[f].body {
             dropped.extend(info.uses());
         }
         self.drop_uses(dropped);
+    }
+
+    /// The top level's uses within `span` (they are in source order).
+    fn top_level_uses_in(&self, span: Span) -> Vec<UseId> {
+        let top = &self.uses.as_values_slice()[..self.top_level_uses as usize];
+        let first = top.partition_point(|u| u.span.start < span.start);
+        let last = first + top[first..].partition_point(|u| u.span.end <= span.end);
+        (first..last).map(UseId::new).collect()
+    }
+
+    /// Delete the top level's `uselistorder` directives, before an edit changes the uses they
+    /// order: LLVM refuses one that does not list every use. A use-list order is no part of
+    /// what a module computes, and LLVM prints them only when asked to.
+    pub fn drop_use_list_orders(&mut self) {
+        for mut span in std::mem::take(&mut self.use_list_orders) {
+            let dropped = self.top_level_uses_in(span);
+            self.drop_uses(dropped);
+            if self.source.as_bytes().get(span.end as usize) == Some(&b'\n') {
+                span.end += 1;
+            }
+            self.patch(span, String::new());
+        }
     }
 
     /// Forget these uses (they were in text that is gone).
@@ -242,7 +261,7 @@ impl Module {
             GlobalKind::Function(f) => Some(&mut self.functions[f].link),
             GlobalKind::Variable(v) => Some(&mut self.variables[v].link),
             GlobalKind::Alias(a) => Some(&mut self.aliases[a].link),
-            GlobalKind::Pending => None,
+            GlobalKind::Pending | GlobalKind::Intrinsic => None,
         }
     }
 
