@@ -225,6 +225,26 @@ fn errors_say_where_what_and_what_was_expected() {
         )
         .is_ok()
     );
+    // ...and whatever its type: a vector, an array, a named type.
+    let typed = "%T = type { i32 }\ndeclare void @llvm.foo(metadata)\n\
+                 define void @f(<4 x i4> %b, %T %t) {\n  call void @llvm.foo(metadata <4 x i4> %b)\n  \
+                 call void @llvm.foo(metadata [2 x i64] zeroinitializer)\n  \
+                 call void @llvm.foo(metadata %T %t)\n  ret void\n}\n";
+    assert_eq!(
+        mergefn::write::to_string(&parse(typed.to_string()).unwrap()),
+        typed
+    );
+    // After a global variable's properties come attributes, as after a function's
+    // parameters: `align 4` there is one of them (LLVM prints it in a group).
+    for text in [
+        "@g = external global i32 align 4\n",
+        "@g = global i32 0, section \"s\" align 4 \"k\"=\"v\" #0\n",
+    ] {
+        assert_eq!(
+            mergefn::write::to_string(&parse(text.to_string()).unwrap()),
+            text
+        );
+    }
     // As in LLVM, an attribute group never defined stands for no attributes.
     assert!(
         parse("define void @f() #3 {\n  call void @f() #4\n  ret void\n}\n".to_string()).is_ok()

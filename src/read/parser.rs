@@ -1817,10 +1817,9 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.err("a global variable property")),
             }
         }
-        // Attributes: groups and strings (`"key"="value"`).
-        while matches!(self.tok.kind, Tok::AttrGroup | Tok::Str) {
-            self.attribute()?;
-        }
+        // Attributes, as after a function's parameters: groups, strings (`"key"="value"`) and
+        // words (`align 4` there is an attribute, not the variable's alignment).
+        self.attributes(|p| p.tok.kind == Tok::Word && is_toplevel_word(p.word()))?;
         var.span = name.span.to(self.prev_end());
         self.m.variables.push(var);
         Ok(())
@@ -3393,7 +3392,14 @@ impl<'a> Parser<'a> {
                 self.item_attributes(|p| {
                     metadata || p.tok.kind == Tok::Word && is_value_word(p.text(p.tok))
                 })?;
-                self.item_value(ty)?;
+                if metadata {
+                    // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
+                    let md = self.md_operand()?;
+                    let c = self.push_const(Const::Metadata(md));
+                    self.push_item(Item::Value(c));
+                } else {
+                    self.item_value(ty)?;
+                }
                 if !self.eat(Tok::Comma) {
                     break;
                 }
