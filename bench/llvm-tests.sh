@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# LLVM's own tests (Assembler, Verifier, InstCombine, MergeFunc) as an outside corpus: fetched
+# LLVM's own tests (Assembler, Verifier, Transforms, Analysis, Linker, Feature, Other,
+# DebugInfo/Generic: about 13,000 files) as an outside corpus: fetched
 # from Debian's source package of LLVM (about 160 MiB, so not part of CI), then checked by
 # bench/llvm_tests.py, and the MergeFunc tests by the differential test of tests/merge.rs.
 # Usage: bench/llvm-tests.sh   (as root, or with the source package already in target/)
@@ -8,7 +9,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/target/llvm-tests
 mkdir -p "$work"
 cd "$work"
-if ! ls -d llvm-toolchain-*/llvm/test >/dev/null 2>&1; then
+# LoopVectorize stands for the wider set of directories, added after the first four.
+if ! ls -d llvm-toolchain-*/llvm/test/Transforms/LoopVectorize >/dev/null 2>&1; then
     if ! ls llvm-toolchain-*.orig.tar.xz >/dev/null 2>&1; then
         if ! apt-cache showsrc llvm-toolchain-19 2>/dev/null | grep -q '^Package:'; then
             # Debian's source lines, beside the binary ones the machine has.
@@ -20,8 +22,9 @@ if ! ls -d llvm-toolchain-*/llvm/test >/dev/null 2>&1; then
         apt-get source --download-only llvm-toolchain-19
     fi
     tar -xJf llvm-toolchain-*.orig.tar.xz --wildcards \
-        '*/llvm/test/Assembler/*' '*/llvm/test/Verifier/*' \
-        '*/llvm/test/Transforms/InstCombine/*' '*/llvm/test/Transforms/MergeFunc/*'
+        '*/llvm/test/Assembler/*' '*/llvm/test/Verifier/*' '*/llvm/test/Transforms/*' \
+        '*/llvm/test/Analysis/*' '*/llvm/test/Linker/*' '*/llvm/test/Feature/*' \
+        '*/llvm/test/Other/*' '*/llvm/test/DebugInfo/Generic/*'
 fi
 tests=$(ls -d "$work"/llvm-toolchain-*/llvm/test | head -1)
 cd "$root"

@@ -260,6 +260,7 @@ fn read_bodies(
                 match implicit_intrinsic(m, &use_) {
                     Ok(g) => use_.global = g,
                     Err(e) => {
+                        // The module is not kept; the other bodies may hold an earlier error.
                         first_error = Some(earlier_error(first_error, e));
                         break;
                     }

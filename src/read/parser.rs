@@ -524,7 +524,6 @@ fn unsigned(text: &[u8]) -> Option<u64> {
     })
 }
 
-/// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 /// LLVM's error for an intrinsic never declared that is not called.
 pub(crate) const NOT_A_CALLEE: &str = "intrinsic can only be used as callee";
 
@@ -533,6 +532,7 @@ fn is_implicit_intrinsic(kind: Tok, body: &[u8]) -> bool {
     kind == Tok::GlobalName && strip_name(body).starts_with(b"llvm.")
 }
 
+/// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
 }
