@@ -245,6 +245,8 @@ fn errors_say_where_what_and_what_was_expected() {
             text
         );
     }
+    let d = syntax_error("@g = external global i32 section \"x\"\n");
+    assert_eq!((d.line, d.col), (1, 26));
     // As in LLVM, an attribute group never defined stands for no attributes.
     assert!(
         parse("define void @f() #3 {\n  call void @f() #4\n  ret void\n}\n".to_string()).is_ok()

@@ -1818,8 +1818,15 @@ impl<'a> Parser<'a> {
             }
         }
         // Attributes, as after a function's parameters: groups, strings (`"key"="value"`) and
-        // words (`align 4` there is an attribute, not the variable's alignment).
-        self.attributes(|p| p.tok.kind == Tok::Word && is_toplevel_word(p.word()))?;
+        // words (`align 4` there is an attribute, not the variable's alignment). A property
+        // without its comma is no attribute: as in LLVM, the top level refuses it.
+        self.attributes(|p| {
+            p.tok.kind == Tok::Word && {
+                let w = p.word();
+                is_toplevel_word(w)
+                    || matches!(w, b"section" | b"partition" | b"code_model" | b"comdat")
+            }
+        })?;
         var.span = name.span.to(self.prev_end());
         self.m.variables.push(var);
         Ok(())
