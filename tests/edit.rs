@@ -134,3 +134,22 @@ fn linkage_visibility_and_unnamed_addr() {
     let (text, _) = written(&m);
     assert!(text.contains("define i32 @h(i32 %x) {"), "{text}");
 }
+
+#[test]
+fn an_edit_deletes_the_use_list_orders() {
+    // `@g` has two uses, in `@f` and `@h`; retargeting one leaves the order listing two.
+    let text = "@g = global i32 0\n@k = global i32 0\n\
+                define i32 @f() {\n  %a = load i32, ptr @g\n  ret i32 %a\n}\n\
+                define i32 @h() {\n  %a = load i32, ptr @g\n  ret i32 %a\n}\n\
+                uselistorder ptr @g, { 1, 0 }\n";
+    let mut m = parse(text.to_string()).unwrap();
+    assert_eq!(write::to_string(&m), text, "unedited, the order stays");
+    let g = global(&m, "g");
+    // The directive names `@g` but is no use of it.
+    assert_eq!(m.globals[g].uses.len(), 3);
+    let in_h = m.globals[g].uses[2];
+    let k = global(&m, "k");
+    m.retarget_use(in_h, k);
+    let (text, _) = written(&m);
+    assert!(!text.contains("uselistorder"), "{text}");
+}

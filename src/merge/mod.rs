@@ -339,10 +339,6 @@ pub fn merge(m: &mut Module, opts: &Options) -> Report {
     loop {
         report.rounds += 1;
         let classes = partition(m, &candidates(m, &eligible));
-        if !classes.is_empty() {
-            // Folding changes the uses they order.
-            m.drop_use_list_orders();
-        }
         let mut addresses_changed = false;
         for mut members in classes {
             decide::rank_members(m, &mut members);
@@ -457,13 +453,12 @@ impl Module {
             .iter()
             .copied()
             .find(|&u| self.uses[u].role == UseRole::Definition);
-        let p = self.globals.push(Global {
-            name: GlobalName::Named(name.clone().into()),
-            kind: GlobalKind::Function(f),
-            first_use: self.globals[old].first_use,
-            uses: Vec::new(),
-        });
-        self.global_by_name.insert(name.into(), p);
+        let first_use = self.globals[old].first_use;
+        let p = self.add_global(
+            GlobalName::Named(name.into()),
+            GlobalKind::Function(f),
+            first_use,
+        );
         if let Some(d) = definition {
             self.retarget_uses(&[d], p);
         }

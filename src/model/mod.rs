@@ -969,8 +969,8 @@ pub struct Module {
     pub appended: String,
     /// The number of the next metadata node appended, once one is (after the module's own).
     pub next_appended_metadata: Option<u32>,
-    /// The top level's `uselistorder` and `uselistorder_bb` directives, until an edit that
-    /// changes uses drops them ([`Module::drop_use_list_orders`]).
+    /// The top level's `uselistorder` and `uselistorder_bb` directives, until the first edit
+    /// deletes them. What they name is not recorded as a use: they order uses, they are none.
     pub use_list_orders: Vec<Span>,
 }
 
@@ -993,6 +993,21 @@ impl Module {
                 .get(n.trim_matches('"').as_bytes())
                 .copied(),
         }
+    }
+
+    /// A new global, found by its name or number from now on.
+    pub fn add_global(&mut self, name: GlobalName, kind: GlobalKind, first_use: Span) -> GlobalId {
+        let g = self.globals.push(Global {
+            name: name.clone(),
+            kind,
+            first_use,
+            uses: Vec::new(),
+        });
+        match name {
+            GlobalName::Named(n) => self.global_by_name.insert(n, g),
+            GlobalName::Numbered(n) => self.global_by_number.insert(n, g),
+        };
+        g
     }
 
     pub fn function_of(&self, g: GlobalId) -> Option<FuncId> {

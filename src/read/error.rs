@@ -1,5 +1,6 @@
 //! Errors of the reader: where (line and column), what was found, what was expected.
 
+use crate::model::Span;
 use std::fmt;
 
 /// Why a module could not be read.
@@ -14,6 +15,19 @@ pub enum ReadError {
     /// A syntax or name-resolution error (boxed: the reader passes results up through every
     /// rule, and a small error keeps them small).
     Syntax(Box<Diagnostic>),
+}
+
+impl ReadError {
+    /// A syntax or name error about the text of `span` (at least one byte of it is shown).
+    pub(crate) fn at(src: &[u8], span: Span, message: impl Into<String>) -> ReadError {
+        let len = (span.end - span.start).max(1) as usize;
+        ReadError::Syntax(Box::new(Diagnostic::at(
+            src,
+            span.start as usize,
+            len,
+            message.into(),
+        )))
+    }
 }
 
 /// A located error message about the source text.

@@ -182,27 +182,17 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 /// made here (that needs LLVM's table of intrinsics); the text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
     if use_.role != UseRole::Callee {
-        let span = use_.span;
-        return Err(ReadError::Syntax(Box::new(Diagnostic::at(
-            m.source.as_bytes(),
-            span.start as usize,
-            span.range().len(),
-            NOT_A_CALLEE.to_string(),
-        ))));
+        return Err(ReadError::at(m.source.as_bytes(), use_.span, NOT_A_CALLEE));
     }
     let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
-    if let Some(&g) = m.global_by_name.get(name.as_ref()) {
-        return Ok(g);
-    }
-    let name: Box<[u8]> = name.into();
-    let g = m.globals.push(Global {
-        name: GlobalName::Named(name.clone()),
-        kind: GlobalKind::Intrinsic,
-        first_use: use_.span,
-        uses: Vec::new(),
-    });
-    m.global_by_name.insert(name, g);
-    Ok(g)
+    Ok(match m.global_by_name.get(name.as_ref()) {
+        Some(&g) => g,
+        None => m.add_global(
+            GlobalName::Named(name.into()),
+            GlobalKind::Intrinsic,
+            use_.span,
+        ),
+    })
 }
 
 /// What reading one body finds: its facts, and its uses of globals in order.

@@ -5,7 +5,7 @@
 //! types, locals) are recorded and checked once their scope ends, so that an undefined name is
 //! an error at its first use, as LLVM reports it.
 
-use super::error::{Diagnostic, ReadError};
+use super::error::ReadError;
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -778,13 +778,7 @@ impl<'a> Parser<'a> {
     }
 
     fn err_at(&self, span: Span, message: impl Into<String>) -> ReadError {
-        let len = (span.end - span.start).max(1) as usize;
-        ReadError::Syntax(Box::new(Diagnostic::at(
-            self.src,
-            span.start as usize,
-            len,
-            message.into(),
-        )))
+        ReadError::at(self.src, span, message)
     }
 
     fn err(&self, expected: &str) -> ReadError {
@@ -928,19 +922,7 @@ impl<'a> Parser<'a> {
                 .copied()
                 .ok_or_else(|| GlobalName::Named(name.into_owned().into())),
         };
-        existing.unwrap_or_else(|name| {
-            let g = self.m.globals.push(Global {
-                name: name.clone(),
-                kind: GlobalKind::Pending,
-                first_use,
-                uses: Vec::new(),
-            });
-            match name {
-                GlobalName::Named(n) => self.m.global_by_name.insert(n, g),
-                GlobalName::Numbered(n) => self.m.global_by_number.insert(n, g),
-            };
-            g
-        })
+        existing.unwrap_or_else(|name| self.m.add_global(name, GlobalKind::Pending, first_use))
     }
 
     fn top_level_use(&mut self, global: GlobalId, span: Span, role: UseRole) -> UseId {
@@ -1121,7 +1103,14 @@ impl<'a> Parser<'a> {
                     b"define" | b"declare" => self.function()?,
                     b"attributes" => self.attribute_group()?,
                     b"uselistorder" | b"uselistorder_bb" => {
+                        // What a directive names is no use: it orders uses (LLVM's folds
+                        // ignore it too), and the first edit deletes it.
+                        let uses = self.m.uses.len();
                         let span = self.uselistorder()?;
+                        for u in uses..self.m.uses.len() {
+                            let g = self.m.uses[UseId::new(u)].global;
+                            self.m.globals[g].uses.pop();
+                        }
                         self.m.use_list_orders.push(span);
                     }
                     _ => return Err(self.err("a top-level entity")),
@@ -1820,13 +1809,16 @@ impl<'a> Parser<'a> {
         // Attributes, as after a function's parameters: groups, strings (`"key"="value"`) and
         // words (`align 4` there is an attribute, not the variable's alignment). A property
         // without its comma is no attribute: as in LLVM, the top level refuses it.
-        self.attributes(|p| {
+        let ends_attributes = |p: &Self| {
             p.tok.kind == Tok::Word && {
                 let w = p.word();
                 is_toplevel_word(w)
                     || matches!(w, b"section" | b"partition" | b"code_model" | b"comdat")
             }
-        })?;
+        };
+        while self.at_attribute(ends_attributes) {
+            self.attribute()?;
+        }
         var.span = name.span.to(self.prev_end());
         self.m.variables.push(var);
         Ok(())

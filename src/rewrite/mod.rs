@@ -16,6 +16,7 @@ impl Module {
     }
 
     fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: String) {
+        self.drop_use_list_orders();
         // A later edit of the same text replaces the earlier one.
         match self.patch_index.get(&(span, slot)) {
             Some(&i) => self.patches[i].text = text,
@@ -108,29 +109,22 @@ impl Module {
 
     /// Forget the uses in the text of function `f`, `span` (its text, or more).
     pub(crate) fn drop_function_uses(&mut self, f: FuncId, span: Span) {
-        // The header's uses are top-level ones.
-        let mut dropped = self.top_level_uses_in(span);
+        // The header's uses are top-level ones, which are in source order.
+        let top = &self.uses.as_values_slice()[..self.top_level_uses as usize];
+        let first = top.partition_point(|u| u.span.start < span.start);
+        let last = first + top[first..].partition_point(|u| u.span.end <= span.end);
+        let mut dropped: Vec<UseId> = (first..last).map(UseId::new).collect();
         if let Some(info) = &self.functions[f].body {
             dropped.extend(info.uses());
         }
         self.drop_uses(dropped);
     }
 
-    /// The top level's uses within `span` (they are in source order).
-    fn top_level_uses_in(&self, span: Span) -> Vec<UseId> {
-        let top = &self.uses.as_values_slice()[..self.top_level_uses as usize];
-        let first = top.partition_point(|u| u.span.start < span.start);
-        let last = first + top[first..].partition_point(|u| u.span.end <= span.end);
-        (first..last).map(UseId::new).collect()
-    }
-
-    /// Delete the top level's `uselistorder` directives, before an edit changes the uses they
-    /// order: LLVM refuses one that does not list every use. A use-list order is no part of
-    /// what a module computes, and LLVM prints them only when asked to.
-    pub fn drop_use_list_orders(&mut self) {
+    /// Delete the top level's `uselistorder` directives at the first edit: an order lists
+    /// every use of a value, and LLVM refuses one that no longer does. A use-list order is no
+    /// part of what a module computes, and LLVM prints them only when asked to.
+    fn drop_use_list_orders(&mut self) {
         for mut span in std::mem::take(&mut self.use_list_orders) {
-            let dropped = self.top_level_uses_in(span);
-            self.drop_uses(dropped);
             if self.source.as_bytes().get(span.end as usize) == Some(&b'\n') {
                 span.end += 1;
             }
@@ -153,6 +147,7 @@ impl Module {
 
     /// Append a top-level entity written by the caller (a function, declaration or alias).
     pub fn append_entity(&mut self, text: &str) {
+        self.drop_use_list_orders();
         if !self.appended.is_empty() {
             self.appended.push('\n');
         }
