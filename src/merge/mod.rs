@@ -250,6 +250,9 @@ pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -
         .is_some_and(|f| eligible[f] && !m.functions[f].link.linkage.is_interposable())
 }
 
+/// Below this many headers to encode, threads cost more than they save.
+const HEADERS_WORTH_THREADS: usize = 256;
+
 /// The functions marked eligible that could equal another, in module order, with their
 /// encoding classes and holes. A function whose shape no other eligible function has cannot
 /// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
@@ -264,12 +267,22 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
     for f in m.functions.keys().filter(|&f| eligible[f]) {
         by_shape.entry(shape(f)).or_default().push(f);
     }
+    let shared: Vec<FuncId> = by_shape
+        .into_values()
+        .filter(|g| g.len() > 1)
+        .flatten()
+        .collect();
+    // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
+    // thousands of functions share a shape (jsonprog-O0: 1522).
+    let key = |&f: &FuncId| (shape(f), fingerprint::header_key(&cx, f));
+    let keys: Vec<(u64, u64)> = if shared.len() >= HEADERS_WORTH_THREADS {
+        shared.par_iter().with_min_len(64).map(key).collect()
+    } else {
+        shared.iter().map(key).collect()
+    };
     let mut by_header: FxHashMap<(u64, u64), Vec<FuncId>> = FxHashMap::default();
-    for group in by_shape.into_values().filter(|g| g.len() > 1) {
-        for f in group {
-            let key = (shape(f), fingerprint::header_key(&cx, f));
-            by_header.entry(key).or_default().push(f);
-        }
+    for (f, key) in shared.into_iter().zip(keys) {
+        by_header.entry(key).or_default().push(f);
     }
     // Groups in the order of their first member, so the result does not depend on hashing.
     let mut groups: Vec<Vec<FuncId>> = by_header.into_values().filter(|g| g.len() > 1).collect();
