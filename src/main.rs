@@ -187,9 +187,27 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn load(path: &Path) -> Result<mergefn::Module, String> {
+    load_with(path, None)
+}
+
+/// Read the input and merge it; the bodies merging compares are encoded as they are read.
+fn load_and_merge(
+    input: &Path,
+    opts: &mergefn::Options,
+) -> Result<(mergefn::Module, mergefn::Report), String> {
+    let encodings = mergefn::merge::FirstReadEncodings::default();
+    let mut m = load_with(input, Some(&encodings))?;
+    let report = mergefn::merge::merge_first_read(&mut m, opts, encodings);
+    Ok((m, report))
+}
+
+fn load_with(
+    path: &Path,
+    work: Option<&dyn mergefn::read::BodyWork>,
+) -> Result<mergefn::Module, String> {
     if path.as_os_str() != "-" {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if let Some(read) = mergefn::read::parse_file(&file) {
+        if let Some(read) = mergefn::read::parse_file_with(&file, work) {
             return read.map_err(|e| format!("{}:{e}", path.display()));
         }
     }
@@ -199,7 +217,7 @@ fn load(path: &Path) -> Result<mergefn::Module, String> {
     } else {
         path.display().to_string()
     };
-    mergefn::parse_bytes(bytes).map_err(|e| format!("{name}:{e}"))
+    mergefn::read::parse_bytes_with(bytes, work).map_err(|e| format!("{name}:{e}"))
 }
 
 /// Read the input and, on another thread meanwhile, begin the output as a copy of it (see
@@ -280,12 +298,11 @@ fn run(command: Command) -> Result<(), String> {
             stats,
             report,
         } => {
-            let mut m = load(&input)?;
             let opts = mergefn::Options {
                 aliases,
                 preserve_debug_info,
             };
-            let r = mergefn::merge(&mut m, &opts);
+            let (m, r) = load_and_merge(&input, &opts)?;
             emit(&m, Some(&output))?;
             if let Some(path) = report {
                 write_report(&r, &path)?;
@@ -477,8 +494,7 @@ fn opt(args: &[String]) -> Result<(), String> {
         );
     }
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
-    let mut m = load(&input)?;
-    let report = mergefn::merge(&mut m, &opts);
+    let (m, report) = load_and_merge(&input, &opts)?;
     if !disable_output {
         emit(&m, output.as_deref())?;
     }

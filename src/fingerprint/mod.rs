@@ -108,7 +108,7 @@ pub struct Context<'m> {
     module: &'m Module,
     /// Whether direct calls of this global are holes compared by class: it is a mergeable
     /// function that cannot be interposed.
-    is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync),
+    is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>,
     /// The encoding of an attribute list that is one group (`#N`), as [`Encoder::attrs`]
     /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules
     /// mostly carry one such group, so this saves expanding and sorting it at each.
@@ -116,7 +116,7 @@ pub struct Context<'m> {
 }
 
 impl<'m> Context<'m> {
-    pub fn new(module: &'m Module, is_hole: &'m (dyn Fn(GlobalId) -> bool + Sync)) -> Self {
+    pub fn new(module: &'m Module, is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>) -> Self {
         let mut single_groups = FxHashMap::default();
         for (&n, group) in &module.attr_groups {
             let mut keys = Vec::with_capacity(group.len());
@@ -239,7 +239,19 @@ pub fn forbids_calls(cconv: &[u8]) -> bool {
 
 /// The encoding of function `f`, whose body (read with [`Module::body`]) is `body`.
 pub fn fingerprint(cx: &Context, f: FuncId, body: &Body) -> Fingerprint {
+    fingerprint_first_read(cx, f, body, &[])
+}
+
+/// [`fingerprint`] of a body as it is first read, before its uses are the module's: a global
+/// value of the body names `uses[id - module's count of uses]` (see [`crate::read::BodyWork`]).
+pub fn fingerprint_first_read(
+    cx: &Context,
+    f: FuncId,
+    body: &Body,
+    uses: &[GlobalUse],
+) -> Fingerprint {
     let mut e = Encoder::new(cx, f, body, None);
+    e.body_uses = uses;
     e.function();
     Fingerprint {
         bytes: e.out,
@@ -293,6 +305,8 @@ struct Encoder<'a, 'm> {
     labels: Option<FxHashMap<&'m [u8], LocalId>>,
     /// The keys of the attribute list being encoded (a buffer kept between lists).
     attr_keys: Vec<Cow<'m, [u8]>>,
+    /// The body's uses when it is first read, not yet the module's (see [`Encoder::use_global`]).
+    body_uses: &'a [GlobalUse],
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -326,6 +340,15 @@ impl<'a, 'm> Encoder<'a, 'm> {
             trace,
             labels: None,
             attr_keys: Vec::new(),
+            body_uses: &[],
+        }
+    }
+
+    /// The global a use names: one of the module's, or past them one of `body_uses`.
+    fn use_global(&self, u: UseId) -> GlobalId {
+        match u.index().checked_sub(self.m.uses.len()) {
+            Some(i) => self.body_uses[i].global,
+            None => self.m.uses[u].global,
         }
     }
 
@@ -482,7 +505,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             (_, Item::Value(v)) if !is_callee => match v.kind() {
                 ValueKind::Global(u)
-                    if self.m.uses[u].global == self.m.functions[self.func].global =>
+                    if self.use_global(u) == self.m.functions[self.func].global =>
                 {
                     Part::OwnAddress
                 }
@@ -532,7 +555,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.num(n.into());
             }
             ValueKind::Global(u) => {
-                let g = self.m.uses[u].global;
+                let g = self.use_global(u);
                 let own = self.m.functions[self.func].global;
                 if is_callee && g == own {
                     self.byte(tag::SELF_CALL);
@@ -743,7 +766,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 }
             }
             Const::BlockAddress(u, bb) => {
-                let g = m.uses[*u].global;
+                let g = self.use_global(*u);
                 match self.own_block(g, *bb) {
                     Some(l) => {
                         self.byte(tag::BLOCKADDRESS_SELF);
@@ -759,11 +782,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             Const::DsoLocalEquivalent(u) => {
                 self.byte(tag::DSO_LOCAL_EQUIVALENT);
-                self.global(m.uses[*u].global);
+                self.global(self.use_global(*u));
             }
             Const::NoCfi(u) => {
                 self.byte(tag::NO_CFI);
-                self.global(m.uses[*u].global);
+                self.global(self.use_global(*u));
             }
             Const::PtrAuth(parts) => {
                 self.byte(tag::PTRAUTH);
@@ -991,7 +1014,7 @@ attributes #1 = { "k"="v" }
 "#;
         let m = crate::read::parse(text.to_string()).unwrap();
         let no_holes = |_| false;
-        let cx = Context::new(&m, &no_holes);
+        let cx = Context::new(&m, Box::new(no_holes));
         assert_eq!(cx.single_groups.len(), 2);
         let print = |name: &str| {
             let f = m.function_of(m.lookup(name).unwrap()).unwrap();

@@ -9,13 +9,18 @@ use crate::decide::{self, ClassPlan, Redirect};
 use crate::fingerprint::{self, Context, TraceMark};
 use crate::model::*;
 use crate::partition::{Candidate, partition};
-use crate::read::Scratch;
+use crate::read::{BodyWork, Scratch, Visit};
 use crate::rewrite::{DebugInfo, alias_text, kept_entry, thunk_text};
 use crate::write::global_name;
 use cranelift_entity::SecondaryMap;
+use cranelift_entity::packed_option::ReservedValue;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
+use std::borrow::Cow;
+#[cfg(test)]
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub use crate::decide::Options;
 
@@ -243,11 +248,91 @@ fn instructions(m: &Module, f: FuncId) -> usize {
     m.functions[f].body.as_ref().map_or(0, |b| b.insts as usize)
 }
 
-/// Whether direct calls of `g` are holes: it is a function taking part that cannot be
-/// interposed, so calling it equals calling any function of its class.
-pub fn is_hole(m: &Module, eligible: &SecondaryMap<FuncId, bool>, g: GlobalId) -> bool {
-    m.function_of(g)
-        .is_some_and(|f| eligible[f] && !m.functions[f].link.linkage.is_interposable())
+/// Whether direct calls of `g` are holes: it is a defined function that cannot be
+/// interposed, so calling it equals calling any function of its class. Whether it takes part
+/// is not asked (that is known only once every body is read, and bodies are encoded as they
+/// are read): the hole of a function that takes no part names a class of its own, which
+/// compares as its name would.
+pub fn is_hole(m: &Module, g: GlobalId) -> bool {
+    m.function_of(g).is_some_and(|f| {
+        let func = &m.functions[f];
+        func.body.is_some() && !func.link.linkage.is_interposable()
+    })
+}
+
+/// Encodings made as a module's bodies are first read, so that merging reads again only
+/// those it could not make then. Of the functions that share a shape and a header, the first
+/// one read is left to be read again and the others are encoded: memory goes only to
+/// functions that another one may equal.
+#[derive(Default)]
+pub struct FirstReadEncodings {
+    state: Mutex<FirstRead>,
+}
+
+#[derive(Default)]
+struct FirstRead {
+    /// Where the text read lies in memory and its length.
+    text: (usize, usize),
+    /// The shapes and header keys met.
+    seen: FxHashSet<(u64, u64)>,
+    header_keys: FxHashMap<FuncId, u64>,
+    /// Each encoding made once, with its number: most functions encoded equal another.
+    encodings: FxHashMap<Vec<u8>, u32>,
+    prints: FxHashMap<FuncId, FirstPrint>,
+}
+
+/// A function's encoding made as it was read: the number of its bytes in
+/// [`FirstRead::encodings`], and its holes.
+type FirstPrint = (u32, Vec<GlobalId>);
+
+/// A function of a group that may be equal, with its encoding if made as it was read.
+type Member = (FuncId, Option<FirstPrint>);
+
+impl FirstReadEncodings {
+    fn state(&self) -> MutexGuard<'_, FirstRead> {
+        // A thread that panicked while holding the lock left a consistent state: every
+        // change is one insertion.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl BodyWork for FirstReadEncodings {
+    fn begin<'m>(&'m self, m: &'m Module) -> Box<Visit<'m>> {
+        *self.state() = FirstRead {
+            text: text_identity(m),
+            ..FirstRead::default()
+        };
+        let cx = Context::new(m, Box::new(move |g| is_hole(m, g)));
+        Box::new(move |f, body, uses, info| {
+            // What cannot take part whatever the other bodies hold, and an intrinsic never
+            // declared (named once every body is read), are left alone.
+            let undeclared = uses.iter().any(|u| u.global.is_reserved_value());
+            if undeclared
+                || info.passes_distinct_metadata
+                || m.functions[f].link.linkage == Linkage::AvailableExternally
+            {
+                return;
+            }
+            let key = (info.shape, fingerprint::header_key(&cx, f));
+            let first = {
+                let mut state = self.state();
+                state.header_keys.insert(f, key.1);
+                state.seen.insert(key)
+            };
+            if !first {
+                let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
+                let mut state = self.state();
+                let next = state.encodings.len() as u32;
+                let encoding = *state.encodings.entry(print.bytes).or_insert(next);
+                state.prints.insert(f, (encoding, print.holes));
+            }
+        })
+    }
+}
+
+/// Which text a module was read from: the encodings of one text are no use for another.
+fn text_identity(m: &Module) -> (usize, usize) {
+    (m.source.as_ptr() as usize, m.source.len())
 }
 
 /// Below this many headers to encode, threads cost more than they save.
@@ -256,10 +341,14 @@ const HEADERS_WORTH_THREADS: usize = 256;
 /// The functions marked eligible that could equal another, in module order, with their
 /// encoding classes and holes. A function whose shape no other eligible function has cannot
 /// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
-/// parallel, so only one shape's encodings are alive at once per thread.
-fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<Candidate> {
-    let hole = |g| is_hole(m, eligible, g);
-    let cx = Context::new(m, &hole);
+/// parallel, so only one shape's encodings are alive at once per thread. What `first_read`
+/// holds (made from the bodies as the module was read, before any edit) is taken from it.
+fn candidates<'m>(
+    m: &'m Module,
+    eligible: &SecondaryMap<FuncId, bool>,
+    first_read: &mut FirstRead,
+) -> Vec<Candidate> {
+    let cx = Context::new(m, Box::new(|g| is_hole(m, g)));
     // Functions can be equal only if their bodies have one shape and their headers encode
     // alike; only those that share both with another are read again.
     let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
@@ -274,48 +363,67 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
         .collect();
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
     // thousands of functions share a shape (jsonprog-O0: 1522).
-    let key = |&f: &FuncId| (shape(f), fingerprint::header_key(&cx, f));
+    let header_keys = &first_read.header_keys;
+    let key = |&f: &FuncId| {
+        let header = match header_keys.get(&f) {
+            Some(&key) => key,
+            None => fingerprint::header_key(&cx, f),
+        };
+        (shape(f), header)
+    };
     let keys: Vec<(u64, u64)> = if shared.len() >= HEADERS_WORTH_THREADS {
         shared.par_iter().with_min_len(64).map(key).collect()
     } else {
         shared.iter().map(key).collect()
     };
-    let mut by_header: FxHashMap<(u64, u64), Vec<FuncId>> = FxHashMap::default();
+    let mut first_encodings = vec![Vec::new(); first_read.encodings.len()];
+    for (bytes, n) in first_read.encodings.drain() {
+        first_encodings[n as usize] = bytes;
+    }
+    let mut by_header: FxHashMap<(u64, u64), Vec<Member>> = FxHashMap::default();
     for (f, key) in shared.into_iter().zip(keys) {
-        by_header.entry(key).or_default().push(f);
+        let print = first_read.prints.remove(&f);
+        by_header.entry(key).or_default().push((f, print));
     }
     // Groups in the order of their first member, so the result does not depend on hashing.
-    let mut groups: Vec<Vec<FuncId>> = by_header.into_values().filter(|g| g.len() > 1).collect();
-    groups.sort_unstable_by_key(|g| g[0]);
+    let mut groups: Vec<Vec<Member>> = by_header.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort_unstable_by_key(|g| g[0].0);
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
-    let encode_group = |scratch: &mut Scratch<'m>, group: &Vec<FuncId>| {
-        let mut seen: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
+    let first_encodings = &first_encodings;
+    let encode_group = |scratch: &mut Scratch<'m>, group: Vec<Member>| {
+        let mut seen: FxHashMap<Cow<[u8]>, u32> = FxHashMap::default();
         let mut out = Vec::with_capacity(group.len());
-        for &f in group {
-            let Ok(body) = m.body_reusing(f, scratch) else {
-                continue;
+        for (f, print) in group {
+            let (bytes, holes) = match print {
+                Some((n, holes)) => (Cow::Borrowed(&first_encodings[n as usize][..]), holes),
+                None => {
+                    let Ok(body) = m.body_reusing(f, scratch) else {
+                        continue;
+                    };
+                    let fp = fingerprint::fingerprint(&cx, f, &body);
+                    scratch.recycle(body);
+                    (Cow::Owned(fp.bytes), fp.holes)
+                }
             };
-            let fp = fingerprint::fingerprint(&cx, f, &body);
-            scratch.recycle(body);
             let next = seen.len() as u32;
-            let local = *seen.entry(fp.bytes).or_insert(next);
-            out.push((f, local, fp.holes));
+            let local = *seen.entry(bytes).or_insert(next);
+            out.push((f, local, holes));
         }
         out
     };
     let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> = if !crate::read::worth_threads(
-        crate::read::body_text(m, groups.iter().flatten()),
+        crate::read::body_text(m, groups.iter().flatten().map(|(f, _)| f)),
         groups.len(),
     ) {
         let mut scratch = Scratch::default();
         groups
-            .iter()
+            .into_iter()
             .map(|g| encode_group(&mut scratch, g))
             .collect()
     } else {
         groups
-            .par_iter()
-            .map_init(Scratch::default, |scratch, g| encode_group(scratch, g))
+            .into_par_iter()
+            .map_init(Scratch::default, encode_group)
             .collect()
     };
     // Number the encodings across groups (different shapes never share an encoding).
@@ -340,6 +448,20 @@ fn candidates<'m>(m: &'m Module, eligible: &SecondaryMap<FuncId, bool>) -> Vec<C
 
 /// Merge the identical functions of a module; the module's text follows (see [`crate::write`]).
 pub fn merge(m: &mut Module, opts: &Options) -> Report {
+    merge_first_read(m, opts, FirstReadEncodings::default())
+}
+
+/// [`merge`] a module read with `encodings` as its [`BodyWork`] and not edited since: the
+/// bodies encoded as they were read are not read again. Encodings made from another module
+/// (another text) are not used.
+pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEncodings) -> Report {
+    let mut first_read = encodings
+        .state
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    if first_read.text != text_identity(m) {
+        first_read = FirstRead::default();
+    }
     let used = used_functions(m);
     let mut eligible = eligible_functions(m);
     let mut report = Report {
@@ -351,7 +473,9 @@ pub fn merge(m: &mut Module, opts: &Options) -> Report {
     let mut pending: Vec<Pending> = Vec::new();
     loop {
         report.rounds += 1;
-        let classes = partition(m, &candidates(m, &eligible));
+        let classes = partition(m, &candidates(m, &eligible, &mut first_read));
+        // What the first reading made holds until the first edit.
+        first_read = FirstRead::default();
         let mut addresses_changed = false;
         for mut members in classes {
             decide::rank_members(m, &mut members);
@@ -680,8 +804,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
         }
     }
     let eligible = eligible_functions(m);
-    let hole = |h| is_hole(m, &eligible, h);
-    let cx = Context::new(m, &hole);
+    let cx = Context::new(m, Box::new(|h| is_hole(m, h)));
     let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
         return Explanation::Ineligible {
             function: global_name(&m.globals[m.functions[f].global].name),
@@ -703,7 +826,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
             right: find(&tg),
         };
     }
-    let classes = partition(m, &candidates(m, &eligible));
+    let classes = partition(m, &candidates(m, &eligible, &mut FirstRead::default()));
     if classes.iter().any(|c| c.contains(&f) && c.contains(&g)) {
         return Explanation::Merge;
     }
@@ -721,4 +844,46 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
         }
     }
     Explanation::Merge
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every encoding made as a module is read equals the one made from its body read again:
+    /// the merge takes one for the other.
+    #[test]
+    fn encodings_made_as_bodies_are_read_equal_those_read_again() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
+        let mut paths: Vec<_> = std::fs::read_dir(fixtures)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        // The corpus, when built (`bench/corpus.sh`), has thousands of functions encoded.
+        if let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") {
+            paths.extend(["jsonprog-O0.ll", "rustprog-O0.ll"].map(|f| Path::new(&corpus).join(f)));
+        }
+        let mut compared = 0;
+        for path in paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        {
+            let text = std::fs::read_to_string(path).unwrap();
+            let encodings = FirstReadEncodings::default();
+            let m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
+            let first = encodings.state.into_inner().unwrap();
+            let mut bytes = vec![Vec::new(); first.encodings.len()];
+            for (b, n) in first.encodings {
+                bytes[n as usize] = b;
+            }
+            let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
+            for (f, (n, holes)) in first.prints {
+                let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
+                assert_eq!(again.bytes, bytes[n as usize], "{}", path.display());
+                assert_eq!(again.holes, holes, "{}", path.display());
+                compared += 1;
+            }
+        }
+        assert!(compared >= 20, "only {compared} encodings compared");
+    }
 }

@@ -30,8 +30,27 @@ pub fn parse(source: String) -> Result<Module, ReadError> {
     parse_source(Source::from(source))
 }
 
+/// What [`BodyWork::begin`] makes: called with each body read whole.
+pub type Visit<'m> = dyn Fn(FuncId, &Body, &[GlobalUse], &BodyInfo) + Sync + 'm;
+
+/// Work done on each body beside reading it the first time: merging encodes there the
+/// bodies it will compare, rather than reading them again.
+pub trait BodyWork: Sync {
+    /// Begin on a module whose top level is read; what an earlier beginning made is dropped
+    /// (reading starts over when a body's end was guessed wrong). The function returned is
+    /// called, on any thread, with each definition whose body is read whole: its id, body,
+    /// uses of globals in order and facts. A global value of the body names the use
+    /// `uses[id - m.uses.len()]`: a body's first use takes the id after the module's.
+    fn begin<'m>(&'m self, m: &'m Module) -> Box<Visit<'m>>;
+}
+
 /// Read a module from its text, owned or mapped.
 pub fn parse_source(source: Source) -> Result<Module, ReadError> {
+    parse_source_with(source, None)
+}
+
+/// [`parse_source`], with work done on each body as it is read.
+pub fn parse_source_with(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, ReadError> {
     // Every local, constant and use takes at least one byte of text, so below 1 GiB no arena
     // index outgrows a packed `Value`.
     if !crate::model::Value::fits(source.len()) {
@@ -41,32 +60,32 @@ pub fn parse_source(source: Source) -> Result<Module, ReadError> {
     // search finds that line faster than stepping over the body. Should the guess be wrong
     // anywhere (a body reads to another end), or the text hold an error that a wrong guess
     // could have caused, the module is read again, stepping over each body brace by brace.
-    match read_guessing_ends(source) {
+    match read_guessing_ends(source, work) {
         Ok(module) => Ok(module),
-        Err(source) => read_exact(source),
+        Err(source) => read_exact(source, work),
     }
 }
 
 /// Read with body ends guessed; the text back if a guess did not hold or anything failed.
-fn read_guessing_ends(source: Source) -> Result<Module, Source> {
+fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Source> {
     let (mut module, deferred_fields, top_error) =
         Parser::new(&source).module(BodyEnd::FirstClosingLine);
     module.source = source;
     if top_error.is_some() {
         return Err(module.source);
     }
-    match read_bodies(&mut module, None, &deferred_fields) {
+    match read_bodies(&mut module, None, &deferred_fields, work) {
         (None, true) => Ok(module),
         _ => Err(module.source),
     }
 }
 
-fn read_exact(source: Source) -> Result<Module, ReadError> {
+fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, ReadError> {
     let (mut module, _, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error.
     let limit = top_error.as_ref().map(error_offset);
-    let (body_error, _) = read_bodies(&mut module, limit, &[]);
+    let (body_error, _) = read_bodies(&mut module, limit, &[], work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
         .into_iter()
@@ -95,9 +114,14 @@ pub(crate) fn local_names(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// Read a module from raw bytes: rejects bitcode and invalid UTF-8 with a clear error.
 pub fn parse_bytes(bytes: Vec<u8>) -> Result<Module, ReadError> {
+    parse_bytes_with(bytes, None)
+}
+
+/// [`parse_bytes`], with work done on each body as it is read.
+pub fn parse_bytes_with(bytes: Vec<u8>, work: Option<&dyn BodyWork>) -> Result<Module, ReadError> {
     // Bitcode never starts with valid UTF-8 (0xC0 is no UTF-8 byte).
     match String::from_utf8(bytes) {
-        Ok(s) => parse(s),
+        Ok(s) => parse_source_with(Source::from(s), work),
         Err(e) => Err(not_text(e.as_bytes(), e.utf8_error().valid_up_to())),
     }
 }
@@ -105,8 +129,16 @@ pub fn parse_bytes(bytes: Vec<u8>) -> Result<Module, ReadError> {
 /// Read a module from a file, mapping it rather than copying it. `None` when the file cannot
 /// be mapped (a pipe, an empty file): read its bytes and use [`parse_bytes`] instead.
 pub fn parse_file(file: &std::fs::File) -> Option<Result<Module, ReadError>> {
+    parse_file_with(file, None)
+}
+
+/// [`parse_file`], with work done on each body as it is read.
+pub fn parse_file_with(
+    file: &std::fs::File,
+    work: Option<&dyn BodyWork>,
+) -> Option<Result<Module, ReadError>> {
     Some(match Source::map(file)? {
-        Ok(source) => parse_source(source),
+        Ok(source) => parse_source_with(source, work),
         Err((bytes, valid_up_to)) => Err(not_text(&bytes, valid_up_to)),
     })
 }
@@ -210,6 +242,7 @@ fn read_bodies(
     m: &mut Module,
     limit: Option<usize>,
     deferred_fields: &[Span],
+    work: Option<&dyn BodyWork>,
 ) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m
         .functions
@@ -222,16 +255,20 @@ fn read_bodies(
     }
     m.top_level_uses = m.uses.len() as u32;
 
-    let (results, fields_held) = if deferred_fields.len() >= FIELDS_WORTH_THREADS {
-        rayon::join(
-            || read_in_parallel(m, &definitions),
-            || fields_hold(m, deferred_fields),
-        )
-    } else {
-        (
-            read_in_parallel(m, &definitions),
-            fields_hold(m, deferred_fields),
-        )
+    let (results, fields_held) = {
+        let visit = work.map(|w| w.begin(m));
+        let visit = visit.as_deref();
+        if deferred_fields.len() >= FIELDS_WORTH_THREADS {
+            rayon::join(
+                || read_in_parallel(m, &definitions, visit),
+                || fields_hold(m, deferred_fields),
+            )
+        } else {
+            (
+                read_in_parallel(m, &definitions, visit),
+                fields_hold(m, deferred_fields),
+            )
+        }
     };
 
     let mut first_error: Option<ReadError> = None;
@@ -312,7 +349,11 @@ pub(crate) fn worth_threads(text: usize, jobs: usize) -> bool {
     jobs >= 2 && text >= PARALLEL_THRESHOLD
 }
 
-fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts, ReadError>> {
+fn read_in_parallel(
+    m: &Module,
+    definitions: &[FuncId],
+    visit: Option<&Visit>,
+) -> Vec<Result<BodyFacts, ReadError>> {
     let text = body_text(m, definitions);
     // A body with more than a thread's share of the text would keep one thread busy after
     // the others are done: it is read in pieces. Below the threshold the thread pool is not
@@ -326,7 +367,7 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts,
         let mut scratch = Scratch::default();
         return definitions
             .iter()
-            .map(|&f| read_one(m, f, share, &mut scratch))
+            .map(|&f| read_one(m, f, share, &mut scratch, visit))
             .collect();
     }
     // A body begun last would keep its thread busy after the others are done (rustprog-O3's
@@ -351,7 +392,7 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId]) -> Vec<Result<BodyFacts,
             .with_min_len(min_len)
             .with_max_len(max_len)
             .map_init(Scratch::default, |scratch, &(i, f)| {
-                (i, read_one(m, f, share, scratch))
+                (i, read_one(m, f, share, scratch, visit))
             })
             .collect::<Vec<_>>()
     };
@@ -368,6 +409,7 @@ fn read_one<'a>(
     f: FuncId,
     share: usize,
     scratch: &mut Scratch<'a>,
+    visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let count = pieces::piece_count(m, f, share);
     if count >= 2
@@ -375,13 +417,14 @@ fn read_one<'a>(
     {
         return Ok(facts);
     }
-    read_whole(m, f, scratch)
+    read_whole(m, f, scratch, visit)
 }
 
 fn read_whole<'a>(
     m: &'a Module,
     f: FuncId,
     scratch: &mut Scratch<'a>,
+    visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
     let walk = body.reachable_blocks();
@@ -392,6 +435,9 @@ fn read_whole<'a>(
         passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
         ..walk_facts(walk.iter().map(|&b| (&body, b)))
     };
+    if let Some(visit) = visit {
+        visit(f, &body, &uses, &info);
+    }
     scratch.recycle(body);
     Ok(BodyFacts { info, uses })
 }
@@ -434,11 +480,16 @@ fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool
         let callee_is_intrinsic = items.iter().find_map(|it| match it {
             Item::Value(v) => Some(match v.kind() {
                 // Only an intrinsic is left undeclared (`GlobalId::reserved_value` until then).
-                ValueKind::Global(u) => uses.get(u.index()).is_some_and(|u| {
-                    u.global.is_reserved_value()
-                        || matches!(&m.globals[u.global].name,
+                // A body's first use takes the id after the module's.
+                ValueKind::Global(u) => u
+                    .index()
+                    .checked_sub(m.uses.len())
+                    .and_then(|i| uses.get(i))
+                    .is_some_and(|u| {
+                        u.global.is_reserved_value()
+                            || matches!(&m.globals[u.global].name,
                             GlobalName::Named(n) if n.starts_with(b"llvm."))
-                }),
+                    }),
                 _ => false,
             }),
             _ => None,
@@ -466,7 +517,7 @@ mod tests {
 
     #[test]
     fn printed_bodies_end_where_guessed() {
-        let m = read_guessing_ends(Source::from(PRINTED.to_string()))
+        let m = read_guessing_ends(Source::from(PRINTED.to_string()), None)
             .unwrap_or_else(|_| panic!("the guess failed on printed text"));
         assert_eq!(m.functions.len(), 2);
     }
@@ -475,7 +526,7 @@ mod tests {
     fn a_wrong_guess_is_caught_and_the_module_read_again() {
         let over_lines = "define void @f(ptr %p) {\n  store { i32, i32 } {\n  i32 1, i32 2\n}, \
                           ptr %p\n  ret void\n}\n\ndefine void @g() {\n  ret void\n}\n";
-        assert!(read_guessing_ends(Source::from(over_lines.to_string())).is_err());
+        assert!(read_guessing_ends(Source::from(over_lines.to_string()), None).is_err());
         let m = parse(over_lines.to_string()).unwrap();
         let insts: Vec<u32> = m
             .functions
@@ -488,7 +539,7 @@ mod tests {
     #[test]
     fn a_body_on_one_line_is_stepped_over_exactly() {
         let text = "define void @f() { ret void }\ndefine void @g() {\n  ret void\n}\n";
-        let m = read_guessing_ends(Source::from(text.to_string()))
+        let m = read_guessing_ends(Source::from(text.to_string()), None)
             .unwrap_or_else(|_| panic!("read again for a body on one line"));
         assert_eq!(m.functions.len(), 2);
     }
@@ -514,7 +565,7 @@ mod tests {
                 "(name: \"f\", file: !0)"
             ]
         );
-        assert!(read_guessing_ends(Source::from(text.to_string())).is_ok());
+        assert!(read_guessing_ends(Source::from(text.to_string()), None).is_ok());
         // Fields stepped over that name an undefined node or do not read: the module is read
         // again exactly, which says what and where.
         for (from, to, message) in [
@@ -526,7 +577,7 @@ mod tests {
             ),
         ] {
             let text = text.replace(from, to);
-            assert!(read_guessing_ends(Source::from(text.clone())).is_err());
+            assert!(read_guessing_ends(Source::from(text.clone()), None).is_err());
             let e = parse(text).unwrap_err().to_string();
             assert!(e.contains(message), "{e}");
         }

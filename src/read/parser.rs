@@ -272,6 +272,9 @@ struct BodyMode<'a> {
     /// Reading again: the body's uses are the module's run of this first id and length, in
     /// order (names are not looked up again: an edit may have renamed or retargeted them).
     replay_from: Option<(u32, u32)>,
+    /// The id of the body's first use: the module's when reading again; else the module's
+    /// count of uses, so that a body's uses and the module's never share an id.
+    first_use: u32,
     types: BodyTypes<'a>,
 }
 
@@ -702,10 +705,9 @@ impl<'a> Parser<'a> {
         match &mut self.body_mode {
             None => self.m.uses[u].role = role,
             Some(bm) => {
-                let first = bm.replay_from.map_or(0, |(first, _)| first as usize);
                 if let Some(use_) = u
                     .index()
-                    .checked_sub(first)
+                    .checked_sub(bm.first_use as usize)
                     .and_then(|i| bm.uses.get_mut(i))
                 {
                     use_.role = role;
@@ -887,7 +889,7 @@ impl<'a> Parser<'a> {
                 None if is_implicit_intrinsic(t.kind, body) => GlobalId::reserved_value(),
                 None => return Err(self.err_at(t.span, "use of undefined value")),
             };
-            let u = UseId::new(bm.uses.len());
+            let u = UseId::from_u32(bm.first_use + bm.uses.len() as u32);
             bm.uses.push(GlobalUse {
                 global,
                 span: t.span,
@@ -2621,6 +2623,7 @@ impl<'a> Parser<'a> {
             func: f,
             uses: Vec::new(),
             replay_from,
+            first_use: replay_from.map_or(base.uses.len() as u32, |(first, _)| first),
             types,
         });
         scope.reset(ArenaBase::of(base));
@@ -2910,10 +2913,8 @@ impl<'a> Parser<'a> {
             .iter()
             .find_map(|it| match it {
                 Item::Value(v) => match v.kind() {
-                    // In a body read again, a use's id is the module's: its run starts later.
                     ValueKind::Global(u) => {
-                        let first = bm.replay_from.map_or(0, |(first, _)| first as usize);
-                        bm.uses.get(u.index().checked_sub(first)?)
+                        bm.uses.get(u.index().checked_sub(bm.first_use as usize)?)
                     }
                     _ => None,
                 },

@@ -230,7 +230,7 @@ mod tests {
             .iter()
             .filter(|(_, func)| func.body.is_some())
             .map(|(f, _)| {
-                let whole = read_whole(&m, f, &mut scratch).unwrap();
+                let whole = read_whole(&m, f, &mut scratch, None).unwrap();
                 (
                     facts(&whole),
                     read_in_pieces(&m, f, count).map(|p| facts(&p)),
@@ -334,7 +334,7 @@ mod tests {
                 if cuts(m.source.as_bytes(), body.span, body.span.range().len() / 4).is_empty() {
                     continue;
                 }
-                let whole = read_whole(&m, f, &mut scratch).unwrap();
+                let whole = read_whole(&m, f, &mut scratch, None).unwrap();
                 let pieces = read_in_pieces(&m, f, 4)
                     .unwrap_or_else(|| panic!("{}: a body did not join", path.display()));
                 assert_eq!(
