@@ -290,8 +290,8 @@ type Member = (FuncId, Option<FirstPrint>);
 
 impl FirstReadEncodings {
     fn state(&self) -> MutexGuard<'_, FirstRead> {
-        // A thread that panicked while holding the lock left a consistent state: every
-        // change is one insertion.
+        // A thread that panicked while holding the lock left nothing half made: an encoding
+        // without the function that named it at worst, which no function then names.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -350,7 +350,8 @@ fn candidates<'m>(
 ) -> Vec<Candidate> {
     let cx = Context::new(m, Box::new(|g| is_hole(m, g)));
     // Functions can be equal only if their bodies have one shape and their headers encode
-    // alike; only those that share both with another are read again.
+    // alike; only those that share both with another are encoded (read again unless
+    // encoded as the module was read).
     let shape = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.shape);
     let mut by_shape: FxHashMap<u64, Vec<FuncId>> = FxHashMap::default();
     for f in m.functions.keys().filter(|&f| eligible[f]) {
