@@ -346,10 +346,9 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     /// The global a use names: one of the module's, or past them one of `body_uses`.
     fn use_global(&self, u: UseId) -> GlobalId {
-        match u.index().checked_sub(self.m.uses.len()) {
-            Some(i) => self.body_uses[i].global,
-            None => self.m.uses[u].global,
-        }
+        let use_ = self.m.use_in_body(self.body_uses, u);
+        use_.expect("a body names the module's uses or its own")
+            .global
     }
 
     fn mark(&mut self, span: Span, part: Part) {

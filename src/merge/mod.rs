@@ -182,11 +182,8 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     if func.deleted || func.rewritten {
         return Some("already rewritten");
     }
-    if func.link.linkage == Linkage::AvailableExternally {
-        return Some("§1: available_externally");
-    }
-    if body.passes_distinct_metadata {
-        return Some("§1: passes a distinct metadata node to an intrinsic");
+    if let Some(reason) = ineligibility_by_own_text(func, body) {
+        return Some(reason);
     }
     let own = func.global;
     let pinned = m.globals[own].uses.iter().any(|&u| {
@@ -195,6 +192,17 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     });
     if pinned {
         return Some("its block addresses are taken outside its body, so its blocks must stay");
+    }
+    None
+}
+
+/// What keeps a definition out whatever the rest of the module holds (part of §1).
+fn ineligibility_by_own_text(func: &Function, body: &BodyInfo) -> Option<&'static str> {
+    if func.link.linkage == Linkage::AvailableExternally {
+        return Some("§1: available_externally");
+    }
+    if body.passes_distinct_metadata {
+        return Some("§1: passes a distinct metadata node to an intrinsic");
     }
     None
 }
@@ -307,10 +315,7 @@ impl BodyWork for FirstReadEncodings {
             // What cannot take part whatever the other bodies hold, and an intrinsic never
             // declared (named once every body is read), are left alone.
             let undeclared = uses.iter().any(|u| u.global.is_reserved_value());
-            if undeclared
-                || info.passes_distinct_metadata
-                || m.functions[f].link.linkage == Linkage::AvailableExternally
-            {
+            if undeclared || ineligibility_by_own_text(&m.functions[f], info).is_some() {
                 return;
             }
             let key = (info.shape, fingerprint::header_key(&cx, f));

@@ -191,6 +191,11 @@ pub struct Linkable {
     pub unnamed_addr_span: Span,
 }
 
+/// Whether a global's name (unquoted) is an intrinsic's: LLVM reserves the `llvm.` prefix.
+pub fn is_intrinsic_name(name: &[u8]) -> bool {
+    name.starts_with(b"llvm.")
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GlobalName {
     Named(Box<[u8]>),
@@ -1008,6 +1013,15 @@ impl Module {
             GlobalName::Numbered(n) => self.global_by_number.insert(n, g),
         };
         g
+    }
+
+    /// The use `u` names in a body as it is first read (see [`crate::read::BodyWork`]): one
+    /// of the module's, or past them one of the body's own `uses`, not yet the module's.
+    pub fn use_in_body<'a>(&'a self, uses: &'a [GlobalUse], u: UseId) -> Option<&'a GlobalUse> {
+        match u.index().checked_sub(self.uses.len()) {
+            Some(i) => uses.get(i),
+            None => self.uses.get(u),
+        }
     }
 
     pub fn function_of(&self, g: GlobalId) -> Option<FuncId> {

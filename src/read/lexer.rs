@@ -376,10 +376,14 @@ impl<'a> Lexer<'a> {
     fn rare(&mut self, start: usize, b: u8) -> Token {
         match b {
             b'$' => {
-                // `$name:` is a label, as in LLVM; otherwise a comdat name.
+                // `$name:` is a label, as in LLVM; otherwise a comdat name, whose end is
+                // this one when it is bare (C++ comdat names are long: scanned once).
                 let end = self.name_end(start);
                 if self.at(end) == b':' {
                     return self.tok(Tok::Label, start, end + 1);
+                }
+                if is_name_start(self.at(start + 1)) {
+                    return self.tok(Tok::ComdatName, start, end);
                 }
                 self.sigil_name(start, Tok::ComdatName, Tok::Invalid)
             }

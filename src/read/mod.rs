@@ -17,7 +17,6 @@ mod pieces;
 pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
-use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 pub(crate) use parser::Scratch;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser};
@@ -480,16 +479,11 @@ fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool
         let callee_is_intrinsic = items.iter().find_map(|it| match it {
             Item::Value(v) => Some(match v.kind() {
                 // Only an intrinsic is left undeclared (`GlobalId::reserved_value` until then).
-                // A body's first use takes the id after the module's.
-                ValueKind::Global(u) => u
-                    .index()
-                    .checked_sub(m.uses.len())
-                    .and_then(|i| uses.get(i))
-                    .is_some_and(|u| {
-                        u.global.is_reserved_value()
-                            || matches!(&m.globals[u.global].name,
-                            GlobalName::Named(n) if n.starts_with(b"llvm."))
-                    }),
+                ValueKind::Global(u) => m.use_in_body(uses, u).is_some_and(|u| {
+                    u.global.is_reserved_value()
+                        || matches!(&m.globals[u.global].name,
+                            GlobalName::Named(n) if is_intrinsic_name(n))
+                }),
                 _ => false,
             }),
             _ => None,

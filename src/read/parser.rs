@@ -532,7 +532,7 @@ pub(crate) const NOT_A_CALLEE: &str = "intrinsic can only be used as callee";
 
 /// Whether a global not declared anywhere is an intrinsic LLVM declares itself when called.
 fn is_implicit_intrinsic(kind: Tok, body: &[u8]) -> bool {
-    kind == Tok::GlobalName && strip_name(body).starts_with(b"llvm.")
+    kind == Tok::GlobalName && is_intrinsic_name(&strip_name(body))
 }
 
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
@@ -1138,7 +1138,7 @@ impl<'a> Parser<'a> {
         {
             // Outside a body nothing is called: an intrinsic never declared is misused.
             let message = match &g.name {
-                GlobalName::Named(n) if n.starts_with(b"llvm.") => NOT_A_CALLEE,
+                GlobalName::Named(n) if is_intrinsic_name(n) => NOT_A_CALLEE,
                 _ => "use of undefined value",
             };
             return Err(self.err_at(g.first_use, message));
