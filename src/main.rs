@@ -1,7 +1,6 @@
 //! The `mergefn` command line. Library errors get their context (the file) here.
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
-use mergefn::write::Draft;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -220,29 +219,6 @@ fn load_with(
     mergefn::read::parse_bytes_with(bytes, work).map_err(|e| format!("{name}:{e}"))
 }
 
-/// Read the input and, on another thread meanwhile, begin the output as a copy of it (see
-/// [`Draft`]). A draft that cannot be made is no error: the output is then written from the
-/// module, and any error that has is reported. Only worth it when the output is the input:
-/// merging edits the first tenth of a module or so, and a draft rewritten from there costs
-/// more than it saves (sqlite3-O0: 67 ms against 63).
-fn load_drafting(
-    input: &Path,
-    output: Option<&Path>,
-) -> Result<(mergefn::Module, Option<Draft>), String> {
-    // Below this, starting a thread costs more than the copy saves (stress-100: +0.15 ms).
-    const WORTH_DRAFTING: u64 = 256 * 1024;
-    let large = |input: &Path| std::fs::metadata(input).is_ok_and(|m| m.len() >= WORTH_DRAFTING);
-    let Some(output) = output.filter(|o| o.as_os_str() != "-" && large(input)) else {
-        return Ok((load(input)?, None));
-    };
-    std::thread::scope(|s| {
-        let draft = s.spawn(|| Draft::begin(output, input));
-        let m = load(input);
-        let draft = draft.join().ok().and_then(Result::ok).flatten();
-        Ok((m?, draft))
-    })
-}
-
 fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<(), String> {
     match output {
         Some(p) if p.as_os_str() != "-" => {
@@ -280,13 +256,8 @@ fn run(command: Command) -> Result<(), String> {
                 print!("{out}");
                 return Ok(());
             }
-            let (m, draft) = load_drafting(&input, output.as_deref())?;
-            let written = match (draft, &output) {
-                (Some(draft), Some(p)) => draft
-                    .finish(&m)
-                    .map_err(|e| format!("{}: {e}", p.display())),
-                _ => emit(&m, output.as_deref()),
-            };
+            let m = load(&input)?;
+            let written = emit(&m, output.as_deref());
             exit_without_freeing(m);
             written
         }

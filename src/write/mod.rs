@@ -3,7 +3,7 @@
 
 use crate::model::{GlobalName, Module};
 use std::fs::File;
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The pieces of the output in order: source slices between patches, patch texts, then the
@@ -117,54 +117,6 @@ fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     builder.tempfile_in(dir)
-}
-
-/// An output file begun before its module is read: a copy of the input file, made by the
-/// system while the input is read (on another thread), because most of an output is its
-/// input's text and writing it is a good part of the time. [`Draft::finish`] keeps the text
-/// before the module's first edit and writes the rest.
-pub struct Draft {
-    tmp: tempfile::NamedTempFile,
-    path: PathBuf,
-    copied: u64,
-}
-
-impl Draft {
-    /// Begin the output `path` as a copy of the regular file `input`; `None` when either is
-    /// not a regular file (a pipe cannot be read twice, and a device must see only the final
-    /// text). Dropping the draft removes it.
-    pub fn begin(path: &Path, input: &Path) -> io::Result<Option<Draft>> {
-        if !std::fs::metadata(input)?.is_file() {
-            return Ok(None);
-        }
-        let Some(path) = replaceable(path)? else {
-            return Ok(None);
-        };
-        let tmp = temporary_beside(&path)?;
-        let copied = io::copy(&mut File::open(input)?, &mut tmp.as_file())?;
-        Ok(Some(Draft { tmp, path, copied }))
-    }
-
-    /// Make the draft the text of `m`, read from the draft's input, and put it in place of
-    /// its path.
-    pub fn finish(self, m: &Module) -> io::Result<()> {
-        let pieces = pieces(m);
-        // The first piece is the source up to the first edit, already in the copy (unless
-        // the input changed size since it was read: then everything is written).
-        let kept = if self.copied == m.source.len() as u64 {
-            pieces[0].len()
-        } else {
-            0
-        };
-        let rest = &pieces[usize::from(kept > 0)..];
-        let mut file = self.tmp.as_file();
-        if kept as u64 != self.copied || !rest.is_empty() {
-            file.set_len(kept as u64)?;
-            file.seek(io::SeekFrom::Start(kept as u64))?;
-            write_all_pieces(&mut file, rest)?;
-        }
-        replace(self.tmp.into_temp_path(), &self.path)
-    }
 }
 
 /// Put the finished temporary file in place of `path`; a reader sees the old file or the new
@@ -281,37 +233,6 @@ mod tests {
         write_all_pieces(&mut trickle, &pieces).unwrap();
         assert_eq!(whole, pieces.concat().into_bytes());
         assert_eq!(trickle.0, whole);
-    }
-
-    /// A draft begun from the input file and finished with the module read from it gives
-    /// what writing the module gives, edited or not, and whatever the file held before.
-    #[test]
-    fn a_finished_draft_is_the_written_module() {
-        let dir = tempfile::tempdir().unwrap();
-        let (input, out) = (dir.path().join("in.ll"), dir.path().join("out.ll"));
-        let text = "@g = global i32 0\n\ndefine void @f() {\n  ret void\n}\n\ndefine void @h() {\n  call void @f()\n  ret void\n}\n";
-        std::fs::write(&input, text).unwrap();
-        let edits: [fn(&mut Module); 5] = [
-            |_| {},
-            |m| m.delete_function(m.function_of(m.lookup("h").unwrap()).unwrap()),
-            |m| m.rename_global(m.lookup("g").unwrap(), b"renamed"),
-            |m| m.rename_global(m.lookup("f").unwrap(), b"a_longer_name"),
-            |m| m.add_declaration(b"extra", m.functions.values().next().unwrap().fn_ty),
-        ];
-        for edit in edits {
-            std::fs::write(&out, "a longer text that was there before the draft").unwrap();
-            let mut m = crate::read::parse(text.to_string()).unwrap();
-            edit(&mut m);
-            let draft = Draft::begin(&out, &input).unwrap().unwrap();
-            draft.finish(&m).unwrap();
-            assert_eq!(std::fs::read_to_string(&out).unwrap(), to_string(&m));
-        }
-        drop(Draft::begin(&out, &input).unwrap());
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            2,
-            "a dropped draft is removed"
-        );
     }
 
     #[cfg(unix)]
