@@ -18,7 +18,8 @@ if ! ls -d llvm-toolchain-*/llvm/test/Transforms/LoopVectorize >/dev/null 2>&1; 
                 > /etc/apt/sources.list.d/mergefn-deb-src.sources
             apt-get update -qq
         fi
-        # The source of LLVM 22 is not on the mirror; 19's tests read with LLVM 22 all the same.
+        # LLVM 22's source package is listed (bookworm-security) but its upstream tarball is not
+        # on the mirror (404, checked 2026-11-22); 19's tests read with LLVM 22 all the same.
         apt-get source --download-only llvm-toolchain-19
     fi
     tar -xJf llvm-toolchain-*.orig.tar.xz --wildcards \
