@@ -118,7 +118,8 @@ pub struct Context<'m> {
 impl<'m> Context<'m> {
     pub fn new(module: &'m Module, is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>) -> Self {
         let mut single_groups = FxHashMap::default();
-        for (&n, group) in &module.attr_groups {
+        for (&n, &group) in &module.attr_groups {
+            let group = module.attr_list(group);
             let mut keys = Vec::with_capacity(group.len());
             for a in group {
                 match *a {
@@ -397,14 +398,15 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     /// The part of the encoding the function's header decides, which its body follows.
     fn header(&mut self) {
-        let f = &self.m.functions[self.func];
+        let m = self.m;
+        let f = &m.functions[self.func];
         let header = f.header_span;
         self.mark(header, Part::Attributes);
-        self.attrs(&f.fn_attrs);
-        self.attrs(&f.ret_attrs);
+        self.attrs(m.attr_list(f.fn_attrs));
+        self.attrs(m.attr_list(f.ret_attrs));
         self.num(f.params.len() as u64);
         for p in &f.params {
-            self.attrs(&p.attrs);
+            self.attrs(m.attr_list(p.attrs));
         }
         self.mark(header, Part::Gc);
         self.opt_text(f.gc);
@@ -703,8 +705,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
         for a in list {
             match a {
                 Attr::Group(n, _) => {
-                    if let Some(group) = m.attr_groups.get(n) {
-                        for a in group {
+                    if let Some(&group) = m.attr_groups.get(n) {
+                        for a in m.attr_list(group) {
                             push(self, a);
                         }
                     }

@@ -10,6 +10,7 @@ pub mod types;
 
 use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 pub use source::Source;
 pub use types::{FloatKind, NamedTypeId, Type, TypeId, Types};
@@ -196,9 +197,11 @@ pub fn is_intrinsic_name(name: &[u8]) -> bool {
     name.starts_with(b"llvm.")
 }
 
+/// A global's name. A named one's bytes are shared with [`Module::global_by_name`]: C++ and
+/// Rust names run to hundreds of bytes, and there are thousands of them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GlobalName {
-    Named(Box<[u8]>),
+    Named(Arc<[u8]>),
     Numbered(u32),
 }
 
@@ -255,7 +258,29 @@ pub enum Attr {
     Text(Span),
 }
 
-pub type AttrList = Vec<Attr>;
+/// A list of attributes of a function header or an attribute group: a run of the module's
+/// [`Module::attrs`], read with [`Module::attr_list`]. One arena rather than a vector a list:
+/// a C++ header has a list a parameter, and allocating each was a tenth of the top level's
+/// time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttrList {
+    start: u32,
+    len: u32,
+}
+
+impl AttrList {
+    /// The attributes pushed on `arena` since it held `start` of them.
+    pub fn since(arena: &[Attr], start: usize) -> AttrList {
+        AttrList {
+            start: start as u32,
+            len: (arena.len() - start) as u32,
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Param {
@@ -950,7 +975,7 @@ pub struct Module {
     pub types: Types,
     pub globals: PrimaryMap<GlobalId, Global>,
     /// Named globals by their unescaped name; numbered ones (`@0`) by number.
-    pub global_by_name: FxHashMap<Box<[u8]>, GlobalId>,
+    pub global_by_name: FxHashMap<Arc<[u8]>, GlobalId>,
     pub global_by_number: FxHashMap<u32, GlobalId>,
     pub functions: PrimaryMap<FuncId, Function>,
     pub variables: PrimaryMap<VarId, Variable>,
@@ -962,6 +987,8 @@ pub struct Module {
     pub named_metadata: Vec<NamedMd>,
     /// `attributes #N = { ... }`
     pub attr_groups: FxHashMap<u32, AttrList>,
+    /// The attributes of every header and group, a run each ([`AttrList`]).
+    pub attrs: Vec<Attr>,
     pub uses: PrimaryMap<UseId, GlobalUse>,
     /// The uses below this id are the top level's, in source order; the bodies' follow, a run
     /// per function ([`BodyInfo::uses`]).
@@ -986,6 +1013,10 @@ impl Module {
 
     pub fn bytes(&self, span: Span) -> &[u8] {
         &self.source.as_bytes()[span.range()]
+    }
+
+    pub fn attr_list(&self, list: AttrList) -> &[Attr] {
+        &self.attrs[list.start as usize..][..list.len as usize]
     }
 
     pub fn lookup(&self, name: &str) -> Option<GlobalId> {

@@ -219,7 +219,7 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
     Ok(match m.global_by_name.get(name.as_ref()) {
         Some(&g) => g,
         None => m.add_global(
-            GlobalName::Named(name.into()),
+            GlobalName::Named(name.as_ref().into()),
             GlobalKind::Intrinsic,
             use_.span,
         ),

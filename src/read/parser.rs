@@ -588,6 +588,7 @@ impl<'a> Parser<'a> {
                 md_by_number: Default::default(),
                 named_metadata: Vec::new(),
                 attr_groups: Default::default(),
+                attrs: Vec::new(),
                 uses: Default::default(),
                 top_level_uses: 0,
                 patches: Vec::new(),
@@ -922,7 +923,7 @@ impl<'a> Parser<'a> {
                 .global_by_name
                 .get(name.as_ref())
                 .copied()
-                .ok_or_else(|| GlobalName::Named(name.into_owned().into())),
+                .ok_or_else(|| GlobalName::Named(name.as_ref().into())),
         };
         existing.unwrap_or_else(|name| self.m.add_global(name, GlobalKind::Pending, first_use))
     }
@@ -1528,14 +1529,18 @@ impl<'a> Parser<'a> {
         let n = self.number_after_sigil(t)?;
         self.expect(Tok::Equal, "'='")?;
         self.expect(Tok::LBrace, "'{'")?;
-        let mut attrs = Vec::new();
+        let start = self.m.attrs.len();
         while self.tok.kind != Tok::RBrace {
             match self.tok.kind {
-                Tok::Word | Tok::Str => attrs.push(self.attribute()?),
+                Tok::Word | Tok::Str => {
+                    let a = self.attribute()?;
+                    self.m.attrs.push(a);
+                }
                 _ => return Err(self.err("an attribute or '}'")),
             }
         }
         self.bump();
+        let attrs = AttrList::since(&self.m.attrs, start);
         if self.m.attr_groups.insert(n, attrs).is_some() {
             return Err(self.err_at(t.span, "redefinition of an attribute group"));
         }
@@ -1594,11 +1599,12 @@ impl<'a> Parser<'a> {
 
     /// Attributes until `stop` says the next token is not one.
     fn attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<AttrList> {
-        let mut attrs = Vec::new();
+        let start = self.m.attrs.len();
         while self.at_attribute(&stop) {
-            attrs.push(self.attribute()?);
+            let a = self.attribute()?;
+            self.m.attrs.push(a);
         }
-        Ok(attrs)
+        Ok(AttrList::since(&self.m.attrs, start))
     }
 
     fn at_attribute(&self, stop: impl Fn(&Self) -> bool) -> bool {
@@ -1944,7 +1950,9 @@ impl<'a> Parser<'a> {
                             }
                             params.push(self.parse_type()?);
                             // Attributes in a function type are accepted and ignored by LLVM.
-                            self.attributes(|p| p.tok.kind != Tok::Word)?;
+                            while self.at_attribute(|p| p.tok.kind != Tok::Word) {
+                                self.attribute()?;
+                            }
                             if !self.eat(Tok::Comma) {
                                 break;
                             }
@@ -2364,7 +2372,7 @@ impl<'a> Parser<'a> {
             params,
             varargs,
             addrspace,
-            fn_attrs: Vec::new(),
+            fn_attrs: AttrList::default(),
             section: None,
             partition: None,
             comdat: None,
@@ -2382,6 +2390,7 @@ impl<'a> Parser<'a> {
         };
         // Function attributes (LLVM also takes `align N` among them), then the optional parts
         // in the order LLVM's grammar fixes.
+        let fn_attrs_start = self.m.attrs.len();
         loop {
             match (self.tok.kind, self.word()) {
                 (Tok::Word, b"align") => f.align = Some(self.function_alignment()?),
@@ -2398,12 +2407,17 @@ impl<'a> Parser<'a> {
                                 | b"personality"
                         ) =>
                 {
-                    f.fn_attrs.push(self.attribute()?)
+                    let a = self.attribute()?;
+                    self.m.attrs.push(a);
                 }
-                (Tok::Str | Tok::AttrGroup, _) => f.fn_attrs.push(self.attribute()?),
+                (Tok::Str | Tok::AttrGroup, _) => {
+                    let a = self.attribute()?;
+                    self.m.attrs.push(a);
+                }
                 _ => break,
             }
         }
+        f.fn_attrs = AttrList::since(&self.m.attrs, fn_attrs_start);
         if self.eat_word(b"section") {
             f.section = Some(self.expect(Tok::Str, "a section name")?.span);
         }

@@ -35,9 +35,9 @@ fn attr_text(m: &Module, a: &Attr) -> String {
     }
 }
 
-fn attrs_text(m: &Module, list: &AttrList) -> String {
+fn attrs_text(m: &Module, list: AttrList) -> String {
     let mut s = String::new();
-    for a in list {
+    for a in m.attr_list(list) {
         s.push_str(&attr_text(m, a));
         s.push(' ');
     }
@@ -178,7 +178,7 @@ pub fn thunk_text(
         args.push(format!(
             "{} {}{}",
             m.types.display(p.ty),
-            attrs_text(m, &p.attrs),
+            attrs_text(m, p.attrs),
             v
         ));
     }
@@ -189,8 +189,8 @@ pub fn thunk_text(
         _ => "tail",
     };
     let cc = t.cconv.map_or(String::new(), |s| format!("{} ", m.text(s)));
-    let ret_attrs = attrs_text(m, &t.ret_attrs);
-    let fn_attrs = attrs_text(m, &t.fn_attrs);
+    let ret_attrs = attrs_text(m, t.ret_attrs);
+    let fn_attrs = attrs_text(m, t.fn_attrs);
     let void = m.types.is_void(t.ret_ty);
     let result = if void { None } else { Some(casts.fresh()) };
     let mut call = String::from("  ");

@@ -46,8 +46,9 @@ impl Module {
             GlobalName::Named(n) => self.global_by_name.remove(n),
             GlobalName::Numbered(n) => self.global_by_number.remove(n),
         };
-        self.global_by_name.insert(new_name.into(), g);
-        self.globals[g].name = GlobalName::Named(new_name.into());
+        let name: std::sync::Arc<[u8]> = new_name.into();
+        self.global_by_name.insert(name.clone(), g);
+        self.globals[g].name = GlobalName::Named(name);
     }
 
     /// Make one use refer to another global instead.
