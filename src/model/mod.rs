@@ -276,10 +276,6 @@ impl AttrList {
             len: (arena.len() - start) as u32,
         }
     }
-
-    pub fn is_empty(self) -> bool {
-        self.len == 0
-    }
 }
 
 #[derive(Clone, Debug)]

@@ -1532,10 +1532,7 @@ impl<'a> Parser<'a> {
         let start = self.m.attrs.len();
         while self.tok.kind != Tok::RBrace {
             match self.tok.kind {
-                Tok::Word | Tok::Str => {
-                    let a = self.attribute()?;
-                    self.m.attrs.push(a);
-                }
+                Tok::Word | Tok::Str => self.push_attribute()?,
                 _ => return Err(self.err("an attribute or '}'")),
             }
         }
@@ -1601,10 +1598,16 @@ impl<'a> Parser<'a> {
     fn attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<AttrList> {
         let start = self.m.attrs.len();
         while self.at_attribute(&stop) {
-            let a = self.attribute()?;
-            self.m.attrs.push(a);
+            self.push_attribute()?;
         }
         Ok(AttrList::since(&self.m.attrs, start))
+    }
+
+    /// Read one attribute of a header or a group onto the module's arena of them.
+    fn push_attribute(&mut self) -> PResult<()> {
+        let a = self.attribute()?;
+        self.m.attrs.push(a);
+        Ok(())
     }
 
     fn at_attribute(&self, stop: impl Fn(&Self) -> bool) -> bool {
@@ -2407,13 +2410,9 @@ impl<'a> Parser<'a> {
                                 | b"personality"
                         ) =>
                 {
-                    let a = self.attribute()?;
-                    self.m.attrs.push(a);
+                    self.push_attribute()?
                 }
-                (Tok::Str | Tok::AttrGroup, _) => {
-                    let a = self.attribute()?;
-                    self.m.attrs.push(a);
-                }
+                (Tok::Str | Tok::AttrGroup, _) => self.push_attribute()?,
                 _ => break,
             }
         }
