@@ -59,8 +59,11 @@ pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
 
     // Only members of classes of two or more can split; a member without holes never splits
     // from another member without holes, so refinement works on those with holes. Each round
-    // splits every class by the classes its members' holes name in the round before.
+    // splits every class by the classes its members' holes name in the round before. A class
+    // that cannot split now never can (classes only get smaller): its members leave the
+    // rounds that follow.
     let mut by_class: Vec<u32> = (0..class_of.len() as u32).collect();
+    let mut splittable: Vec<u32> = Vec::new();
     let mut keys: Vec<u32> = Vec::new();
     let mut key_ranges: Vec<(usize, usize)> = Vec::new();
     let mut by_key: Vec<usize> = Vec::new();
@@ -68,10 +71,12 @@ pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
         by_class.sort_unstable_by_key(|&i| (class_of[i as usize], i));
         let mut next = class_of.clone();
         let mut split = false;
+        splittable.clear();
         for class in by_class.chunk_by(|&a, &b| class_of[a as usize] == class_of[b as usize]) {
             if class.len() < 2 || class.iter().all(|&i| holes(i).is_empty()) {
                 continue;
             }
+            splittable.extend_from_slice(class);
             keys.clear();
             key_ranges.clear();
             for &i in class {
@@ -98,6 +103,7 @@ pub fn partition(m: &Module, prints: &[Candidate]) -> Vec<Vec<FuncId>> {
         if !split {
             break;
         }
+        std::mem::swap(&mut by_class, &mut splittable);
     }
 
     let mut members: FxHashMap<u32, Vec<FuncId>> = FxHashMap::default();
