@@ -168,10 +168,14 @@ fn push_quoted_name(s: &mut String, bytes: &[u8]) {
         }
         t
     };
-    if let Ok(text) = std::str::from_utf8(bytes)
+    // Without a branch a byte: C++ and Rust names run to hundreds of bytes, nearly all bare.
+    let bare = bytes
+        .iter()
+        .fold(true, |all, &b| all & BARE[usize::from(b)]);
+    if bare
         && !bytes.is_empty()
         && !bytes[0].is_ascii_digit()
-        && bytes.iter().all(|&b| BARE[usize::from(b)])
+        && let Ok(text) = std::str::from_utf8(bytes)
     {
         s.push_str(text);
         return;
@@ -204,6 +208,8 @@ mod tests {
         assert_eq!(quote_name(b"a b"), "\"a b\"");
         assert_eq!(quote_name(b"1x"), "\"1x\"");
         assert_eq!(quote_name(b"q\"\\"), "\"q\\22\\5C\"");
+        assert_eq!(quote_name("caf\u{e9}".as_bytes()), "\"caf\\C3\\A9\"");
+        assert_eq!(quote_name(b"$x-y.z"), "$x-y.z");
     }
 
     /// Pieces are written whole and in order, however many there are (more than one
