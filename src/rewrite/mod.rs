@@ -4,6 +4,7 @@
 use crate::model::*;
 use crate::write::{global_name, quote_name};
 use cranelift_entity::EntityRef;
+use std::sync::Arc;
 
 mod fold;
 mod preserve;
@@ -46,7 +47,7 @@ impl Module {
             GlobalName::Named(n) => self.global_by_name.remove(n),
             GlobalName::Numbered(n) => self.global_by_number.remove(n),
         };
-        let name: std::sync::Arc<[u8]> = new_name.into();
+        let name: Arc<[u8]> = new_name.into();
         self.global_by_name.insert(name.clone(), g);
         self.globals[g].name = GlobalName::Named(name);
     }
