@@ -106,8 +106,8 @@ pub struct TraceMark {
 /// encoded, and the encodings of attribute groups.
 pub struct Context<'m> {
     module: &'m Module,
-    /// Whether direct calls of this global are holes compared by class: it is a mergeable
-    /// function that cannot be interposed.
+    /// Whether direct calls of this global are holes compared by class (merging's rule:
+    /// a defined function that cannot be interposed, see `merge::is_hole`).
     is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>,
     /// The encoding of an attribute list that is one group (`#N`), as [`Encoder::attrs`]
     /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules

@@ -1603,6 +1603,14 @@ impl<'a> Parser<'a> {
         Ok(AttrList::since(&self.m.attrs, start))
     }
 
+    /// Read attributes until `stop`, keeping none (where LLVM reads and ignores them).
+    fn step_over_attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<()> {
+        while self.at_attribute(&stop) {
+            self.attribute()?;
+        }
+        Ok(())
+    }
+
     /// Read one attribute of a header or a group onto the module's arena of them.
     fn push_attribute(&mut self) -> PResult<()> {
         let a = self.attribute()?;
@@ -1827,9 +1835,7 @@ impl<'a> Parser<'a> {
                     || matches!(w, b"section" | b"partition" | b"code_model" | b"comdat")
             }
         };
-        while self.at_attribute(ends_attributes) {
-            self.attribute()?;
-        }
+        self.step_over_attributes(ends_attributes)?;
         var.span = name.span.to(self.prev_end());
         self.m.variables.push(var);
         Ok(())
@@ -1953,9 +1959,7 @@ impl<'a> Parser<'a> {
                             }
                             params.push(self.parse_type()?);
                             // Attributes in a function type are accepted and ignored by LLVM.
-                            while self.at_attribute(|p| p.tok.kind != Tok::Word) {
-                                self.attribute()?;
-                            }
+                            self.step_over_attributes(|p| p.tok.kind != Tok::Word)?;
                             if !self.eat(Tok::Comma) {
                                 break;
                             }
