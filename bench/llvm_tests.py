@@ -1,7 +1,9 @@
 """LLVM's own tests as an outside corpus for mergefn (not run by CI: it fetches LLVM's source).
 
-Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Three checks:
+Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Four checks:
   read  every file opt-22 reads must read with `mergefn read` and round-trip byte for byte;
+  refuse the files opt-22's parser refuses (an error at a line and column; not the verifier's),
+        counted with those mergefn reads all the same, and listed;
   merge every file opt-22 reads, merged by `mergefn merge`, must pass `opt-22 -passes=verify`;
   lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
         compare): a test passes as is, or with our output printed again by `opt-22 -S` (ours
@@ -19,9 +21,25 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, **kw)
 
 
+def parser_refusal(stderr):
+    """opt-22's message when its parser refused a file (an error at file:line:col), else None."""
+    for line in stderr.splitlines():
+        m = re.match(r"opt-22: .*?:\d+:\d+: error: (.*)", line)
+        if m:
+            return m.group(1)
+    return None
+
+
 def read_check(path):
-    if run(["opt-22", "-disable-output", path]).returncode != 0:
-        return None
+    """"ok", why mergefn fails a file opt-22 reads, or for a file opt-22's parser refuses,
+    ("refused", None) or ("read", opt-22's message) as mergefn refuses or reads it."""
+    opt = run(["opt-22", "-disable-output", path])
+    if opt.returncode != 0:
+        message = parser_refusal(opt.stderr)
+        if message is None:
+            return None
+        ours = run([mergefn, "read", path, "-o", os.devnull])
+        return ("refused", None) if ours.returncode != 0 else ("read", message)
     with tempfile.NamedTemporaryFile(suffix=".ll") as out:
         p = run([mergefn, "read", path, "-o", out.name])
         if p.returncode != 0:
@@ -69,11 +87,16 @@ files = sorted(
 )
 with ThreadPoolExecutor(os.cpu_count()) as pool:
     results = list(pool.map(read_check, files))
-read = [(f, r) for f, r in zip(files, results) if r is not None]
+read = [(f, r) for f, r in zip(files, results) if isinstance(r, str)]
 bad = [(f, r) for f, r in read if r != "ok"]
 print(f"read: {len(files)} files, opt-22 reads {len(read)}, mergefn refuses or changes {len(bad)}")
 for f, r in bad:
     print(f"  {os.path.relpath(f, tests)}: {r}")
+refused = [(f, r[1]) for f, r in zip(files, results) if isinstance(r, tuple)]
+accepted = [(f, m) for f, m in refused if m is not None]
+print(f"refuse: opt-22's parser refuses {len(refused)} files, mergefn reads {len(accepted)} of them")
+for f, m in accepted:
+    print(f"  {os.path.relpath(f, tests)}: opt-22: {m}")
 
 readable = [f for f, r in read if r == "ok"]
 with ThreadPoolExecutor(os.cpu_count()) as pool:

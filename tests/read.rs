@@ -263,6 +263,153 @@ fn errors_say_where_what_and_what_was_expected() {
     );
 }
 
+/// Where opt-22 reports the first error in `text`, as (line, column), or `None` when it reads
+/// the text.
+fn opt_error_at(opt: &str, text: &str) -> Option<(u32, u32)> {
+    use std::io::Write;
+    let mut child = Command::new(opt)
+        .args(["-disable-output", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let at = err.lines().next()?.strip_prefix("opt-22: <stdin>:")?;
+    let mut parts = at.splitn(3, ':');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+/// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
+/// visibility and DLL storage with local linkage, the constant expressions it dropped. Each
+/// is refused where opt-22 refuses it.
+#[test]
+fn what_llvm_22_refuses_is_refused_at_the_same_place() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "define void @f() foo {\n  ret void\n}\n",
+            (1, 18),
+            "expected '{'",
+        ),
+        ("declare void @f(i32 foo)\n", (1, 21), "expected ')'"),
+        (
+            "define void @f(i32 noinline %x) {\n  ret void\n}\n",
+            (1, 20),
+            "this attribute does not apply to parameters",
+        ),
+        (
+            "declare noinline i32 @f()\n",
+            (1, 9),
+            "this attribute does not apply to return values",
+        ),
+        (
+            "define void @f() noundef {\n  ret void\n}\n",
+            (1, 18),
+            "this attribute does not apply to functions",
+        ),
+        ("declare void @f(ptr byval)\n", (1, 26), "expected '('"),
+        (
+            "declare void @f(ptr dereferenceable 8)\n",
+            (1, 37),
+            "expected '('",
+        ),
+        (
+            "attributes #0 = { foo }\n",
+            (1, 19),
+            "expected an attribute",
+        ),
+        (
+            "attributes #0 = { alignstack(4) }\n",
+            (1, 29),
+            "expected '=' here",
+        ),
+        (
+            "declare void @g()\ndefine void @f() {\n  call void @g() foo\n  ret void\n}\n",
+            (3, 18),
+            "expected an instruction",
+        ),
+        (
+            "declare void @g(ptr)\ndefine void @f() {\n  call void @g(ptr noinline null)\n  ret void\n}\n",
+            (3, 20),
+            "this attribute does not apply to parameters",
+        ),
+        (
+            "declare void @h(i32)\ndefine void @f() {\n  call void (i32 noundef) @h(i32 0)\n  ret void\n}\n",
+            (3, 14),
+            "argument attributes invalid in function type",
+        ),
+        (
+            "define void @f() builtin {\n  ret void\n}\n",
+            (1, 18),
+            "'builtin' attribute not valid on function",
+        ),
+        (
+            "@v = internal hidden global i32 0\n",
+            (1, 1),
+            "symbol with local linkage must have default visibility",
+        ),
+        (
+            "define private dllexport void @f() {\n  ret void\n}\n",
+            (1, 8),
+            "symbol with local linkage cannot have a DLL storage class",
+        ),
+        (
+            "@x = global i32 0\n@g = global i32 mul (i32 1, i32 2)\n",
+            (2, 17),
+            "mul constexprs are no longer supported",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = load i32, ptr %p, align 3\n  ret void\n}\n",
+            (2, 32),
+            "alignment is not a power of two",
+        ),
+        (
+            "@g = global i32 0, align 8589934592\n",
+            (1, 26),
+            "huge alignments are not supported yet",
+        ),
+        (
+            "declare void @f(ptr align(3))\n",
+            (1, 26),
+            "alignment is not a power of two",
+        ),
+        (
+            "@g = global i1 icmp eq (ptr @g, ptr null)\n",
+            (1, 16),
+            "icmp constexprs are no longer supported",
+        ),
+    ];
+    let opt = common::opt();
+    for &(text, at, message) in cases {
+        let d = syntax_error(text);
+        assert_eq!((d.line, d.col), at, "{text}");
+        assert!(d.message.contains(message), "{text}: {}", d.message);
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), Some(at), "opt-22 on {text}");
+        }
+    }
+    // What the same places hold when LLVM reads them.
+    for text in [
+        "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
+        "declare void @f(ptr nocapture readonly align 8 dereferenceable(8) byval(i32))\n",
+        "@x = global i32 0\n@g = global i64 add (i64 ptrtoint (ptr @x to i64), i64 1)\n",
+        "@v = internal global i32 0\n@w = private dso_local global i32 0\n",
+        "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
+        "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
+    ] {
+        parse(text.to_string()).unwrap();
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
+        }
+    }
+}
+
 #[test]
 fn bitcode_and_invalid_utf8_are_named() {
     assert_eq!(

@@ -9,6 +9,7 @@
 //! about it are kept ([`BodyInfo`]) while the body itself is dropped. A stage that needs a
 //! body reads it again ([`Module::body`]), which cannot fail differently than it did here.
 
+mod attributes;
 mod error;
 mod lexer;
 mod parser;

@@ -5,6 +5,7 @@
 //! types, locals) are recorded and checked once their scope ends, so that an undefined name is
 //! an error at its first use, as LLVM reports it.
 
+use super::attributes::{self, Argument};
 use super::error::ReadError;
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
@@ -383,7 +384,10 @@ fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
 const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
 
 fn is_calling_conv(w: &[u8]) -> bool {
-    w.ends_with(b"cc")
+    // `cc42`: a numbered convention as LLVM prints it (it reads `cc 42` too).
+    w.strip_prefix(b"cc")
+        .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+        || w.ends_with(b"cc")
         || w.starts_with(b"amdgpu_")
         || w.starts_with(b"aarch64_")
         || w.starts_with(b"riscv_")
@@ -408,6 +412,27 @@ fn is_calling_conv(w: &[u8]) -> bool {
         )
 }
 
+/// Where a list of attributes stands, which decides what it may hold (see `attributes`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AttrPlace {
+    /// A function's header, a call's function attributes, a global variable.
+    Function,
+    /// `attributes #N = { ... }`: a function's, with `align=N` and `alignstack=N`.
+    Group,
+    Parameter,
+    Return,
+}
+
+impl AttrPlace {
+    fn bit(self) -> u8 {
+        match self {
+            AttrPlace::Function | AttrPlace::Group => attributes::FUNCTION,
+            AttrPlace::Parameter => attributes::PARAMETER,
+            AttrPlace::Return => attributes::RETURN,
+        }
+    }
+}
+
 fn is_fast_math_flag(w: &[u8]) -> bool {
     matches!(
         w,
@@ -415,62 +440,60 @@ fn is_fast_math_flag(w: &[u8]) -> bool {
     )
 }
 
-/// Words that begin a value (a constant or a constant expression).
-fn is_value_word(w: &[u8]) -> bool {
-    matches!(
-        w,
-        b"true"
-            | b"false"
-            | b"null"
-            | b"none"
-            | b"undef"
-            | b"poison"
-            | b"zeroinitializer"
-            | b"blockaddress"
-            | b"dso_local_equivalent"
-            | b"no_cfi"
-            | b"ptrauth"
-            | b"splat"
-            | b"asm"
-    ) || is_constant_expression_opcode(w)
-}
-
-/// Opcodes that may head a constant expression (LLVM 22 keeps fewer; older ones still read).
-fn is_constant_expression_opcode(w: &[u8]) -> bool {
+/// Opcodes LLVM 22 reads as heading a constant expression.
+fn is_constant_expression_opcode(op: Opcode) -> bool {
     use Opcode::*;
-    Opcode::from_keyword(w).is_some_and(|op| {
-        !op.is_terminator()
-            && !matches!(
-                op,
-                Alloca
-                    | Load
-                    | Store
-                    | Fence
-                    | AtomicCmpXchg
-                    | AtomicRmw
-                    | Phi
-                    | Call
-                    | VaArg
-                    | LandingPad
-                    | CleanupPad
-                    | CatchPad
-                    | Freeze
-            )
-    })
+    matches!(
+        op,
+        Add | Sub
+            | Xor
+            | Trunc
+            | PtrToInt
+            | PtrToAddr
+            | IntToPtr
+            | BitCast
+            | AddrSpaceCast
+            | ExtractElement
+            | InsertElement
+            | ShuffleVector
+            | GetElementPtr
+    )
 }
 
-/// Words that begin a top-level entity.
-fn is_toplevel_word(w: &[u8]) -> bool {
+/// Opcodes that headed constant expressions LLVM no longer has, which it refuses by name
+/// ("mul constexprs are no longer supported").
+fn is_former_constant_expression_opcode(op: Opcode) -> bool {
+    use Opcode::*;
     matches!(
-        w,
-        b"define"
-            | b"declare"
-            | b"attributes"
-            | b"source_filename"
-            | b"target"
-            | b"module"
-            | b"uselistorder"
-            | b"uselistorder_bb"
+        op,
+        FNeg | FAdd
+            | FSub
+            | Mul
+            | FMul
+            | UDiv
+            | SDiv
+            | FDiv
+            | URem
+            | SRem
+            | FRem
+            | Shl
+            | LShr
+            | AShr
+            | And
+            | Or
+            | ZExt
+            | SExt
+            | FpToUi
+            | FpToSi
+            | UiToFp
+            | SiToFp
+            | FpTrunc
+            | FpExt
+            | ICmp
+            | FCmp
+            | Select
+            | ExtractValue
+            | InsertValue
     )
 }
 
@@ -490,27 +513,6 @@ const IN_LITERAL_TYPE: [bool; 256] = {
     }
     t
 };
-
-fn is_type_word(w: &[u8]) -> bool {
-    is_int_type_word(w)
-        || matches!(
-            w,
-            b"void"
-                | b"half"
-                | b"bfloat"
-                | b"float"
-                | b"double"
-                | b"x86_fp80"
-                | b"fp128"
-                | b"ppc_fp128"
-                | b"x86_amx"
-                | b"label"
-                | b"metadata"
-                | b"token"
-                | b"ptr"
-                | b"target"
-        )
-}
 
 /// An unsigned decimal integer (as `str::parse::<u64>` reads one: an optional `+`, digits), or
 /// `None` when it is not one or does not fit.
@@ -811,6 +813,22 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err_at(t.span, format!("{what} out of range")))
         } else {
             Err(self.err(what))
+        }
+    }
+
+    /// An alignment in bytes, the current token, as LLVM takes one: a power of two, at most
+    /// 2^32. A fault is reported `at` the number, or at the `(` before it when there is one.
+    fn expect_alignment(&mut self, paren: Option<Span>) -> PResult<u64> {
+        let t = self.expect(Tok::Int, "an alignment")?;
+        let a =
+            unsigned(self.text(t)).ok_or_else(|| self.err_at(t.span, "alignment out of range"))?;
+        let at = paren.unwrap_or(t.span);
+        if !a.is_power_of_two() {
+            Err(self.err_at(at, "alignment is not a power of two"))
+        } else if a > 1 << 32 {
+            Err(self.err_at(at, "huge alignments are not supported yet"))
+        } else {
+            Ok(a)
         }
     }
 
@@ -1531,9 +1549,9 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LBrace, "'{'")?;
         let start = self.m.attrs.len();
         while self.tok.kind != Tok::RBrace {
-            match self.tok.kind {
-                Tok::Word | Tok::Str => self.push_attribute()?,
-                _ => return Err(self.err("an attribute or '}'")),
+            match self.next_attribute(AttrPlace::Group)? {
+                Some(a) => self.m.attrs.push(a),
+                None => return Err(self.err("an attribute or '}'")),
             }
         }
         self.bump();
@@ -1544,114 +1562,116 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// One attribute: `"k"="v"`, `#N`, a keyword with optional `(args)`, `N` or `=N`.
-    fn attribute(&mut self) -> PResult<Attr> {
-        let t = self.bump();
-        match t.kind {
-            Tok::AttrGroup => {
-                // A group never defined is no error: LLVM reads it as no attributes.
-                let n = self.number_after_sigil(t)?;
-                Ok(Attr::Group(n, t.span))
-            }
-            Tok::Str => {
-                let mut end = t.span;
-                if self.eat(Tok::Equal) {
-                    end = self.expect(Tok::Str, "a string attribute value")?.span;
-                }
-                Ok(Attr::Text(t.span.to(end)))
-            }
-            _ => {
-                let w = self.text(t);
-                let typed = matches!(
-                    w,
-                    b"byval" | b"byref" | b"sret" | b"elementtype" | b"inalloca" | b"preallocated"
-                );
-                if self.tok.kind == Tok::LParen {
-                    if typed {
-                        self.bump();
-                        let ty = self.parse_type()?;
-                        self.expect(Tok::RParen, "')'")?;
-                        return Ok(Attr::Typed(t.span, ty));
-                    }
-                    let p = self.skip_parens()?;
-                    return Ok(Attr::Text(t.span.to(p)));
-                }
-                if self.tok.kind == Tok::Equal {
-                    self.bump();
-                    let v = self.expect(Tok::Int, "an integer")?;
-                    return Ok(Attr::Text(t.span.to(v.span)));
-                }
-                if matches!(
-                    w,
-                    b"align" | b"alignstack" | b"dereferenceable" | b"dereferenceable_or_null"
-                ) && self.tok.kind == Tok::Int
-                {
-                    let v = self.bump();
-                    return Ok(Attr::Text(t.span.to(v.span)));
-                }
-                Ok(Attr::Text(t.span))
-            }
-        }
+    /// The next attribute of a list standing in `place`, or `None` where the list ends: at a
+    /// token that is no attribute there, as LLVM reads it (a keyword it does not know, such
+    /// as `foo`, ends the list, and what follows must then be what the grammar expects).
+    fn next_attribute(&mut self, place: AttrPlace) -> PResult<Option<Attr>> {
+        let keyword = match self.tok.kind {
+            Tok::Str => None,
+            Tok::AttrGroup if place == AttrPlace::Function => None,
+            Tok::Word => match attributes::keyword(self.text(self.tok)) {
+                Some(k) if k.read_in & place.bit() != 0 => Some(k),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        self.attribute(place, keyword).map(Some)
     }
 
-    /// Attributes until `stop` says the next token is not one.
-    fn attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<AttrList> {
+    /// The attribute that starts at the current token: a group, a string, or `keyword` with
+    /// its argument, which must then apply where it stands (LLVM checks in that order).
+    fn attribute(
+        &mut self,
+        place: AttrPlace,
+        keyword: Option<&attributes::Keyword>,
+    ) -> PResult<Attr> {
+        let t = self.bump();
+        let Some(k) = keyword else {
+            if t.kind == Tok::AttrGroup {
+                // A group never defined is no error: LLVM reads it as no attributes.
+                let n = self.number_after_sigil(t)?;
+                return Ok(Attr::Group(n, t.span));
+            }
+            let mut end = t.span;
+            if self.eat(Tok::Equal) {
+                end = self.expect(Tok::Str, "a string attribute value")?.span;
+            }
+            return Ok(Attr::Text(t.span.to(end)));
+        };
+        let attr = match k.argument {
+            Argument::None => Attr::Text(t.span),
+            Argument::Type => {
+                self.expect(Tok::LParen, "'('")?;
+                let ty = self.parse_type()?;
+                self.expect(Tok::RParen, "')'")?;
+                Attr::Typed(t.span, ty)
+            }
+            Argument::Align | Argument::AlignStack if place == AttrPlace::Group => {
+                self.expect(Tok::Equal, "'=' here")?;
+                let v = self.expect(Tok::Int, "an integer")?;
+                Attr::Text(t.span.to(v.span))
+            }
+            Argument::Align if self.tok.kind == Tok::LParen => {
+                let open = self.bump();
+                self.expect_alignment(Some(open.span))?;
+                let close = self.expect(Tok::RParen, "')'")?;
+                Attr::Text(t.span.to(close.span))
+            }
+            Argument::Align => {
+                let n = self.tok.span;
+                self.expect_alignment(None)?;
+                Attr::Text(t.span.to(n))
+            }
+            Argument::OptionalParens if self.tok.kind != Tok::LParen => Attr::Text(t.span),
+            Argument::AlignStack | Argument::Parens | Argument::OptionalParens => {
+                Attr::Text(t.span.to(self.skip_parens()?))
+            }
+        };
+        if k.applies & place.bit() == 0 {
+            let what = match place {
+                AttrPlace::Function | AttrPlace::Group => "functions",
+                AttrPlace::Parameter => "parameters",
+                AttrPlace::Return => "return values",
+            };
+            return Err(self.err_at(t.span, format!("this attribute does not apply to {what}")));
+        }
+        Ok(attr)
+    }
+
+    /// The attributes of a list standing in `place`, onto the module's arena of them.
+    fn attributes(&mut self, place: AttrPlace) -> PResult<AttrList> {
         let start = self.m.attrs.len();
-        while self.at_attribute(&stop) {
-            self.push_attribute()?;
+        while let Some(a) = self.next_attribute(place)? {
+            self.m.attrs.push(a);
         }
         Ok(AttrList::since(&self.m.attrs, start))
     }
 
-    /// Read attributes until `stop`, keeping none (where LLVM reads and ignores them).
-    fn step_over_attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<()> {
-        while self.at_attribute(&stop) {
-            self.attribute()?;
+    /// Read the attributes of a list standing in `place`, keeping none (where LLVM reads and
+    /// ignores them, or refuses them once read). Whether there were any.
+    fn step_over_attributes(&mut self, place: AttrPlace) -> PResult<bool> {
+        let mut any = false;
+        while self.next_attribute(place)?.is_some() {
+            any = true;
         }
-        Ok(())
+        Ok(any)
     }
 
-    /// Read one attribute of a header or a group onto the module's arena of them.
-    fn push_attribute(&mut self) -> PResult<()> {
-        let a = self.attribute()?;
-        self.m.attrs.push(a);
-        Ok(())
-    }
-
-    fn at_attribute(&self, stop: impl Fn(&Self) -> bool) -> bool {
-        matches!(self.tok.kind, Tok::Word | Tok::Str | Tok::AttrGroup) && !stop(self)
-    }
-
-    /// Attributes of an instruction until `stop`, as an item: kept in the body's one arena of
-    /// attributes (call sites have many lists, mostly short).
-    fn item_attributes(&mut self, stop: impl Fn(&Self) -> bool) -> PResult<()> {
+    /// Attributes of an instruction standing in `place` (none at all without one), as an
+    /// item: kept in the body's one arena of attributes (call sites have many lists, mostly
+    /// short).
+    fn item_attributes(&mut self, place: Option<AttrPlace>) -> PResult<()> {
         let start = self.scope().body.attrs.len() as u32;
-        while self.at_attribute(&stop) {
-            let a = self.attribute()?;
-            self.scope().body.attrs.push(a);
+        if let Some(place) = place {
+            while let Some(a) = self.next_attribute(place)? {
+                self.scope().body.attrs.push(a);
+            }
         }
         let body = &mut self.scope().body;
         let i = body.attr_lists.len() as u32;
         body.attr_lists.push((start, body.attrs.len() as u32));
         body.items.push(Item::Attrs(i));
         Ok(())
-    }
-
-    fn is_type_start(&self) -> bool {
-        match self.tok.kind {
-            Tok::Word => is_type_word(self.text(self.tok)),
-            Tok::LocalName | Tok::LocalNum | Tok::LSquare | Tok::Less | Tok::LBrace => true,
-            _ => false,
-        }
-    }
-
-    /// Return attributes: everything before the type.
-    fn return_attributes(&mut self) -> PResult<AttrList> {
-        self.attributes(Self::ends_return_attributes)
-    }
-
-    fn ends_return_attributes(&self) -> bool {
-        self.tok.kind == Tok::AttrGroup || self.is_type_start() || self.is_word(b"addrspace")
     }
 
     // ---- linkage and friends ----
@@ -1690,6 +1710,22 @@ impl<'a> Parser<'a> {
         }
         link.prefix_span = Span::new(start as usize, self.tok.span.start as usize);
         link
+    }
+
+    /// What LLVM asks of a symbol of local linkage (`private`, `internal`), reported `at`.
+    fn local_linkage_holds(&self, link: &Linkable, at: Span) -> PResult<()> {
+        if !link.linkage.is_local() {
+            Ok(())
+        } else if link.visibility != Visibility::Default {
+            Err(self.err_at(at, "symbol with local linkage must have default visibility"))
+        } else if link.dll_storage.is_some() {
+            Err(self.err_at(
+                at,
+                "symbol with local linkage cannot have a DLL storage class",
+            ))
+        } else {
+            Ok(())
+        }
     }
 
     fn unnamed_addr(&mut self, link: &mut Linkable) {
@@ -1757,6 +1793,7 @@ impl<'a> Parser<'a> {
         let name = self.bump();
         self.expect(Tok::Equal, "'='")?;
         let mut link = self.linkable();
+        self.local_linkage_holds(&link, name.span)?;
         if self.is_word(b"thread_local") {
             self.bump();
             if self.tok.kind == Tok::LParen {
@@ -1810,7 +1847,7 @@ impl<'a> Parser<'a> {
                 (Tok::Word, b"comdat") => var.comdat = self.comdat_ref()?,
                 (Tok::Word, b"align") => {
                     self.bump();
-                    var.align = Some(self.expect_u64("an alignment")?);
+                    var.align = Some(self.expect_alignment(None)?);
                 }
                 (
                     Tok::Word,
@@ -1825,17 +1862,10 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.err("a global variable property")),
             }
         }
-        // Attributes, as after a function's parameters: groups, strings (`"key"="value"`) and
-        // words (`align 4` there is an attribute, not the variable's alignment). A property
-        // without its comma is no attribute: as in LLVM, the top level refuses it.
-        let ends_attributes = |p: &Self| {
-            p.tok.kind == Tok::Word && {
-                let w = p.word();
-                is_toplevel_word(w)
-                    || matches!(w, b"section" | b"partition" | b"code_model" | b"comdat")
-            }
-        };
-        self.step_over_attributes(ends_attributes)?;
+        // Attributes, as a function's: groups, strings (`"key"="value"`) and keywords (`align 4`
+        // there is an attribute, not the variable's alignment). A property without its comma
+        // is no attribute: as in LLVM, the top level refuses it.
+        self.step_over_attributes(AttrPlace::Function)?;
         var.span = name.span.to(self.prev_end());
         self.m.variables.push(var);
         Ok(())
@@ -1957,9 +1987,15 @@ impl<'a> Parser<'a> {
                                 varargs = true;
                                 break;
                             }
+                            let param = self.tok.span;
                             params.push(self.parse_type()?);
-                            // Attributes in a function type are accepted and ignored by LLVM.
-                            self.step_over_attributes(|p| p.tok.kind != Tok::Word)?;
+                            // LLVM reads them, then refuses them.
+                            if self.step_over_attributes(AttrPlace::Parameter)? {
+                                return Err(self.err_at(
+                                    param,
+                                    "argument attributes invalid in function type",
+                                ));
+                            }
                             if !self.eat(Tok::Comma) {
                                 break;
                             }
@@ -2251,8 +2287,17 @@ impl<'a> Parser<'a> {
                 let c = self.expect(Tok::Str, "the constraint string")?;
                 Ok(self.push_const(Const::InlineAsm(t.span.to(c.span))))
             }
-            _ if is_constant_expression_opcode(w) => self.constant_expression(t),
-            _ => Err(self.err_at(t.span, "expected a value")),
+            _ => match Opcode::from_keyword(w) {
+                Some(op) if is_constant_expression_opcode(op) => self.constant_expression(t),
+                Some(op) if is_former_constant_expression_opcode(op) => Err(self.err_at(
+                    t.span,
+                    format!(
+                        "{} constexprs are no longer supported",
+                        String::from_utf8_lossy(w)
+                    ),
+                )),
+                _ => Err(self.err_at(t.span, "expected a value")),
+            },
         }
     }
 
@@ -2316,8 +2361,9 @@ impl<'a> Parser<'a> {
             metadata.push(self.attachment()?);
         }
         let mut link = self.linkable();
+        self.local_linkage_holds(&link, link.linkage_span)?;
         let cconv = self.calling_convention()?;
-        let ret_attrs = self.return_attributes()?;
+        let ret_attrs = self.attributes(AttrPlace::Return)?;
         let ret_ty = self.parse_type()?;
         let name = self.expect_global("a function name")?;
         let func = self.m.functions.next_key();
@@ -2338,7 +2384,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let ty = self.parse_type()?;
-                let attrs = self.attributes(|_| false)?;
+                let attrs = self.attributes(AttrPlace::Parameter)?;
                 let pname = match self.tok.kind {
                     Tok::LocalName | Tok::LocalNum => Some(self.bump()),
                     _ => None,
@@ -2399,25 +2445,18 @@ impl<'a> Parser<'a> {
         // in the order LLVM's grammar fixes.
         let fn_attrs_start = self.m.attrs.len();
         loop {
-            match (self.tok.kind, self.word()) {
-                (Tok::Word, b"align") => f.align = Some(self.function_alignment()?),
-                (Tok::Word, w)
-                    if !is_toplevel_word(w)
-                        && !matches!(
-                            w,
-                            b"section"
-                                | b"partition"
-                                | b"comdat"
-                                | b"gc"
-                                | b"prefix"
-                                | b"prologue"
-                                | b"personality"
-                        ) =>
+            if self.is_word(b"align") {
+                f.align = Some(self.function_alignment()?);
+            } else if let Some(a) = self.next_attribute(AttrPlace::Function)? {
+                // A call may be marked `builtin`, a function may not (a group may hold it).
+                if let Attr::Text(span) = a
+                    && self.src[span.range()] == *b"builtin"
                 {
-                    self.push_attribute()?
+                    return Err(self.err_at(span, "'builtin' attribute not valid on function"));
                 }
-                (Tok::Str | Tok::AttrGroup, _) => self.push_attribute()?,
-                _ => break,
+                self.m.attrs.push(a);
+            } else {
+                break;
             }
         }
         f.fn_attrs = AttrList::since(&self.m.attrs, fn_attrs_start);
@@ -2471,12 +2510,13 @@ impl<'a> Parser<'a> {
 
     fn function_alignment(&mut self) -> PResult<u64> {
         self.expect_word("align")?;
-        if self.eat(Tok::LParen) {
-            let a = self.expect_u64("an alignment")?;
+        if self.tok.kind == Tok::LParen {
+            let open = self.bump();
+            let a = self.expect_alignment(Some(open.span))?;
             self.expect(Tok::RParen, "')'")?;
             return Ok(a);
         }
-        self.expect_u64("an alignment")
+        self.expect_alignment(None)
     }
 
     fn calling_convention(&mut self) -> PResult<Option<Span>> {
@@ -2846,8 +2886,9 @@ impl<'a> Parser<'a> {
         if self.tok.kind == Tok::Comma && self.peek2_is_word(b"align") {
             self.bump();
             let t = self.bump();
-            let n = self.expect(Tok::Int, "an alignment")?;
-            self.push_word(t.span.to(n.span))?;
+            let n = self.tok.span;
+            self.expect_alignment(None)?;
+            self.push_word(t.span.to(n))?;
         }
         Ok(())
     }
@@ -3375,7 +3416,7 @@ impl<'a> Parser<'a> {
         if let Some(cc) = self.calling_convention()? {
             self.push_word(cc)?;
         }
-        self.item_attributes(Self::ends_return_attributes)?;
+        self.item_attributes(Some(AttrPlace::Return))?;
         if let Some(a) = self.addrspace()? {
             self.push_word(a)?;
         }
@@ -3406,9 +3447,7 @@ impl<'a> Parser<'a> {
                 let ty = self.item_type()?;
                 // A metadata argument has no attributes (`metadata ptr @g`: `ptr` is its type).
                 let metadata = matches!(self.ty(ty), Type::Metadata);
-                self.item_attributes(|p| {
-                    metadata || p.tok.kind == Tok::Word && is_value_word(p.text(p.tok))
-                })?;
+                self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
                     let md = self.md_operand()?;
@@ -3425,12 +3464,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
         // Function attributes.
-        self.item_attributes(|p| {
-            p.tok.kind == Tok::Word && {
-                let w = p.text(p.tok);
-                Opcode::from_keyword(w).is_some() || matches!(w, b"to" | b"uselistorder")
-            }
-        })?;
+        self.item_attributes(Some(AttrPlace::Function))?;
         // Operand bundles.
         if self.tok.kind == Tok::LSquare {
             self.bump();
