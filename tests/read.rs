@@ -410,6 +410,83 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     }
 }
 
+/// Casts between types of every kind, as instructions and as constant expressions: what the
+/// reader reads, opt-22 reads (all of it in one module), and what it refuses, opt-22 refuses
+/// at the same place ("invalid cast opcode"; a fixed sample, one opt-22 run each).
+#[test]
+fn casts_are_refused_where_llvm_refuses_them() {
+    use rayon::prelude::*;
+    let Some(opt) = common::opt() else {
+        return;
+    };
+    let types = [
+        "i1",
+        "i8",
+        "i64",
+        "half",
+        "double",
+        "ptr",
+        "ptr addrspace(1)",
+        "<2 x i32>",
+        "<4 x i16>",
+        "<2 x float>",
+        "<2 x ptr>",
+        "<1 x ptr>",
+        "<vscale x 2 x i32>",
+    ];
+    let ops = [
+        "trunc",
+        "zext",
+        "sext",
+        "fptrunc",
+        "fpext",
+        "fptoui",
+        "fptosi",
+        "uitofp",
+        "sitofp",
+        "ptrtoint",
+        "ptrtoaddr",
+        "inttoptr",
+        "bitcast",
+        "addrspacecast",
+    ];
+    let mut cases = Vec::new();
+    for op in ops {
+        for from in types {
+            for to in types {
+                cases.push(format!(
+                    "define void @f({from} %x) {{\n  %y = {op} {from} %x to {to}\n  ret void\n}}\n"
+                ));
+                if matches!(
+                    op,
+                    "trunc" | "ptrtoint" | "inttoptr" | "bitcast" | "addrspacecast"
+                ) {
+                    cases.push(format!("@g = global {to} {op} ({from} poison to {to})\n"));
+                }
+            }
+        }
+    }
+    let (read, refused): (Vec<_>, Vec<_>) = cases
+        .iter()
+        .partition(|text| parse(text.to_string()).is_ok());
+    assert!(read.len() > 100 && refused.len() > 100);
+    let mut all_read = String::new();
+    for (i, text) in read.iter().enumerate() {
+        all_read.push_str(
+            &text
+                .replace("@f(", &format!("@f{i}("))
+                .replace("@g ", &format!("@g{i} ")),
+        );
+    }
+    assert_eq!(opt_error_at(opt, &all_read), None);
+    refused.par_iter().step_by(12).for_each(|text| {
+        let Err(ReadError::Syntax(d)) = parse(text.to_string()) else {
+            unreachable!()
+        };
+        assert_eq!(opt_error_at(opt, text), Some((d.line, d.col)), "{text}");
+    });
+}
+
 #[test]
 fn bitcode_and_invalid_utf8_are_named() {
     assert_eq!(

@@ -587,6 +587,28 @@ impl Opcode {
         })
     }
 
+    /// A conversion of one value's type into another (`trunc`, `bitcast`...).
+    pub fn is_cast(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Trunc
+                | ZExt
+                | SExt
+                | FpToUi
+                | FpToSi
+                | UiToFp
+                | SiToFp
+                | FpTrunc
+                | FpExt
+                | PtrToInt
+                | PtrToAddr
+                | IntToPtr
+                | BitCast
+                | AddrSpaceCast
+        )
+    }
+
     pub fn is_terminator(self) -> bool {
         use Opcode::*;
         matches!(

@@ -24,6 +24,17 @@ pub enum FloatKind {
 }
 
 impl FloatKind {
+    /// The size in bits.
+    pub fn bits(self) -> u64 {
+        match self {
+            FloatKind::Half | FloatKind::BFloat => 16,
+            FloatKind::Float => 32,
+            FloatKind::Double => 64,
+            FloatKind::X86Fp80 => 80,
+            FloatKind::Fp128 | FloatKind::PpcFp128 => 128,
+        }
+    }
+
     pub fn keyword(self) -> &'static str {
         match self {
             FloatKind::Half => "half",

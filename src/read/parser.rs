@@ -412,6 +412,47 @@ fn is_calling_conv(w: &[u8]) -> bool {
         )
 }
 
+/// What a cast's operand or result is made of: see `Parser::cast_holds`.
+#[derive(Clone, Copy)]
+struct CastOperand {
+    element: CastElement,
+    /// The element's size in bits (0 for a pointer, whose size the cast does not know).
+    bits: u64,
+    /// A vector's element count, with whether it is scalable; `None` for a scalar.
+    count: Option<(bool, u64)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CastElement {
+    Int,
+    Float,
+    /// A pointer in this address space.
+    Ptr(u32),
+    Other,
+}
+
+impl CastOperand {
+    fn is_int(self) -> bool {
+        self.element == CastElement::Int
+    }
+
+    fn is_float(self) -> bool {
+        self.element == CastElement::Float
+    }
+
+    fn is_ptr(self) -> bool {
+        matches!(self.element, CastElement::Ptr(_))
+    }
+
+    /// The size in bits, with whether it scales (LLVM's `getPrimitiveSizeInBits`).
+    fn size(self) -> (bool, u64) {
+        match self.count {
+            Some((scalable, len)) => (scalable, len.saturating_mul(self.bits)),
+            None => (false, self.bits),
+        }
+    }
+}
+
 /// Where a list of attributes stands, which decides what it may hold (see `attributes`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AttrPlace {
@@ -2318,8 +2359,96 @@ impl<'a> Parser<'a> {
     }
 
     /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
+    /// Whether a cast `opcode` converts `from` into `to`, as LLVM's `CastInst::castIsValid`
+    /// rules (each type with its text, for the message, reported `at`).
+    fn cast_holds(
+        &self,
+        opcode: Opcode,
+        from: (TypeId, Span),
+        to: (TypeId, Span),
+        at: Span,
+    ) -> PResult<()> {
+        use Opcode::*;
+        let (s, d) = (self.cast_operand(from.0), self.cast_operand(to.0));
+        let valid = match (s, d) {
+            (Some(s), Some(d)) => {
+                let same_count = s.count == d.count;
+                match opcode {
+                    Trunc => s.is_int() && d.is_int() && same_count && s.bits > d.bits,
+                    ZExt | SExt => s.is_int() && d.is_int() && same_count && s.bits < d.bits,
+                    FpTrunc => s.is_float() && d.is_float() && same_count && s.bits > d.bits,
+                    FpExt => s.is_float() && d.is_float() && same_count && s.bits < d.bits,
+                    UiToFp | SiToFp => s.is_int() && d.is_float() && same_count,
+                    FpToUi | FpToSi => s.is_float() && d.is_int() && same_count,
+                    PtrToInt | PtrToAddr => s.is_ptr() && d.is_int() && same_count,
+                    IntToPtr => s.is_int() && d.is_ptr() && same_count,
+                    BitCast => match (s.element, d.element) {
+                        (CastElement::Ptr(a), CastElement::Ptr(b)) => {
+                            a == b
+                                && (same_count
+                                    || s.count.is_none() && d.count == Some((false, 1))
+                                    || d.count.is_none() && s.count == Some((false, 1)))
+                        }
+                        (CastElement::Ptr(_), _) | (_, CastElement::Ptr(_)) => false,
+                        _ => s.size() == d.size(),
+                    },
+                    AddrSpaceCast => match (s.element, d.element) {
+                        (CastElement::Ptr(a), CastElement::Ptr(b)) => a != b && same_count,
+                        _ => false,
+                    },
+                    _ => true,
+                }
+            }
+            _ => false,
+        };
+        if valid {
+            return Ok(());
+        }
+        let text = |span: Span| String::from_utf8_lossy(&self.src[span.range()]).into_owned();
+        Err(self.err_at(
+            at,
+            format!(
+                "invalid cast opcode for cast from '{}' to '{}'",
+                text(from.1),
+                text(to.1)
+            ),
+        ))
+    }
+
+    /// A type as a cast sees it, `None` where no cast takes it (an aggregate, a function).
+    fn cast_operand(&self, ty: TypeId) -> Option<CastOperand> {
+        let element = |ty: &Type| match *ty {
+            Type::Int(bits) => Some((CastElement::Int, u64::from(bits))),
+            Type::Float(kind) => Some((CastElement::Float, kind.bits())),
+            Type::Ptr(space) => Some((CastElement::Ptr(space), 0)),
+            Type::X86Amx => Some((CastElement::Other, 8192)),
+            Type::Label | Type::Metadata | Type::Token | Type::TargetExt { .. } => {
+                Some((CastElement::Other, 0))
+            }
+            _ => None,
+        };
+        match *self.ty(ty) {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => element(self.ty(elem)).map(|(element, bits)| CastOperand {
+                element,
+                bits,
+                count: Some((scalable, len)),
+            }),
+            ref scalar => element(scalar).map(|(element, bits)| CastOperand {
+                element,
+                bits,
+                count: None,
+            }),
+        }
+    }
+
     fn constant_expression(&mut self, op: Token) -> PResult<Value> {
         let mut items = Vec::new();
+        // A cast's two types, to check that it converts one into the other.
+        let (mut from, mut to) = (None, None);
         while self.tok.kind == Tok::Word {
             let t = self.bump();
             items.push(Item::word(t.span));
@@ -2331,7 +2460,9 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "'('")?;
         items.push(Item::Mark(b'('));
         loop {
+            let at = self.tok.span;
             let ty = self.parse_type()?;
+            from.get_or_insert((ty, at.to(self.prev_end())));
             items.push(Item::Type(ty));
             if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
                 let v = self.parse_value(ty)?;
@@ -2339,14 +2470,22 @@ impl<'a> Parser<'a> {
             }
             if self.is_word(b"to") {
                 items.push(Item::word(self.bump().span));
-                let to = self.parse_type()?;
-                items.push(Item::Type(to));
+                let at = self.tok.span;
+                let ty = self.parse_type()?;
+                to = Some((ty, at.to(self.prev_end())));
+                items.push(Item::Type(ty));
             }
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
         self.expect(Tok::RParen, "')'")?;
+        let opcode = Opcode::from_keyword(self.text(op));
+        if let (Some(opcode), Some(from), Some(to)) = (opcode, from, to)
+            && opcode.is_cast()
+        {
+            self.cast_holds(opcode, from, to, op.span)?;
+        }
         Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
     }
 
@@ -3135,9 +3274,20 @@ impl<'a> Parser<'a> {
                 self.item_words_while(|w| {
                     matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fast_math_flag(w)
                 });
-                self.item_typed_value()?;
+                let from_at = self.tok.span;
+                let from = self.item_type()?;
+                let from_span = from_at.to(self.prev_end());
+                self.item_value(from)?;
                 self.expect_word("to")?;
-                self.item_type()?
+                let to_at = self.tok.span;
+                let to = self.item_type()?;
+                self.cast_holds(
+                    opcode,
+                    (from, from_span),
+                    (to, to_at.to(self.prev_end())),
+                    from_at,
+                )?;
+                to
             }
             Select => {
                 self.item_words_while(is_fast_math_flag);
