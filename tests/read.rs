@@ -380,6 +380,92 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "alignment is not a power of two",
         ),
         (
+            "@g = global ptr* null\n",
+            (1, 16),
+            "ptr* is invalid - use ptr instead",
+        ),
+        (
+            "@g = external global [2 x void]\n",
+            (1, 27),
+            "void type only allowed for function results",
+        ),
+        (
+            "define void @f() {\n  %a = alloca void\n  ret void\n}\n",
+            (2, 15),
+            "void type only allowed for function results",
+        ),
+        (
+            "declare void @f(label)\n",
+            (1, 17),
+            "invalid type for function argument",
+        ),
+        (
+            "@g = external global token\n",
+            (1, 22),
+            "invalid type for global variable",
+        ),
+        (
+            "@g = external global [2 x x86_amx]\n",
+            (1, 27),
+            "invalid array element type",
+        ),
+        (
+            "@g = external global <2 x [2 x i32]>\n",
+            (1, 27),
+            "invalid vector element type",
+        ),
+        (
+            "%T = type { i32, label }\n",
+            (1, 18),
+            "invalid element type for struct",
+        ),
+        (
+            "define void @f() {\n  %a = alloca token\n  ret void\n}\n",
+            (2, 15),
+            "invalid type for alloca",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p release, align 4\n  ret void\n}\n",
+            (2, 25),
+            "atomic load cannot use Release ordering",
+        ),
+        (
+            "define void @f(ptr %p) {\n  store atomic i32 0, ptr %p acq_rel, align 4\n  ret void\n}\n",
+            (2, 16),
+            "atomic store cannot use Acquire ordering",
+        ),
+        (
+            "define void @f() {\n  fence monotonic\n  ret void\n}\n",
+            (3, 3),
+            "fence cannot be monotonic",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = cmpxchg ptr %p, i32 0, i32 1 seq_cst release, align 4, !foo !0\n  ret void\n}\n!0 = !{}\n",
+            (2, 63),
+            "invalid cmpxchg failure ordering",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = cmpxchg ptr %p, i32 0, i32 1 unordered monotonic\n  ret void\n}\n",
+            (3, 3),
+            "invalid cmpxchg success ordering",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = atomicrmw add ptr %p, i32 1 unordered\n  ret void\n}\n",
+            (3, 3),
+            "atomicrmw cannot be unordered",
+        ),
+        (
+            "%T = type <4 x i16>\n%U = type <4 x i32>\ndefine void @f(%T %x) {\n  \
+             %y = sext %T %x to %U\n  %z = trunc %T %x to %U\n  ret void\n}\n",
+            (5, 14),
+            "invalid cast opcode for cast from '%T' to '%U'",
+        ),
+        (
+            "%T = type { i32 }\n@g = external global <2 x %T>\n",
+            (2, 27),
+            "invalid vector element type",
+        ),
+        (
             "@g = global i1 icmp eq (ptr @g, ptr null)\n",
             (1, 16),
             "icmp constexprs are no longer supported",
@@ -402,6 +488,12 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
         "@v = internal global i32 0\n@w = private dso_local global i32 0\n",
         "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
         "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
+        "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
+        "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
+        "%T = type i32\n@g = external global <2 x %T>\n",
+        "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \
+         store atomic i32 0, ptr %p release, align 4\n  fence acquire\n  \
+         %y = cmpxchg ptr %p, i32 0, i32 1 monotonic seq_cst\n  ret void\n}\n",
     ] {
         parse(text.to_string()).unwrap();
         if let Some(opt) = opt {

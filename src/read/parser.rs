@@ -697,6 +697,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `id` with named types followed to their bodies: a named struct is its literal struct
+    /// (`%T = type <4 x i16>` is that vector); one opaque or not yet defined stays named.
+    fn body_ty(&self, id: TypeId) -> &Type {
+        self.ty(self.resolve_ty(id))
+    }
+
     fn resolve_ty(&self, id: TypeId) -> TypeId {
         match (&self.body_mode, &self.scope) {
             (Some(bm), Some(scope)) => scope.body.resolve_ty(bm.base, id),
@@ -1852,7 +1858,11 @@ impl<'a> Parser<'a> {
         let is_constant = self.bump_word_is(b"constant");
         let id = self.m.variables.next_key();
         let g = self.define_global(name, GlobalKind::Variable(id))?;
+        let at = self.tok.span;
         let ty = self.parse_type()?;
+        if !self.is_array_element(ty) {
+            return Err(self.err_at(at, "invalid type for global variable"));
+        }
         // As in LLVM: a declaration is `external` or `extern_weak` written out; anything else
         // has an initializer.
         let has_init = link.linkage_span.is_empty()
@@ -1952,7 +1962,18 @@ impl<'a> Parser<'a> {
 
     // ---- types ----
 
+    /// A type other than `void`, which LLVM takes only as a function's result.
     pub fn parse_type(&mut self) -> PResult<TypeId> {
+        let at = self.tok.span;
+        let ty = self.parse_type_or_void()?;
+        if matches!(self.ty(ty), Type::Void) {
+            return Err(self.err_at(at, "void type only allowed for function results"));
+        }
+        Ok(ty)
+    }
+
+    /// A type, `void` included: a function's result.
+    fn parse_type_or_void(&mut self) -> PResult<TypeId> {
         let t = self.tok;
         let mut ty = match t.kind {
             Tok::Word => {
@@ -1969,6 +1990,11 @@ impl<'a> Parser<'a> {
                     }
                     b"ptr" => {
                         let a = self.opt_addrspace_number()?;
+                        if self.tok.kind == Tok::Star {
+                            return Err(
+                                self.err_at(self.tok.span, "ptr* is invalid - use ptr instead")
+                            );
+                        }
                         self.ptr_ty(a)
                     }
                     b"void" => self.intern(Type::Void),
@@ -2098,7 +2124,11 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let len = self.expect_u64("an array length")?;
                 self.expect_word("x")?;
+                let at = self.tok.span;
                 let elem = self.parse_type()?;
+                if !self.is_array_element(elem) {
+                    return Err(self.err_at(at, "invalid array element type"));
+                }
                 self.expect(Tok::RSquare, "']'")?;
                 self.intern(Type::Array(len, elem))
             }
@@ -2118,7 +2148,14 @@ impl<'a> Parser<'a> {
                     }
                     let len = self.expect_u64("a vector length")?;
                     self.expect_word("x")?;
+                    let at = self.tok.span;
                     let elem = self.parse_type()?;
+                    if !matches!(
+                        self.body_ty(elem),
+                        Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::Named(_)
+                    ) {
+                        return Err(self.err_at(at, "invalid vector element type"));
+                    }
                     self.expect(Tok::Greater, "'>'")?;
                     self.intern(Type::Vector {
                         scalable,
@@ -2136,6 +2173,14 @@ impl<'a> Parser<'a> {
                 })
             }
         })
+    }
+
+    /// What LLVM takes as an array's element, and as a global variable's type.
+    fn is_array_element(&self, ty: TypeId) -> bool {
+        !matches!(
+            self.body_ty(ty),
+            Type::Label | Type::Metadata | Type::Token | Type::X86Amx | Type::Function { .. }
+        )
     }
 
     fn opt_addrspace_number(&mut self) -> PResult<u32> {
@@ -2161,7 +2206,15 @@ impl<'a> Parser<'a> {
         let mut elems = Vec::new();
         if self.tok.kind != Tok::RBrace {
             loop {
-                elems.push(self.parse_type()?);
+                let at = self.tok.span;
+                let elem = self.parse_type()?;
+                if matches!(
+                    self.body_ty(elem),
+                    Type::Label | Type::Metadata | Type::Token | Type::Function { .. }
+                ) {
+                    return Err(self.err_at(at, "invalid element type for struct"));
+                }
+                elems.push(elem);
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -2181,7 +2234,7 @@ impl<'a> Parser<'a> {
             if self.tok.kind == Tok::Int {
                 ints.push(self.expect_u32("an integer parameter")?);
             } else if ints.is_empty() {
-                types.push(self.parse_type()?);
+                types.push(self.parse_type_or_void()?);
             } else {
                 return Err(self.err("an integer parameter"));
             }
@@ -2369,6 +2422,13 @@ impl<'a> Parser<'a> {
         at: Span,
     ) -> PResult<()> {
         use Opcode::*;
+        // A named type opaque or not yet defined: what it is is not known here.
+        if [from.0, to.0]
+            .iter()
+            .any(|&t| matches!(self.body_ty(t), Type::Named(_)))
+        {
+            return Ok(());
+        }
         let (s, d) = (self.cast_operand(from.0), self.cast_operand(to.0));
         let valid = match (s, d) {
             (Some(s), Some(d)) => {
@@ -2427,12 +2487,12 @@ impl<'a> Parser<'a> {
             }
             _ => None,
         };
-        match *self.ty(ty) {
+        match *self.body_ty(ty) {
             Type::Vector {
                 scalable,
                 len,
                 elem,
-            } => element(self.ty(elem)).map(|(element, bits)| CastOperand {
+            } => element(self.body_ty(elem)).map(|(element, bits)| CastOperand {
                 element,
                 bits,
                 count: Some((scalable, len)),
@@ -2503,7 +2563,7 @@ impl<'a> Parser<'a> {
         self.local_linkage_holds(&link, link.linkage_span)?;
         let cconv = self.calling_convention()?;
         let ret_attrs = self.attributes(AttrPlace::Return)?;
-        let ret_ty = self.parse_type()?;
+        let ret_ty = self.parse_type_or_void()?;
         let name = self.expect_global("a function name")?;
         let func = self.m.functions.next_key();
         let g = self.define_global(name, GlobalKind::Function(func))?;
@@ -2522,7 +2582,11 @@ impl<'a> Parser<'a> {
                     varargs = true;
                     break;
                 }
+                let at = self.tok.span;
                 let ty = self.parse_type()?;
+                if matches!(self.body_ty(ty), Type::Label | Type::Function { .. }) {
+                    return Err(self.err_at(at, "invalid type for function argument"));
+                }
                 let attrs = self.attributes(AttrPlace::Parameter)?;
                 let pname = match self.tok.kind {
                     Tok::LocalName | Tok::LocalNum => Some(self.bump()),
@@ -3010,13 +3074,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn item_ordering(&mut self) -> PResult<()> {
+    /// An atomic ordering, and which it is.
+    fn item_ordering(&mut self) -> PResult<&'a [u8]> {
         match self.word() {
-            b"unordered" | b"monotonic" | b"acquire" | b"release" | b"acq_rel" | b"seq_cst" => {
+            w @ (b"unordered" | b"monotonic" | b"acquire" | b"release" | b"acq_rel"
+            | b"seq_cst") => {
                 self.item_word();
-                Ok(())
+                Ok(w)
             }
             _ => Err(self.err("an atomic ordering")),
+        }
+    }
+
+    /// Where LLVM reports a fault found once an instruction is read: at the token after it,
+    /// or at its first metadata attachment (LLVM has taken the comma before it).
+    fn after_instruction(&self) -> Span {
+        if self.tok.kind == Tok::Comma && self.peek2().kind == Tok::MdName {
+            self.peek2().span
+        } else {
+            self.tok.span
         }
     }
 
@@ -3162,7 +3238,8 @@ impl<'a> Parser<'a> {
         Ok(match opcode {
             Ret => {
                 if self.is_word(b"void") {
-                    self.item_type()?;
+                    let ty = self.parse_type_or_void()?;
+                    self.push_item(Item::Type(ty));
                 } else {
                     self.item_typed_value()?;
                 }
@@ -3364,7 +3441,11 @@ impl<'a> Parser<'a> {
             }
             Alloca => {
                 self.item_words_while(|w| matches!(w, b"inalloca" | b"swifterror"));
-                self.item_type()?;
+                let at = self.tok.span;
+                let ty = self.item_type()?;
+                if !self.is_array_element(ty) {
+                    return Err(self.err_at(at, "invalid type for alloca"));
+                }
                 if self.tok.kind == Tok::Comma
                     && !matches!(self.peek2().kind, Tok::MdName)
                     && !self.peek2_is_word(b"align")
@@ -3388,10 +3469,14 @@ impl<'a> Parser<'a> {
                 self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
                 let ty = self.item_type()?;
                 self.item_comma()?;
+                let pointer = self.tok.span;
                 self.item_typed_value()?;
                 if atomic {
                     self.item_syncscope()?;
-                    self.item_ordering()?;
+                    if matches!(self.item_ordering()?, b"release" | b"acq_rel") {
+                        let message = "atomic load cannot use Release ordering";
+                        return Err(self.err_at(pointer, message));
+                    }
                 }
                 self.item_opt_align()?;
                 ty
@@ -3399,19 +3484,27 @@ impl<'a> Parser<'a> {
             Store => {
                 let atomic = self.is_word(b"atomic");
                 self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                let value = self.tok.span;
                 self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_typed_value()?;
                 if atomic {
                     self.item_syncscope()?;
-                    self.item_ordering()?;
+                    if matches!(self.item_ordering()?, b"acquire" | b"acq_rel") {
+                        let message = "atomic store cannot use Acquire ordering";
+                        return Err(self.err_at(value, message));
+                    }
                 }
                 self.item_opt_align()?;
                 self.void()
             }
             Fence => {
                 self.item_syncscope()?;
-                self.item_ordering()?;
+                let ordering = self.item_ordering()?;
+                if matches!(ordering, b"unordered" | b"monotonic") {
+                    let message = format!("fence cannot be {}", String::from_utf8_lossy(ordering));
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
                 self.void()
             }
             AtomicCmpXchg => {
@@ -3422,9 +3515,17 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 self.item_typed_value()?;
                 self.item_syncscope()?;
-                self.item_ordering()?;
-                self.item_ordering()?;
+                let success = self.item_ordering()?;
+                let failure = self.item_ordering()?;
                 self.item_opt_align()?;
+                if success == b"unordered" {
+                    let message = "invalid cmpxchg success ordering";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
+                if matches!(failure, b"unordered" | b"release" | b"acq_rel") {
+                    let message = "invalid cmpxchg failure ordering";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
                 let i1 = self.intern(Type::Int(1));
                 self.intern(Type::Struct {
                     packed: false,
@@ -3441,8 +3542,12 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 let ty = self.item_typed_value()?;
                 self.item_syncscope()?;
-                self.item_ordering()?;
+                let ordering = self.item_ordering()?;
                 self.item_opt_align()?;
+                if ordering == b"unordered" {
+                    let message = "atomicrmw cannot be unordered";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
                 ty
             }
             GetElementPtr => {
@@ -3570,7 +3675,8 @@ impl<'a> Parser<'a> {
         if let Some(a) = self.addrspace()? {
             self.push_word(a)?;
         }
-        let fn_or_ret = self.item_type()?;
+        let fn_or_ret = self.parse_type_or_void()?;
+        self.push_item(Item::Type(fn_or_ret));
         let ret = match self.ty(fn_or_ret) {
             Type::Function { ret, .. } => *ret,
             _ => fn_or_ret,
