@@ -466,6 +466,16 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "invalid vector element type",
         ),
         (
+            "!0 = !DILocation(line: 1)\n",
+            (1, 25),
+            "missing required field 'scope'",
+        ),
+        (
+            "define void @f() {\n  ret void\n}\n!0 = !DIFile(filename: \"a\")\n",
+            (4, 27),
+            "missing required field 'directory'",
+        ),
+        (
             "@g = global i1 icmp eq (ptr @g, ptr null)\n",
             (1, 16),
             "icmp constexprs are no longer supported",
@@ -491,6 +501,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
         "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
         "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
         "%T = type i32\n@g = external global <2 x %T>\n",
+        "define void @f() {\n  ret void\n}\n!0 = !DIFile(filename: \"a\", directory: \"b\")\n\
+         !1 = !DISubrange()\n!2 = !DILocation(line: 1, scope: !3)\n!3 = distinct !{}\n",
         "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \
          store atomic i32 0, ptr %p release, align 4\n  fence acquire\n  \
          %y = cmpxchg ptr %p, i32 0, i32 1 monotonic seq_cst\n  ret void\n}\n",
@@ -500,6 +512,63 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
         }
     }
+}
+
+/// Every attribute keyword the reader knows, in five places (a function, a parameter, a
+/// return value, an attribute group, a call's argument), and words that are none: the reader
+/// refuses exactly what opt-22 refuses, where opt-22 refuses it. The argument each takes is
+/// written as LLVM's manual has it.
+#[test]
+fn attribute_keywords_are_refused_where_llvm_refuses_them() {
+    use rayon::prelude::*;
+    let Some(opt) = common::opt() else {
+        return;
+    };
+    let argument = |word: &str, in_group: bool| match word {
+        "byval" | "byref" | "sret" | "elementtype" | "inalloca" | "preallocated" => "(i32)",
+        "align" | "alignstack" if in_group => "=8",
+        "align" => " 8",
+        "alignstack" | "dereferenceable" | "dereferenceable_or_null" => "(8)",
+        "allockind" => "(\"alloc\")",
+        "allocsize" => "(0)",
+        "captures" | "memory" => "(none)",
+        "initializes" => "((0, 4))",
+        "nofpclass" => "(nan)",
+        "range" => "(i32 0, 4)",
+        "vscale_range" => "(1, 2)",
+        _ => "",
+    };
+    let words: Vec<&str> = mergefn::read::attribute_keywords()
+        .chain(["foo", "noinline_", "mustprogres"])
+        .collect();
+    assert!(words.len() > 100);
+    let cases: Vec<String> = words
+        .iter()
+        .flat_map(|&w| {
+            let (a, g) = (
+                format!("{w}{}", argument(w, false)),
+                format!("{w}{}", argument(w, true)),
+            );
+            [
+                format!("define void @f(ptr %x) {a} {{\n  ret void\n}}\n"),
+                format!("define void @f(ptr {a} %x) {{\n  ret void\n}}\n"),
+                format!("define {a} ptr @f() {{\n  ret ptr null\n}}\n"),
+                format!("attributes #0 = {{ {g} }}\n"),
+                format!(
+                    "declare void @g(ptr)\ndefine void @f() {{\n  call void @g(ptr {a} null)\n  \
+                     ret void\n}}\n"
+                ),
+            ]
+        })
+        .collect();
+    cases.par_iter().for_each(|text| {
+        let ours = match parse(text.clone()) {
+            Ok(_) => None,
+            Err(ReadError::Syntax(d)) => Some((d.line, d.col)),
+            Err(other) => panic!("{other:?}"),
+        };
+        assert_eq!(ours, opt_error_at(opt, text), "{text}");
+    });
 }
 
 /// Casts between types of every kind, as instructions and as constant expressions: what the

@@ -3,8 +3,8 @@
 //!
 //! LLVM refuses a word it does not know where an attribute may stand (the list ends there and
 //! what follows is not what the grammar expects), and an attribute where it does not apply
-//! ("this attribute does not apply to parameters"). A test asks opt-22 about every keyword in
-//! every place.
+//! ("this attribute does not apply to parameters"). A test (`tests/read.rs`) asks opt-22
+//! about every keyword in every place.
 
 /// Where an attribute stands, as bits: a function (its header, an attribute group, a call's
 /// function attributes, a global variable), a parameter or argument, a return value.
@@ -214,6 +214,11 @@ const TABLE: [u8; SLOTS] = {
     table
 };
 
+/// The words the reader takes as attribute keywords somewhere.
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    KEYWORDS.iter().map(|k| k.name)
+}
+
 /// The attribute keyword `word`, if it is one.
 pub(super) fn keyword(word: &[u8]) -> Option<&'static Keyword> {
     let mut slot = hash(word);
@@ -229,9 +234,6 @@ pub(super) fn keyword(word: &[u8]) -> Option<&'static Keyword> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rayon::prelude::*;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
 
     #[test]
     fn every_keyword_is_found_and_nothing_else() {
@@ -250,100 +252,5 @@ mod tests {
         ] {
             assert!(keyword(word.as_bytes()).is_none(), "{word}");
         }
-    }
-
-    /// The attribute as written in `place`, with an argument LLVM takes for it.
-    fn written(k: &Keyword, in_group: bool) -> String {
-        let argument = match (k.argument, k.name) {
-            (Argument::Type, _) => "(i32)",
-            (Argument::Align, _) if in_group => "=8",
-            (Argument::Align, _) => " 8",
-            (Argument::AlignStack, _) if in_group => "=8",
-            (Argument::AlignStack, _) => "(8)",
-            (Argument::Parens, "allockind") => "(\"alloc\")",
-            (Argument::Parens, "allocsize") => "(0)",
-            (Argument::Parens, "captures") => "(none)",
-            (Argument::Parens, "initializes") => "((0, 4))",
-            (Argument::Parens, "memory") => "(none)",
-            (Argument::Parens, "nofpclass") => "(nan)",
-            (Argument::Parens, "range") => "(i32 0, 4)",
-            (Argument::Parens, "vscale_range") => "(1, 2)",
-            (Argument::Parens, _) => "(8)",
-            (Argument::None | Argument::OptionalParens, _) => "",
-        };
-        format!("{}{argument}", k.name)
-    }
-
-    /// Whether opt-22's parser refuses `text` (the verifier may refuse more: an attribute on
-    /// a type it does not suit, which is no matter for reading).
-    fn opt_refuses(text: &str) -> bool {
-        let mut child = Command::new("opt-22")
-            .args(["-disable-output", "-"])
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("opt-22 runs");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        // A parse error is located: `<stdin>:1:18: error: ...`.
-        String::from_utf8_lossy(&out.stderr).lines().any(|l| {
-            l.starts_with("opt-22: <stdin>:") && l.contains(": error: ") && {
-                let at = &l["opt-22: <stdin>:".len()..l.find(": error: ").unwrap()];
-                at.split(':').all(|n| n.parse::<u32>().is_ok())
-            }
-        })
-    }
-
-    /// Every keyword in every place a header has, and words that are none: the reader refuses
-    /// exactly what opt-22's parser refuses.
-    #[test]
-    fn keywords_are_refused_where_llvm_refuses_them() {
-        if Command::new("opt-22").arg("--version").output().is_err() {
-            assert!(
-                std::env::var_os("MERGEFN_REQUIRE_LLVM").is_none(),
-                "opt-22 not found but MERGEFN_REQUIRE_LLVM is set"
-            );
-            eprintln!("opt-22 not found: attribute keywords not compared");
-            return;
-        }
-        let unknown = |name| Keyword {
-            name,
-            read_in: 0,
-            applies: 0,
-            argument: Argument::None,
-        };
-        let words: Vec<Keyword> = KEYWORDS
-            .iter()
-            .copied()
-            .chain([unknown("foo"), unknown("noinline_"), unknown("mustprogres")])
-            .collect();
-        let cases: Vec<String> = words
-            .iter()
-            .flat_map(|k| {
-                let (a, g) = (written(k, false), written(k, true));
-                [
-                    format!("define void @f(ptr %x) {a} {{\n  ret void\n}}\n"),
-                    format!("define void @f(ptr {a} %x) {{\n  ret void\n}}\n"),
-                    format!("define {a} ptr @f() {{\n  ret ptr null\n}}\n"),
-                    format!("attributes #0 = {{ {g} }}\n"),
-                    format!("declare void @g(ptr)\ndefine void @f() {{\n  call void @g(ptr {a} null)\n  ret void\n}}\n"),
-                ]
-            })
-            .collect();
-        let disagreements: Vec<String> = cases
-            .par_iter()
-            .filter_map(|text| {
-                let theirs = opt_refuses(text);
-                let ours = crate::read::parse(text.clone()).is_err();
-                (theirs != ours)
-                    .then(|| format!("opt-22 refuses: {theirs}, mergefn: {ours}\n{text}"))
-            })
-            .collect();
-        assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
     }
 }

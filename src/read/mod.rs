@@ -15,6 +15,7 @@ mod lexer;
 mod parser;
 mod pieces;
 
+pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
@@ -554,10 +555,10 @@ mod tests {
         assert_eq!(
             stepped,
             [
-                "(filename: \"a(b).c\", directory: \")\")",
-                "(DW_OP_LLVM_fragment, 0, 32)",
-                "(line: 1, scope: !3)",
-                "(name: \"f\", file: !0)"
+                "!DIFile(filename: \"a(b).c\", directory: \")\")",
+                "!DIExpression(DW_OP_LLVM_fragment, 0, 32)",
+                "!DILocation(line: 1, scope: !3)",
+                "!DISubprogram(name: \"f\", file: !0)"
             ]
         );
         assert!(read_guessing_ends(Source::from(text.to_string()), None).is_ok());

@@ -301,8 +301,9 @@ pub struct Parser<'a> {
     body_end: BodyEnd,
     /// The number the next unnamed global takes, and the least a numbered one may have.
     next_global_number: u32,
-    /// The `(...)` of specialized metadata nodes stepped over while guessing body ends, to be
-    /// read in the second phase, alongside the bodies (see [`Parser::deferred_fields_hold`]).
+    /// Specialized metadata nodes whose `(...)` was stepped over while guessing body ends,
+    /// from the name (`!DILocation`) to the `)`, to be read in the second phase, alongside
+    /// the bodies (see [`Parser::deferred_fields_hold`]).
     deferred_fields: Vec<Span>,
 }
 
@@ -505,37 +506,31 @@ fn is_constant_expression_opcode(op: Opcode) -> bool {
 /// ("mul constexprs are no longer supported").
 fn is_former_constant_expression_opcode(op: Opcode) -> bool {
     use Opcode::*;
-    matches!(
-        op,
-        FNeg | FAdd
-            | FSub
-            | Mul
-            | FMul
-            | UDiv
-            | SDiv
-            | FDiv
-            | URem
-            | SRem
-            | FRem
-            | Shl
-            | LShr
-            | AShr
-            | And
-            | Or
-            | ZExt
-            | SExt
-            | FpToUi
-            | FpToSi
-            | UiToFp
-            | SiToFp
-            | FpTrunc
-            | FpExt
-            | ICmp
-            | FCmp
-            | Select
-            | ExtractValue
-            | InsertValue
-    )
+    !is_constant_expression_opcode(op)
+        && (op.is_cast()
+            || matches!(
+                op,
+                FNeg | FAdd
+                    | FSub
+                    | Mul
+                    | FMul
+                    | UDiv
+                    | SDiv
+                    | FDiv
+                    | URem
+                    | SRem
+                    | FRem
+                    | Shl
+                    | LShr
+                    | AShr
+                    | And
+                    | Or
+                    | ICmp
+                    | FCmp
+                    | Select
+                    | ExtractValue
+                    | InsertValue
+            ))
 }
 
 fn is_int_type_word(w: &[u8]) -> bool {
@@ -1462,7 +1457,7 @@ impl<'a> Parser<'a> {
                     && let Some(end) = skim_md_fields(self.src, self.tok.span.start as usize)
                 {
                     self.deferred_fields
-                        .push(Span::new(self.tok.span.start as usize, end));
+                        .push(Span::new(name.span.start as usize, end));
                     self.seek(end);
                     return Ok((
                         MdBody::Specialized(name.span),
@@ -1470,7 +1465,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let mut fields = std::mem::take(&mut self.md_fields_scratch);
-                let read = self.md_fields(&mut fields);
+                let read = self.md_fields(&self.src[name.span.range()][1..], &mut fields);
                 fields.clear();
                 self.md_fields_scratch = fields;
                 read?;
@@ -1488,7 +1483,7 @@ impl<'a> Parser<'a> {
         p.seek(name.end as usize);
         let mut fields = Vec::new();
         // A throwaway parser: the references it notes go nowhere.
-        let _ = p.md_fields(&mut fields);
+        let _ = p.md_fields(&src.as_bytes()[name.range()][1..], &mut fields);
         fields
     }
 
@@ -1498,9 +1493,15 @@ impl<'a> Parser<'a> {
         let mut p = Parser::new(src);
         let mut scratch = Vec::new();
         let read = fields.iter().all(|span| {
-            p.seek(span.start as usize);
+            // The name holds no `(`: the fields start at the first.
+            let node = &src.as_bytes()[span.range()];
+            let Some(open) = memchr::memchr(b'(', node) else {
+                return false;
+            };
+            p.seek(span.start as usize + open);
             scratch.clear();
-            p.md_fields(&mut scratch).is_ok() && p.prev_end().start == span.end
+            let kind = node[1..open].trim_ascii_end();
+            p.md_fields(kind, &mut scratch).is_ok() && p.prev_end().start == span.end
         });
         // References to numbers not yet known are noted, not checked: all are known now.
         read && p
@@ -1518,8 +1519,10 @@ impl<'a> Parser<'a> {
         Span::empty_at(end as u32)
     }
 
-    /// The `(field: value, ...)` of a specialized node, added to `fields`; values stay text.
-    fn md_fields(&mut self, fields: &mut Vec<(Span, Span)>) -> PResult<()> {
+    /// The `(field: value, ...)` of a specialized node of `kind` (`DILocation`), added to
+    /// `fields`; values stay text. The fields LLVM requires of the kind must be there.
+    fn md_fields(&mut self, kind: &[u8], fields: &mut Vec<(Span, Span)>) -> PResult<()> {
+        let first = fields.len();
         let open = self.expect(Tok::LParen, "'('")?;
         let mut depth = 1u32;
         let mut field_name = Span::empty_at(open.span.end);
@@ -1534,7 +1537,7 @@ impl<'a> Parser<'a> {
                     }
                     self.bump();
                     if t.kind == Tok::RParen {
-                        return Ok(());
+                        return self.required_fields_present(kind, &fields[first..], t.span);
                     }
                     field_name = Span::empty_at(self.tok.span.start);
                     continue;
@@ -1560,6 +1563,46 @@ impl<'a> Parser<'a> {
             }
             value_start.get_or_insert(t.span);
             self.bump();
+        }
+    }
+
+    /// LLVM's "missing required field" for a specialized node without one of the fields its
+    /// kind requires, reported at the `)` that closes it.
+    fn required_fields_present(
+        &self,
+        kind: &[u8],
+        fields: &[(Span, Span)],
+        close: Span,
+    ) -> PResult<()> {
+        let required: &[&str] = match kind {
+            b"DILocation" | b"DILexicalBlock" | b"DICommonBlock" | b"DINamespace"
+            | b"DILocalVariable" => &["scope"],
+            b"GenericDINode" | b"DICompositeType" => &["tag"],
+            b"DIEnumerator" => &["name", "value"],
+            b"DIDerivedType" => &["tag", "baseType"],
+            b"DISubroutineType" => &["types"],
+            b"DIFile" => &["filename", "directory"],
+            b"DILexicalBlockFile" => &["scope", "discriminator"],
+            b"DIMacro" => &["type", "name"],
+            b"DIMacroFile" => &["file"],
+            b"DIModule" => &["scope", "name"],
+            b"DITemplateTypeParameter" => &["type"],
+            b"DITemplateValueParameter" => &["value"],
+            b"DILabel" => &["scope", "name", "file", "line"],
+            b"DIImportedEntity" => &["tag", "scope"],
+            b"DIGlobalVariableExpression" => &["var", "expr"],
+            _ => &[],
+        };
+        // A field's span holds its `name:`.
+        let has = |field: &str| {
+            fields.iter().any(|&(f, _)| {
+                let f = &self.src[f.range()];
+                f.strip_suffix(b":") == Some(field.as_bytes())
+            })
+        };
+        match required.iter().find(|field| !has(field)) {
+            Some(field) => Err(self.err_at(close, format!("missing required field '{field}'"))),
+            None => Ok(()),
         }
     }
 
@@ -1963,17 +2006,18 @@ impl<'a> Parser<'a> {
     // ---- types ----
 
     /// A type other than `void`, which LLVM takes only as a function's result.
+    #[inline]
     pub fn parse_type(&mut self) -> PResult<TypeId> {
-        let at = self.tok.span;
-        let ty = self.parse_type_or_void()?;
-        if matches!(self.ty(ty), Type::Void) {
-            return Err(self.err_at(at, "void type only allowed for function results"));
-        }
-        Ok(ty)
+        self.parse_type_allowing(false)
     }
 
     /// A type, `void` included: a function's result.
+    #[inline]
     fn parse_type_or_void(&mut self) -> PResult<TypeId> {
+        self.parse_type_allowing(true)
+    }
+
+    fn parse_type_allowing(&mut self, void: bool) -> PResult<TypeId> {
         let t = self.tok;
         let mut ty = match t.kind {
             Tok::Word => {
@@ -1996,6 +2040,11 @@ impl<'a> Parser<'a> {
                             );
                         }
                         self.ptr_ty(a)
+                    }
+                    // `void (i32)` is a function type, whatever the place.
+                    b"void" if !void && self.tok.kind != Tok::LParen => {
+                        let message = "void type only allowed for function results";
+                        return Err(self.err_at(t.span, message));
                     }
                     b"void" => self.intern(Type::Void),
                     b"half" => self.intern(Type::Float(FloatKind::Half)),
