@@ -476,6 +476,17 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "missing required field 'directory'",
         ),
         (
+            "%a = type { %b }\n@x = external global i32\n%b = type { i32, [2 x %a] }\n\
+             @y = external global i32\n",
+            (4, 1),
+            "identified structure type 'b' is recursive",
+        ),
+        (
+            "define void @f(i32 %v) {\n  ret void, !foo !{i32 %v}\n}\n",
+            (2, 24),
+            "invalid use of function-local name",
+        ),
+        (
             "@g = global i1 icmp eq (ptr @g, ptr null)\n",
             (1, 16),
             "icmp constexprs are no longer supported",
@@ -501,6 +512,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
         "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
         "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
         "%T = type i32\n@g = external global <2 x %T>\n",
+        "%a = type { ptr, <2 x ptr> }\n%b = type { %a, [2 x %a] }\ndeclare void @llvm.bar(metadata)\n\
+         define void @f(i32 %v) {\n  call void @llvm.bar(metadata i32 %v)\n  ret void\n}\n",
         "define void @f() {\n  ret void\n}\n!0 = !DIFile(filename: \"a\", directory: \"b\")\n\
          !1 = !DISubrange()\n!2 = !DILocation(line: 1, scope: !3)\n!3 = distinct !{}\n",
         "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \

@@ -860,11 +860,22 @@ impl<'a> Parser<'a> {
 
     /// An alignment in bytes, the current token, as LLVM takes one: a power of two, at most
     /// 2^32. A fault is reported `at` the number, or at the `(` before it when there is one.
+    #[inline]
     fn expect_alignment(&mut self, paren: Option<Span>) -> PResult<u64> {
         let t = self.expect(Tok::Int, "an alignment")?;
-        let a =
-            unsigned(self.text(t)).ok_or_else(|| self.err_at(t.span, "alignment out of range"))?;
-        let at = paren.unwrap_or(t.span);
+        // Every load, store and alloca has one, of a digit or two.
+        match decimal_u32(self.text(t)) {
+            Some(a) if a.is_power_of_two() => Ok(u64::from(a)),
+            _ => self.alignment_fault(t.span, paren.unwrap_or(t.span)),
+        }
+    }
+
+    /// The alignment `number` as LLVM takes it when it is not a power of two below 2^32: 2^32
+    /// itself, or LLVM's error reported `at`.
+    #[cold]
+    fn alignment_fault(&self, number: Span, at: Span) -> PResult<u64> {
+        let a = unsigned(&self.src[number.range()])
+            .ok_or_else(|| self.err_at(number, "alignment out of range"))?;
         if !a.is_power_of_two() {
             Err(self.err_at(at, "alignment is not a power of two"))
         } else if a > 1 << 32 {
@@ -1301,7 +1312,37 @@ impl<'a> Parser<'a> {
             Some(self.parse_type()?)
         };
         self.m.types.named[n].body = Some(body);
+        // A struct that holds itself, not through a pointer, has no size: LLVM refuses it
+        // once the definition that closes the cycle is read.
+        if body.is_some_and(|body| self.holds_by_value(body, n, &mut Vec::new())) {
+            let name = self.m.types.named[n].spelling.trim_matches('"');
+            let message = format!("identified structure type '{name}' is recursive");
+            return Err(self.err_at(self.tok.span, message));
+        }
         Ok(())
+    }
+
+    /// Whether a value of type `ty` holds one of the named type `target` (in a struct, array
+    /// or vector element, followed through named types defined so far; `seen` are the named
+    /// types already followed).
+    fn holds_by_value(&self, ty: TypeId, target: NamedTypeId, seen: &mut Vec<NamedTypeId>) -> bool {
+        match self.m.types.get(ty) {
+            Type::Named(n) if *n == target => true,
+            Type::Named(n) => match self.m.types.named[*n].body {
+                Some(Some(body)) if !seen.contains(n) => {
+                    seen.push(*n);
+                    self.holds_by_value(body, target, seen)
+                }
+                _ => false,
+            },
+            Type::Struct { elems, .. } => {
+                elems.iter().any(|&e| self.holds_by_value(e, target, seen))
+            }
+            Type::Array(_, elem) | Type::Vector { elem, .. } => {
+                self.holds_by_value(*elem, target, seen)
+            }
+            _ => false,
+        }
     }
 
     fn named_type(&mut self, t: Token) -> PResult<NamedTypeId> {
@@ -1406,7 +1447,7 @@ impl<'a> Parser<'a> {
             let op = if self.eat_word(b"null") {
                 None
             } else {
-                Some(self.md_operand()?)
+                Some(self.md_operand(false)?)
             };
             self.md_ops_stack.push(op);
             if !self.eat(Tok::Comma) {
@@ -1606,8 +1647,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A metadata operand: a node, a string, or a typed value.
-    fn md_operand(&mut self) -> PResult<MdRef> {
+    /// A metadata operand: a node, a string, or a typed value, which may be a local value of
+    /// the function only with `locals` (a call's `metadata i32 %v`, not a node's `!{i32 %v}`).
+    fn md_operand(&mut self, locals: bool) -> PResult<MdRef> {
         match self.tok.kind {
             Tok::MdNum => {
                 let t = self.bump();
@@ -1625,7 +1667,11 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let ty = self.parse_type()?;
+                let at = self.tok.span;
                 let v = self.parse_value(ty)?;
+                if !locals && matches!(v.kind(), ValueKind::Local(_)) {
+                    return Err(self.err_at(at, "invalid use of function-local name"));
+                }
                 Ok(MdRef::Value(ty, v))
             }
         }
@@ -2345,7 +2391,7 @@ impl<'a> Parser<'a> {
                 if !matches!(self.ty(ty), Type::Metadata) {
                     return Err(self.err("a value"));
                 }
-                let md = self.md_operand()?;
+                let md = self.md_operand(true)?;
                 Ok(self.push_const(Const::Metadata(md)))
             }
             Tok::Word => self.word_value(ty),
@@ -2370,7 +2416,7 @@ impl<'a> Parser<'a> {
             return Ok(self.push_const(c));
         }
         if matches!(self.ty(ty), Type::Metadata) {
-            let md = self.md_operand()?;
+            let md = self.md_operand(true)?;
             return Ok(self.push_const(Const::Metadata(md)));
         }
         self.bump();
@@ -3755,7 +3801,7 @@ impl<'a> Parser<'a> {
                 self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
-                    let md = self.md_operand()?;
+                    let md = self.md_operand(true)?;
                     let c = self.push_const(Const::Metadata(md));
                     self.push_item(Item::Value(c));
                 } else {
