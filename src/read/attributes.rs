@@ -61,6 +61,7 @@ const fn legacy(name: &'static str, places: u8) -> Keyword {
 }
 
 const KEYWORDS: &[Keyword] = &[
+    // A function's `align N` is its alignment, which LLParser reads among its attributes.
     kw("align", FUNCTION | PARAMETER | RETURN, Argument::Align),
     kw("allocalign", PARAMETER, Argument::None),
     kw("allockind", FUNCTION, Argument::Parens),
@@ -131,6 +132,7 @@ const KEYWORDS: &[Keyword] = &[
     kw("optnone", FUNCTION, Argument::None),
     kw("preallocated", FUNCTION | PARAMETER, Argument::Type),
     kw("range", PARAMETER | RETURN, Argument::Parens),
+    // On a function, LLParser upgrades readnone, readonly and writeonly to `memory(...)`.
     kw("readnone", FUNCTION | PARAMETER, Argument::None),
     kw("readonly", FUNCTION | PARAMETER, Argument::None),
     kw("returned", PARAMETER, Argument::None),
