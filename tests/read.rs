@@ -487,6 +487,11 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "invalid use of function-local name",
         ),
         (
+            "define void @f() {\n  ret void\n}\n!0 = !DILocation(line: 1, scope: null)\n",
+            (4, 34),
+            "'scope' cannot be null",
+        ),
+        (
             "@g = global i1 icmp eq (ptr @g, ptr null)\n",
             (1, 16),
             "icmp constexprs are no longer supported",

@@ -1574,7 +1574,12 @@ impl<'a> Parser<'a> {
                 Tok::LParen => depth += 1,
                 Tok::RParen | Tok::Comma if depth == 1 => {
                     if let Some(v) = value_start.take() {
-                        fields.push((field_name, v.to(self.prev_end())));
+                        let value = v.to(self.prev_end());
+                        // Most values are not four bytes long: that is tested first.
+                        if value.range().len() == 4 && self.src[value.range()] == *b"null" {
+                            self.field_may_be_null(kind, field_name, value)?;
+                        }
+                        fields.push((field_name, value));
                     }
                     self.bump();
                     if t.kind == Tok::RParen {
@@ -1605,6 +1610,28 @@ impl<'a> Parser<'a> {
             value_start.get_or_insert(t.span);
             self.bump();
         }
+    }
+
+    /// LLVM's "'scope' cannot be null" for the fields of a kind that must name a node.
+    fn field_may_be_null(&self, kind: &[u8], field: Span, value: Span) -> PResult<()> {
+        let name = self.src[field.range()]
+            .strip_suffix(b":")
+            .unwrap_or_default();
+        let must_not = match kind {
+            b"DILocation"
+            | b"DILexicalBlock"
+            | b"DILexicalBlockFile"
+            | b"DILocalVariable"
+            | b"DILabel" => name == b"scope",
+            b"DICompileUnit" => name == b"file",
+            b"DISubrange" => name == b"count",
+            _ => false,
+        };
+        if must_not {
+            let name = String::from_utf8_lossy(name);
+            return Err(self.err_at(value, format!("'{name}' cannot be null")));
+        }
+        Ok(())
     }
 
     /// LLVM's "missing required field" for a specialized node without one of the fields its
