@@ -31,8 +31,9 @@ def parser_refusal(stderr):
 
 
 def read_check(path):
-    """"ok", why mergefn fails a file opt-22 reads, or for a file opt-22's parser refuses,
-    ("refused", None) or ("read", opt-22's message) as mergefn refuses or reads it."""
+    """For a file opt-22 reads: "ok", or why mergefn fails it. For a file opt-22's parser
+    refuses: ("refused", None) or ("read", opt-22's message), as mergefn refuses or reads it.
+    Otherwise None."""
     opt = run(["opt-22", "-disable-output", path])
     if opt.returncode != 0:
         message = parser_refusal(opt.stderr)

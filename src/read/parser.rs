@@ -2504,7 +2504,7 @@ impl<'a> Parser<'a> {
                 Ok(self.push_const(Const::InlineAsm(t.span.to(c.span))))
             }
             _ => match Opcode::from_keyword(w) {
-                Some(op) if is_constant_expression_opcode(op) => self.constant_expression(t),
+                Some(op) if is_constant_expression_opcode(op) => self.constant_expression(t, op),
                 Some(op) if is_former_constant_expression_opcode(op) => Err(self.err_at(
                     t.span,
                     format!(
@@ -2627,9 +2627,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn constant_expression(&mut self, op: Token) -> PResult<Value> {
+    fn constant_expression(&mut self, op: Token, opcode: Opcode) -> PResult<Value> {
         let mut items = Vec::new();
         // A cast's two types, to check that it converts one into the other.
+        let cast = opcode.is_cast();
         let (mut from, mut to) = (None, None);
         while self.tok.kind == Tok::Word {
             let t = self.bump();
@@ -2644,7 +2645,9 @@ impl<'a> Parser<'a> {
         loop {
             let at = self.tok.span;
             let ty = self.parse_type()?;
-            from.get_or_insert((ty, at.to(self.prev_end())));
+            if cast && from.is_none() {
+                from = Some((ty, at.to(self.prev_end())));
+            }
             items.push(Item::Type(ty));
             if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
                 let v = self.parse_value(ty)?;
@@ -2654,7 +2657,9 @@ impl<'a> Parser<'a> {
                 items.push(Item::word(self.bump().span));
                 let at = self.tok.span;
                 let ty = self.parse_type()?;
-                to = Some((ty, at.to(self.prev_end())));
+                if cast {
+                    to = Some((ty, at.to(self.prev_end())));
+                }
                 items.push(Item::Type(ty));
             }
             if !self.eat(Tok::Comma) {
@@ -2662,10 +2667,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
-        let opcode = Opcode::from_keyword(self.text(op));
-        if let (Some(opcode), Some(from), Some(to)) = (opcode, from, to)
-            && opcode.is_cast()
-        {
+        if let (Some(from), Some(to)) = (from, to) {
             self.cast_holds(opcode, from, to, op.span)?;
         }
         Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
