@@ -1,6 +1,7 @@
 //! The `mergefn` command line. Library errors get their context (the file) here.
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use mergefn::write::Comments;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -220,13 +221,16 @@ fn load_with(
 }
 
 fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<(), String> {
+    emit_as(m, output, Comments::Keep)
+}
+
+fn emit_as(m: &mergefn::Module, output: Option<&Path>, comments: Comments) -> Result<(), String> {
     match output {
-        Some(p) if p.as_os_str() != "-" => {
-            mergefn::write::write_file(m, p).map_err(|e| format!("{}: {e}", p.display()))
-        }
+        Some(p) if p.as_os_str() != "-" => mergefn::write::write_file_as(m, p, comments)
+            .map_err(|e| format!("{}: {e}", p.display())),
         _ => {
             let mut out = std::io::stdout().lock();
-            mergefn::write::write_to(m, &mut out)
+            mergefn::write::write_to_as(m, &mut out, comments)
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("<stdout>: {e}"))
         }
@@ -467,7 +471,8 @@ fn opt(args: &[String]) -> Result<(), String> {
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
     let (m, report) = load_and_merge(&input, &opts)?;
     if !disable_output {
-        emit(&m, output.as_deref())?;
+        // As opt prints a module: without the input's comments.
+        emit_as(&m, output.as_deref(), Comments::Drop)?;
     }
     if statistics {
         eprint!("{}", llvm_statistics(&report));

@@ -538,7 +538,12 @@ fn opt_is_a_drop_in_for_this_pass() {
     let merged = dir.path().join("merged.ll");
     let (ok, _, err) = mergefn_cli(&["merge", input, "-o", merged.to_str().unwrap()]);
     assert!(ok, "{err}");
-    let expected = std::fs::read_to_string(&merged).unwrap();
+    // As opt prints a module: the fixture's comments (whole lines there) left out.
+    let expected: String = std::fs::read_to_string(&merged)
+        .unwrap()
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with(';'))
+        .collect();
     for args in [
         vec!["opt", "-S", "-passes=mergefunc", input, "-o", "-"],
         vec!["opt", "-S", "-p", "mergefunc", input],
@@ -598,6 +603,71 @@ fn opt_is_a_drop_in_for_this_pass() {
         !ok && err.contains("bitcode output is not supported"),
         "{err}"
     );
+}
+
+/// A test of opt's output keeps its CHECK lines in the input's comments, and `mergefn opt`
+/// leaves comments out as opt does: kept, `CHECK-NOT` would find itself, and a CHECK of a
+/// fold would pass on its own text without the fold.
+#[test]
+fn opt_output_checks_with_filecheck_as_opts_does() {
+    if common::opt().is_none() {
+        return;
+    }
+    let test = "\
+; CHECK-LABEL: define i32 @first(
+; CHECK-NOT: define internal i32 @second
+; CHECK: call i32 @first(i32 1)
+define i32 @first(i32 %x) {
+  %y = add i32 %x, 1 ; the body
+  ret i32 %y
+}
+
+define internal i32 @second(i32 %x) {
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+
+define i32 @user() {
+  %r = call i32 @second(i32 1)
+  ret i32 %r
+}
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("test.ll");
+    std::fs::write(&path, test).unwrap();
+    let (ok, out, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(!out.contains(';'), "{out}");
+    assert!(out.contains("  %y = add i32 %x, 1\n  ret"), "{out}");
+    let filecheck = |input: &str| {
+        use std::io::Write;
+        let mut child = Command::new("FileCheck-22")
+            .arg(&path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("FileCheck-22 (package llvm-22-tools)");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait().unwrap().success()
+    };
+    assert!(filecheck(&out), "{out}");
+    // The same checks fail on the input itself, and on output that keeps the comments.
+    assert!(!filecheck(test));
+    let merged = dir.path().join("merged.ll");
+    let (ok, _, err) = mergefn_cli(&[
+        "merge",
+        path.to_str().unwrap(),
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(!filecheck(&std::fs::read_to_string(&merged).unwrap()));
 }
 
 /// Merging reads again only the functions whose shape and header key another shares: sound

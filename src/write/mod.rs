@@ -34,13 +34,97 @@ fn pieces(m: &Module) -> Vec<&str> {
     out
 }
 
+/// What becomes of the input's comments in the output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Comments {
+    /// Kept: an unedited module is written back byte for byte.
+    #[default]
+    Keep,
+    /// Left out, as LLVM's printer leaves them out (`mergefn opt`): tests that check opt's
+    /// output with FileCheck keep their CHECK lines in comments, which must not match
+    /// themselves.
+    Drop,
+}
+
 /// The module's text, with every edit applied.
 pub fn to_string(m: &Module) -> String {
     pieces(m).concat()
 }
 
 pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
-    write_all_pieces(w, &pieces(m))
+    write_to_as(m, w, Comments::Keep)
+}
+
+/// [`write_to`], keeping or dropping the comments.
+pub fn write_to_as(m: &Module, w: &mut impl Write, comments: Comments) -> io::Result<()> {
+    let pieces = pieces(m);
+    match comments {
+        Comments::Keep => write_all_pieces(w, &pieces),
+        Comments::Drop => write_all_pieces(w, &without_comments(&pieces)),
+    }
+}
+
+/// The pieces of a valid module's text with its comments taken out, as slices of them. A line
+/// that held only a comment goes whole; a comment after other text goes with the blanks before
+/// it. In valid IR a `"` only opens or closes a string (quoted names too; escapes are `\22`),
+/// and a `;` outside a string opens a comment, so strings are stepped over and nothing else
+/// needs lexing.
+fn without_comments<'a>(pieces: &[&'a str]) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::with_capacity(pieces.len());
+    let (mut in_string, mut in_comment, mut line_goes) = (false, false, false);
+    for &piece in pieces {
+        let bytes = piece.as_bytes();
+        // `kept` is where the text to keep starts; `i` where the search goes on.
+        let (mut kept, mut i) = (0, 0);
+        while i < bytes.len() {
+            if in_comment {
+                let Some(p) = memchr::memchr(b'\n', &bytes[i..]) else {
+                    break;
+                };
+                in_comment = false;
+                i += p + 1;
+                kept = if line_goes { i } else { i - 1 };
+            } else if in_string {
+                let Some(p) = memchr::memchr(b'"', &bytes[i..]) else {
+                    break;
+                };
+                in_string = false;
+                i += p + 1;
+            } else {
+                let Some(p) = memchr::memchr2(b'"', b';', &bytes[i..]) else {
+                    break;
+                };
+                i += p;
+                if bytes[i] == b'"' {
+                    in_string = true;
+                } else {
+                    out.push(&piece[kept..i]);
+                    line_goes = trim_blanks_at_end(&mut out);
+                    in_comment = true;
+                }
+                i += 1;
+            }
+        }
+        if !in_comment {
+            out.push(&piece[kept..]);
+        }
+    }
+    out
+}
+
+/// Take the spaces and tabs off the end of the text kept so far; whether the line is then
+/// empty (the first line of the text, or one after a newline).
+fn trim_blanks_at_end(out: &mut Vec<&str>) -> bool {
+    while let Some(last) = out.last_mut() {
+        let trimmed = last.trim_end_matches([' ', '\t']);
+        if trimmed.is_empty() {
+            out.pop();
+            continue;
+        }
+        *last = trimmed;
+        return trimmed.ends_with('\n');
+    }
+    true
 }
 
 /// Write the pieces in order, handing the system many at a time (`writev`): the source is
@@ -71,7 +155,12 @@ fn write_all_pieces(w: &mut impl Write, pieces: &[&str]) -> io::Result<()> {
 /// the target once complete, so a reader never sees a partial file. A device or a pipe
 /// (`/dev/null`) is written directly, and a symbolic link is followed to the file it names.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
-    write_file_with(path, |mut file| write_to(m, &mut file))
+    write_file_as(m, path, Comments::Keep)
+}
+
+/// [`write_file`], keeping or dropping the comments.
+pub fn write_file_as(m: &Module, path: &Path, comments: Comments) -> io::Result<()> {
+    write_file_with(path, |mut file| write_to_as(m, &mut file, comments))
 }
 
 /// Write `bytes` to `path` atomically, as [`write_file`] does.
@@ -239,6 +328,29 @@ mod tests {
         write_all_pieces(&mut trickle, &pieces).unwrap();
         assert_eq!(whole, pieces.concat().into_bytes());
         assert_eq!(trickle.0, whole);
+    }
+
+    /// Comments go, wherever the pieces are cut; strings and quoted names stay whole.
+    #[test]
+    fn comments_are_dropped_and_strings_kept() {
+        let text = "; ModuleID = 'x'\n@s = constant [3 x i8] c\"a;b\" ; trailing\n  ; alone\n\
+                    define void @\"f;g\"() {\t; after a brace\n4:                ; preds = %3\n  \
+                    ret void\n}\n; last, no newline";
+        let expected = "@s = constant [3 x i8] c\"a;b\"\ndefine void @\"f;g\"() {\n4:\n  \
+                        ret void\n}\n";
+        // Every way of cutting the text in two or three pieces gives the same output.
+        for a in 0..=text.len() {
+            for b in (a..=text.len()).step_by(7) {
+                let pieces = [&text[..a], &text[a..b], &text[b..]];
+                assert_eq!(
+                    without_comments(&pieces).concat(),
+                    expected,
+                    "cut at {a}, {b}"
+                );
+            }
+        }
+        assert_eq!(without_comments(&["a\r\n; c\r\nb"]).concat(), "a\r\nb");
+        assert_eq!(without_comments(&["x ;c"]).concat(), "x");
     }
 
     #[cfg(unix)]
