@@ -744,8 +744,12 @@ fn write_member(
             thunk_text(m, p.header, target, &target_name, None)
         };
         p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count();
-        if p.in_place {
+        let numbered = matches!(m.globals[p.name].name, GlobalName::Numbered(_));
+        if p.in_place && (opts.preserve_debug_info || numbered) {
             m.replace_function(p.header, text);
+        } else if p.in_place {
+            // LLVM makes the thunk a new function, after the others.
+            m.replace_function_at_end(p.header, &text);
         } else {
             write_out_of_place(m, p, &text);
         }

@@ -5,23 +5,39 @@ use crate::write::global_name;
 use std::fmt::Write;
 
 /// The source text of `f`'s header, `define` to the end of its metadata attachments, keeping
-/// only the attachments a thunk carries: `!type` and `!kcfi_type` (and `!dbg` when asked).
-fn thunk_header(m: &Module, f: FuncId, keep_dbg: bool) -> String {
+/// only the attachments a thunk carries: `!type` and `!kcfi_type`. A thunk built in place
+/// (`-mergefunc-preserve-debug-info`) keeps `!dbg` and its parameters' names too; any other is
+/// a new function in LLVM, whose parameters have no names: they are numbered here, as LLVM
+/// prints them.
+fn thunk_header(m: &Module, f: FuncId, in_place: bool) -> String {
     let func = &m.functions[f];
     let header = func.header_span;
-    let Some(first) = func.metadata.first() else {
-        return m.text(header).to_string();
-    };
-    let mut text = m
-        .text(Span::new(header.start as usize, first.0.start as usize))
-        .to_string();
+    let attachments = func
+        .metadata
+        .first()
+        .map_or(header.end, |first| first.0.start);
+    let mut text = String::new();
+    let mut copied = header.start as usize;
+    if !in_place {
+        for (i, name) in func.params.iter().enumerate() {
+            if let Some(name) = name.name {
+                text.push_str(m.text(Span::new(copied, name.start as usize)));
+                let _ = write!(text, "%{i}");
+                copied = name.end as usize;
+            }
+        }
+    }
+    text.push_str(m.text(Span::new(copied, attachments as usize)));
+    if func.metadata.is_empty() {
+        return text;
+    }
     for (i, (kind, _)) in func.metadata.iter().enumerate() {
         let end = func
             .metadata
             .get(i + 1)
             .map_or(header.end, |next| next.0.start);
         let k = m.bytes(*kind);
-        if k == b"!type" || k == b"!kcfi_type" || (keep_dbg && k == b"!dbg") {
+        if k == b"!type" || k == b"!kcfi_type" || (in_place && k == b"!dbg") {
             text.push_str(m.text(Span::new(kind.start as usize, end as usize)));
         }
     }
@@ -46,6 +62,15 @@ fn attrs_text(m: &Module, list: AttrList) -> String {
 
 /// The names of `f`'s parameters as its body refers to them.
 pub(super) fn param_names(m: &Module, f: FuncId) -> Vec<String> {
+    param_names_as(m, f, true)
+}
+
+/// `f`'s parameters' names: as its text names them, or (`named` false) numbered in order.
+fn param_names_as(m: &Module, f: FuncId, named: bool) -> Vec<String> {
+    if !named {
+        let count = m.functions[f].params.len();
+        return (0..count).map(|i| format!("%{i}")).collect();
+    }
     let mut numbered = 0;
     m.functions[f]
         .params
@@ -144,7 +169,9 @@ pub struct DebugInfo<'a> {
 }
 
 /// A function with `member`'s header whose body calls `target` (named `target_name`) with its
-/// arguments and returns the result, casting between types the merge treats as equal.
+/// arguments and returns the result, casting between types the merge treats as equal. With
+/// `debug_info`, the thunk is built in place of `member`'s body and keeps its parameters'
+/// names; without, it is a new function, with numbered parameters.
 pub fn thunk_text(
     m: &Module,
     member: FuncId,
@@ -165,7 +192,7 @@ pub fn thunk_text(
         .as_ref()
         .and_then(|d| d.location)
         .map_or(String::new(), |l| format!(", !dbg {l}"));
-    let names = param_names(m, member);
+    let names = param_names_as(m, member, debug_info.is_some());
     // Numbered values: the parameters, the entry block, the kept entry lines', then ours.
     let numbered_params = names.iter().filter(|n| is_number(n)).count();
     casts.next = numbered_params + 1 + debug_info.as_ref().map_or(0, |d| d.entry_values);

@@ -96,6 +96,24 @@ impl Module {
 
     /// Delete a function (its whole text and the line it stood on).
     pub fn delete_function(&mut self, f: FuncId) {
+        let span = self.function_lines(f);
+        self.drop_function_uses(f, span);
+        self.functions[f].deleted = true;
+        self.patch(span, String::new());
+    }
+
+    /// Replace a whole function with `text` written after the module, where LLVM puts a
+    /// function it creates (a thunk, which takes the place of the function it replaces).
+    pub fn replace_function_at_end(&mut self, f: FuncId, text: &str) {
+        let span = self.function_lines(f);
+        self.drop_function_uses(f, span);
+        self.functions[f].rewritten = true;
+        self.patch(span, String::new());
+        self.append_entity(text);
+    }
+
+    /// A function's text with the line it ends and the blank line after it, if any.
+    fn function_lines(&self, f: FuncId) -> Span {
         let mut span = self.functions[f].span;
         let src = self.source.as_bytes();
         while (span.end as usize) < src.len() && src[span.end as usize] == b'\n' {
@@ -104,9 +122,7 @@ impl Module {
                 break;
             }
         }
-        self.drop_function_uses(f, span);
-        self.functions[f].deleted = true;
-        self.patch(span, String::new());
+        span
     }
 
     /// Forget the uses in the text of function `f`, `span` (its text, or more).

@@ -26,8 +26,12 @@ fn pieces(m: &Module) -> Vec<&str> {
     }
     out.push(&m.source[cursor..]);
     if !m.appended.is_empty() {
-        if !m.source.ends_with('\n') && cursor == m.source.len() {
-            out.push("\n");
+        // After a blank line, as LLVM separates functions.
+        match out.iter().rev().find(|p| !p.is_empty()) {
+            Some(end) if end.ends_with("\n\n") => {}
+            Some(end) if end.ends_with('\n') => out.push("\n"),
+            Some(_) => out.push("\n\n"),
+            None => {}
         }
         out.push(&m.appended);
     }
