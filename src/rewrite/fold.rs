@@ -19,8 +19,8 @@ fn thunk_header(m: &Module, f: FuncId, in_place: bool) -> String {
     let mut text = String::new();
     let mut copied = header.start as usize;
     if !in_place {
-        for (i, name) in func.params.iter().enumerate() {
-            if let Some(name) = name.name {
+        for (i, param) in func.params.iter().enumerate() {
+            if let Some(name) = param.name {
                 text.push_str(m.text(Span::new(copied, name.start as usize)));
                 let _ = write!(text, "%{i}");
                 copied = name.end as usize;
