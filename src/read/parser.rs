@@ -550,6 +550,14 @@ const IN_LITERAL_TYPE: [bool; 256] = {
     t
 };
 
+/// A type LLVM takes as a struct's element, followed to its body.
+fn is_struct_element(ty: &Type) -> bool {
+    !matches!(
+        ty,
+        Type::Label | Type::Metadata | Type::Token | Type::Function { .. }
+    )
+}
+
 /// An unsigned decimal integer (as `str::parse::<u64>` reads one: an optional `+`, digits), or
 /// `None` when it is not one or does not fit.
 fn unsigned(text: &[u8]) -> Option<u64> {
@@ -2297,12 +2305,16 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// What LLVM takes as an array's element, and as a global variable's type.
+    /// What LLVM takes as a struct's element (`void` is refused where it is read).
+    fn is_struct_element(&self, ty: TypeId) -> bool {
+        is_struct_element(self.body_ty(ty))
+    }
+
+    /// What LLVM takes as an array's element, and as a global variable's type: a struct's
+    /// element, but not `x86_amx`.
     fn is_array_element(&self, ty: TypeId) -> bool {
-        !matches!(
-            self.body_ty(ty),
-            Type::Label | Type::Metadata | Type::Token | Type::X86Amx | Type::Function { .. }
-        )
+        let ty = self.body_ty(ty);
+        is_struct_element(ty) && !matches!(ty, Type::X86Amx)
     }
 
     fn opt_addrspace_number(&mut self) -> PResult<u32> {
@@ -2330,10 +2342,7 @@ impl<'a> Parser<'a> {
             loop {
                 let at = self.tok.span;
                 let elem = self.parse_type()?;
-                if matches!(
-                    self.body_ty(elem),
-                    Type::Label | Type::Metadata | Type::Token | Type::Function { .. }
-                ) {
+                if !self.is_struct_element(elem) {
                     return Err(self.err_at(at, "invalid element type for struct"));
                 }
                 elems.push(elem);
@@ -2533,7 +2542,6 @@ impl<'a> Parser<'a> {
         Ok(elems)
     }
 
-    /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
     /// Whether a cast `opcode` converts `from` into `to`, as LLVM's `CastInst::castIsValid`
     /// rules (each type with its text, for the message, reported `at`).
     fn cast_holds(
@@ -2627,6 +2635,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
     fn constant_expression(&mut self, op: Token, opcode: Opcode) -> PResult<Value> {
         let mut items = Vec::new();
         // A cast's two types, to check that it converts one into the other.
