@@ -104,6 +104,47 @@ fn add_declaration_alias_and_function() {
     }
 }
 
+/// An alias takes its target's address space: a function's (the datalayout's program one
+/// unless written), a variable's (0 unless written, whatever the datalayout's `G`), an
+/// alias's (its aliasee's, an expression's too).
+#[test]
+fn added_aliases_point_into_their_targets_address_space() {
+    let mut m = parse(
+        "target datalayout = \"e-P2-G1\"\n\
+         @u = addrspace(\"G\") global i32 0\n\
+         @v = global i32 0\n\
+         @w = addrspace(4) global [2 x i32] zeroinitializer\n\
+         @second = alias i32, getelementptr (i8, ptr addrspace(4) @w, i64 4)\n\
+         define void @f() {\n  ret void\n}\n\
+         define void @g() addrspace(3) {\n  ret void\n}\n"
+            .to_string(),
+    )
+    .unwrap();
+    let i32_ty = m.variables.values().next().unwrap().ty;
+    let f = function(&m, "f");
+    let fn_ty = m.functions[f].fn_ty;
+    for (name, target, ty) in [
+        ("f.alias", "f", fn_ty),
+        ("g.alias", "g", fn_ty),
+        ("u.alias", "u", i32_ty),
+        ("v.alias", "v", i32_ty),
+        ("second.alias", "second", i32_ty),
+    ] {
+        let target = global(&m, target);
+        m.add_alias(name.as_bytes(), Linkage::External, UnnamedAddr::None, ty, target);
+    }
+    let (text, _) = written(&m);
+    for line in [
+        "@f.alias = alias void (), ptr addrspace(2) @f",
+        "@g.alias = alias void (), ptr addrspace(3) @g",
+        "@u.alias = alias i32, ptr addrspace(1) @u",
+        "@v.alias = alias i32, ptr @v",
+        "@second.alias = alias i32, ptr addrspace(4) @second",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
+
 #[test]
 fn linkage_visibility_and_unnamed_addr() {
     let mut m = base();

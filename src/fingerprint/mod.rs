@@ -37,6 +37,8 @@ pub enum Part {
     Varargs,
     CallingConv,
     FunctionType,
+    /// The address space the function lives in.
+    AddressSpace,
     CfiType,
     BlockShape,
     Instruction(Opcode),
@@ -61,6 +63,7 @@ impl Part {
             Part::Varargs => "§2.4: both or neither must be varargs".into(),
             Part::CallingConv => "§2.5: the calling conventions must be equal".into(),
             Part::FunctionType => "§2.6 and §4: the function types must be equal (ptr in address space 0 equals the pointer-sized integer)".into(),
+            Part::AddressSpace => "§2.6 (we differ): the functions' address spaces must be equal, as a use of one is replaced by the other".into(),
             Part::CfiType => "§2 (we differ): function-level !type and !kcfi_type must be equal".into(),
             Part::BlockShape => "§3: the control-flow walks must meet blocks of the same size in the same order".into(),
             Part::Instruction(op) => format!(
@@ -82,6 +85,7 @@ impl Part {
     /// and we do not.
     pub fn we_differ(self) -> Option<&'static str> {
         Some(match self {
+            Part::AddressSpace => "function address space",
             Part::CfiType => "function-level !type/!kcfi_type",
             Part::GepFlags => "getelementptr no-wrap flags",
             Part::GepSourceType => "getelementptr source type",
@@ -419,8 +423,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
         self.opt_text(cc);
         self.mark(header, Part::FunctionType);
         self.ty(f.fn_ty, 0);
-        let addrspace = f.addrspace;
-        self.opt_text(addrspace);
+        self.mark(header, Part::AddressSpace);
+        self.num(u64::from(m.function_addr_space(self.func)));
         self.mark(header, Part::CfiType);
         for (kind, md) in &f.metadata {
             let k = self.m.bytes(*kind);

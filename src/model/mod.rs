@@ -888,6 +888,8 @@ pub struct Variable {
     pub link: Linkable,
     pub is_constant: bool,
     pub ty: TypeId,
+    /// `addrspace(N)` as written; without, 0.
+    pub addrspace: Option<Span>,
     pub init: Option<Value>,
     pub align: Option<u64>,
     pub comdat: Option<Span>,
@@ -903,6 +905,8 @@ pub struct Alias {
     pub is_ifunc: bool,
     pub ty: TypeId,
     pub target: Value,
+    /// The aliasee's (or resolver's) pointer type, which gives the alias its address space.
+    pub target_ty: TypeId,
     pub span: Span,
 }
 
@@ -913,45 +917,57 @@ pub struct Comdat {
     pub span: Span,
 }
 
-/// Pointer sizes per address space, from the `target datalayout` string.
+/// What merging needs of the `target datalayout` string: pointer sizes per address space, and
+/// the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
 #[derive(Clone, Debug)]
 pub struct DataLayout {
     pointer_bits: Vec<(u32, u32)>,
+    pub program_addr_space: u32,
+    pub globals_addr_space: u32,
+    pub alloca_addr_space: u32,
 }
 
 impl Default for DataLayout {
     fn default() -> Self {
         DataLayout {
             pointer_bits: vec![(0, 64)],
+            program_addr_space: 0,
+            globals_addr_space: 0,
+            alloca_addr_space: 0,
         }
     }
 }
 
 impl DataLayout {
-    /// Read the pointer specifications (`p[AS]:size:abi...`) of a datalayout string; other
-    /// specifications are irrelevant to merging and left alone.
+    /// Read the pointer specifications (`p[AS]:size:abi...`) and default address spaces
+    /// (`P1`, `G1`, `A5`) of a datalayout string; other specifications are irrelevant to
+    /// merging and left alone.
     pub fn parse(s: &[u8]) -> DataLayout {
+        let number = |t: &[u8]| std::str::from_utf8(t).ok().and_then(|t| t.parse().ok());
         let mut dl = DataLayout::default();
         for spec in s.split(|&b| b == b'-') {
-            let Some(rest) = spec.strip_prefix(b"p") else {
+            let Some((&letter, rest)) = spec.split_first() else {
                 continue;
             };
-            let mut parts = rest.split(|&b| b == b':');
-            let as_text = parts.next().unwrap_or_default();
-            let addr_space = if as_text.is_empty() {
-                Some(0)
-            } else {
-                std::str::from_utf8(as_text)
-                    .ok()
-                    .and_then(|t| t.parse().ok())
-            };
-            let size = parts
-                .next()
-                .and_then(|t| std::str::from_utf8(t).ok())
-                .and_then(|t| t.parse().ok());
-            if let (Some(a), Some(bits)) = (addr_space, size) {
-                dl.pointer_bits.retain(|&(x, _)| x != a);
-                dl.pointer_bits.push((a, bits));
+            match letter {
+                b'P' => dl.program_addr_space = number(rest).unwrap_or(0),
+                b'G' => dl.globals_addr_space = number(rest).unwrap_or(0),
+                b'A' => dl.alloca_addr_space = number(rest).unwrap_or(0),
+                b'p' => {
+                    let mut parts = rest.split(|&b| b == b':');
+                    let as_text = parts.next().unwrap_or_default();
+                    let addr_space = if as_text.is_empty() {
+                        Some(0)
+                    } else {
+                        number(as_text)
+                    };
+                    let size = parts.next().and_then(number);
+                    if let (Some(a), Some(bits)) = (addr_space, size) {
+                        dl.pointer_bits.retain(|&(x, _)| x != a);
+                        dl.pointer_bits.push((a, bits));
+                    }
+                }
+                _ => {}
             }
         }
         dl
@@ -965,6 +981,25 @@ impl DataLayout {
                 .map(|p| p.1)
         };
         lookup(addr_space).or_else(|| lookup(0)).unwrap_or(64)
+    }
+
+    /// The number an `addrspace(...)` stands for: its own, or for `"P"`, `"G"` and `"A"` the
+    /// datalayout's.
+    pub fn addr_space(&self, written: &[u8]) -> u32 {
+        let inner = written
+            .strip_prefix(b"addrspace(")
+            .and_then(|t| t.strip_suffix(b")"))
+            .unwrap_or_default()
+            .trim_ascii();
+        match inner {
+            b"\"P\"" => self.program_addr_space,
+            b"\"G\"" => self.globals_addr_space,
+            b"\"A\"" => self.alloca_addr_space,
+            _ => std::str::from_utf8(inner)
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0),
+        }
     }
 }
 
@@ -1085,6 +1120,32 @@ impl Module {
         crate::write::global_name(&self.globals[g].name)
     }
 
+    /// The address space a function lives in: the one its header names, else the
+    /// datalayout's program address space.
+    pub fn function_addr_space(&self, f: FuncId) -> u32 {
+        match self.functions[f].addrspace {
+            Some(s) => self.data_layout.addr_space(self.bytes(s)),
+            None => self.data_layout.program_addr_space,
+        }
+    }
+
+    /// The address space of a global's pointer (`ptr addrspace(N) @g`), as LLVM gives it:
+    /// a function's, a variable's (written, else 0: LLVM 22's reader ignores the
+    /// datalayout's `G` there), an alias's aliasee's; 0 for what is not defined.
+    pub fn global_addr_space(&self, g: GlobalId) -> u32 {
+        match self.globals[g].kind {
+            GlobalKind::Function(f) => self.function_addr_space(f),
+            GlobalKind::Variable(v) => self.variables[v]
+                .addrspace
+                .map_or(0, |s| self.data_layout.addr_space(self.bytes(s))),
+            GlobalKind::Alias(a) => match self.types.get(self.aliases[a].target_ty) {
+                Type::Ptr(a) => *a,
+                _ => 0,
+            },
+            GlobalKind::Pending | GlobalKind::Intrinsic => 0,
+        }
+    }
+
     pub fn linkable(&self, g: GlobalId) -> Option<&Linkable> {
         match self.globals[g].kind {
             GlobalKind::Function(f) => Some(&self.functions[f].link),
@@ -1187,5 +1248,28 @@ mod number_map_tests {
         assert_eq!(map.max_number(), Some(4_000_000_000));
         map.clear();
         assert_eq!(map.get(1), None);
+    }
+}
+
+#[cfg(test)]
+mod data_layout_tests {
+    use super::DataLayout;
+
+    #[test]
+    fn address_spaces_are_read_and_named() {
+        let dl = DataLayout::parse(b"e-m:e-p:16:8-p3:32:32-P1-G2-A5-i8:8");
+        assert_eq!(
+            (dl.program_addr_space, dl.globals_addr_space, dl.alloca_addr_space),
+            (1, 2, 5)
+        );
+        assert_eq!((dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)), (16, 32, 16));
+        assert_eq!(dl.addr_space(b"addrspace(7)"), 7);
+        assert_eq!(dl.addr_space(b"addrspace( 4 )"), 4);
+        assert_eq!(dl.addr_space(b"addrspace(\"P\")"), 1);
+        assert_eq!(dl.addr_space(b"addrspace(\"G\")"), 2);
+        assert_eq!(dl.addr_space(b"addrspace(\"A\")"), 5);
+        let plain = DataLayout::parse(b"e-i64:64");
+        assert_eq!(plain.program_addr_space, 0);
+        assert_eq!(plain.addr_space(b"addrspace(\"P\")"), 0);
     }
 }

@@ -1915,14 +1915,32 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         let t = self.bump();
+        self.addr_space_value()?;
+        Ok(Some(t.span.to(self.prev_end())))
+    }
+
+    /// `(N)` after `addrspace`: a number below 2^24, or `"A"`, `"G"` or `"P"`, the
+    /// datalayout's (then `None`).
+    fn addr_space_value(&mut self) -> PResult<Option<u32>> {
         self.expect(Tok::LParen, "'('")?;
-        if self.tok.kind == Tok::Str {
-            self.bump();
+        let a = if self.tok.kind == Tok::Str {
+            let t = self.bump();
+            if !matches!(self.text(t), b"\"A\"" | b"\"G\"" | b"\"P\"") {
+                let message = "invalid symbolic address space: expected \"A\", \"G\" or \"P\"";
+                return Err(self.err_at(t.span, message));
+            }
+            None
         } else {
-            self.expect_u32("an address space")?;
-        }
-        let close = self.expect(Tok::RParen, "')'")?;
-        Ok(Some(t.span.to(close.span)))
+            let at = self.tok.span;
+            let a = self.expect_u32("an address space")?;
+            if a >= 1 << 24 {
+                let message = "invalid address space, must be a 24-bit integer";
+                return Err(self.err_at(at, message));
+            }
+            Some(a)
+        };
+        self.expect(Tok::RParen, "')'")?;
+        Ok(a)
     }
 
     fn comdat_ref(&mut self) -> PResult<Option<Span>> {
@@ -1972,12 +1990,17 @@ impl<'a> Parser<'a> {
             }
         }
         self.unnamed_addr(&mut link);
-        self.addrspace()?;
-        self.eat_word(b"externally_initialized");
-        match self.word() {
-            b"alias" | b"ifunc" => return self.alias(name, link),
-            b"global" | b"constant" => {}
-            _ => return Err(self.err("'global', 'constant', 'alias' or 'ifunc'")),
+        if matches!(self.word(), b"alias" | b"ifunc") {
+            return self.alias(name, link);
+        }
+        let addrspace = self.addrspace()?;
+        let externally_initialized = self.eat_word(b"externally_initialized");
+        if !matches!(self.word(), b"global" | b"constant") {
+            return Err(if addrspace.is_some() || externally_initialized {
+                self.err("'global' or 'constant'")
+            } else {
+                self.err("'global', 'constant', 'alias' or 'ifunc'")
+            });
         }
         let is_constant = self.bump_word_is(b"constant");
         let id = self.m.variables.next_key();
@@ -2001,6 +2024,7 @@ impl<'a> Parser<'a> {
             link,
             is_constant,
             ty,
+            addrspace,
             init,
             align: None,
             comdat: None,
@@ -2059,11 +2083,20 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Comma, "','")?;
         // LLVM writes an aliasee or resolver that is a cast or a `getelementptr` without its
         // type, which is the expression's.
-        let target_ty = match self.word() {
-            b"bitcast" | b"getelementptr" | b"addrspacecast" | b"inttoptr" => self.ptr_ty(0),
-            _ => self.parse_type()?,
+        let expression = matches!(
+            self.word(),
+            b"bitcast" | b"getelementptr" | b"addrspacecast" | b"inttoptr"
+        );
+        let written_ty = if expression {
+            self.ptr_ty(0)
+        } else {
+            self.parse_type()?
         };
-        let target = self.parse_value(target_ty)?;
+        let target = self.parse_value(written_ty)?;
+        let target_ty = match expression {
+            true => self.expression_ty(target).unwrap_or(written_ty),
+            false => written_ty,
+        };
         while self.tok.kind == Tok::Comma {
             self.bump();
             if self.eat_word(b"partition") {
@@ -2079,9 +2112,30 @@ impl<'a> Parser<'a> {
             is_ifunc,
             ty,
             target,
+            target_ty,
             span,
         });
         Ok(())
+    }
+
+    /// The type a top-level constant expression gives: a cast's `to` type, the pointer a
+    /// `getelementptr` offsets.
+    fn expression_ty(&self, v: Value) -> Option<TypeId> {
+        let ValueKind::Const(c) = v.kind() else {
+            return None;
+        };
+        let Const::Expr(e) = &self.m.consts[c] else {
+            return None;
+        };
+        let (op, items) = &**e;
+        let mut types = items.iter().filter_map(|i| match i {
+            Item::Type(t) => Some(*t),
+            _ => None,
+        });
+        match &self.src[op.range()] {
+            b"getelementptr" => types.nth(1),
+            _ => types.last(),
+        }
     }
 
     // ---- types ----
@@ -2322,17 +2376,9 @@ impl<'a> Parser<'a> {
             return Ok(0);
         }
         self.bump();
-        self.expect(Tok::LParen, "'('")?;
-        let a = if self.tok.kind == Tok::Str {
-            // Symbolic address spaces ("A", "G", "P") name the datalayout's; 0 is a safe stand-in
-            // only for comparing, so keep them distinct from numbered ones.
-            self.bump();
-            u32::MAX
-        } else {
-            self.expect_u32("an address space")?
-        };
-        self.expect(Tok::RParen, "')'")?;
-        Ok(a)
+        // A symbolic address space names the datalayout's; u32::MAX stands in for it, only
+        // for comparing, distinct from numbered ones.
+        Ok(self.addr_space_value()?.unwrap_or(u32::MAX))
     }
 
     fn struct_body(&mut self) -> PResult<Vec<TypeId>> {

@@ -218,6 +218,12 @@ pub fn thunk_text(
     let cc = t.cconv.map_or(String::new(), |s| format!("{} ", m.text(s)));
     let ret_attrs = attrs_text(m, t.ret_attrs);
     let fn_attrs = attrs_text(m, t.fn_attrs);
+    // As LLVM prints a call: its address space unless both it and the program's are 0 (a
+    // call without one is read as a call into the program's).
+    let addr_space = match m.function_addr_space(target) {
+        0 if m.data_layout.program_addr_space == 0 => String::new(),
+        a => format!("addrspace({a}) "),
+    };
     let void = m.types.is_void(t.ret_ty);
     let result = if void { None } else { Some(casts.fresh()) };
     let mut call = String::from("  ");
@@ -226,7 +232,7 @@ pub fn thunk_text(
     }
     let _ = write!(
         call,
-        "{tail} call {cc}{ret_attrs}{} {target_name}({}){}{}",
+        "{tail} call {cc}{ret_attrs}{addr_space}{} {target_name}({}){}{}",
         m.types.display(t.ret_ty),
         args.join(", "),
         if fn_attrs.is_empty() { "" } else { " " },
@@ -274,8 +280,9 @@ pub fn alias_text(
     }
     let name = global_name(name);
     format!(
-        "{name} = {head}unnamed_addr alias {}, ptr {target_name}",
-        m.types.display(m.functions[member].fn_ty)
+        "{name} = {head}unnamed_addr alias {}, {} {target_name}",
+        m.types.display(m.functions[member].fn_ty),
+        pointer_text(m.function_addr_space(member))
     )
 }
 
@@ -286,5 +293,13 @@ impl Module {
         self.drop_function_uses(f, span);
         self.functions[f].rewritten = true;
         self.patch(span, text);
+    }
+}
+
+/// `ptr`, or `ptr addrspace(N)` outside address space 0.
+pub fn pointer_text(addr_space: u32) -> String {
+    match addr_space {
+        0 => "ptr".into(),
+        a => format!("ptr addrspace({a})"),
     }
 }

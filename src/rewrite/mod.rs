@@ -214,7 +214,8 @@ impl Module {
         self.append_entity(&text);
     }
 
-    /// Add `@name = <linkage> [unnamed_addr] alias <value type>, ptr @target`.
+    /// Add `@name = <linkage> [unnamed_addr] alias <value type>, ptr @target` (`ptr
+    /// addrspace(N)` for a target in another address space).
     pub fn add_alias(
         &mut self,
         name: &[u8],
@@ -231,9 +232,10 @@ impl Module {
             }
         }
         let text = format!(
-            "@{} = {head}alias {}, ptr {}",
+            "@{} = {head}alias {}, {} {}",
             quote_name(name),
             self.types.display(value_ty),
+            fold::pointer_text(self.global_addr_space(target)),
             global_name(&self.globals[target].name)
         );
         self.append_entity(&text);
