@@ -131,7 +131,13 @@ fn added_aliases_point_into_their_targets_address_space() {
         ("second.alias", "second", i32_ty),
     ] {
         let target = global(&m, target);
-        m.add_alias(name.as_bytes(), Linkage::External, UnnamedAddr::None, ty, target);
+        m.add_alias(
+            name.as_bytes(),
+            Linkage::External,
+            UnnamedAddr::None,
+            ty,
+            target,
+        );
     }
     let (text, _) = written(&m);
     for line in [

@@ -96,6 +96,13 @@ pub fn can_thunk(m: &Module, f: FuncId) -> bool {
     }
 }
 
+/// Whether a survivor of this linkage keeps its body under a new private name, its own name
+/// becoming a thunk or alias like the others: an interposable one may be replaced at link
+/// time, an ODR one by another module's copy, which need not have merged the same way.
+pub fn needs_private_body(linkage: Linkage) -> bool {
+    linkage.is_interposable() || linkage.is_odr()
+}
+
 /// Whether the member may become an alias of the body (`-mergefunc-use-aliases`, address not
 /// significant).
 pub fn can_alias(m: &Module, opts: &Options, f: FuncId) -> bool {
@@ -111,7 +118,7 @@ pub fn decide(
 ) -> Option<ClassPlan> {
     let (&survivor, rest) = members.split_first()?;
     let s = &m.functions[survivor];
-    let private_body = s.link.linkage.is_interposable() || s.link.linkage.is_odr();
+    let private_body = needs_private_body(s.link.linkage);
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
         return None;
     }

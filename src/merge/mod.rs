@@ -169,9 +169,16 @@ struct Pending {
     /// private function) the thunk or alias is appended.
     in_place: bool,
     class: usize,
+    /// Where LLVM would write its text among the others' ([`llvm_fold_order`]).
+    order: FoldOrder,
     fate: Option<Fate>,
     thunk_instructions: usize,
 }
+
+/// A member's place in the order LLVM folds in: the round of re-examination (ours, then
+/// LLVM's within ours), the module position of the function whose insertion folded it, and
+/// which of the two texts that insertion writes comes first.
+type FoldOrder = (u32, u32, u32, u8);
 
 /// Why a function does not take part in merging, if it does not (§1).
 pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
@@ -515,11 +522,21 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     let mut pending: Vec<Pending> = Vec::new();
     loop {
         report.rounds += 1;
-        let classes = partition(m, &candidates(m, &eligible, &mut first_read));
+        let candidates = candidates(m, &eligible, &mut first_read);
+        let classes = partition(m, &candidates);
+        let llvm_rounds = llvm_rounds(m, &candidates, &classes);
         // What the first reading made holds until the first edit.
         first_read = FirstRead::default();
         let mut addresses_changed = false;
-        for mut members in classes {
+        for (mut members, llvm_round) in classes.into_iter().zip(llvm_rounds) {
+            let order: FxHashMap<FuncId, FoldOrder> = llvm_fold_order(m, &members)
+                .into_iter()
+                .map(|(f, (at, second))| (f, (report.rounds as u32, llvm_round, at, second)))
+                .collect();
+            let order = |f| {
+                let last = (report.rounds as u32, llvm_round, u32::MAX, 0);
+                order.get(&f).copied().unwrap_or(last)
+            };
             decide::rank_members(m, &mut members);
             let Some(plan) = decide::decide(m, opts, &members, &|f| used[f]) else {
                 continue;
@@ -531,8 +548,15 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 members: Vec::new(),
                 instructions_saved: 0,
             });
-            addresses_changed |=
-                apply_plan(m, &plan, class, &eligible, &mut pending, &mut folded_into);
+            addresses_changed |= apply_plan(
+                m,
+                &plan,
+                class,
+                &order,
+                &eligible,
+                &mut pending,
+                &mut folded_into,
+            );
             for fold in &plan.folds {
                 if fold.member != survivor {
                     eligible[fold.member] = false;
@@ -554,6 +578,7 @@ fn apply_plan(
     m: &mut Module,
     plan: &ClassPlan,
     class: usize,
+    order: &dyn Fn(FuncId) -> FoldOrder,
     eligible: &SecondaryMap<FuncId, bool>,
     pending: &mut Vec<Pending>,
     folded_into: &mut SecondaryMap<FuncId, Option<FuncId>>,
@@ -604,6 +629,7 @@ fn apply_plan(
             target: survivor,
             in_place,
             class,
+            order: order(fold.member),
             fate: None,
             thunk_instructions: 0,
         });
@@ -612,32 +638,23 @@ fn apply_plan(
 }
 
 impl Module {
-    /// Give a function's body a new private name (`<name>.merged`), as the kept body of a
-    /// class whose survivor is interposable or ODR; the old name stays with its uses and gets a
-    /// thunk or alias later.
+    /// Give a function's body a new private name, as the kept body of a class whose survivor
+    /// is interposable or ODR; the old name stays with its uses and gets a thunk or alias
+    /// later. The name is a number, as LLVM leaves the body unnamed (`@0`), when one fits
+    /// among the numbered globals around it; else `<name>.merged`.
     fn move_body_to_private(&mut self, f: FuncId) {
         let old = self.functions[f].global;
-        let base = match &self.globals[old].name {
-            GlobalName::Named(n) => n.to_vec(),
-            GlobalName::Numbered(n) => n.to_string().into_bytes(),
+        let name = match self.number_fitting_at(self.functions[f].span.start) {
+            Some(number) => GlobalName::Numbered(number),
+            None => GlobalName::Named(self.merged_name(old).into()),
         };
-        let mut name = [base.as_slice(), b".merged"].concat();
-        let mut n = 1;
-        while self.global_by_name.contains_key(name.as_slice()) {
-            n += 1;
-            name = [base.as_slice(), format!(".merged.{n}").as_bytes()].concat();
-        }
         let definition = self.globals[old]
             .uses
             .iter()
             .copied()
             .find(|&u| self.uses[u].role == UseRole::Definition);
         let first_use = self.globals[old].first_use;
-        let p = self.add_global(
-            GlobalName::Named(name.into()),
-            GlobalKind::Function(f),
-            first_use,
-        );
+        let p = self.add_global(name, GlobalKind::Function(f), first_use);
         if let Some(d) = definition {
             self.retarget_uses(&[d], p);
         }
@@ -650,6 +667,168 @@ impl Module {
         self.globals[old].kind = GlobalKind::Pending;
         self.functions[f].global = p;
         self.set_linkage(p, Linkage::Private);
+    }
+}
+
+/// For each class, the round of re-examination in which LLVM would fold it: the first if its
+/// members call the same functions, else one after the classes of the callees that tell them
+/// apart (LLVM sees them equal only once those are folded). Partition refinement (§7) folds
+/// them all in one round; this only orders their texts as LLVM's.
+fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) -> Vec<u32> {
+    struct Rounds<'a> {
+        m: &'a Module,
+        classes: &'a [Vec<FuncId>],
+        holes: FxHashMap<FuncId, &'a [GlobalId]>,
+        class_of: FxHashMap<FuncId, usize>,
+        /// 0: not yet known; u32::MAX: being worked out (mutually recursive classes, which
+        /// LLVM never folds: any round will do).
+        round: Vec<u32>,
+    }
+    impl Rounds<'_> {
+        fn of(&mut self, i: usize) -> u32 {
+            match self.round[i] {
+                0 => {}
+                u32::MAX => return 1,
+                r => return r,
+            }
+            self.round[i] = u32::MAX;
+            let first = self.holes[&self.classes[i][0]];
+            let mut round = 1;
+            for f in &self.classes[i][1..] {
+                for (&a, &b) in first.iter().zip(self.holes[f]) {
+                    let callee = self.m.function_of(a).and_then(|g| self.class_of.get(&g));
+                    if let (true, Some(&c)) = (a != b, callee) {
+                        round = round.max(self.of(c).saturating_add(1));
+                    }
+                }
+            }
+            self.round[i] = round;
+            round
+        }
+    }
+    let mut rounds = Rounds {
+        m,
+        classes,
+        holes: candidates
+            .iter()
+            .map(|c| (c.func, c.holes.as_slice()))
+            .collect(),
+        class_of: classes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, members)| members.iter().map(move |&f| (f, i)))
+            .collect(),
+        round: vec![0; classes.len()],
+    };
+    (0..classes.len()).map(|i| rounds.of(i)).collect()
+}
+
+/// The order in which LLVM folds the members of a class, as (member, (module position of the
+/// function whose insertion folds it, which text of that insertion it is)). LLVM inserts
+/// functions one by one in module order (within one structural hash: mergefn computes none,
+/// so classes interleave by module position alone); on meeting an equal one it keeps the
+/// one its order prefers (strong before interposable, external before local, then by name) and
+/// folds the other. A kept interposable or ODR function first moves its body to a private
+/// function, then gets its own thunk, written after the other's.
+fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
+    #[derive(Clone, Copy)]
+    enum Held {
+        Function(FuncId),
+        PrivateBody,
+    }
+    let facts = |h: Held| match h {
+        Held::Function(f) => {
+            let link = &m.functions[f].link;
+            let name = match &m.globals[m.functions[f].global].name {
+                GlobalName::Named(n) => &n[..],
+                GlobalName::Numbered(_) => &[],
+            };
+            (
+                link.linkage.is_interposable(),
+                link.linkage.is_local(),
+                name,
+            )
+        }
+        Held::PrivateBody => (false, true, &[][..]),
+    };
+    // LLVM's `isFuncOrderCorrect`: whether `held` stays before `new`.
+    let stays = |held: Held, new: Held| {
+        let (a, b) = (facts(held), facts(new));
+        if a.0 != b.0 {
+            !a.0
+        } else if a.1 != b.1 {
+            !a.1
+        } else {
+            a.2 <= b.2
+        }
+    };
+    let mut in_order = members.to_vec();
+    in_order.sort_unstable();
+    let mut folds = Vec::new();
+    let Some((&first, rest)) = in_order.split_first() else {
+        return folds;
+    };
+    let mut held = Held::Function(first);
+    for &new in rest {
+        let at = new.as_u32();
+        let (kept, folded) = if stays(held, Held::Function(new)) {
+            (held, Held::Function(new))
+        } else {
+            (Held::Function(new), held)
+        };
+        if let Held::Function(f) = folded {
+            folds.push((f, (at, 0)));
+        }
+        held = match kept {
+            Held::Function(k) if decide::needs_private_body(m.functions[k].link.linkage) => {
+                folds.push((k, (at, 1)));
+                Held::PrivateBody
+            }
+            _ => kept,
+        };
+    }
+    folds
+}
+
+impl Module {
+    /// `<name>.merged`, or `<name>.merged.N` if taken.
+    fn merged_name(&self, old: GlobalId) -> Vec<u8> {
+        let base = match &self.globals[old].name {
+            GlobalName::Named(n) => n.to_vec(),
+            GlobalName::Numbered(n) => n.to_string().into_bytes(),
+        };
+        let mut name = [base.as_slice(), b".merged"].concat();
+        let mut n = 1;
+        while self.global_by_name.contains_key(name.as_slice()) {
+            n += 1;
+            name = [base.as_slice(), format!(".merged.{n}").as_bytes()].concat();
+        }
+        name
+    }
+
+    /// The number a global defined at byte `at` can take: one above every numbered global
+    /// defined before it and below every one defined after (LLVM reads them in increasing
+    /// order), and taken by none.
+    fn number_fitting_at(&self, at: u32) -> Option<u32> {
+        let (mut before, mut after) = (None::<u32>, None::<u32>);
+        for g in self.globals.values() {
+            let GlobalName::Numbered(n) = g.name else {
+                continue;
+            };
+            let defined_at = g
+                .uses
+                .iter()
+                .map(|&u| &self.uses[u])
+                .find(|u| u.role == UseRole::Definition)
+                .map_or(at, |u| u.span.start);
+            if defined_at <= at {
+                before = before.max(Some(n));
+            } else {
+                after = Some(after.map_or(n, |a| a.min(n)));
+            }
+        }
+        let number = before.map_or(Some(0), |b| b.checked_add(1))?;
+        after.is_none_or(|a| number < a).then_some(number)
     }
 }
 
@@ -671,7 +850,9 @@ fn is_referenced(m: &Module, p: &Pending) -> bool {
 
 /// Write the members' texts: delete those that are discardable and no longer referenced,
 /// then thunks or aliases for the others. Members whose text cannot be discarded go first, as
-/// replacing their bodies can leave others unreferenced.
+/// replacing their bodies can leave others unreferenced. New thunks and aliases are written
+/// in the order LLVM folds ([`llvm_fold_order`]): thunks after the module, aliases before the
+/// first function.
 fn write_folded(
     m: &mut Module,
     opts: &Options,
@@ -679,8 +860,9 @@ fn write_folded(
     folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
 ) {
     let deletable = |p: &Pending| p.link.linkage.is_discardable() && !opts.preserve_debug_info;
+    let mut added = Vec::new();
     for p in pending.iter_mut().filter(|p| !deletable(p)) {
-        write_member(m, opts, p, folded_into);
+        write_member(m, opts, p, folded_into, &mut added);
     }
     loop {
         let mut changed = false;
@@ -698,19 +880,21 @@ fn write_folded(
         }
     }
     for p in pending.iter_mut().filter(|p| p.fate.is_none()) {
-        write_member(m, opts, p, folded_into);
+        write_member(m, opts, p, folded_into, &mut added);
+    }
+    added.sort_by_key(|(order, _)| *order);
+    for (_, text) in added {
+        match text {
+            Added::Alias(text) => m.add_alias_text(&text),
+            Added::Thunk(text) => m.append_entity(&text),
+        }
     }
 }
 
-/// Write the text of a member whose own definition is gone (the old name of a body made
-/// private): after the module, unless its name is a number, which must keep its place among
-/// the numbered globals (LLVM reads them in increasing order): then before that body.
-fn write_out_of_place(m: &mut Module, p: &Pending, text: &str) {
-    if matches!(m.globals[p.name].name, GlobalName::Numbered(_)) {
-        m.insert_entity_before(p.header, text);
-    } else {
-        m.append_entity(text);
-    }
+/// A member's text, to be written where LLVM writes a new alias or function.
+enum Added {
+    Alias(String),
+    Thunk(String),
 }
 
 fn write_member(
@@ -718,19 +902,22 @@ fn write_member(
     opts: &Options,
     p: &mut Pending,
     folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
+    added: &mut Vec<(FoldOrder, Added)>,
 ) {
     let target = final_body(folded_into, p.target);
     let target_name = global_name(&m.globals[m.functions[target].global].name);
     let align = |f: FuncId| m.functions[f].align.unwrap_or(1);
-    if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
-        let text = alias_text(m, p.header, &p.link, &m.globals[p.name].name, &target_name);
-        if p.in_place {
-            m.replace_function(p.header, text);
-        } else {
-            write_out_of_place(m, p, &text);
-        }
+    let text = if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
         p.fate = Some(Fate::Alias);
+        Added::Alias(alias_text(
+            m,
+            p.header,
+            &p.link,
+            &m.globals[p.name].name,
+            &target_name,
+        ))
     } else if decide::can_thunk(m, p.header) {
+        p.fate = Some(Fate::Thunk);
         let text = if opts.preserve_debug_info && p.in_place {
             let kept = kept_entry(m, p.header);
             let location = kept.location.map(|node| m.append_metadata(&node));
@@ -744,18 +931,30 @@ fn write_member(
             thunk_text(m, p.header, target, &target_name, None)
         };
         p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count();
-        let numbered = matches!(m.globals[p.name].name, GlobalName::Numbered(_));
-        if p.in_place && (opts.preserve_debug_info || numbered) {
+        if p.in_place && opts.preserve_debug_info {
+            // Built in place of the member's body, as LLVM builds it under this option.
             m.replace_function(p.header, text);
-        } else if p.in_place {
-            // LLVM makes the thunk a new function, after the others.
-            m.replace_function_at_end(p.header, &text);
-        } else {
-            write_out_of_place(m, p, &text);
+            return;
         }
-        p.fate = Some(Fate::Thunk);
+        Added::Thunk(text)
     } else {
         p.fate = Some(Fate::Kept);
+        return;
+    };
+    // A numbered name keeps its place among the numbered globals (LLVM reads them in
+    // increasing order): in place of its definition, or just before the body made private.
+    let numbered = matches!(m.globals[p.name].name, GlobalName::Numbered(_));
+    match (numbered, text) {
+        (true, Added::Alias(text) | Added::Thunk(text)) if p.in_place => {
+            m.replace_function(p.header, text)
+        }
+        (true, Added::Alias(text) | Added::Thunk(text)) => m.insert_entity_before(p.header, &text),
+        (false, text) => {
+            if p.in_place {
+                m.remove_replaced_function(p.header);
+            }
+            added.push((p.order, text));
+        }
     }
 }
 

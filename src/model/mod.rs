@@ -1052,6 +1052,8 @@ pub struct Module {
     pub patch_index: FxHashMap<(Span, PatchSlot), usize>,
     /// New top-level entities, written after the original text.
     pub appended: String,
+    /// New aliases, written before the first function, where LLVM prints aliases.
+    pub aliases_added: String,
     /// The number of the next metadata node appended, once one is (after the module's own).
     pub next_appended_metadata: Option<u32>,
     /// The top level's `uselistorder` and `uselistorder_bb` directives, until the first edit
@@ -1259,10 +1261,17 @@ mod data_layout_tests {
     fn address_spaces_are_read_and_named() {
         let dl = DataLayout::parse(b"e-m:e-p:16:8-p3:32:32-P1-G2-A5-i8:8");
         assert_eq!(
-            (dl.program_addr_space, dl.globals_addr_space, dl.alloca_addr_space),
+            (
+                dl.program_addr_space,
+                dl.globals_addr_space,
+                dl.alloca_addr_space
+            ),
             (1, 2, 5)
         );
-        assert_eq!((dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)), (16, 32, 16));
+        assert_eq!(
+            (dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)),
+            (16, 32, 16)
+        );
         assert_eq!(dl.addr_space(b"addrspace(7)"), 7);
         assert_eq!(dl.addr_space(b"addrspace( 4 )"), 4);
         assert_eq!(dl.addr_space(b"addrspace(\"P\")"), 1);

@@ -640,6 +640,7 @@ impl<'a> Parser<'a> {
                 patches: Vec::new(),
                 patch_index: FxHashMap::default(),
                 appended: String::new(),
+                aliases_added: String::new(),
                 next_appended_metadata: None,
                 use_list_orders: Vec::new(),
             },
@@ -2134,7 +2135,7 @@ impl<'a> Parser<'a> {
         });
         match &self.src[op.range()] {
             b"getelementptr" => types.nth(1),
-            _ => types.last(),
+            _ => types.next_back(),
         }
     }
 

@@ -102,14 +102,14 @@ impl Module {
         self.patch(span, String::new());
     }
 
-    /// Replace a whole function with `text` written after the module, where LLVM puts a
-    /// function it creates (a thunk, which takes the place of the function it replaces).
-    pub fn replace_function_at_end(&mut self, f: FuncId, text: &str) {
+    /// Remove a function's text, which is replaced by text written elsewhere: after the
+    /// module, where LLVM puts a function it creates (a thunk, which takes the place of the
+    /// function it replaces), or among the aliases ([`Module::add_alias_text`]).
+    pub fn remove_replaced_function(&mut self, f: FuncId) {
         let span = self.function_lines(f);
         self.drop_function_uses(f, span);
         self.functions[f].rewritten = true;
         self.patch(span, String::new());
-        self.append_entity(text);
     }
 
     /// A function's text with the line it ends and the blank line after it, if any.
@@ -171,6 +171,14 @@ impl Module {
         }
         self.appended.push_str(text.trim_end());
         self.appended.push('\n');
+    }
+
+    /// Add an alias written by the caller before the first function, after the aliases
+    /// before it, where LLVM prints aliases.
+    pub fn add_alias_text(&mut self, text: &str) {
+        self.drop_use_list_orders();
+        self.aliases_added.push_str(text.trim_end());
+        self.aliases_added.push('\n');
     }
 
     /// Insert a top-level entity written by the caller just before function `f`'s text.
@@ -238,7 +246,7 @@ impl Module {
             fold::pointer_text(self.global_addr_space(target)),
             global_name(&self.globals[target].name)
         );
-        self.append_entity(&text);
+        self.add_alias_text(&text);
     }
 
     /// Change the linkage. A local linkage resets visibility to default and drops DLL storage,

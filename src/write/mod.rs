@@ -7,16 +7,25 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The pieces of the output in order: source slices between patches, patch texts, then the
-/// appended entities. Writing them one after another gives the edited module without copying
-/// the source.
+/// appended entities; added aliases go before the first function. Writing them one after
+/// another gives the edited module without copying the source.
 fn pieces(m: &Module) -> Vec<&str> {
     let mut patches: Vec<_> = m.patches.iter().collect();
     // By position; of two patches starting together the wider one wins and covers the other.
     patches.sort_by_key(|p| (p.span.start, std::cmp::Reverse(p.span.end), p.slot));
-    let mut out = Vec::with_capacity(2 * patches.len() + 3);
+    let mut out = Vec::with_capacity(2 * patches.len() + 5);
+    // Before any patch there, as the first function's own text may be replaced.
+    let mut aliases_at = (!m.aliases_added.is_empty())
+        .then(|| m.functions.values().map(|f| f.span.start as usize).min())
+        .flatten();
     let mut cursor = 0usize;
     for p in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
+        if let Some(at) = aliases_at.filter(|&at| at <= start && at >= cursor) {
+            out.extend([&m.source[cursor..at], m.aliases_added.as_str(), "\n"]);
+            cursor = at;
+            aliases_at = None;
+        }
         if start < cursor {
             continue; // inside a wider patch already applied
         }
@@ -24,7 +33,17 @@ fn pieces(m: &Module) -> Vec<&str> {
         out.push(p.text.as_str());
         cursor = end;
     }
+    if let Some(at) = aliases_at.filter(|&at| at >= cursor) {
+        out.extend([&m.source[cursor..at], m.aliases_added.as_str(), "\n"]);
+        cursor = at;
+        aliases_at = None;
+    }
     out.push(&m.source[cursor..]);
+    if aliases_at.is_some() || (!m.aliases_added.is_empty() && m.functions.is_empty()) {
+        // No function to stand before (or it is inside a patch): after the module.
+        out.push("\n");
+        out.push(&m.aliases_added);
+    }
     if !m.appended.is_empty() {
         // After a blank line, as LLVM separates functions.
         match out.iter().rev().find(|p| !p.is_empty()) {
