@@ -532,6 +532,87 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     }
 }
 
+/// A local has one type: its definition's, or before it the type its first reference gives
+/// it, as LLVM types a forward reference. A use of another type is refused where opt-22
+/// refuses it, with its words; so is a block where a value is expected, and a value where a
+/// block is.
+#[test]
+fn local_types_are_checked_where_llvm_checks_them() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "define i64 @f(i32 %a) {\n  %x = add i32 %a, 1\n  ret i64 %x\n}\n",
+            (3, 11),
+            "'%x' defined with type 'i32' but expected 'i64'",
+        ),
+        (
+            "define i64 @f(i32 %a) {\n  ret i64 %a\n}\n",
+            (2, 11),
+            "'%a' defined with type 'i32' but expected 'i64'",
+        ),
+        (
+            "define i64 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  %x = add i32 1, 1\n  br label %b\nb:\n  %p = phi i64 [ %x, %a ], [ 0, %entry ]\n  ret i64 %p\n}\n",
+            (8, 18),
+            "'%x' defined with type 'i32' but expected 'i64'",
+        ),
+        (
+            "define void @f() {\nentry:\n  br label %b\nb:\n  %y = add i32 %x, 1\n  %x = add i64 1, 1\n  ret void\n}\n",
+            (6, 3),
+            "instruction forward referenced with type 'i32'",
+        ),
+        (
+            "define void @f() {\nentry:\n  br label %b\nb:\n  %y = add i32 %x, 1\n  %z = add i64 %x, 1\n  %x = add i32 1, 1\n  ret void\n}\n",
+            (6, 16),
+            "'%x' defined with type 'i32' but expected 'i64'",
+        ),
+        (
+            "define void @f() {\nentry:\n  %x = add i32 1, 1\n  br label %x\n}\n",
+            (4, 12),
+            "'%x' is not a basic block",
+        ),
+        (
+            "define i32 @f() {\nentry:\n  %v = add i32 1, 1\n  br label %b\nb:\n  %p = phi i32 [ 0, %v ]\n  ret i32 %p\n}\n",
+            (6, 21),
+            "'%v' is not a basic block",
+        ),
+        (
+            "define void @f() {\nentry:\n  %y = add i32 %b, 1\n  br label %b\nb:\n  ret void\n}\n",
+            (4, 12),
+            "'%b' is not a basic block",
+        ),
+        (
+            "define i32 @f() {\nentry:\n  ret i32 %entry\n}\n",
+            (3, 11),
+            "'%entry' defined with type 'label' but expected 'i32'",
+        ),
+        (
+            "target datalayout = \"A5\"\ndefine void @f() {\n  %p = alloca i32, align 4\n  store i32 0, ptr addrspace(5) %p\n  ret void\n}\n",
+            (4, 33),
+            "'%p' defined with type 'ptr' but expected 'ptr addrspace(5)'",
+        ),
+    ];
+    let opt = common::opt();
+    for &(text, at, message) in cases {
+        let d = syntax_error(text);
+        assert_eq!((d.line, d.col), at, "{text}");
+        assert!(d.message.contains(message), "{text}: {}", d.message);
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), Some(at), "opt-22 on {text}");
+        }
+    }
+    for text in [
+        "define i32 @f(i1 %c) {\nentry:\n  br label %b\nb:\n  %p = phi i32 [ 0, %entry ], [ %q, %b ]\n  \
+         %q = add i32 %p, 1\n  br i1 %c, label %b, label %e\ne:\n  ret i32 %q\n}\n",
+        "target datalayout = \"A5\"\ndefine void @f() {\n  %p = alloca i32, align 4\n  \
+         %q = alloca i32, addrspace(\"A\")\n  store i32 0, ptr %p\n  store i32 1, ptr addrspace(5) %q\n  \
+         ret void\n}\n",
+    ] {
+        parse(text.to_string()).unwrap();
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
+        }
+    }
+}
+
 /// Every attribute keyword the reader knows, in five places (a function, a parameter, a
 /// return value, an attribute group, a call's argument), and words that are none: the reader
 /// refuses exactly what opt-22 refuses, where opt-22 refuses it. The argument each takes is

@@ -1,7 +1,7 @@
 //! Interned types. Each distinct type is stored once; `TypeId` equality is type identity
 //! (named structs are identified by name, as in LLVM).
 
-use cranelift_entity::{PrimaryMap, entity_impl};
+use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -208,14 +208,85 @@ impl Types {
 
     /// Print a type as LLVM writes it.
     pub fn display(&self, id: TypeId) -> String {
+        self.display_in(&[], id)
+    }
+
+    /// Whether type `a` of one body and `b` of another are one type: the module's types are
+    /// compared by id, a body's own (numbered per body, continuing these) by what they are.
+    pub fn same_in_bodies(&self, body_a: &[Type], a: TypeId, body_b: &[Type], b: TypeId) -> bool {
+        let base = self.types.len();
+        if a.index() < base && b.index() < base {
+            return a == b;
+        }
+        let get = |body: &'_ [Type], id: TypeId| match self.types.get(id) {
+            Some(ty) => ty.clone(),
+            None => body[id.index() - base].clone(),
+        };
+        let same = |p: &TypeId, q: &TypeId| self.same_in_bodies(body_a, *p, body_b, *q);
+        let all_same = |p: &[TypeId], q: &[TypeId]| {
+            p.len() == q.len() && p.iter().zip(q).all(|(p, q)| same(p, q))
+        };
+        match (get(body_a, a), get(body_b, b)) {
+            (Type::Array(n, e), Type::Array(m, f)) => n == m && same(&e, &f),
+            (
+                Type::Vector {
+                    scalable,
+                    len,
+                    elem,
+                },
+                Type::Vector {
+                    scalable: scalable_b,
+                    len: len_b,
+                    elem: elem_b,
+                },
+            ) => scalable == scalable_b && len == len_b && same(&elem, &elem_b),
+            (
+                Type::Struct { packed, elems },
+                Type::Struct {
+                    packed: packed_b,
+                    elems: elems_b,
+                },
+            ) => packed == packed_b && all_same(&elems, &elems_b),
+            (
+                Type::Function {
+                    ret,
+                    params,
+                    varargs,
+                },
+                Type::Function {
+                    ret: ret_b,
+                    params: params_b,
+                    varargs: varargs_b,
+                },
+            ) => varargs == varargs_b && same(&ret, &ret_b) && all_same(&params, &params_b),
+            (
+                Type::TargetExt { name, types, ints },
+                Type::TargetExt {
+                    name: name_b,
+                    types: types_b,
+                    ints: ints_b,
+                },
+            ) => name == name_b && ints == ints_b && all_same(&types, &types_b),
+            // No ids inside: equal as they are.
+            (x, y) => x == y,
+        }
+    }
+
+    /// [`Types::display`] for a type of a body, whose own types continue these
+    /// (`Body::types`).
+    pub fn display_in(&self, body_types: &[Type], id: TypeId) -> String {
         let mut s = String::new();
-        self.write(id, &mut s);
+        self.write(id, &mut s, body_types);
         s
     }
 
-    fn write(&self, id: TypeId, out: &mut String) {
+    fn write(&self, id: TypeId, out: &mut String, body: &[Type]) {
         use std::fmt::Write;
-        match &self.types[id] {
+        let ty = match self.types.get(id) {
+            Some(ty) => ty,
+            None => &body[id.index() - self.types.len()],
+        };
+        match ty {
             Type::Void => out.push_str("void"),
             Type::Label => out.push_str("label"),
             Type::Metadata => out.push_str("metadata"),
@@ -231,7 +302,7 @@ impl Types {
             }
             Type::Array(n, e) => {
                 let _ = write!(out, "[{n} x ");
-                self.write(*e, out);
+                self.write(*e, out, body);
                 out.push(']');
             }
             Type::Vector {
@@ -244,7 +315,7 @@ impl Types {
                     out.push_str("vscale x ");
                 }
                 let _ = write!(out, "{len} x ");
-                self.write(*elem, out);
+                self.write(*elem, out, body);
                 out.push('>');
             }
             Type::Struct { packed, elems } => {
@@ -259,7 +330,7 @@ impl Types {
                         if i > 0 {
                             out.push_str(", ");
                         }
-                        self.write(*e, out);
+                        self.write(*e, out, body);
                     }
                     out.push_str(" }");
                 }
@@ -272,13 +343,13 @@ impl Types {
                 params,
                 varargs,
             } => {
-                self.write(*ret, out);
+                self.write(*ret, out, body);
                 out.push_str(" (");
                 for (i, p) in params.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    self.write(*p, out);
+                    self.write(*p, out, body);
                 }
                 if *varargs {
                     out.push_str(if params.is_empty() { "..." } else { ", ..." });
@@ -291,7 +362,7 @@ impl Types {
                 out.push('"');
                 for t in types {
                     out.push_str(", ");
-                    self.write(*t, out);
+                    self.write(*t, out, body);
                 }
                 for i in ints {
                     let _ = write!(out, ", {i}");

@@ -39,6 +39,9 @@ struct FnScope<'a> {
     /// Locals referenced before their definition, with the first reference, in the order of
     /// the text: those still [`NOT_YET_DEFINED`] when the body ends are undefined.
     forward: Vec<(LocalId, Span)>,
+    /// Each local's type, by its index: its definition's, or before that the type its first
+    /// reference gives it (the reserved value until either), as LLVM types a forward reference.
+    local_types: Vec<TypeId>,
 }
 
 /// What a local referred to before its definition stands for until it is defined (no
@@ -127,6 +130,16 @@ impl<'a> FnScope<'a> {
         self.body.locals[l].def != NOT_YET_DEFINED
     }
 
+    /// The type `l` has, and a place to give it one.
+    fn local_type(&mut self, l: LocalId) -> &mut TypeId {
+        let i = l.index();
+        if self.local_types.len() <= i {
+            self.local_types
+                .resize(self.body.locals.len().max(i + 1), TypeId::reserved_value());
+        }
+        &mut self.local_types[i]
+    }
+
     /// Room for the locals and instructions of `len` bytes of body text, as LLVM prints
     /// them (a large body otherwise grows its tables many times, rehashing the names).
     fn reserve_for(&mut self, len: usize) {
@@ -161,6 +174,7 @@ impl<'a> FnScope<'a> {
         self.numbering_unknown = false;
         self.first_number = None;
         self.forward.clear();
+        self.local_types.clear();
     }
 }
 
@@ -218,6 +232,15 @@ impl<'a> Piece<'a> {
             scope.forward,
             self.uses,
         )
+    }
+
+    /// The type of a local of the piece: its definition's, or its first reference's.
+    pub fn local_type(&self, l: LocalId) -> TypeId {
+        self.scope
+            .local_types
+            .get(l.index())
+            .copied()
+            .unwrap_or(TypeId::reserved_value())
     }
 
     /// The first number the piece defines, if it does not start the body and defines any.
@@ -1077,6 +1100,56 @@ impl<'a> Parser<'a> {
         Ok(l)
     }
 
+    /// A local used as a value of type `ty` (`label` for a block): the type it has, or its
+    /// first reference gives it.
+    fn typed_local_ref(&mut self, t: Token, ty: TypeId) -> PResult<LocalId> {
+        let l = self.local_ref(t)?;
+        let had = self.scope().local_type(l);
+        if *had == TypeId::reserved_value() {
+            *had = ty;
+        } else if *had != ty {
+            let had = *had;
+            let name = String::from_utf8_lossy(self.text(t));
+            let message = if matches!(self.ty(ty), Type::Label) {
+                format!("'{name}' is not a basic block")
+            } else {
+                format!(
+                    "'{name}' defined with type '{}' but expected '{}'",
+                    self.type_text(had),
+                    self.type_text(ty)
+                )
+            };
+            return Err(self.err_at(t.span, message));
+        }
+        Ok(l)
+    }
+
+    /// Give the local just defined at `at` its type, which a reference before may have given
+    /// it already.
+    fn local_defined_as(&mut self, l: LocalId, ty: TypeId, at: Span) -> PResult<()> {
+        let had = std::mem::replace(self.scope().local_type(l), ty);
+        if had == TypeId::reserved_value() || had == ty {
+            return Ok(());
+        }
+        let what = match self.scope().body.locals[l].def {
+            LocalDef::Block(_) => "block",
+            _ => "instruction",
+        };
+        let message = format!(
+            "{what} forward referenced with type '{}'",
+            self.type_text(had)
+        );
+        Err(self.err_at(at, message))
+    }
+
+    /// A type as LLVM writes it, a body's own included.
+    fn type_text(&self, ty: TypeId) -> String {
+        match (&self.body_mode, &self.scope) {
+            (Some(bm), Some(scope)) => bm.base.types.display_in(&scope.body.types, ty),
+            _ => self.m.types.display(ty),
+        }
+    }
+
     fn local_key(&self, t: Token) -> LocalKey<'a> {
         let text = self.text(t);
         match t.kind {
@@ -1920,17 +1993,22 @@ impl<'a> Parser<'a> {
         Ok(Some(t.span.to(self.prev_end())))
     }
 
-    /// `(N)` after `addrspace`: a number below 2^24, or `"A"`, `"G"` or `"P"`, the
-    /// datalayout's (then `None`).
-    fn addr_space_value(&mut self) -> PResult<Option<u32>> {
+    /// `(N)` after `addrspace`: a number below 2^24, or `"A"`, `"G"` or `"P"`, which name
+    /// the datalayout's.
+    fn addr_space_value(&mut self) -> PResult<u32> {
         self.expect(Tok::LParen, "'('")?;
         let a = if self.tok.kind == Tok::Str {
             let t = self.bump();
-            if !matches!(self.text(t), b"\"A\"" | b"\"G\"" | b"\"P\"") {
-                let message = "invalid symbolic address space: expected \"A\", \"G\" or \"P\"";
-                return Err(self.err_at(t.span, message));
+            let dl = self.data_layout();
+            match self.text(t) {
+                b"\"A\"" => dl.alloca_addr_space,
+                b"\"G\"" => dl.globals_addr_space,
+                b"\"P\"" => dl.program_addr_space,
+                _ => {
+                    let message = "invalid symbolic address space: expected \"A\", \"G\" or \"P\"";
+                    return Err(self.err_at(t.span, message));
+                }
             }
-            None
         } else {
             let at = self.tok.span;
             let a = self.expect_u32("an address space")?;
@@ -1938,10 +2016,18 @@ impl<'a> Parser<'a> {
                 let message = "invalid address space, must be a 24-bit integer";
                 return Err(self.err_at(at, message));
             }
-            Some(a)
+            a
         };
         self.expect(Tok::RParen, "')'")?;
         Ok(a)
+    }
+
+    /// The module's datalayout, read before the bodies.
+    fn data_layout(&self) -> &DataLayout {
+        match &self.body_mode {
+            Some(bm) => &bm.base.data_layout,
+            None => &self.m.data_layout,
+        }
     }
 
     fn comdat_ref(&mut self) -> PResult<Option<Span>> {
@@ -2377,9 +2463,7 @@ impl<'a> Parser<'a> {
             return Ok(0);
         }
         self.bump();
-        // A symbolic address space names the datalayout's; u32::MAX stands in for it, only
-        // for comparing, distinct from numbered ones.
-        Ok(self.addr_space_value()?.unwrap_or(u32::MAX))
+        self.addr_space_value()
     }
 
     fn struct_body(&mut self) -> PResult<Vec<TypeId>> {
@@ -2427,7 +2511,7 @@ impl<'a> Parser<'a> {
     pub fn parse_value(&mut self, ty: TypeId) -> PResult<Value> {
         let t = self.tok;
         match t.kind {
-            Tok::LocalName | Tok::LocalNum => Ok(Value::local(self.local_ref(t)?)),
+            Tok::LocalName | Tok::LocalNum => Ok(Value::local(self.typed_local_ref(t, ty)?)),
             Tok::GlobalName | Tok::GlobalNum => {
                 self.bump();
                 Ok(Value::global(self.global_use(t, UseRole::Operand)?))
@@ -3082,7 +3166,8 @@ impl<'a> Parser<'a> {
             let name = param
                 .name
                 .map(|span| Lexer::starting_at(self.src, span.start as usize).next());
-            self.define_local(name, LocalDef::Arg(index as u32))?;
+            let l = self.define_local(name, LocalDef::Arg(index as u32))?;
+            self.local_defined_as(l, param.ty, param.name.unwrap_or_default())?;
         }
         Ok(())
     }
@@ -3145,6 +3230,9 @@ impl<'a> Parser<'a> {
         };
         let id = self.scope().body.blocks.next_key();
         let local = self.define_local(label, LocalDef::Block(id))?;
+        let label_ty = self.intern(Type::Label);
+        let at = label.map_or(self.tok.span, |t| t.span);
+        self.local_defined_as(local, label_ty, at)?;
         let first_inst = self.scope().body.insts.len() as u32;
         self.scope().body.blocks.push(Block {
             local,
@@ -3237,7 +3325,8 @@ impl<'a> Parser<'a> {
         if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
             return Err(self.err("a block name"));
         }
-        let l = self.local_ref(t)?;
+        let label = self.intern(Type::Label);
+        let l = self.typed_local_ref(t, label)?;
         self.push_item(Item::Value(Value::local(l)));
         Ok(())
     }
@@ -3326,7 +3415,9 @@ impl<'a> Parser<'a> {
             }
             None
         } else {
-            Some(self.define_local(result_name, LocalDef::Inst(id))?)
+            let l = self.define_local(result_name, LocalDef::Inst(id))?;
+            self.local_defined_as(l, ty, result_name.map_or(start, |t| t.span))?;
+            Some(l)
         };
         if opcode == Opcode::Call && result.is_none() && self.calls_debug_intrinsic(items_start) {
             // LLVM reads a call of `llvm.dbg.value` and its kin as the debug record it
@@ -3635,6 +3726,7 @@ impl<'a> Parser<'a> {
                     self.item_typed_value()?;
                 }
                 self.item_opt_align()?;
+                // LLVM 22's reader ignores the datalayout's `A` here.
                 let mut addr_space = 0;
                 if self.tok.kind == Tok::Comma && self.peek2_is_word(b"addrspace") {
                     self.bump();
@@ -3763,7 +3855,8 @@ impl<'a> Parser<'a> {
                     if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
                         return Err(self.err("a block name"));
                     }
-                    let l = self.local_ref(t)?;
+                    let label = self.intern(Type::Label);
+                    let l = self.typed_local_ref(t, label)?;
                     self.push_item(Item::Value(Value::local(l)));
                     self.expect(Tok::RSquare, "']'")?;
                     incoming = self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare;

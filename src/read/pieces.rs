@@ -14,6 +14,7 @@ use super::parser::{LocalKey, Parser, Piece};
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -102,7 +103,7 @@ fn join(m: &Module, pieces: &[Piece]) -> Option<BodyFacts> {
     }
     // On this thread: the names are checked faster than a thread of the pool wakes up.
     let far_blocks = (0..pieces.len())
-        .map(|i| links(pieces, i))
+        .map(|i| links(m, pieces, i))
         .collect::<Option<Vec<_>>>()?;
     // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body.
     let mut first_block = Vec::with_capacity(pieces.len());
@@ -152,7 +153,7 @@ fn join(m: &Module, pieces: &[Piece]) -> Option<BodyFacts> {
 /// Whether the names of piece `i` are as one reading would find them: those it defines are not
 /// defined again in a later piece, those it only refers to are defined in another. If so, its
 /// references to blocks of other pieces, resolved.
-fn links(pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockId)>> {
+fn links(m: &Module, pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockId)>> {
     let mut far_blocks = FxHashMap::default();
     for (key, l, defines) in pieces[i].names() {
         if defines {
@@ -175,6 +176,13 @@ fn links(pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockI
                 Some((def, true)) => Some((j, def)),
                 _ => None,
             })?;
+        // One type for the reference and the definition (else one reading gives the error);
+        // a name used only where no type is written (in metadata) has none.
+        let (here, there) = (pieces[i].body(), pieces[j].body());
+        let (a, b) = (pieces[i].local_type(l), pieces[j].local_type(def));
+        if !a.is_reserved_value() && !m.types.same_in_bodies(&here.types, a, &there.types, b) {
+            return None;
+        }
         if let LocalDef::Block(b) = pieces[j].body().locals[def].def {
             far_blocks.insert(l, (j, b));
         }
