@@ -535,7 +535,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
 /// A local has one type: its definition's, or before it the type its first reference gives
 /// it, as LLVM types a forward reference. A use of another type is refused where opt-22
 /// refuses it, with its words; so is a block where a value is expected, and a value where a
-/// block is.
+/// block is. A callee is a pointer into the call's address space (the program's unless
+/// written), and a call's type may be a named function type.
 #[test]
 fn local_types_are_checked_where_llvm_checks_them() {
     let cases: &[(&str, (u32, u32), &str)] = &[
@@ -604,6 +605,11 @@ fn local_types_are_checked_where_llvm_checks_them() {
          %q = add i32 %p, 1\n  br i1 %c, label %b, label %e\ne:\n  ret i32 %q\n}\n",
         "target datalayout = \"A5\"\ndefine void @f() {\n  %p = alloca i32, align 4\n  \
          %q = alloca i32, addrspace(\"A\")\n  store i32 0, ptr %p\n  store i32 1, ptr addrspace(5) %q\n  \
+         ret void\n}\n",
+        "%FnTy = type i32 ()\ndeclare i32 @g()\ndefine i32 @f(ptr %p) {\n  %a = call %FnTy @g()\n  \
+         %fp = load ptr addrspace(1), ptr %p\n  %b = call addrspace(1) i32 %fp()\n  \
+         %c = add i32 %a, %b\n  ret i32 %c\n}\n",
+        "target datalayout = \"P1\"\ndefine void @f(ptr addrspace(1) %fp) {\n  call void %fp()\n  \
          ret void\n}\n",
     ] {
         parse(text.to_string()).unwrap();

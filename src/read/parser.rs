@@ -3945,17 +3945,23 @@ impl<'a> Parser<'a> {
             self.push_word(cc)?;
         }
         self.item_attributes(Some(AttrPlace::Return))?;
-        if let Some(a) = self.addrspace()? {
-            self.push_word(a)?;
-        }
+        // The callee is a pointer into this address space, the program's unless written.
+        let addr_space = match self.addrspace()? {
+            Some(a) => {
+                self.push_word(a)?;
+                self.data_layout().addr_space(&self.src[a.range()])
+            }
+            None => self.data_layout().program_addr_space,
+        };
         let fn_or_ret = self.parse_type_or_void()?;
         self.push_item(Item::Type(fn_or_ret));
-        let ret = match self.ty(fn_or_ret) {
+        // A named type may stand for the function type (`%FnTy = type i32 ()`).
+        let ret = match self.body_ty(fn_or_ret) {
             Type::Function { ret, .. } => *ret,
             _ => fn_or_ret,
         };
         // The callee.
-        let ptr = self.intern(Type::Ptr(0));
+        let ptr = self.intern(Type::Ptr(addr_space));
         let callee_tok = self.tok;
         let callee = self.parse_value(ptr)?;
         if let (ValueKind::Global(u), Tok::GlobalName | Tok::GlobalNum) =
