@@ -274,6 +274,9 @@ fn read_bodies(
 
     let mut first_error: Option<ReadError> = None;
     let mut ends_held = fields_held;
+    // Grown once: grown by doubling, each copy writes to pages never touched before.
+    let body_uses = results.iter().flatten().map(|facts| facts.uses.len()).sum();
+    m.uses.reserve(body_uses);
     for (&f, result) in definitions.iter().zip(results) {
         let facts = match result {
             Ok(facts) => facts,
