@@ -17,7 +17,8 @@ fn pieces(m: &Module) -> Vec<&str> {
     // Before any patch there, as the first function's own text may be replaced.
     let mut aliases_at = (!m.aliases_added.is_empty())
         .then(|| m.functions.values().map(|f| f.span.start as usize).min())
-        .flatten();
+        .flatten()
+        .map(|at| above_comments(m.source.as_bytes(), at));
     let mut cursor = 0usize;
     for p in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
@@ -55,6 +56,22 @@ fn pieces(m: &Module) -> Vec<&str> {
         out.push(&m.appended);
     }
     out
+}
+
+/// The start of the comment lines just above the line at `at` (`; Function Attrs: ...`, which
+/// clang writes above a function), or `at`.
+fn above_comments(src: &[u8], mut at: usize) -> usize {
+    while at > 0 {
+        let line_start = src[..at - 1]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if src[line_start] != b';' {
+            break;
+        }
+        at = line_start;
+    }
+    at
 }
 
 /// What becomes of the input's comments in the output.
