@@ -328,6 +328,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn new_aliases_go_above_the_comments_over_the_first_function() {
+        let text = "; module\n\n@v = global i32 0\n\n; Function Attrs: x\n; more\n\
+                    define void @f() {\n  ret void\n}\n";
+        let mut m = crate::parse(text.to_string()).unwrap();
+        m.add_alias_text("@a = alias void (), ptr @f");
+        assert_eq!(
+            to_string(&m),
+            "; module\n\n@v = global i32 0\n\n@a = alias void (), ptr @f\n\n\
+             ; Function Attrs: x\n; more\ndefine void @f() {\n  ret void\n}\n"
+        );
+    }
+
+    #[test]
     fn quotes_only_when_needed() {
         assert_eq!(quote_name(b"main"), "main");
         assert_eq!(
