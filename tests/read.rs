@@ -619,6 +619,84 @@ fn local_types_are_checked_where_llvm_checks_them() {
     }
 }
 
+/// A datalayout string holds to LLVM 22's rules, or is refused at the string, in LLVM's words.
+#[test]
+fn datalayout_strings_are_checked_as_llvm_checks_them() {
+    let refused = [
+        (
+            "Fi24",
+            "ABI alignment must be a power of two times the byte width",
+        ),
+        (
+            "S24",
+            "stack natural alignment must be a power of two times the byte width",
+        ),
+        (
+            "p:4294967296:64:64",
+            "pointer size must be a non-zero 24-bit integer",
+        ),
+        ("A16777216", "address space must be a 24-bit integer"),
+        (
+            "p:64:64:64:128",
+            "index size cannot be larger than the pointer size",
+        ),
+        ("^", "unknown specifier '^'"),
+        ("m.", "must be of the form \"m:<mangling>\""),
+        ("m:v", "unknown mangling mode"),
+        (
+            "e-f80:128:128:n8:16:32",
+            "must be of the form \"f<size>:<abi>[:<pref>]\"",
+        ),
+        (
+            "i64:64:16",
+            "preferred alignment cannot be less than the ABI alignment",
+        ),
+        (
+            "i64:16777216:16777216",
+            "ABI alignment must be a 16-bit integer",
+        ),
+        ("v128:0:128", "ABI alignment must be non-zero"),
+        ("i8:16", "i8 must be 8-bit aligned"),
+        ("n0", "size must be a non-zero 24-bit integer"),
+        ("a1:64", "size must be zero"),
+        (
+            "e-p",
+            "must be of the form \"p[<n>]:<size>:<abi>[:<pref>[:<idx>]]\"",
+        ),
+        ("e--p:64:64", "empty specification is not allowed"),
+        ("ni:0", "address space 0 cannot be non-integral"),
+    ];
+    let opt = common::opt();
+    for (layout, message) in refused {
+        let text = format!("target datalayout = \"{layout}\"\n");
+        let d = syntax_error(&text);
+        assert_eq!((d.line, d.col), (1, 21), "{layout}");
+        assert!(d.message.contains(message), "{layout}: {}", d.message);
+        if let Some(opt) = opt {
+            assert_eq!(
+                opt_error_at(opt, &text),
+                Some((1, 21)),
+                "opt-22 on {layout}"
+            );
+        }
+    }
+    for layout in [
+        "",
+        "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+        "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-\
+         p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-\
+         v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9",
+        "e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8",
+        "E-m:a-Fi32-i64:64-n32:64-s:64",
+    ] {
+        let text = format!("target datalayout = \"{layout}\"\n");
+        parse(text.clone()).unwrap();
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, &text), None, "opt-22 on {layout}");
+        }
+    }
+}
+
 /// Every attribute keyword the reader knows, in five places (a function, a parameter, a
 /// return value, an attribute group, a call's argument), and words that are none: the reader
 /// refuses exactly what opt-22 refuses, where opt-22 refuses it. The argument each takes is

@@ -973,6 +973,15 @@ impl DataLayout {
         dl
     }
 
+    /// Whether a datalayout string holds to LLVM 22's rules (`DataLayout::parseSpecification`),
+    /// else LLVM's error message.
+    pub fn check(s: &[u8]) -> Result<(), String> {
+        if s.is_empty() {
+            return Ok(());
+        }
+        s.split(|&b| b == b'-').try_for_each(check_specification)
+    }
+
     pub fn pointer_bits(&self, addr_space: u32) -> u32 {
         let lookup = |a| {
             self.pointer_bits
@@ -1001,6 +1010,140 @@ impl DataLayout {
                 .unwrap_or(0),
         }
     }
+}
+
+/// One `-`-separated specification of a datalayout string, by LLVM 22's rules.
+fn check_specification(spec: &[u8]) -> Result<(), String> {
+    let number = |t: &[u8]| -> Option<u64> {
+        (!t.is_empty() && t.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(t).ok()?.parse().ok())
+            .flatten()
+    };
+    let size = |t: &[u8], name: &str| match number(t) {
+        _ if t.is_empty() => Err(format!("{name} component cannot be empty")),
+        Some(n) if n > 0 && n < 1 << 24 => Ok(n),
+        _ => Err(format!("{name} must be a non-zero 24-bit integer")),
+    };
+    let addr_space = |t: &[u8]| match number(t) {
+        _ if t.is_empty() => Err("address space component cannot be empty".to_string()),
+        Some(n) if n < 1 << 24 => Ok(n),
+        _ => Err("address space must be a 24-bit integer".to_string()),
+    };
+    // In bytes; 0 only where allowed (it then means 1).
+    let alignment = |t: &[u8], name: &str, zero_allowed: bool| match number(t) {
+        _ if t.is_empty() => Err(format!("{name} alignment component cannot be empty")),
+        Some(0) if zero_allowed => Ok(1),
+        Some(0) => Err(format!("{name} alignment must be non-zero")),
+        Some(n) if n < 1 << 16 => match n % 8 == 0 && (n / 8).is_power_of_two() {
+            true => Ok(n / 8),
+            false => Err(format!(
+                "{name} alignment must be a power of two times the byte width"
+            )),
+        },
+        _ => Err(format!("{name} alignment must be a 16-bit integer")),
+    };
+    let form = |f: &str| format!("malformed specification, must be of the form \"{f}\"");
+    let Some((&letter, rest)) = spec.split_first() else {
+        return Err("empty specification is not allowed".into());
+    };
+    let parts: Vec<&[u8]> = rest.split(|&b| b == b':').collect();
+    // ABI and preferred alignments, the preferred one optional and not below the other.
+    let abi_and_preferred = |abi: &[u8], preferred: Option<&&[u8]>, zero_allowed: bool| {
+        let abi = alignment(abi, "ABI", zero_allowed)?;
+        if let Some(preferred) = preferred
+            && alignment(preferred, "preferred", false)? < abi
+        {
+            return Err("preferred alignment cannot be less than the ABI alignment".to_string());
+        }
+        Ok(abi)
+    };
+    match letter {
+        b'n' if rest.first() == Some(&b'i') => {
+            let Some(spaces) = rest[1..].strip_prefix(b":") else {
+                return Err(form("ni:<address space>[:<address space>]..."));
+            };
+            for t in spaces.split(|&b| b == b':') {
+                if addr_space(t)? == 0 {
+                    return Err("address space 0 cannot be non-integral".into());
+                }
+            }
+        }
+        b'p' => {
+            if !(3..=5).contains(&parts.len()) {
+                return Err(form("p[<n>]:<size>:<abi>[:<pref>[:<idx>]]"));
+            }
+            if !parts[0].is_empty() {
+                addr_space(parts[0])?;
+            }
+            let bits = size(parts[1], "pointer size")?;
+            abi_and_preferred(parts[2], parts.get(3), false)?;
+            if let Some(index) = parts.get(4)
+                && size(index, "index size")? > bits
+            {
+                return Err("index size cannot be larger than the pointer size".into());
+            }
+        }
+        b'i' | b'v' | b'f' => {
+            if !(2..=3).contains(&parts.len()) {
+                let l = letter as char;
+                return Err(form(&format!("{l}<size>:<abi>[:<pref>]")));
+            }
+            let bits = size(parts[0], "size")?;
+            let abi = abi_and_preferred(parts[1], parts.get(2), false)?;
+            if letter == b'i' && bits == 8 && abi != 1 {
+                return Err("i8 must be 8-bit aligned".into());
+            }
+        }
+        b'a' => {
+            if !(2..=3).contains(&parts.len()) {
+                return Err(form("a:<abi>[:<pref>]"));
+            }
+            if !parts[0].is_empty() && number(parts[0]) != Some(0) {
+                return Err("size must be zero".into());
+            }
+            abi_and_preferred(parts[1], parts.get(2), true)?;
+        }
+        b'n' => {
+            for t in rest.split(|&b| b == b':') {
+                size(t, "size")?;
+            }
+        }
+        b's' => {}
+        b'e' | b'E' if !rest.is_empty() => {
+            return Err("malformed specification, must be just 'e' or 'E'".into());
+        }
+        b'e' | b'E' => {}
+        b'S' if rest.is_empty() => return Err(form("S<size>")),
+        b'S' => {
+            alignment(rest, "stack natural", false)?;
+        }
+        b'F' => {
+            let Some((&kind, abi)) = rest.split_first() else {
+                return Err(form("F<type><abi>"));
+            };
+            if !matches!(kind, b'i' | b'n') {
+                let kind = kind as char;
+                return Err(format!("unknown function pointer alignment type '{kind}'"));
+            }
+            alignment(abi, "ABI", false)?;
+        }
+        b'P' | b'A' | b'G' if rest.is_empty() => {
+            return Err(form(&format!("{}<address space>", letter as char)));
+        }
+        b'P' | b'A' | b'G' => {
+            addr_space(rest)?;
+        }
+        b'm' => match rest.strip_prefix(b":") {
+            None | Some([]) => return Err(form("m:<mangling>")),
+            Some([b'e' | b'l' | b'm' | b'o' | b'w' | b'x' | b'a']) => {}
+            Some(_) => return Err("unknown mangling mode".into()),
+        },
+        _ => {
+            let l = String::from_utf8_lossy(&spec[..1]);
+            return Err(format!("unknown specifier '{l}'"));
+        }
+    }
+    Ok(())
 }
 
 /// A text replacement recorded by an edit; the writer applies them in order of position.

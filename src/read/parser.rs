@@ -1255,6 +1255,7 @@ impl<'a> Parser<'a> {
                         let s = self.expect(Tok::Str, "a string")?;
                         if is_layout {
                             let body = &self.text(s)[1..s.span.range().len() - 1];
+                            DataLayout::check(body).map_err(|e| self.err_at(s.span, e))?;
                             self.m.data_layout = DataLayout::parse(body);
                         }
                     }
