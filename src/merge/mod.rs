@@ -520,6 +520,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     };
     let mut folded_into: SecondaryMap<FuncId, Option<FuncId>> = SecondaryMap::new();
     let mut pending: Vec<Pending> = Vec::new();
+    let mut private_bodies = Vec::new();
     loop {
         report.rounds += 1;
         let candidates = candidates(m, &eligible, &mut first_read);
@@ -548,6 +549,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 members: Vec::new(),
                 instructions_saved: 0,
             });
+            let survivor_name = m.functions[survivor].global;
             addresses_changed |= apply_plan(
                 m,
                 &plan,
@@ -557,6 +559,9 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 &mut pending,
                 &mut folded_into,
             );
+            if plan.private_body {
+                private_bodies.push((m.functions[survivor].global, survivor_name));
+            }
             for fold in &plan.folds {
                 if fold.member != survivor {
                     eligible[fold.member] = false;
@@ -567,6 +572,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
             break;
         }
     }
+    m.number_private_bodies(&private_bodies);
     write_folded(m, opts, &mut pending, &folded_into);
     summarize(m, &mut report, &pending, &folded_into);
     report
@@ -638,16 +644,13 @@ fn apply_plan(
 }
 
 impl Module {
-    /// Give a function's body a new private name, as the kept body of a class whose survivor
-    /// is interposable or ODR; the old name stays with its uses and gets a thunk or alias
-    /// later. The name is a number, as LLVM leaves the body unnamed (`@0`), when one fits
-    /// among the numbered globals around it; else `<name>.merged`.
+    /// Give a function's body a new private name (`<name>.merged`, numbered later when a
+    /// number fits: [`Module::number_private_bodies`]), as the kept body of a class whose
+    /// survivor is interposable or ODR; the old name stays with its uses and gets a thunk or
+    /// alias later.
     fn move_body_to_private(&mut self, f: FuncId) {
         let old = self.functions[f].global;
-        let name = match self.number_fitting_at(self.functions[f].span.start) {
-            Some(number) => GlobalName::Numbered(number),
-            None => GlobalName::Named(self.merged_name(old).into()),
-        };
+        let name = GlobalName::Named(self.merged_name(old).into());
         let definition = self.globals[old]
             .uses
             .iter()
@@ -806,29 +809,55 @@ impl Module {
         name
     }
 
-    /// The number a global defined at byte `at` can take: one above every numbered global
-    /// defined before it and below every one defined after (LLVM reads them in increasing
-    /// order), and taken by none.
-    fn number_fitting_at(&self, at: u32) -> Option<u32> {
-        let (mut before, mut after) = (None::<u32>, None::<u32>);
-        for g in self.globals.values() {
-            let GlobalName::Numbered(n) = g.name else {
-                continue;
-            };
-            let defined_at = g
+    /// Name the bodies made private by numbers, as LLVM leaves them unnamed (`@0`, `@1` in
+    /// the order of the text), where a number fits: above the numbered globals before and
+    /// below those after (LLVM reads them in increasing order). One that does not fit keeps
+    /// its `<name>.merged`. `bodies` pairs each body with the survivor's name it took the
+    /// place of, whose text is written just before it.
+    fn number_private_bodies(&mut self, bodies: &[(GlobalId, GlobalId)]) {
+        let at = |m: &Module, g: GlobalId| {
+            m.globals[g]
                 .uses
                 .iter()
-                .map(|&u| &self.uses[u])
+                .map(|&u| &m.uses[u])
                 .find(|u| u.role == UseRole::Definition)
-                .map_or(at, |u| u.span.start);
-            if defined_at <= at {
-                before = before.max(Some(n));
-            } else {
-                after = Some(after.map_or(n, |a| a.min(n)));
+                .map(|u| 2 * u64::from(u.span.start))
+        };
+        // Numbered globals by place: twice the position, the body one after its old name.
+        let mut numbered: Vec<(u64, u32)> = self
+            .globals
+            .iter()
+            .filter_map(|(g, global)| match global.name {
+                GlobalName::Numbered(n) => Some((at(self, g)?, n)),
+                GlobalName::Named(_) => None,
+            })
+            .collect();
+        let mut places = Vec::new();
+        for &(body, old) in bodies {
+            let Some(place) = at(self, body) else {
+                continue;
+            };
+            if let GlobalName::Numbered(n) = self.globals[old].name {
+                numbered.push((place, n));
             }
+            places.push((place + 1, body));
         }
-        let number = before.map_or(Some(0), |b| b.checked_add(1))?;
-        after.is_none_or(|a| number < a).then_some(number)
+        numbered.sort_unstable();
+        places.sort_unstable();
+        let (mut next, mut i) = (0u32, 0);
+        for (place, body) in places {
+            while let Some(&(p, n)) = numbered.get(i)
+                && p < place
+            {
+                next = next.max(n.saturating_add(1));
+                i += 1;
+            }
+            if numbered.get(i).is_some_and(|&(_, n)| n <= next) {
+                continue;
+            }
+            self.rename_global_to(body, GlobalName::Numbered(next));
+            next += 1;
+        }
     }
 }
 

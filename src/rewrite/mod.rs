@@ -4,7 +4,6 @@
 use crate::model::*;
 use crate::write::{global_name, quote_name};
 use cranelift_entity::EntityRef;
-use std::sync::Arc;
 
 mod fold;
 mod preserve;
@@ -31,15 +30,22 @@ impl Module {
     /// Rename a global; every reference follows. An implicit `comdat` keeps naming the old
     /// comdat. `new_name` is the bare name (without `@`), quoted as needed.
     pub fn rename_global(&mut self, g: GlobalId, new_name: &[u8]) {
+        self.rename_global_to(g, GlobalName::Named(new_name.into()));
+    }
+
+    /// [`Module::rename_global`] to a name or a number.
+    pub fn rename_global_to(&mut self, g: GlobalId, name: GlobalName) {
         let old = global_name(&self.globals[g].name);
-        let text = format!("@{}", quote_name(new_name));
+        let text = global_name(&name);
         for u in self.globals[g].uses.clone() {
             let span = self.uses[u].span;
             self.patch(span, text.clone());
         }
+        // Spelled out once, under the name it had then (the one the text gives it).
         if let GlobalKind::Function(f) = self.globals[g].kind
             && let Some(c) = self.functions[f].comdat
             && self.bytes(c) == b"comdat"
+            && !self.patch_index.contains_key(&(c, PatchSlot::Text))
         {
             self.patch(c, format!("comdat(${})", &old[1..]));
         }
@@ -47,9 +53,11 @@ impl Module {
             GlobalName::Named(n) => self.global_by_name.remove(n),
             GlobalName::Numbered(n) => self.global_by_number.remove(n),
         };
-        let name: Arc<[u8]> = new_name.into();
-        self.global_by_name.insert(name.clone(), g);
-        self.globals[g].name = GlobalName::Named(name);
+        match &name {
+            GlobalName::Named(n) => self.global_by_name.insert(n.clone(), g),
+            GlobalName::Numbered(n) => self.global_by_number.insert(*n, g),
+        };
+        self.globals[g].name = name;
     }
 
     /// Make one use refer to another global instead.
