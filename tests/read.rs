@@ -286,6 +286,26 @@ fn opt_error_at(opt: &str, text: &str) -> Option<(u32, u32)> {
     Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
 }
 
+/// Each of `refused` is refused at its line and column with its message, and each of `read`
+/// is read; opt-22, when present, agrees on every one.
+fn as_opt_reads(refused: &[(&str, (u32, u32), &str)], read: &[&str]) {
+    let opt = common::opt();
+    for &(text, at, message) in refused {
+        let d = syntax_error(text);
+        assert_eq!((d.line, d.col), at, "{text}");
+        assert!(d.message.contains(message), "{text}: {}", d.message);
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), Some(at), "opt-22 on {text}");
+        }
+    }
+    for text in read {
+        parse(text.to_string()).unwrap();
+        if let Some(opt) = opt {
+            assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
+        }
+    }
+}
+
 /// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
 /// visibility and DLL storage with local linkage, the constant expressions it dropped. Each
 /// is refused where opt-22 refuses it.
@@ -497,39 +517,28 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "icmp constexprs are no longer supported",
         ),
     ];
-    let opt = common::opt();
-    for &(text, at, message) in cases {
-        let d = syntax_error(text);
-        assert_eq!((d.line, d.col), at, "{text}");
-        assert!(d.message.contains(message), "{text}: {}", d.message);
-        if let Some(opt) = opt {
-            assert_eq!(opt_error_at(opt, text), Some(at), "opt-22 on {text}");
-        }
-    }
     // What the same places hold when LLVM reads them.
-    for text in [
-        "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
-        "declare void @f(ptr nocapture readonly align 8 dereferenceable(8) byval(i32))\n",
-        "@x = global i32 0\n@g = global i64 add (i64 ptrtoint (ptr @x to i64), i64 1)\n",
-        "@v = internal global i32 0\n@w = private dso_local global i32 0\n",
-        "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
-        "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
-        "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
-        "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
-        "%T = type i32\n@g = external global <2 x %T>\n",
-        "%a = type { ptr, <2 x ptr> }\n%b = type { %a, [2 x %a] }\ndeclare void @llvm.bar(metadata)\n\
+    as_opt_reads(
+        cases,
+        &[
+            "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
+            "declare void @f(ptr nocapture readonly align 8 dereferenceable(8) byval(i32))\n",
+            "@x = global i32 0\n@g = global i64 add (i64 ptrtoint (ptr @x to i64), i64 1)\n",
+            "@v = internal global i32 0\n@w = private dso_local global i32 0\n",
+            "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
+            "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
+            "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
+            "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
+            "%T = type i32\n@g = external global <2 x %T>\n",
+            "%a = type { ptr, <2 x ptr> }\n%b = type { %a, [2 x %a] }\ndeclare void @llvm.bar(metadata)\n\
          define void @f(i32 %v) {\n  call void @llvm.bar(metadata i32 %v)\n  ret void\n}\n",
-        "define void @f() {\n  ret void\n}\n!0 = !DIFile(filename: \"a\", directory: \"b\")\n\
+            "define void @f() {\n  ret void\n}\n!0 = !DIFile(filename: \"a\", directory: \"b\")\n\
          !1 = !DISubrange()\n!2 = !DILocation(line: 1, scope: !3)\n!3 = distinct !{}\n",
-        "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \
+            "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \
          store atomic i32 0, ptr %p release, align 4\n  fence acquire\n  \
          %y = cmpxchg ptr %p, i32 0, i32 1 monotonic seq_cst\n  ret void\n}\n",
-    ] {
-        parse(text.to_string()).unwrap();
-        if let Some(opt) = opt {
-            assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
-        }
-    }
+        ],
+    );
 }
 
 /// A local has one type: its definition's, or before it the type its first reference gives
@@ -591,32 +600,21 @@ fn local_types_are_checked_where_llvm_checks_them() {
             "'%p' defined with type 'ptr' but expected 'ptr addrspace(5)'",
         ),
     ];
-    let opt = common::opt();
-    for &(text, at, message) in cases {
-        let d = syntax_error(text);
-        assert_eq!((d.line, d.col), at, "{text}");
-        assert!(d.message.contains(message), "{text}: {}", d.message);
-        if let Some(opt) = opt {
-            assert_eq!(opt_error_at(opt, text), Some(at), "opt-22 on {text}");
-        }
-    }
-    for text in [
-        "define i32 @f(i1 %c) {\nentry:\n  br label %b\nb:\n  %p = phi i32 [ 0, %entry ], [ %q, %b ]\n  \
+    as_opt_reads(
+        cases,
+        &[
+            "define i32 @f(i1 %c) {\nentry:\n  br label %b\nb:\n  %p = phi i32 [ 0, %entry ], [ %q, %b ]\n  \
          %q = add i32 %p, 1\n  br i1 %c, label %b, label %e\ne:\n  ret i32 %q\n}\n",
-        "target datalayout = \"A5\"\ndefine void @f() {\n  %p = alloca i32, align 4\n  \
+            "target datalayout = \"A5\"\ndefine void @f() {\n  %p = alloca i32, align 4\n  \
          %q = alloca i32, addrspace(\"A\")\n  store i32 0, ptr %p\n  store i32 1, ptr addrspace(5) %q\n  \
          ret void\n}\n",
-        "%FnTy = type i32 ()\ndeclare i32 @g()\ndefine i32 @f(ptr %p) {\n  %a = call %FnTy @g()\n  \
+            "%FnTy = type i32 ()\ndeclare i32 @g()\ndefine i32 @f(ptr %p) {\n  %a = call %FnTy @g()\n  \
          %fp = load ptr addrspace(1), ptr %p\n  %b = call addrspace(1) i32 %fp()\n  \
          %c = add i32 %a, %b\n  ret i32 %c\n}\n",
-        "target datalayout = \"P1\"\ndefine void @f(ptr addrspace(1) %fp) {\n  call void %fp()\n  \
+            "target datalayout = \"P1\"\ndefine void @f(ptr addrspace(1) %fp) {\n  call void %fp()\n  \
          ret void\n}\n",
-    ] {
-        parse(text.to_string()).unwrap();
-        if let Some(opt) = opt {
-            assert_eq!(opt_error_at(opt, text), None, "opt-22 on {text}");
-        }
-    }
+        ],
+    );
 }
 
 /// A datalayout string holds to LLVM 22's rules, or is refused at the string, in LLVM's words.
@@ -666,21 +664,13 @@ fn datalayout_strings_are_checked_as_llvm_checks_them() {
         ("e--p:64:64", "empty specification is not allowed"),
         ("ni:0", "address space 0 cannot be non-integral"),
     ];
-    let opt = common::opt();
-    for (layout, message) in refused {
-        let text = format!("target datalayout = \"{layout}\"\n");
-        let d = syntax_error(&text);
-        assert_eq!((d.line, d.col), (1, 21), "{layout}");
-        assert!(d.message.contains(message), "{layout}: {}", d.message);
-        if let Some(opt) = opt {
-            assert_eq!(
-                opt_error_at(opt, &text),
-                Some((1, 21)),
-                "opt-22 on {layout}"
-            );
-        }
-    }
-    for layout in [
+    let module = |layout: &str| format!("target datalayout = \"{layout}\"\n");
+    let refused: Vec<(String, &str)> = refused.iter().map(|&(l, m)| (module(l), m)).collect();
+    let refused: Vec<(&str, (u32, u32), &str)> = refused
+        .iter()
+        .map(|(t, m)| (t.as_str(), (1, 21), *m))
+        .collect();
+    let read: Vec<String> = [
         "",
         "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
         "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-\
@@ -688,13 +678,12 @@ fn datalayout_strings_are_checked_as_llvm_checks_them() {
          v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9",
         "e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8",
         "E-m:a-Fi32-i64:64-n32:64-s:64",
-    ] {
-        let text = format!("target datalayout = \"{layout}\"\n");
-        parse(text.clone()).unwrap();
-        if let Some(opt) = opt {
-            assert_eq!(opt_error_at(opt, &text), None, "opt-22 on {layout}");
-        }
-    }
+    ]
+    .iter()
+    .map(|l| module(l))
+    .collect();
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    as_opt_reads(&refused, &read);
 }
 
 /// Every attribute keyword the reader knows, in five places (a function, a parameter, a
