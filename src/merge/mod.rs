@@ -530,13 +530,13 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
         first_read = FirstRead::default();
         let mut addresses_changed = false;
         for (mut members, llvm_round) in classes.into_iter().zip(llvm_rounds) {
-            let order: FxHashMap<FuncId, FoldOrder> = llvm_fold_order(m, &members)
-                .into_iter()
-                .map(|(f, (at, second))| (f, (report.rounds as u32, llvm_round, at, second)))
-                .collect();
+            let folds = llvm_fold_order(m, &members);
             let order = |f| {
-                let last = (report.rounds as u32, llvm_round, u32::MAX, 0);
-                order.get(&f).copied().unwrap_or(last)
+                let (at, second) = folds
+                    .iter()
+                    .find(|&&(g, _)| g == f)
+                    .map_or((u32::MAX, 0), |&(_, place)| place);
+                (report.rounds as u32, llvm_round, at, second)
             };
             decide::rank_members(m, &mut members);
             let Some(plan) = decide::decide(m, opts, &members, &|f| used[f]) else {
@@ -681,8 +681,9 @@ fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) ->
     struct Rounds<'a> {
         m: &'a Module,
         classes: &'a [Vec<FuncId>],
-        holes: FxHashMap<FuncId, &'a [GlobalId]>,
-        class_of: FxHashMap<FuncId, usize>,
+        /// In function order, as `candidates` makes them.
+        candidates: &'a [Candidate],
+        class_of: SecondaryMap<FuncId, Option<u32>>,
         /// 0: not yet known; u32::MAX: being worked out (mutually recursive classes, which
         /// LLVM never folds: any round will do).
         round: Vec<u32>,
@@ -695,13 +696,17 @@ fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) ->
                 r => return r,
             }
             self.round[i] = u32::MAX;
-            let first = self.holes[&self.classes[i][0]];
+            let holes = |f: FuncId| {
+                let c = self.candidates.partition_point(|c| c.func < f);
+                self.candidates[c].holes.as_slice()
+            };
+            let first = holes(self.classes[i][0]);
             let mut round = 1;
-            for f in &self.classes[i][1..] {
-                for (&a, &b) in first.iter().zip(self.holes[f]) {
-                    let callee = self.m.function_of(a).and_then(|g| self.class_of.get(&g));
-                    if let (true, Some(&c)) = (a != b, callee) {
-                        round = round.max(self.of(c).saturating_add(1));
+            for &f in &self.classes[i][1..] {
+                for (&a, &b) in first.iter().zip(holes(f)) {
+                    let callee = self.m.function_of(a).and_then(|g| self.class_of[g]);
+                    if let (true, Some(c)) = (a != b, callee) {
+                        round = round.max(self.of(c as usize).saturating_add(1));
                     }
                 }
             }
@@ -709,18 +714,17 @@ fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) ->
             round
         }
     }
+    let mut class_of = SecondaryMap::with_capacity(m.functions.len());
+    for (i, members) in classes.iter().enumerate() {
+        for &f in members {
+            class_of[f] = Some(i as u32);
+        }
+    }
     let mut rounds = Rounds {
         m,
         classes,
-        holes: candidates
-            .iter()
-            .map(|c| (c.func, c.holes.as_slice()))
-            .collect(),
-        class_of: classes
-            .iter()
-            .enumerate()
-            .flat_map(|(i, members)| members.iter().map(move |&f| (f, i)))
-            .collect(),
+        candidates,
+        class_of,
         round: vec![0; classes.len()],
     };
     (0..classes.len()).map(|i| rounds.of(i)).collect()

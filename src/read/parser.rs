@@ -1229,6 +1229,9 @@ impl<'a> Parser<'a> {
         self.m.functions.reserve(len / 1024);
         self.m.globals.reserve(len / 1024);
         self.m.attrs.reserve(len / 128);
+        // Every block and branch target has this type: interned here, it is found without
+        // hashing in every body (see `Types::known`).
+        self.m.types.intern(Type::Label);
         let result = self.top_level();
         (self.m, self.deferred_fields, result.err())
     }
