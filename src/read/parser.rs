@@ -1102,6 +1102,7 @@ impl<'a> Parser<'a> {
 
     /// A local used as a value of type `ty` (`label` for a block): the type it has, or its
     /// first reference gives it.
+    #[inline]
     fn typed_local_ref(&mut self, t: Token, ty: TypeId) -> PResult<LocalId> {
         let l = self.local_ref(t)?;
         let had = self.scope().local_type(l);
@@ -1109,37 +1110,51 @@ impl<'a> Parser<'a> {
             *had = ty;
         } else if *had != ty {
             let had = *had;
-            let name = String::from_utf8_lossy(self.text(t));
-            let message = if matches!(self.ty(ty), Type::Label) {
-                format!("'{name}' is not a basic block")
-            } else {
-                format!(
-                    "'{name}' defined with type '{}' but expected '{}'",
-                    self.type_text(had),
-                    self.type_text(ty)
-                )
-            };
-            return Err(self.err_at(t.span, message));
+            return Err(self.used_with_another_type(t, had, ty));
         }
         Ok(l)
     }
 
+    /// Out of the way of the reading, which it would slow down (the messages' strings).
+    #[cold]
+    #[inline(never)]
+    fn used_with_another_type(&self, t: Token, had: TypeId, ty: TypeId) -> ReadError {
+        let name = String::from_utf8_lossy(self.text(t));
+        let message = if matches!(self.ty(ty), Type::Label) {
+            format!("'{name}' is not a basic block")
+        } else {
+            format!(
+                "'{name}' defined with type '{}' but expected '{}'",
+                self.type_text(had),
+                self.type_text(ty)
+            )
+        };
+        self.err_at(t.span, message)
+    }
+
     /// Give the local just defined at `at` its type, which a reference before may have given
     /// it already.
+    #[inline]
     fn local_defined_as(&mut self, l: LocalId, ty: TypeId, at: Span) -> PResult<()> {
         let had = std::mem::replace(self.scope().local_type(l), ty);
         if had == TypeId::reserved_value() || had == ty {
             return Ok(());
         }
-        let what = match self.scope().body.locals[l].def {
-            LocalDef::Block(_) => "block",
+        Err(self.defined_with_another_type(l, had, at))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn defined_with_another_type(&self, l: LocalId, had: TypeId, at: Span) -> ReadError {
+        let what = match self.scope.as_ref().map(|s| s.body.locals[l].def) {
+            Some(LocalDef::Block(_)) => "block",
             _ => "instruction",
         };
         let message = format!(
             "{what} forward referenced with type '{}'",
             self.type_text(had)
         );
-        Err(self.err_at(at, message))
+        self.err_at(at, message)
     }
 
     /// A type as LLVM writes it, a body's own included.
