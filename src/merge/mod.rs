@@ -976,19 +976,19 @@ fn write_member(
     };
     // A numbered name keeps its place among the numbered globals (LLVM reads them in
     // increasing order): in place of its definition, or just before the body made private.
-    let numbered = matches!(m.globals[p.name].name, GlobalName::Numbered(_));
-    match (numbered, text) {
-        (true, Added::Alias(text) | Added::Thunk(text)) if p.in_place => {
-            m.replace_function(p.header, text)
+    if let GlobalName::Numbered(_) = m.globals[p.name].name {
+        let (Added::Alias(text) | Added::Thunk(text)) = text;
+        if p.in_place {
+            m.replace_function(p.header, text);
+        } else {
+            m.insert_entity_before(p.header, &text);
         }
-        (true, Added::Alias(text) | Added::Thunk(text)) => m.insert_entity_before(p.header, &text),
-        (false, text) => {
-            if p.in_place {
-                m.remove_replaced_function(p.header);
-            }
-            added.push((p.order, text));
-        }
+        return;
     }
+    if p.in_place {
+        m.remove_replaced_function(p.header);
+    }
+    added.push((p.order, text));
 }
 
 fn summarize(

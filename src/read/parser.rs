@@ -2010,13 +2010,14 @@ impl<'a> Parser<'a> {
         link.unnamed_addr_span = self.bump().span;
     }
 
-    fn addrspace(&mut self) -> PResult<Option<Span>> {
+    /// `addrspace(N)`, if present: its text and the number it stands for.
+    fn addrspace(&mut self) -> PResult<Option<(Span, u32)>> {
         if !self.is_word(b"addrspace") {
             return Ok(None);
         }
         let t = self.bump();
-        self.addr_space_value()?;
-        Ok(Some(t.span.to(self.prev_end())))
+        let number = self.addr_space_value()?;
+        Ok(Some((t.span.to(self.prev_end()), number)))
     }
 
     /// `(N)` after `addrspace`: a number below 2^24, or `"A"`, `"G"` or `"P"`, which name
@@ -2106,7 +2107,7 @@ impl<'a> Parser<'a> {
         if matches!(self.word(), b"alias" | b"ifunc") {
             return self.alias(name, link);
         }
-        let addrspace = self.addrspace()?;
+        let addrspace = self.addrspace()?.map(|(text, _)| text);
         let externally_initialized = self.eat_word(b"externally_initialized");
         if !matches!(self.word(), b"global" | b"constant") {
             return Err(if addrspace.is_some() || externally_initialized {
@@ -2907,7 +2908,7 @@ impl<'a> Parser<'a> {
             varargs,
         });
         self.unnamed_addr(&mut link);
-        let addrspace = self.addrspace()?;
+        let addrspace = self.addrspace()?.map(|(text, _)| text);
         let mut f = Function {
             global: g,
             link,
@@ -3973,9 +3974,9 @@ impl<'a> Parser<'a> {
         self.item_attributes(Some(AttrPlace::Return))?;
         // The callee is a pointer into this address space, the program's unless written.
         let addr_space = match self.addrspace()? {
-            Some(a) => {
-                self.push_word(a)?;
-                self.data_layout().addr_space(&self.src[a.range()])
+            Some((text, number)) => {
+                self.push_word(text)?;
+                number
             }
             None => self.data_layout().program_addr_space,
         };

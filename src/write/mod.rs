@@ -13,19 +13,21 @@ fn pieces(m: &Module) -> Vec<&str> {
     let mut patches: Vec<_> = m.patches.iter().collect();
     // By position; of two patches starting together the wider one wins and covers the other.
     patches.sort_by_key(|p| (p.span.start, std::cmp::Reverse(p.span.end), p.slot));
-    let mut out = Vec::with_capacity(2 * patches.len() + 5);
-    // Before any patch there, as the first function's own text may be replaced.
-    let mut aliases_at = (!m.aliases_added.is_empty())
-        .then(|| m.functions.values().map(|f| f.span.start as usize).min())
-        .flatten()
-        .map(|at| above_comments(m.source.as_bytes(), at));
+    let mut out = Vec::with_capacity(2 * patches.len() + 6);
+    // Before the first function, or at the end of a module without any; before any patch
+    // there, as the first function's own text may be replaced.
+    let mut aliases_at = (!m.aliases_added.is_empty()).then(|| {
+        m.functions
+            .values()
+            .map(|f| f.span.start as usize)
+            .min()
+            .map_or(m.source.len(), |at| above_comments(m.source.as_bytes(), at))
+    });
     let mut cursor = 0usize;
     for p in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
-        if let Some(at) = aliases_at.filter(|&at| at <= start && at >= cursor) {
-            out.extend([&m.source[cursor..at], m.aliases_added.as_str(), "\n"]);
-            cursor = at;
-            aliases_at = None;
+        if let Some(at) = aliases_at.take_if(|at| *at <= start) {
+            put_aliases(m, at, &mut cursor, &mut out);
         }
         if start < cursor {
             continue; // inside a wider patch already applied
@@ -34,17 +36,10 @@ fn pieces(m: &Module) -> Vec<&str> {
         out.push(p.text.as_str());
         cursor = end;
     }
-    if let Some(at) = aliases_at.filter(|&at| at >= cursor) {
-        out.extend([&m.source[cursor..at], m.aliases_added.as_str(), "\n"]);
-        cursor = at;
-        aliases_at = None;
+    if let Some(at) = aliases_at {
+        put_aliases(m, at, &mut cursor, &mut out);
     }
     out.push(&m.source[cursor..]);
-    if aliases_at.is_some() || (!m.aliases_added.is_empty() && m.functions.is_empty()) {
-        // No function to stand before (or it is inside a patch): after the module.
-        out.push("\n");
-        out.push(&m.aliases_added);
-    }
     if !m.appended.is_empty() {
         // After a blank line, as LLVM separates functions.
         match out.iter().rev().find(|p| !p.is_empty()) {
@@ -56,6 +51,19 @@ fn pieces(m: &Module) -> Vec<&str> {
         out.push(&m.appended);
     }
     out
+}
+
+/// The source up to `at` (or, should a patch cover it, from where the text kept reaches),
+/// then the added aliases on lines of their own.
+fn put_aliases<'a>(m: &'a Module, at: usize, cursor: &mut usize, out: &mut Vec<&'a str>) {
+    let at = at.max(*cursor);
+    let before = &m.source[*cursor..at];
+    out.push(before);
+    if !before.is_empty() && !before.ends_with('\n') {
+        out.push("\n");
+    }
+    out.extend([m.aliases_added.as_str(), "\n"]);
+    *cursor = at;
 }
 
 /// The start of the comment lines just above the line at `at` (`; Function Attrs: ...`, which
