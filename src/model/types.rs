@@ -218,16 +218,17 @@ impl Types {
         if a.index() < base && b.index() < base {
             return a == b;
         }
-        let get = |body: &'_ [Type], id: TypeId| match self.types.get(id) {
-            Some(ty) => ty.clone(),
-            None => body[id.index() - base].clone(),
-        };
+        fn get<'t>(types: &'t PrimaryMap<TypeId, Type>, body: &'t [Type], id: TypeId) -> &'t Type {
+            types
+                .get(id)
+                .unwrap_or_else(|| &body[id.index() - types.len()])
+        }
         let same = |p: &TypeId, q: &TypeId| self.same_in_bodies(body_a, *p, body_b, *q);
         let all_same = |p: &[TypeId], q: &[TypeId]| {
             p.len() == q.len() && p.iter().zip(q).all(|(p, q)| same(p, q))
         };
-        match (get(body_a, a), get(body_b, b)) {
-            (Type::Array(n, e), Type::Array(m, f)) => n == m && same(&e, &f),
+        match (get(&self.types, body_a, a), get(&self.types, body_b, b)) {
+            (Type::Array(n, e), Type::Array(m, f)) => n == m && same(e, f),
             (
                 Type::Vector {
                     scalable,
@@ -239,14 +240,14 @@ impl Types {
                     len: len_b,
                     elem: elem_b,
                 },
-            ) => scalable == scalable_b && len == len_b && same(&elem, &elem_b),
+            ) => scalable == scalable_b && len == len_b && same(elem, elem_b),
             (
                 Type::Struct { packed, elems },
                 Type::Struct {
                     packed: packed_b,
                     elems: elems_b,
                 },
-            ) => packed == packed_b && all_same(&elems, &elems_b),
+            ) => packed == packed_b && all_same(elems, elems_b),
             (
                 Type::Function {
                     ret,
@@ -258,7 +259,7 @@ impl Types {
                     params: params_b,
                     varargs: varargs_b,
                 },
-            ) => varargs == varargs_b && same(&ret, &ret_b) && all_same(&params, &params_b),
+            ) => varargs == varargs_b && same(ret, ret_b) && all_same(params, params_b),
             (
                 Type::TargetExt { name, types, ints },
                 Type::TargetExt {
@@ -266,7 +267,7 @@ impl Types {
                     types: types_b,
                     ints: ints_b,
                 },
-            ) => name == name_b && ints == ints_b && all_same(&types, &types_b),
+            ) => name == name_b && ints == ints_b && all_same(types, types_b),
             // No ids inside: equal as they are.
             (x, y) => x == y,
         }
