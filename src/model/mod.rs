@@ -699,6 +699,9 @@ pub struct Body {
     pub types: Vec<Type>,
     pub metadata: Vec<MdNode>,
     pub base: ArenaBase,
+    /// The `uselistorder` directives after the last block, whole lines from the first to the
+    /// last; empty when there are none.
+    pub use_list_orders: Span,
 }
 
 /// The module's arena lengths a body's own ids start from.
@@ -1199,8 +1202,11 @@ pub struct Module {
     pub aliases_added: String,
     /// The number of the next metadata node appended, once one is (after the module's own).
     pub next_appended_metadata: Option<u32>,
-    /// The top level's `uselistorder` and `uselistorder_bb` directives, until the first edit
-    /// deletes them. What they name is not recorded as a use: they order uses, they are none.
+    /// The `uselistorder` and `uselistorder_bb` directives, of the top level and of the bodies
+    /// (whole lines there, [`Body::use_list_orders`]), until the first edit deletes them: an
+    /// order lists every use of a value, which an edit anywhere may change. What the top
+    /// level's name is not recorded as a use (they order uses, they are none); a body's are
+    /// read with the body, as uses of it.
     pub use_list_orders: Vec<Span>,
 }
 

@@ -228,10 +228,12 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
     })
 }
 
-/// What reading one body finds: its facts, and its uses of globals in order.
+/// What reading one body finds: its facts, its uses of globals in order, and where its
+/// `uselistorder` directives are ([`Body::use_list_orders`]).
 struct BodyFacts {
     info: BodyInfo,
     uses: Vec<GlobalUse>,
+    use_list_orders: Span,
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
@@ -299,6 +301,9 @@ fn read_bodies(
             }
             let u = m.uses.push(use_);
             m.globals[use_.global].uses.push(u);
+        }
+        if !facts.use_list_orders.is_empty() {
+            m.use_list_orders.push(facts.use_list_orders);
         }
         let info = m.functions[f].body.as_mut().expect("a definition");
         ends_held &= facts.info.span == info.span;
@@ -442,8 +447,13 @@ fn read_whole<'a>(
     if let Some(visit) = visit {
         visit(f, &body, &uses, &info);
     }
+    let use_list_orders = body.use_list_orders;
     scratch.recycle(body);
-    Ok(BodyFacts { info, uses })
+    Ok(BodyFacts {
+        info,
+        uses,
+        use_list_orders,
+    })
 }
 
 /// The facts of the walk of §3 (blocks in walk order, with the body that has each): how

@@ -167,6 +167,7 @@ impl<'a> FnScope<'a> {
         b.types.clear();
         b.metadata.clear();
         b.base = base;
+        b.use_list_orders = Span::default();
         self.by_short_name.clear();
         self.by_long_name.clear();
         self.by_number.clear();
@@ -3241,8 +3242,20 @@ impl<'a> Parser<'a> {
             return Err(self.err("a block (the body ends before the piece)"));
         }
         // As in LLVM, a body's use-list orders follow its last block.
-        while self.is_word(b"uselistorder") {
-            self.uselistorder()?;
+        if self.is_word(b"uselistorder") {
+            let src = self.src;
+            let first = self.tok.span.start as usize;
+            let line = first
+                - src[..first]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b' ' || c == b'\t')
+                    .count();
+            let mut last = self.uselistorder()?;
+            while self.is_word(b"uselistorder") {
+                last = self.uselistorder()?;
+            }
+            self.scope().body.use_list_orders = Span::new(line, last.end as usize);
         }
         Ok(self
             .expect(Tok::RBrace, "'}' to end the function body")?

@@ -147,7 +147,11 @@ fn join(m: &Module, pieces: &[Piece]) -> Option<BodyFacts> {
         ..walk_facts(walk.iter().map(|&(i, b)| (pieces[i].body(), b)))
     };
     let uses = pieces.iter().flat_map(|p| p.uses.iter().copied()).collect();
-    Some(BodyFacts { info, uses })
+    Some(BodyFacts {
+        info,
+        uses,
+        use_list_orders: last.body().use_list_orders,
+    })
 }
 
 /// Whether the names of piece `i` are as one reading would find them: those it defines are not
