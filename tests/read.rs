@@ -617,6 +617,115 @@ fn local_types_are_checked_where_llvm_checks_them() {
     );
 }
 
+/// Where LLVM 22 wants a first-class type (arguments, phis, loads, stores), a sized one (what
+/// memory holds), or a type a constant can have, an opaque struct, a label, a struct mixing
+/// scalable vectors with other types, or a literal of the wrong kind is refused where opt-22
+/// refuses it. A named type read before its definition is opaque until then, as in LLVM.
+#[test]
+fn types_are_checked_where_llvm_checks_them() {
+    let body = |inst: &str| {
+        format!(
+            "%o = type opaque\ndeclare void @g(...)\ndefine void @f(ptr %p) {{\nb:\n  {inst}\n  ret void\n}}\n"
+        )
+    };
+    let cases = [
+        (
+            "%o = type opaque\ndeclare void @f(%o)\n".to_string(),
+            (2, 17),
+            "invalid type for function argument",
+        ),
+        (
+            "declare void @f(%s)\n%s = type { i32 }\n".into(),
+            (1, 17),
+            "invalid type for function argument",
+        ),
+        (
+            body("call void (...) @g(label %b)"),
+            (5, 22),
+            "invalid type for function argument",
+        ),
+        (
+            body("call void (...) @g(%o poison)"),
+            (5, 22),
+            "invalid type for function argument",
+        ),
+        (
+            body("%x = phi %o [ poison, %b ]"),
+            (5, 12),
+            "phi node must have first class type",
+        ),
+        (
+            body("%a = alloca %o"),
+            (5, 15),
+            "Cannot allocate unsized type",
+        ),
+        (
+            body("%a = alloca { i32, <vscale x 1 x i32> }"),
+            (5, 15),
+            "Cannot allocate unsized type",
+        ),
+        (
+            body("%a = alloca { { <vscale x 1 x i32> } }"),
+            (5, 15),
+            "Cannot allocate unsized type",
+        ),
+        (
+            body("%a = load %o, ptr %p"),
+            (5, 17),
+            "load operand must be a pointer to a first class type",
+        ),
+        (
+            body("%a = load token, ptr %p"),
+            (5, 13),
+            "loading unsized types is not allowed",
+        ),
+        (
+            body("store { i32, <vscale x 1 x i32> } poison, ptr %p"),
+            (5, 9),
+            "storing unsized types is not allowed",
+        ),
+        (
+            "@g = global %T zeroinitializer\n%T = type { i32 }\n".into(),
+            (1, 16),
+            "invalid type for null constant",
+        ),
+        (
+            "@g = global %T undef\n%T = type { i32 }\n".into(),
+            (1, 16),
+            "invalid type for undef constant",
+        ),
+        (
+            "@g = global i32 null\n".into(),
+            (1, 17),
+            "null must be a pointer type",
+        ),
+        (
+            "@g = global i32 none\n".into(),
+            (1, 17),
+            "invalid type for none constant",
+        ),
+        (
+            "@g = global i32 true\n".into(),
+            (1, 17),
+            "constant expression type mismatch: got type 'i1' but expected 'i32'",
+        ),
+    ];
+    let cases: Vec<(&str, (u32, u32), &str)> = cases
+        .iter()
+        .map(|(t, at, m)| (t.as_str(), *at, *m))
+        .collect();
+    let read = [
+        body("%a = alloca { <vscale x 1 x i32>, <vscale x 1 x i32> }"),
+        body("%a = alloca [2 x { <vscale x 1 x i32> }]"),
+        body("%a = load [2 x <vscale x 1 x i32>], ptr %p"),
+        body("call void (...) @g(token poison, [0 x i8] zeroinitializer, {} undef)"),
+        "%T = type { i32 }\n@g = global %T zeroinitializer\ndeclare %o @h(%T)\n%o = type opaque\n"
+            .into(),
+    ];
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    as_opt_reads(&cases, &read);
+}
+
 /// A datalayout string holds to LLVM 22's rules, or is refused at the string, in LLVM's words.
 #[test]
 fn datalayout_strings_are_checked_as_llvm_checks_them() {

@@ -731,6 +731,26 @@ impl<'a> Parser<'a> {
         self.ty(self.resolve_ty(id))
     }
 
+    /// Whether LLVM 22 takes `ty` for a first-class type here: not a function type, not
+    /// `void`, not an opaque struct. A named type not yet defined is one: LLVM reads the name
+    /// as an opaque struct until its definition.
+    fn is_first_class(&self, ty: TypeId) -> bool {
+        // A named type left after resolving is opaque, or not defined yet.
+        !matches!(
+            self.body_ty(ty),
+            Type::Function { .. } | Type::Void | Type::Named(_)
+        )
+    }
+
+    /// The error for an argument (of a function or a call) of type `ty` at `at`, which must be
+    /// first-class and not a label.
+    fn check_argument_type(&self, ty: TypeId, at: Span) -> PResult<()> {
+        if self.is_first_class(ty) && !matches!(self.body_ty(ty), Type::Label) {
+            return Ok(());
+        }
+        Err(self.err_at(at, "invalid type for function argument"))
+    }
+
     fn resolve_ty(&self, id: TypeId) -> TypeId {
         match (&self.body_mode, &self.scope) {
             (Some(bm), Some(scope)) => scope.body.resolve_ty(bm.base, id),
@@ -2486,6 +2506,60 @@ impl<'a> Parser<'a> {
         is_struct_element(ty) && !matches!(ty, Type::X86Amx)
     }
 
+    /// Whether LLVM 22 takes `ty` for sized (`Type::isSized`): what a value in memory may
+    /// have. A struct that holds a scalable vector is sized only if its elements are all the
+    /// same scalable vector type. A target extension type is taken for sized: which of them are
+    /// depends on LLVM's table of target types, not kept here, and refusing valid input would
+    /// be worse than reading one LLVM refuses.
+    fn is_sized(&self, ty: TypeId) -> bool {
+        self.is_sized_within(ty, 0)
+    }
+
+    fn is_sized_within(&self, ty: TypeId, depth: u32) -> bool {
+        // Deeper than any type read (named types can nest without end only in bad input).
+        if depth > 64 {
+            return true;
+        }
+        match self.body_ty(ty) {
+            Type::Int(_)
+            | Type::Float(_)
+            | Type::Ptr(_)
+            | Type::X86Amx
+            | Type::TargetExt { .. } => true,
+            Type::Array(_, elem) | Type::Vector { elem, .. } => {
+                self.is_sized_within(*elem, depth + 1)
+            }
+            Type::Struct { elems, .. } => {
+                if elems.iter().any(|&e| self.is_scalable(e, depth + 1)) {
+                    let first = self.body_ty(elems[0]);
+                    matches!(first, Type::Vector { scalable: true, .. })
+                        && elems.iter().all(|&e| self.body_ty(e) == first)
+                } else {
+                    elems.iter().all(|&e| self.is_sized_within(e, depth + 1))
+                }
+            }
+            Type::Void
+            | Type::Label
+            | Type::Metadata
+            | Type::Token
+            | Type::Function { .. }
+            | Type::Named(_) => false,
+        }
+    }
+
+    /// Whether `ty` is or holds a scalable vector (`Type::isScalableTy`, target types aside).
+    fn is_scalable(&self, ty: TypeId, depth: u32) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match self.body_ty(ty) {
+            Type::Vector { scalable, .. } => *scalable,
+            Type::Array(_, elem) => self.is_scalable(*elem, depth + 1),
+            Type::Struct { elems, .. } => elems.iter().any(|&e| self.is_scalable(e, depth + 1)),
+            _ => false,
+        }
+    }
+
     fn opt_addrspace_number(&mut self) -> PResult<u32> {
         if !self.is_word(b"addrspace") {
             return Ok(0);
@@ -2594,6 +2668,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Why LLVM 22 refuses the constant `word` (`null`, `undef`...) for a value of type `ty`,
+    /// if it does. Whether a target extension type has a zero value depends on LLVM's table of
+    /// target types, not kept here: `zeroinitializer` is taken for any.
+    #[cold]
+    fn simple_constant_misfit(&self, word: &[u8], ty: TypeId) -> Option<String> {
+        let body = self.body_ty(ty);
+        let first_class = self.is_first_class(ty) && !matches!(body, Type::Label);
+        let message = match word {
+            b"true" | b"false" if !matches!(body, Type::Int(1)) => format!(
+                "constant expression type mismatch: got type 'i1' but expected '{}'",
+                self.type_text(ty)
+            ),
+            b"null" if !matches!(body, Type::Ptr(_)) => "null must be a pointer type".into(),
+            b"none" if !matches!(body, Type::Token) => "invalid type for none constant".into(),
+            b"undef" if !first_class => "invalid type for undef constant".into(),
+            b"poison" if !first_class => "invalid type for poison constant".into(),
+            b"zeroinitializer" if !first_class => "invalid type for null constant".into(),
+            _ => return None,
+        };
+        Some(message)
+    }
+
     fn word_value(&mut self, ty: TypeId) -> PResult<Value> {
         let t = self.tok;
         let w = self.text(t);
@@ -2607,6 +2703,9 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         if let Some(c) = simple {
+            if let Some(message) = self.simple_constant_misfit(w, ty) {
+                return Err(self.err_at(t.span, message));
+            }
             self.bump();
             return Ok(self.push_const(c));
         }
@@ -2876,9 +2975,7 @@ impl<'a> Parser<'a> {
                 }
                 let at = self.tok.span;
                 let ty = self.parse_type()?;
-                if matches!(self.body_ty(ty), Type::Label | Type::Function { .. }) {
-                    return Err(self.err_at(at, "invalid type for function argument"));
-                }
+                self.check_argument_type(ty, at)?;
                 let attrs = self.attributes(AttrPlace::Parameter)?;
                 let pname = match self.tok.kind {
                     Tok::LocalName | Tok::LocalNum => Some(self.bump()),
@@ -3757,6 +3854,9 @@ impl<'a> Parser<'a> {
                 if !self.is_array_element(ty) {
                     return Err(self.err_at(at, "invalid type for alloca"));
                 }
+                if !self.is_sized(ty) {
+                    return Err(self.err_at(at, "Cannot allocate unsized type"));
+                }
                 if self.tok.kind == Tok::Comma
                     && !matches!(self.peek2().kind, Tok::MdName)
                     && !self.peek2_is_word(b"align")
@@ -3779,10 +3879,18 @@ impl<'a> Parser<'a> {
             Load => {
                 let atomic = self.is_word(b"atomic");
                 self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                let at = self.tok.span;
                 let ty = self.item_type()?;
                 self.item_comma()?;
                 let pointer = self.tok.span;
                 self.item_typed_value()?;
+                if !self.is_first_class(ty) {
+                    let message = "load operand must be a pointer to a first class type";
+                    return Err(self.err_at(pointer, message));
+                }
+                if !self.is_sized(ty) {
+                    return Err(self.err_at(at, "loading unsized types is not allowed"));
+                }
                 if atomic {
                     self.item_syncscope()?;
                     if matches!(self.item_ordering()?, b"release" | b"acq_rel") {
@@ -3797,9 +3905,15 @@ impl<'a> Parser<'a> {
                 let atomic = self.is_word(b"atomic");
                 self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
                 let value = self.tok.span;
-                self.item_typed_value()?;
+                let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_typed_value()?;
+                if !self.is_first_class(ty) {
+                    return Err(self.err_at(value, "store operand must be a first class value"));
+                }
+                if !self.is_sized(ty) {
+                    return Err(self.err_at(value, "storing unsized types is not allowed"));
+                }
                 if atomic {
                     self.item_syncscope()?;
                     if matches!(self.item_ordering()?, b"acquire" | b"acq_rel") {
@@ -3884,7 +3998,11 @@ impl<'a> Parser<'a> {
             }
             Phi => {
                 self.item_words_while(is_fast_math_flag);
+                let at = self.tok.span;
                 let ty = self.item_type()?;
+                if !self.is_first_class(ty) {
+                    return Err(self.err_at(at, "phi node must have first class type"));
+                }
                 // No incoming value at all is valid (a block that no edge reaches).
                 let mut incoming = self.tok.kind == Tok::LSquare;
                 while incoming {
@@ -4019,9 +4137,13 @@ impl<'a> Parser<'a> {
                     self.item_word();
                     break;
                 }
+                let at = self.tok.span;
                 let ty = self.item_type()?;
                 // A metadata argument has no attributes (`metadata ptr @g`: `ptr` is its type).
                 let metadata = matches!(self.ty(ty), Type::Metadata);
+                if !metadata {
+                    self.check_argument_type(ty, at)?;
+                }
                 self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
