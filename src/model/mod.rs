@@ -652,7 +652,7 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn insts(&self) -> impl Iterator<Item = InstId> + use<> {
+    pub fn insts(&self) -> impl ExactSizeIterator<Item = InstId> + use<> {
         (self.first_inst..self.first_inst + self.inst_count).map(InstId::from_u32)
     }
 }

@@ -442,7 +442,10 @@ fn read_whole<'a>(
         blocks: body.blocks.len() as u32,
         insts: body.insts.len() as u32,
         passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
-        ..walk_facts(walk.iter().map(|&b| (&body, b)))
+        ..walk_facts(walk.iter().map(|&b| {
+            let block = &body.blocks[b];
+            block.insts().map(|i| body.insts[i].opcode as u8)
+        }))
     };
     if let Some(visit) = visit {
         visit(f, &body, &uses, &info);
@@ -456,18 +459,21 @@ fn read_whole<'a>(
     })
 }
 
-/// The facts of the walk of §3 (blocks in walk order, with the body that has each): how
-/// many blocks and instructions it reaches, and the shape hash. The rest is left empty.
-fn walk_facts<'b>(walk: impl Iterator<Item = (&'b Body, BlockId)>) -> BodyInfo {
+/// The facts of the walk of §3 (each block's opcodes, the blocks in walk order): how many
+/// blocks and instructions it reaches, and the shape hash. The rest is left empty.
+fn walk_facts<B>(walk: impl Iterator<Item = B>) -> BodyInfo
+where
+    B: ExactSizeIterator<Item = u8>,
+{
     let mut shape = FxHasher::default();
     let (mut reachable_blocks, mut reachable_insts) = (0u32, 0u32);
-    for (body, b) in walk {
-        let block = &body.blocks[b];
-        shape.write_u32(block.inst_count);
+    for opcodes in walk {
+        let count = opcodes.len() as u32;
+        shape.write_u32(count);
         reachable_blocks += 1;
-        reachable_insts += block.inst_count;
-        for i in block.insts() {
-            shape.write_u8(body.insts[i].opcode as u8);
+        reachable_insts += count;
+        for opcode in opcodes {
+            shape.write_u8(opcode);
         }
     }
     BodyInfo {

@@ -216,6 +216,11 @@ impl<'a> Piece<'a> {
             .map(|(key, l)| (key, l, scope.is_defined(l)))
     }
 
+    /// Whether the piece defines local `l` (or only refers to it).
+    pub fn defines(&self, l: LocalId) -> bool {
+        self.scope.is_defined(l)
+    }
+
     /// The local `key` names in this piece, and whether the piece defines it.
     pub fn find(&self, key: &LocalKey<'a>) -> Option<(LocalId, bool)> {
         let l = self.scope.find(key)?;
