@@ -541,6 +541,68 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     );
 }
 
+/// A name holds no NUL character, and a comdat is defined once and before the module ends;
+/// each is refused where opt-22 refuses it (the comdats before any other name left undefined,
+/// the first name first).
+#[test]
+fn names_and_comdats_are_checked_where_llvm_checks_them() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "@\"a\\00b\" = global i32 0\n",
+            (1, 1),
+            "NUL character is not allowed in names",
+        ),
+        (
+            "$\"a\\00b\" = comdat any\n",
+            (1, 1),
+            "NUL character is not allowed in names",
+        ),
+        (
+            "define void @f() {\n  %\"\0\" = add i32 0, 0\n  ret void\n}\n",
+            (2, 3),
+            "NUL character is not allowed in names",
+        ),
+        (
+            "define void @f() {\n\"\0\":\n  ret void\n}\n",
+            (2, 1),
+            "NUL character is not allowed in names",
+        ),
+        (
+            "$v = comdat any\n$v = comdat any\n",
+            (2, 1),
+            "redefinition of comdat '$v'",
+        ),
+        (
+            "@w = global ptr @u\n@v = global i32 0, comdat($v)\n",
+            (2, 27),
+            "use of undefined comdat '$v'",
+        ),
+        (
+            "@v = global i32 0, comdat($b)\n@w = global i32 0, comdat($a)\n",
+            (2, 27),
+            "use of undefined comdat '$a'",
+        ),
+        (
+            "define void @f() comdat {\n  ret void\n}\n",
+            (1, 18),
+            "use of undefined comdat '$f'",
+        ),
+        (
+            "define void @0() comdat {\n  ret void\n}\n",
+            (1, 25),
+            "comdat cannot be unnamed",
+        ),
+    ];
+    as_opt_reads(
+        cases,
+        &[
+            "@v = global i32 0, comdat($v)\n$v = comdat any\n",
+            "$\"v\" = comdat any\n@v = global i32 0, comdat\n",
+            "@\"a\\01b\" = global [1 x i8] c\"\\00\"\n",
+        ],
+    );
+}
+
 /// A local has one type: its definition's, or before it the type its first reference gives
 /// it, as LLVM types a forward reference. A use of another type is refused where opt-22
 /// refuses it, with its words; so is a block where a value is expected, and a value where a

@@ -232,6 +232,10 @@ impl<'a> Lexer<'a> {
     fn quoted_name(&mut self, start: usize, named: Tok) -> Token {
         if self.at(start + 1) == b'"' {
             return match self.string_end(start + 1) {
+                // LLVM refuses it (see `is_nul_name`).
+                Some(end) if is_nul_name(&self.src[start..end]) => {
+                    self.tok(Tok::Invalid, start, end)
+                }
                 Some(end) => self.tok(named, start, end),
                 None => self.tok(Tok::Invalid, start, self.src.len()),
             };
@@ -427,7 +431,13 @@ impl<'a> Lexer<'a> {
                 self.tok(Tok::SummaryId, start, j)
             }
             b'"' => match self.string_end(start) {
-                Some(end) if self.at(end) == b':' => self.tok(Tok::Label, start, end + 1),
+                Some(end) if self.at(end) == b':' => {
+                    let kind = match is_nul_name(&self.src[start..end]) {
+                        true => Tok::Invalid,
+                        false => Tok::Label,
+                    };
+                    self.tok(kind, start, end + 1)
+                }
                 Some(end) => self.tok(Tok::Str, start, end),
                 None => self.tok(Tok::Invalid, start, self.src.len()),
             },
@@ -466,6 +476,22 @@ impl<'a> Lexer<'a> {
 }
 
 /// Decode the `\XX` hex escapes and `\\` of an LLVM string body (without its quotes).
+/// Whether `text`, a quoted name (`%"a"`, `@"b"`, `$"c"`, or a label's `"d"`), holds a NUL
+/// character, raw or escaped: LLVM refuses such a name.
+pub fn is_nul_name(text: &[u8]) -> bool {
+    let quoted = text.strip_suffix(b":").unwrap_or(text);
+    let quoted = match quoted {
+        [b'%' | b'@' | b'$', rest @ ..] => rest,
+        _ => quoted,
+    };
+    match quoted {
+        [b'"', inner @ .., b'"'] => {
+            inner.contains(&0) || (inner.contains(&b'\\') && unescape(inner).contains(&0))
+        }
+        _ => false,
+    }
+}
+
 pub fn unescape(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;

@@ -11,7 +11,7 @@ use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::hash_map::Entry;
@@ -323,6 +323,10 @@ pub struct Parser<'a> {
     /// with the first reference: checked at the end. A number leaves when it becomes known, so
     /// this stays small however much debug information the module has.
     md_text_refs: FxHashMap<u32, Span>,
+    /// The comdats defined (`$c = comdat any`), by name; and those named before any
+    /// definition, with the first reference: LLVM refuses any left when the module ends.
+    comdats_defined: FxHashSet<Cow<'a, [u8]>>,
+    comdat_refs: FxHashMap<Cow<'a, [u8]>, Span>,
     md_fields_scratch: Vec<(Span, Span)>,
     md_ops_stack: Vec<Option<MdRef>>,
     /// The key of a quoted named type, made here (see `named_type`).
@@ -677,6 +681,8 @@ impl<'a> Parser<'a> {
             scope: None,
             spent_scope: None,
             md_text_refs: FxHashMap::default(),
+            comdats_defined: FxHashSet::default(),
+            comdat_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
             md_ops_stack: Vec::new(),
             key_buffer: Vec::new(),
@@ -887,6 +893,9 @@ impl<'a> Parser<'a> {
     }
 
     fn err(&self, expected: &str) -> ReadError {
+        if self.tok.kind == Tok::Invalid && super::lexer::is_nul_name(self.text(self.tok)) {
+            return self.err_at(self.tok.span, "NUL character is not allowed in names");
+        }
         self.err_at(self.tok.span, format!("expected {expected}"))
     }
 
@@ -1336,6 +1345,14 @@ impl<'a> Parser<'a> {
     }
 
     fn check_module_references(&self) -> PResult<()> {
+        // As LLVM reports them: first the comdats, the first name in byte order.
+        if let Some((name, &span)) = self.comdat_refs.iter().min_by_key(|&(name, _)| name) {
+            let message = format!(
+                "use of undefined comdat '${}'",
+                String::from_utf8_lossy(name)
+            );
+            return Err(self.err_at(span, message));
+        }
         if let Some(g) = self
             .m
             .globals
@@ -1415,6 +1432,12 @@ impl<'a> Parser<'a> {
 
     fn comdat(&mut self) -> PResult<()> {
         let name = self.bump();
+        let key = strip_name(&self.src[name.span.range()][1..]);
+        self.comdat_refs.remove(&key);
+        if !self.comdats_defined.insert(key) {
+            let text = String::from_utf8_lossy(self.text(name));
+            return Err(self.err_at(name.span, format!("redefinition of comdat '{text}'")));
+        }
         self.expect(Tok::Equal, "'='")?;
         self.expect_word("comdat")?;
         let kind = self.tok;
@@ -2083,18 +2106,29 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn comdat_ref(&mut self) -> PResult<Option<Span>> {
+    /// `comdat($c)`, or `comdat` naming the comdat of `global`'s name, if there.
+    fn comdat_ref(&mut self, global: Token) -> PResult<Option<Span>> {
         if !self.is_word(b"comdat") {
             return Ok(None);
         }
         let t = self.bump();
-        if self.tok.kind == Tok::LParen {
+        let (name, span) = if self.tok.kind == Tok::LParen {
             self.bump();
-            self.expect(Tok::ComdatName, "a comdat name")?;
+            let name = self.expect(Tok::ComdatName, "a comdat name")?;
             let close = self.expect(Tok::RParen, "')'")?;
-            return Ok(Some(t.span.to(close.span)));
+            (name.span, t.span.to(close.span))
+        } else if global.kind == Tok::GlobalNum {
+            return Err(self.err_at(self.tok.span, "comdat cannot be unnamed"));
+        } else {
+            (global.span, t.span)
+        };
+        let key = strip_name(&self.src[name.range()][1..]);
+        if !self.comdats_defined.contains(&key) {
+            // An implicit comdat is reported at the keyword.
+            let at = if name == global.span { t.span } else { name };
+            self.comdat_refs.entry(key).or_insert(at);
         }
-        Ok(Some(t.span))
+        Ok(Some(span))
     }
 
     fn attachment(&mut self) -> PResult<(Span, MdRef)> {
@@ -2183,7 +2217,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     self.expect(Tok::Str, "a string")?;
                 }
-                (Tok::Word, b"comdat") => var.comdat = self.comdat_ref()?,
+                (Tok::Word, b"comdat") => var.comdat = self.comdat_ref(name)?,
                 (Tok::Word, b"align") => {
                     self.bump();
                     var.align = Some(self.expect_alignment(None)?);
@@ -3063,7 +3097,7 @@ impl<'a> Parser<'a> {
         if self.eat_word(b"partition") {
             f.partition = Some(self.expect(Tok::Str, "a partition name")?.span);
         }
-        f.comdat = self.comdat_ref()?;
+        f.comdat = self.comdat_ref(name)?;
         if self.is_word(b"align") {
             f.align = Some(self.function_alignment()?);
         }
