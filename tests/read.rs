@@ -541,6 +541,41 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     );
 }
 
+/// The arguments LLVM 22 checks of attributes otherwise stepped over: `allockind`'s kinds,
+/// and the type of a `range`.
+#[test]
+fn attribute_arguments_are_checked_where_llvm_checks_them() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "declare void @f() allockind(\"fjord\")\n",
+            (1, 29),
+            "unknown allockind fjord",
+        ),
+        (
+            "declare void @f() allockind()\n",
+            (1, 29),
+            "expected allockind value",
+        ),
+        (
+            "declare void @f() allockind(\"alloc,\")\n",
+            (1, 29),
+            "unknown allockind ",
+        ),
+        (
+            "declare void @f(i8 range(<4 x i32> 0, 0))\n",
+            (1, 26),
+            "the range must have integer type!",
+        ),
+    ];
+    as_opt_reads(
+        cases,
+        &[
+            "declare void @f() allockind(\"alloc,aligned,uninitialized\")\n",
+            "%t = type i8\ndeclare void @f(i8 range(%t 0, 5), i8 range(i8 1, 0))\n",
+        ],
+    );
+}
+
 /// A name holds no NUL character, and a comdat is defined once and before the module ends;
 /// each is refused where opt-22 refuses it (the comdats before any other name left undefined,
 /// the first name first).
@@ -771,6 +806,28 @@ fn types_are_checked_where_llvm_checks_them() {
             (1, 17),
             "constant expression type mismatch: got type 'i1' but expected 'i32'",
         ),
+        (
+            body("%x = select i1 true, token none, token none"),
+            (5, 15),
+            "select values cannot have token type",
+        ),
+        (
+            body("%x = select i1 true, i32 1, i64 2"),
+            (5, 15),
+            "both values to select must have same type",
+        ),
+        (
+            body("%x = select i32 1, i32 1, i32 2"),
+            (5, 15),
+            "select condition must be i1 or <n x i1>",
+        ),
+        (
+            body(
+                "%x = select <2 x i1> zeroinitializer, <4 x i32> zeroinitializer, <4 x i32> zeroinitializer",
+            ),
+            (5, 15),
+            "vector select requires selected vectors to have the same vector length",
+        ),
     ];
     let cases: Vec<(&str, (u32, u32), &str)> = cases
         .iter()
@@ -781,6 +838,9 @@ fn types_are_checked_where_llvm_checks_them() {
         body("%a = alloca [2 x { <vscale x 1 x i32> }]"),
         body("%a = load [2 x <vscale x 1 x i32>], ptr %p"),
         body("call void (...) @g(token poison, [0 x i8] zeroinitializer, {} undef)"),
+        body(
+            "%x = select <vscale x 2 x i1> zeroinitializer, <vscale x 2 x i32> zeroinitializer, <vscale x 2 x i32> zeroinitializer",
+        ),
         "%T = type { i32 }\n@g = global %T zeroinitializer\ndeclare %o @h(%T)\n%o = type opaque\n"
             .into(),
     ];

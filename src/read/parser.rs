@@ -1898,6 +1898,50 @@ impl<'a> Parser<'a> {
         self.attribute(place, keyword).map(Some)
     }
 
+    /// What LLVM 22 checks of an argument otherwise stepped over, the `(` being the current
+    /// token: `allockind`'s kinds, and that `range` is of an integer type (one of a name is
+    /// let through, which may name one).
+    fn check_attribute_argument(&self, keyword: Token) -> PResult<()> {
+        if self.tok.kind != Tok::LParen {
+            return Ok(());
+        }
+        let arg = self.peek2();
+        match self.text(keyword) {
+            b"allockind" => {
+                if arg.kind != Tok::Str {
+                    return Err(self.err_at(arg.span, "expected allockind value"));
+                }
+                let text = self.text(arg);
+                let kinds = &text[1..text.len() - 1];
+                // Escapes are left to LLVM (none of its kinds needs one).
+                if kinds.contains(&b'\\') {
+                    return Ok(());
+                }
+                for kind in kinds.split(|&b| b == b',') {
+                    let known = matches!(
+                        kind,
+                        b"alloc" | b"realloc" | b"free" | b"uninitialized" | b"zeroed" | b"aligned"
+                    );
+                    if !known {
+                        let kind = String::from_utf8_lossy(kind);
+                        return Err(self.err_at(arg.span, format!("unknown allockind {kind}")));
+                    }
+                }
+            }
+            b"range" => {
+                let integer = match arg.kind {
+                    Tok::Word => is_int_type_word(self.text(arg)),
+                    _ => matches!(arg.kind, Tok::LocalName | Tok::LocalNum),
+                };
+                if !integer {
+                    return Err(self.err_at(arg.span, "the range must have integer type!"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// The attribute that starts at the current token: a group, a string, or `keyword` with
     /// its argument, which must then apply where it stands (LLVM checks in that order).
     fn attribute(
@@ -1944,6 +1988,7 @@ impl<'a> Parser<'a> {
             }
             Argument::OptionalParens if self.tok.kind != Tok::LParen => Attr::Text(t.span),
             Argument::AlignStack | Argument::Parens | Argument::OptionalParens => {
+                self.check_attribute_argument(t)?;
                 Attr::Text(t.span.to(self.skip_parens()?))
             }
         };
@@ -2727,6 +2772,48 @@ impl<'a> Parser<'a> {
             _ => return None,
         };
         Some(message)
+    }
+
+    /// Why LLVM 22 refuses a `select` of these operand types (`SelectInst::areInvalidOperands`),
+    /// if it does. Types are told apart once resolved: a named type and its body are taken
+    /// for one (LLVM tells a named struct from its body; refusing less is the safe side).
+    fn select_misfit(&self, condition: TypeId, a: TypeId, b: TypeId) -> Option<&'static str> {
+        let (condition, a, b) = (
+            self.resolve_ty(condition),
+            self.resolve_ty(a),
+            self.resolve_ty(b),
+        );
+        if a != b {
+            return Some("both values to select must have same type");
+        }
+        if matches!(self.ty(a), Type::Token) {
+            return Some("select values cannot have token type");
+        }
+        match *self.ty(condition) {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => {
+                if !matches!(self.body_ty(elem), Type::Int(1)) {
+                    return Some("vector select condition element type must be i1");
+                }
+                match *self.ty(a) {
+                    Type::Vector {
+                        scalable: s,
+                        len: l,
+                        ..
+                    } if (s, l) == (scalable, len) => None,
+                    Type::Vector { .. } => Some(
+                        "vector select requires selected vectors to have the same vector length \
+                         as select condition",
+                    ),
+                    _ => Some("selected values for vector select must be vectors"),
+                }
+            }
+            Type::Int(1) => None,
+            _ => Some("select condition must be i1 or <n x i1>"),
+        }
     }
 
     fn word_value(&mut self, ty: TypeId) -> PResult<Value> {
@@ -3815,11 +3902,15 @@ impl<'a> Parser<'a> {
             }
             Select => {
                 self.item_words_while(is_fast_math_flag);
-                self.item_typed_value()?;
+                let at = self.tok.span;
+                let condition = self.item_typed_value()?;
                 self.item_comma()?;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let other = self.item_typed_value()?;
+                if let Some(message) = self.select_misfit(condition, ty, other) {
+                    return Err(self.err_at(at, message));
+                }
                 ty
             }
             VaArg => {
