@@ -822,6 +822,36 @@ fn types_are_checked_where_llvm_checks_them() {
             "select condition must be i1 or <n x i1>",
         ),
         (
+            body("%x = atomicrmw foo ptr %p, i32 1 seq_cst"),
+            (5, 18),
+            "expected binary operation in atomicrmw",
+        ),
+        (
+            body("%x = atomicrmw add ptr %p, float 1.0 seq_cst"),
+            (5, 30),
+            "atomicrmw add operand must be an integer",
+        ),
+        (
+            body("%x = atomicrmw fadd ptr %p, <vscale x 2 x half> zeroinitializer seq_cst"),
+            (5, 31),
+            "atomicrmw operand may not be scalable",
+        ),
+        (
+            body("%x = atomicrmw xchg ptr %p, <2 x half> zeroinitializer seq_cst"),
+            (5, 31),
+            "atomicrmw xchg operand must be an integer, floating point, or pointer type",
+        ),
+        (
+            body("%x = atomicrmw fadd ptr %p, <3 x float> zeroinitializer seq_cst"),
+            (5, 31),
+            "atomicrmw operand must be power-of-two byte-sized integer",
+        ),
+        (
+            body("%x = atomicrmw or ptr %p, i24 0 seq_cst"),
+            (5, 29),
+            "atomicrmw operand must be power-of-two byte-sized integer",
+        ),
+        (
             body(
                 "%x = select <2 x i1> zeroinitializer, <4 x i32> zeroinitializer, <4 x i32> zeroinitializer",
             ),
@@ -838,6 +868,9 @@ fn types_are_checked_where_llvm_checks_them() {
         body("%a = alloca [2 x { <vscale x 1 x i32> }]"),
         body("%a = load [2 x <vscale x 1 x i32>], ptr %p"),
         body("call void (...) @g(token poison, [0 x i8] zeroinitializer, {} undef)"),
+        body("%x = atomicrmw fadd ptr %p, <2 x half> zeroinitializer seq_cst"),
+        body("%x = atomicrmw xchg ptr %p, ptr addrspace(1) null seq_cst"),
+        body("%x = atomicrmw usub_sat ptr %p, i128 0 seq_cst"),
         body(
             "%x = select <vscale x 2 x i1> zeroinitializer, <vscale x 2 x i32> zeroinitializer, <vscale x 2 x i32> zeroinitializer",
         ),

@@ -566,6 +566,26 @@ fn is_former_constant_expression_opcode(op: Opcode) -> bool {
             ))
 }
 
+/// What an `atomicrmw` operation takes.
+enum AtomicRmwKind {
+    Exchange,
+    Float,
+    Integer,
+}
+
+/// The kind of `atomicrmw` operation `word` names, if LLVM 22 has it.
+fn atomicrmw_kind(word: &[u8]) -> Option<AtomicRmwKind> {
+    Some(match word {
+        b"xchg" => AtomicRmwKind::Exchange,
+        b"fadd" | b"fsub" | b"fmax" | b"fmin" | b"fmaximum" | b"fminimum" => AtomicRmwKind::Float,
+        b"add" | b"sub" | b"and" | b"nand" | b"or" | b"xor" | b"max" | b"min" | b"umax"
+        | b"umin" | b"uinc_wrap" | b"udec_wrap" | b"usub_cond" | b"usub_sat" => {
+            AtomicRmwKind::Integer
+        }
+        _ => return None,
+    })
+}
+
 fn is_int_type_word(w: &[u8]) -> bool {
     w.len() > 1 && w[0] == b'i' && w[1..].iter().all(u8::is_ascii_digit)
 }
@@ -2816,6 +2836,47 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Why LLVM 22 refuses an `atomicrmw` `operation` on a value of type `ty`, if it does: a
+    /// scalable type; a type the operation does not take; a size in memory that is not a
+    /// power of two bytes (pointers are let through: their size is the datalayout's).
+    fn atomicrmw_misfit(&self, operation: &[u8], ty: TypeId) -> Option<String> {
+        let name = String::from_utf8_lossy(operation);
+        let body = self.body_ty(ty);
+        if let Type::Vector { scalable: true, .. } = body {
+            return Some("atomicrmw operand may not be scalable".into());
+        }
+        let fits = match atomicrmw_kind(operation)? {
+            AtomicRmwKind::Exchange => matches!(body, Type::Int(_) | Type::Float(_) | Type::Ptr(_)),
+            AtomicRmwKind::Float => match body {
+                Type::Vector { elem, .. } => matches!(self.body_ty(*elem), Type::Float(_)),
+                _ => matches!(body, Type::Float(_)),
+            },
+            AtomicRmwKind::Integer => matches!(body, Type::Int(_)),
+        };
+        if !fits {
+            return Some(match atomicrmw_kind(operation)? {
+                AtomicRmwKind::Exchange => format!(
+                    "atomicrmw {name} operand must be an integer, floating point, or pointer type"
+                ),
+                AtomicRmwKind::Float => {
+                    format!("atomicrmw {name} operand must be a floating point type")
+                }
+                AtomicRmwKind::Integer => format!("atomicrmw {name} operand must be an integer"),
+            });
+        }
+        let bits = match body {
+            Type::Int(n) => u64::from(n.div_ceil(8) * 8),
+            Type::Float(kind) => u64::from(kind.bits()),
+            Type::Vector { len, elem, .. } => match self.body_ty(*elem) {
+                Type::Float(kind) => (len * u64::from(kind.bits())).div_ceil(8) * 8,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (bits < 8 || !bits.is_power_of_two())
+            .then(|| "atomicrmw operand must be power-of-two byte-sized integer".into())
+    }
+
     fn word_value(&mut self, ty: TypeId) -> PResult<Value> {
         let t = self.tok;
         let w = self.text(t);
@@ -4090,13 +4151,18 @@ impl<'a> Parser<'a> {
             }
             AtomicRmw => {
                 self.item_words_while(|w| w == b"volatile");
-                if self.tok.kind != Tok::Word {
-                    return Err(self.err("an atomicrmw operation"));
+                let operation = self.tok;
+                if operation.kind != Tok::Word || atomicrmw_kind(self.text(operation)).is_none() {
+                    return Err(self.err("binary operation in atomicrmw"));
                 }
                 self.item_word();
                 self.item_typed_value()?;
                 self.item_comma()?;
+                let value = self.tok.span;
                 let ty = self.item_typed_value()?;
+                if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {
+                    return Err(self.err_at(value, message));
+                }
                 self.item_syncscope()?;
                 let ordering = self.item_ordering()?;
                 self.item_opt_align()?;
