@@ -2866,9 +2866,9 @@ impl<'a> Parser<'a> {
         }
         let bits = match body {
             Type::Int(n) => u64::from(n.div_ceil(8) * 8),
-            Type::Float(kind) => u64::from(kind.bits()),
+            Type::Float(kind) => kind.bits(),
             Type::Vector { len, elem, .. } => match self.body_ty(*elem) {
-                Type::Float(kind) => (len * u64::from(kind.bits())).div_ceil(8) * 8,
+                Type::Float(kind) => (len * kind.bits()).div_ceil(8) * 8,
                 _ => return None,
             },
             _ => return None,
