@@ -858,6 +858,21 @@ fn types_are_checked_where_llvm_checks_them() {
             (5, 15),
             "vector select requires selected vectors to have the same vector length",
         ),
+        (
+            "%S = type { i32, double }\ndefine void @f(ptr %p, i32 %i) {\n  %x = getelementptr %S, ptr %p, i32 0, i32 %i\n  ret void\n}\n".into(),
+            (3, 26),
+            "invalid getelementptr indices",
+        ),
+        (
+            "%S = type { i32, double }\ndefine void @f(ptr %p) {\n  %x = getelementptr %S, ptr %p, i32 0, i32 2\n  ret void\n}\n".into(),
+            (3, 26),
+            "invalid getelementptr indices",
+        ),
+        (
+            "define void @f(ptr %p) {\n  %x = getelementptr {i32, ptr}, ptr %p, i32 0, i32 1, i32 0\n  ret void\n}\n".into(),
+            (2, 34),
+            "invalid getelementptr indices",
+        ),
     ];
     let cases: Vec<(&str, (u32, u32), &str)> = cases
         .iter()
@@ -871,6 +886,7 @@ fn types_are_checked_where_llvm_checks_them() {
         body("%x = atomicrmw fadd ptr %p, <2 x half> zeroinitializer seq_cst"),
         body("%x = atomicrmw xchg ptr %p, ptr addrspace(1) null seq_cst"),
         body("%x = atomicrmw usub_sat ptr %p, i128 0 seq_cst"),
+        "%S = type { i32, [2 x i8] }\ndefine void @f(ptr %p, i64 %i) {\n  %x = getelementptr %S, ptr %p, i64 %i, i32 1, i64 %i\n  ret void\n}\n".into(),
         body(
             "%x = select <vscale x 2 x i1> zeroinitializer, <vscale x 2 x i32> zeroinitializer, <vscale x 2 x i32> zeroinitializer",
         ),

@@ -2877,6 +2877,43 @@ impl<'a> Parser<'a> {
             .then(|| "atomicrmw operand must be power-of-two byte-sized integer".into())
     }
 
+    /// The type a getelementptr index (of type `index_ty`, written `index`) steps into from
+    /// `ty`: `Err` where LLVM 22 finds the indices invalid (a step into what is no aggregate;
+    /// into a struct, an index that is not an `i32` number within it), `Ok(None)` where
+    /// this cannot tell (a constant other than a literal, a vector of indices into a struct),
+    /// which lets the text through.
+    fn gep_step(&self, ty: TypeId, index_ty: TypeId, index: Token) -> Result<Option<TypeId>, ()> {
+        match self.body_ty(ty) {
+            Type::Array(_, elem) | Type::Vector { elem, .. } => Ok(Some(*elem)),
+            Type::Struct { elems, .. } => match self.body_ty(index_ty) {
+                Type::Int(32) => match index.kind {
+                    Tok::LocalName | Tok::LocalNum => Err(()),
+                    Tok::Word if matches!(self.text(index), b"undef" | b"poison") => Err(()),
+                    Tok::Int => {
+                        // In decimal (a hexadecimal literal is let through).
+                        let field = std::str::from_utf8(self.text(index))
+                            .ok()
+                            .and_then(|text| text.parse::<i128>().ok());
+                        match field.map(|i| usize::try_from(i).map(|i| elems.get(i))) {
+                            None => Ok(None),
+                            Some(Ok(Some(&elem))) => Ok(Some(elem)),
+                            Some(_) => Err(()),
+                        }
+                    }
+                    _ => Ok(None),
+                },
+                Type::Vector {
+                    scalable: false,
+                    elem,
+                    ..
+                } if matches!(self.body_ty(*elem), Type::Int(32)) => Ok(None),
+                _ => Err(()),
+            },
+            Type::Named(_) | Type::TargetExt { .. } => Ok(None),
+            _ => Err(()),
+        }
+    }
+
     fn word_value(&mut self, ty: TypeId) -> PResult<Value> {
         let t = self.tok;
         let w = self.text(t);
@@ -4174,12 +4211,27 @@ impl<'a> Parser<'a> {
             }
             GetElementPtr => {
                 self.item_words_while(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
-                self.item_type()?;
+                let source = self.item_type()?;
                 self.item_comma()?;
+                let base = self.tok.span;
                 let mut result = self.item_typed_value()?;
+                // The type each index after the first steps into, while it can be followed.
+                let mut indexed = None;
                 while self.tok.kind == Tok::Comma && self.peek2().kind != Tok::MdName {
                     self.bump();
-                    let ity = self.item_typed_value()?;
+                    let ity = self.item_type()?;
+                    let index = self.tok;
+                    self.item_value(ity)?;
+                    indexed = match indexed {
+                        None => Some(Some(source)),
+                        Some(Some(ty)) => match self.gep_step(ty, ity, index) {
+                            Ok(next) => Some(next),
+                            Err(()) => {
+                                return Err(self.err_at(base, "invalid getelementptr indices"));
+                            }
+                        },
+                        Some(None) => Some(None),
+                    };
                     if let Type::Vector { scalable, len, .. } = *self.ty(ity)
                         && !matches!(self.ty(result), Type::Vector { .. })
                     {
