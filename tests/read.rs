@@ -873,6 +873,23 @@ fn types_are_checked_where_llvm_checks_them() {
             (2, 34),
             "invalid getelementptr indices",
         ),
+        ("@g = global float 0\n".into(), (1, 19), "integer constant must have integer type"),
+        ("@g = global ptr 0\n".into(), (1, 17), "integer constant must have integer type"),
+        (
+            "define i32 @f() {\n  ret ptr null\n}\n".into(),
+            (2, 7),
+            "value doesn't match function result type 'i32'",
+        ),
+        (
+            "define void @f() {\n  ret i32 0\n}\n".into(),
+            (2, 7),
+            "value doesn't match function result type 'void'",
+        ),
+        (
+            "define i32 @f() {\n  ret void\n}\n".into(),
+            (2, 7),
+            "value doesn't match function result type 'i32'",
+        ),
     ];
     let cases: Vec<(&str, (u32, u32), &str)> = cases
         .iter()
@@ -886,6 +903,7 @@ fn types_are_checked_where_llvm_checks_them() {
         body("%x = atomicrmw fadd ptr %p, <2 x half> zeroinitializer seq_cst"),
         body("%x = atomicrmw xchg ptr %p, ptr addrspace(1) null seq_cst"),
         body("%x = atomicrmw usub_sat ptr %p, i128 0 seq_cst"),
+        "%N = type i32\n@g = global %N 0\n@h = global double 0x3FF0000000000000\ndefine %N @f() {\n  ret i32 0\n}\n".into(),
         "%S = type { i32, [2 x i8] }\ndefine void @f(ptr %p, i64 %i) {\n  %x = getelementptr %S, ptr %p, i64 %i, i32 1, i64 %i\n  ret void\n}\n".into(),
         body(
             "%x = select <vscale x 2 x i1> zeroinitializer, <vscale x 2 x i32> zeroinitializer, <vscale x 2 x i32> zeroinitializer",

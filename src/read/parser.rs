@@ -2723,6 +2723,10 @@ impl<'a> Parser<'a> {
                 Ok(Value::global(self.global_use(t, UseRole::Operand)?))
             }
             Tok::Int | Tok::HexInt => {
+                // A decimal literal is an integer (`0x` also spells a float's bits).
+                if t.kind == Tok::Int && !matches!(self.body_ty(ty), Type::Int(_)) {
+                    return Err(self.err_at(t.span, "integer constant must have integer type"));
+                }
                 self.bump();
                 Ok(self.push_const(Const::Int(t.span)))
             }
@@ -3869,11 +3873,24 @@ impl<'a> Parser<'a> {
         self.bump();
         Ok(match opcode {
             Ret => {
-                if self.is_word(b"void") {
+                let at = self.tok.span;
+                let ty = if self.is_word(b"void") {
                     let ty = self.parse_type_or_void()?;
                     self.push_item(Item::Type(ty));
+                    ty
                 } else {
-                    self.item_typed_value()?;
+                    self.item_typed_value()?
+                };
+                // Told apart once resolved, as a select's values are.
+                if let Some(bm) = &self.body_mode {
+                    let result = bm.base.functions[bm.func].ret_ty;
+                    if self.resolve_ty(result) != self.resolve_ty(ty) {
+                        let message = format!(
+                            "value doesn't match function result type '{}'",
+                            self.type_text(result)
+                        );
+                        return Err(self.err_at(at, message));
+                    }
                 }
                 self.void()
             }
