@@ -485,9 +485,11 @@ pub fn is_nul_name(text: &[u8]) -> bool {
         _ => quoted,
     };
     match quoted {
-        [b'"', inner @ .., b'"'] => {
-            inner.contains(&0) || (inner.contains(&b'\\') && unescape(inner).contains(&0))
-        }
+        // Most names hold neither: one scan tells.
+        [b'"', inner @ .., b'"'] => match memchr::memchr2(0, b'\\', inner) {
+            None => false,
+            Some(_) => inner.contains(&0) || unescape(inner).contains(&0),
+        },
         _ => false,
     }
 }

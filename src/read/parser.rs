@@ -758,8 +758,23 @@ impl<'a> Parser<'a> {
 
     /// `id` with named types followed to their bodies: a named struct is its literal struct
     /// (`%T = type <4 x i16>` is that vector); one opaque or not yet defined stays named.
+    #[inline]
     fn body_ty(&self, id: TypeId) -> &Type {
-        self.ty(self.resolve_ty(id))
+        // Most types are not named: found once.
+        match self.ty(id) {
+            Type::Named(_) => self.ty(self.resolve_ty(id)),
+            ty => ty,
+        }
+    }
+
+    /// Whether `ty` is an integer, a floating-point type or a pointer: first-class and sized,
+    /// told with one look (most values are one).
+    #[inline]
+    fn is_scalar(&self, ty: TypeId) -> bool {
+        matches!(
+            self.body_ty(ty),
+            Type::Int(_) | Type::Float(_) | Type::Ptr(_)
+        )
     }
 
     /// Whether LLVM 22 takes `ty` for a first-class type here: not a function type, not
@@ -776,7 +791,8 @@ impl<'a> Parser<'a> {
     /// The error for an argument (of a function or a call) of type `ty` at `at`, which must be
     /// first-class and not a label.
     fn check_argument_type(&self, ty: TypeId, at: Span) -> PResult<()> {
-        if self.is_first_class(ty) && !matches!(self.body_ty(ty), Type::Label) {
+        if self.is_scalar(ty) || self.is_first_class(ty) && !matches!(self.body_ty(ty), Type::Label)
+        {
             return Ok(());
         }
         Err(self.err_at(at, "invalid type for function argument"))
@@ -1298,6 +1314,7 @@ impl<'a> Parser<'a> {
         let len = self.src.len();
         self.m.functions.reserve(len / 1024);
         self.m.globals.reserve(len / 1024);
+        self.comdats_defined.reserve(len / 2048);
         self.m.attrs.reserve(len / 128);
         // Every block and branch target has this type: interned here, it is found without
         // hashing in every body (see `Types::known`).
@@ -4099,7 +4116,7 @@ impl<'a> Parser<'a> {
                 if !self.is_array_element(ty) {
                     return Err(self.err_at(at, "invalid type for alloca"));
                 }
-                if !self.is_sized(ty) {
+                if !self.is_scalar(ty) && !self.is_sized(ty) {
                     return Err(self.err_at(at, "Cannot allocate unsized type"));
                 }
                 if self.tok.kind == Tok::Comma
@@ -4129,12 +4146,14 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 let pointer = self.tok.span;
                 self.item_typed_value()?;
-                if !self.is_first_class(ty) {
-                    let message = "load operand must be a pointer to a first class type";
-                    return Err(self.err_at(pointer, message));
-                }
-                if !self.is_sized(ty) {
-                    return Err(self.err_at(at, "loading unsized types is not allowed"));
+                if !self.is_scalar(ty) {
+                    if !self.is_first_class(ty) {
+                        let message = "load operand must be a pointer to a first class type";
+                        return Err(self.err_at(pointer, message));
+                    }
+                    if !self.is_sized(ty) {
+                        return Err(self.err_at(at, "loading unsized types is not allowed"));
+                    }
                 }
                 if atomic {
                     self.item_syncscope()?;
@@ -4153,11 +4172,14 @@ impl<'a> Parser<'a> {
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_typed_value()?;
-                if !self.is_first_class(ty) {
-                    return Err(self.err_at(value, "store operand must be a first class value"));
-                }
-                if !self.is_sized(ty) {
-                    return Err(self.err_at(value, "storing unsized types is not allowed"));
+                if !self.is_scalar(ty) {
+                    if !self.is_first_class(ty) {
+                        let message = "store operand must be a first class value";
+                        return Err(self.err_at(value, message));
+                    }
+                    if !self.is_sized(ty) {
+                        return Err(self.err_at(value, "storing unsized types is not allowed"));
+                    }
                 }
                 if atomic {
                     self.item_syncscope()?;
