@@ -788,6 +788,28 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// The error for a value of type `ty` that a load or a store moves, which must be
+    /// first-class and sized: each error with its place and LLVM's words for it.
+    fn check_memory_type(
+        &self,
+        ty: TypeId,
+        not_first_class: (Span, &str),
+        not_sized: (Span, &str),
+    ) -> PResult<()> {
+        if self.is_scalar(ty) {
+            return Ok(());
+        }
+        for ((at, message), holds) in [
+            (not_first_class, self.is_first_class(ty)),
+            (not_sized, self.is_sized(ty)),
+        ] {
+            if !holds {
+                return Err(self.err_at(at, message));
+            }
+        }
+        Ok(())
+    }
+
     /// The error for an argument (of a function or a call) of type `ty` at `at`, which must be
     /// first-class and not a label.
     fn check_argument_type(&self, ty: TypeId, at: Span) -> PResult<()> {
@@ -4146,15 +4168,14 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 let pointer = self.tok.span;
                 self.item_typed_value()?;
-                if !self.is_scalar(ty) {
-                    if !self.is_first_class(ty) {
-                        let message = "load operand must be a pointer to a first class type";
-                        return Err(self.err_at(pointer, message));
-                    }
-                    if !self.is_sized(ty) {
-                        return Err(self.err_at(at, "loading unsized types is not allowed"));
-                    }
-                }
+                self.check_memory_type(
+                    ty,
+                    (
+                        pointer,
+                        "load operand must be a pointer to a first class type",
+                    ),
+                    (at, "loading unsized types is not allowed"),
+                )?;
                 if atomic {
                     self.item_syncscope()?;
                     if matches!(self.item_ordering()?, b"release" | b"acq_rel") {
@@ -4172,15 +4193,11 @@ impl<'a> Parser<'a> {
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_typed_value()?;
-                if !self.is_scalar(ty) {
-                    if !self.is_first_class(ty) {
-                        let message = "store operand must be a first class value";
-                        return Err(self.err_at(value, message));
-                    }
-                    if !self.is_sized(ty) {
-                        return Err(self.err_at(value, "storing unsized types is not allowed"));
-                    }
-                }
+                self.check_memory_type(
+                    ty,
+                    (value, "store operand must be a first class value"),
+                    (value, "storing unsized types is not allowed"),
+                )?;
                 if atomic {
                     self.item_syncscope()?;
                     if matches!(self.item_ordering()?, b"acquire" | b"acq_rel") {
