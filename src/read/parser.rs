@@ -1491,12 +1491,6 @@ impl<'a> Parser<'a> {
 
     fn comdat(&mut self) -> PResult<()> {
         let name = self.bump();
-        let key = strip_name(&self.src[name.span.range()][1..]);
-        self.comdat_refs.remove(&key);
-        if !self.comdats_defined.insert(key) {
-            let text = String::from_utf8_lossy(self.text(name));
-            return Err(self.err_at(name.span, format!("redefinition of comdat '{text}'")));
-        }
         self.expect(Tok::Equal, "'='")?;
         self.expect_word("comdat")?;
         let kind = self.tok;
@@ -1506,6 +1500,17 @@ impl<'a> Parser<'a> {
             _ => return Err(self.err("a comdat selection kind")),
         }
         self.bump();
+        // Checked once the definition is read, as LLVM does.
+        let key = strip_name(&self.src[name.span.range()][1..]);
+        self.comdat_refs.remove(&key);
+        if !self.comdats_defined.insert(key) {
+            let key = strip_name(&self.src[name.span.range()][1..]);
+            let message = format!(
+                "redefinition of comdat '${}'",
+                String::from_utf8_lossy(&key)
+            );
+            return Err(self.err_at(name.span, message));
+        }
         self.m.comdats.push(Comdat {
             name: name.span,
             kind: kind.span,
@@ -2818,23 +2823,28 @@ impl<'a> Parser<'a> {
     /// Why LLVM 22 refuses the constant `word` (`null`, `undef`...) for a value of type `ty`,
     /// if it does. Whether a target extension type has a zero value depends on LLVM's table of
     /// target types, not kept here: `zeroinitializer` is taken for any.
-    #[cold]
     fn simple_constant_misfit(&self, word: &[u8], ty: TypeId) -> Option<String> {
         let body = self.body_ty(ty);
-        let first_class = self.is_first_class(ty) && !matches!(body, Type::Label);
-        let message = match word {
-            b"true" | b"false" if !matches!(body, Type::Int(1)) => format!(
+        let fits = match word {
+            b"true" | b"false" => matches!(body, Type::Int(1)),
+            b"null" => matches!(body, Type::Ptr(_)),
+            b"none" => matches!(body, Type::Token),
+            _ => self.is_scalar(ty) || self.is_first_class(ty) && !matches!(body, Type::Label),
+        };
+        if fits {
+            return None;
+        }
+        Some(match word {
+            b"true" | b"false" => format!(
                 "constant expression type mismatch: got type 'i1' but expected '{}'",
                 self.type_text(ty)
             ),
-            b"null" if !matches!(body, Type::Ptr(_)) => "null must be a pointer type".into(),
-            b"none" if !matches!(body, Type::Token) => "invalid type for none constant".into(),
-            b"undef" if !first_class => "invalid type for undef constant".into(),
-            b"poison" if !first_class => "invalid type for poison constant".into(),
-            b"zeroinitializer" if !first_class => "invalid type for null constant".into(),
-            _ => return None,
-        };
-        Some(message)
+            b"null" => "null must be a pointer type".into(),
+            b"none" => "invalid type for none constant".into(),
+            b"undef" => "invalid type for undef constant".into(),
+            b"poison" => "invalid type for poison constant".into(),
+            _ => "invalid type for null constant".into(),
+        })
     }
 
     /// Why LLVM 22 refuses a `select` of these operand types (`SelectInst::areInvalidOperands`),
