@@ -890,6 +890,21 @@ fn types_are_checked_where_llvm_checks_them() {
             (2, 7),
             "value doesn't match function result type 'i32'",
         ),
+        (
+            "define void @f({i32, [2 x i8]} %a) {\n  %x = insertvalue {i32, [2 x i8]} %a, i32 0, 1\n  ret void\n}\n".into(),
+            (2, 40),
+            "insertvalue operand and field disagree in type: 'i32' instead of '[2 x i8]'",
+        ),
+        (
+            "define void @f({i32, [2 x i8]} %a) {\n  %x = insertvalue {i32, [2 x i8]} %a, i8 0, 1, 2\n  ret void\n}\n".into(),
+            (2, 20),
+            "invalid indices for insertvalue",
+        ),
+        (
+            "define void @f(i32 %a) {\n  %x = extractvalue i32 %a, 0\n  ret void\n}\n".into(),
+            (2, 21),
+            "extractvalue operand must be aggregate type",
+        ),
     ];
     let cases: Vec<(&str, (u32, u32), &str)> = cases
         .iter()
@@ -903,6 +918,7 @@ fn types_are_checked_where_llvm_checks_them() {
         body("%x = atomicrmw fadd ptr %p, <2 x half> zeroinitializer seq_cst"),
         body("%x = atomicrmw xchg ptr %p, ptr addrspace(1) null seq_cst"),
         body("%x = atomicrmw usub_sat ptr %p, i128 0 seq_cst"),
+        "define i8 @f({i32, [2 x i8]} %a) {\n  %b = insertvalue {i32, [2 x i8]} %a, i8 0, 1, 1\n  %c = extractvalue {i32, [2 x i8]} %b, 1, 0\n  ret i8 %c\n}\n".into(),
         "%N = type i32\n@g = global %N 0\n@h = global double 0x3FF0000000000000\ndefine %N @f() {\n  ret i32 0\n}\n".into(),
         "%S = type { i32, [2 x i8] }\ndefine void @f(ptr %p, i64 %i) {\n  %x = getelementptr %S, ptr %p, i64 %i, i32 1, i64 %i\n  ret void\n}\n".into(),
         body(

@@ -566,6 +566,22 @@ fn is_former_constant_expression_opcode(op: Opcode) -> bool {
             ))
 }
 
+/// Why extractvalue or insertvalue names no member of its aggregate operand.
+enum NoMember {
+    NotAggregate,
+    InvalidIndices,
+}
+
+impl NoMember {
+    /// LLVM's words, for the instruction `inst`.
+    fn message(self, inst: &str) -> String {
+        match self {
+            NoMember::NotAggregate => format!("{inst} operand must be aggregate type"),
+            NoMember::InvalidIndices => format!("invalid indices for {inst}"),
+        }
+    }
+}
+
 /// What an `atomicrmw` operation takes.
 enum AtomicRmwKind {
     Exchange,
@@ -4117,29 +4133,32 @@ impl<'a> Parser<'a> {
                 }
             }
             ExtractValue => {
-                let mut ty = self.item_typed_value()?;
-                while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
-                    self.bump();
-                    let t = self.bump();
-                    self.push_word(t.span)?;
-                    let index: u64 = std::str::from_utf8(self.text(t))
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(u64::MAX);
-                    ty = self.member_type(ty, index, t.span)?;
-                }
-                ty
+                let at = self.tok.span;
+                let aggregate = self.item_typed_value()?;
+                let indices = self.item_value_indices()?;
+                self.member_type(aggregate, &indices)
+                    .map_err(|why| self.err_at(at, why.message("extractvalue")))?
             }
             InsertValue => {
-                let ty = self.item_typed_value()?;
+                let at = self.tok.span;
+                let aggregate = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
-                while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
-                    self.bump();
-                    let t = self.bump();
-                    self.push_word(t.span)?;
+                let value_at = self.tok.span;
+                let value = self.item_typed_value()?;
+                let indices = self.item_value_indices()?;
+                let member = self
+                    .member_type(aggregate, &indices)
+                    .map_err(|why| self.err_at(at, why.message("insertvalue")))?;
+                // Told apart once resolved, as a select's values are.
+                if self.resolve_ty(member) != self.resolve_ty(value) {
+                    let message = format!(
+                        "insertvalue operand and field disagree in type: '{}' instead of '{}'",
+                        self.type_text(value),
+                        self.type_text(member)
+                    );
+                    return Err(self.err_at(value_at, message));
                 }
-                ty
+                aggregate
             }
             Alloca => {
                 self.item_words_while(|w| matches!(w, b"inalloca" | b"swifterror"));
@@ -4374,15 +4393,42 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn member_type(&mut self, agg: TypeId, index: u64, at: Span) -> PResult<TypeId> {
-        match self.ty(self.resolve_ty(agg)) {
-            Type::Struct { elems, .. } => elems
-                .get(index as usize)
-                .copied()
-                .ok_or_else(|| self.err_at(at, "invalid index for an aggregate")),
-            Type::Array(n, elem) if index < *n => Ok(*elem),
-            _ => Err(self.err_at(at, "invalid index for an aggregate")),
+    /// The `, N` indices of extractvalue and insertvalue, kept as words; a number out of
+    /// range stands as `u64::MAX`, which indexes nothing.
+    fn item_value_indices(&mut self) -> PResult<Vec<u64>> {
+        let mut indices = Vec::new();
+        while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
+            self.bump();
+            let t = self.bump();
+            self.push_word(t.span)?;
+            let index = std::str::from_utf8(self.text(t))
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(u64::MAX);
+            indices.push(index);
         }
+        Ok(indices)
+    }
+
+    /// The member of `aggregate` the indices name (`ExtractValueInst::getIndexedType`), or
+    /// why there is none.
+    fn member_type(&self, aggregate: TypeId, indices: &[u64]) -> Result<TypeId, NoMember> {
+        if !matches!(
+            self.body_ty(aggregate),
+            Type::Struct { .. } | Type::Array(..)
+        ) {
+            return Err(NoMember::NotAggregate);
+        }
+        let mut ty = aggregate;
+        for &index in indices {
+            ty = match self.body_ty(ty) {
+                Type::Struct { elems, .. } => elems.get(index as usize).copied(),
+                Type::Array(n, elem) if index < *n => Some(*elem),
+                _ => None,
+            }
+            .ok_or(NoMember::InvalidIndices)?;
+        }
+        Ok(ty)
     }
 
     /// The parent pad of a funclet instruction: a local value or `none`.
