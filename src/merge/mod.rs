@@ -530,12 +530,13 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
         first_read = FirstRead::default();
         let mut addresses_changed = false;
         for (mut members, llvm_round) in classes.into_iter().zip(llvm_rounds) {
-            let folds = llvm_fold_order(m, &members);
+            let mut folds = llvm_fold_order(m, &members);
+            // Found by member, once each: a class may have thousands.
+            folds.sort_unstable_by_key(|&(g, _)| g);
             let order = |f| {
                 let (at, second) = folds
-                    .iter()
-                    .find(|&&(g, _)| g == f)
-                    .map_or((u32::MAX, 0), |&(_, place)| place);
+                    .binary_search_by_key(&f, |&(g, _)| g)
+                    .map_or((u32::MAX, 0), |i| folds[i].1);
                 (report.rounds as u32, llvm_round, at, second)
             };
             decide::rank_members(m, &mut members);

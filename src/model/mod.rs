@@ -860,7 +860,8 @@ pub struct Function {
     pub fn_ty: TypeId,
     pub params: Vec<Param>,
     pub varargs: bool,
-    pub addrspace: Option<Span>,
+    /// The address space `addrspace(N)` names (`"P"` resolved by the datalayout), if written.
+    pub addrspace: Option<u32>,
     pub fn_attrs: AttrList,
     pub section: Option<Span>,
     pub partition: Option<Span>,
@@ -891,8 +892,9 @@ pub struct Variable {
     pub link: Linkable,
     pub is_constant: bool,
     pub ty: TypeId,
-    /// `addrspace(N)` as written; without, 0.
-    pub addrspace: Option<Span>,
+    /// The address space `addrspace(N)` names (`"G"` resolved by the datalayout), if
+    /// written; without, 0.
+    pub addrspace: Option<u32>,
     pub init: Option<Value>,
     pub align: Option<u64>,
     pub comdat: Option<Span>,
@@ -993,25 +995,6 @@ impl DataLayout {
                 .map(|p| p.1)
         };
         lookup(addr_space).or_else(|| lookup(0)).unwrap_or(64)
-    }
-
-    /// The number an `addrspace(...)` stands for: its own, or for `"P"`, `"G"` and `"A"` the
-    /// datalayout's.
-    pub fn addr_space(&self, written: &[u8]) -> u32 {
-        let inner = written
-            .strip_prefix(b"addrspace(")
-            .and_then(|t| t.strip_suffix(b")"))
-            .unwrap_or_default()
-            .trim_ascii();
-        match inner {
-            b"\"P\"" => self.program_addr_space,
-            b"\"G\"" => self.globals_addr_space,
-            b"\"A\"" => self.alloca_addr_space,
-            _ => std::str::from_utf8(inner)
-                .ok()
-                .and_then(|t| t.parse().ok())
-                .unwrap_or(0),
-        }
     }
 }
 
@@ -1274,10 +1257,9 @@ impl Module {
     /// The address space a function lives in: the one its header names, else the
     /// datalayout's program address space.
     pub fn function_addr_space(&self, f: FuncId) -> u32 {
-        match self.functions[f].addrspace {
-            Some(s) => self.data_layout.addr_space(self.bytes(s)),
-            None => self.data_layout.program_addr_space,
-        }
+        self.functions[f]
+            .addrspace
+            .unwrap_or(self.data_layout.program_addr_space)
     }
 
     /// The address space of a global's pointer (`ptr addrspace(N) @g`), as LLVM gives it:
@@ -1286,9 +1268,7 @@ impl Module {
     pub fn global_addr_space(&self, g: GlobalId) -> u32 {
         match self.globals[g].kind {
             GlobalKind::Function(f) => self.function_addr_space(f),
-            GlobalKind::Variable(v) => self.variables[v]
-                .addrspace
-                .map_or(0, |s| self.data_layout.addr_space(self.bytes(s))),
+            GlobalKind::Variable(v) => self.variables[v].addrspace.unwrap_or(0),
             GlobalKind::Alias(a) => match self.types.get(self.aliases[a].target_ty) {
                 Type::Ptr(a) => *a,
                 _ => 0,
@@ -1421,13 +1401,20 @@ mod data_layout_tests {
             (dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)),
             (16, 32, 16)
         );
-        assert_eq!(dl.addr_space(b"addrspace(7)"), 7);
-        assert_eq!(dl.addr_space(b"addrspace( 4 )"), 4);
-        assert_eq!(dl.addr_space(b"addrspace(\"P\")"), 1);
-        assert_eq!(dl.addr_space(b"addrspace(\"G\")"), 2);
-        assert_eq!(dl.addr_space(b"addrspace(\"A\")"), 5);
         let plain = DataLayout::parse(b"e-i64:64");
         assert_eq!(plain.program_addr_space, 0);
-        assert_eq!(plain.addr_space(b"addrspace(\"P\")"), 0);
+        // As the reader resolves `addrspace(...)`: a number, or the datalayout's.
+        let m = crate::read::parse(
+            "target datalayout = \"P1-G2-A5\"\n\
+             @a = addrspace(7) global i32 0\n@b = addrspace(\"G\") global i32 0\n\
+             @c = global i32 0\n\
+             declare void @f() addrspace( 4 )\ndeclare void @g() addrspace(\"P\")\n\
+             declare void @h()\ndeclare void @i() addrspace(\"A\")\n"
+                .to_string(),
+        )
+        .unwrap();
+        let space = |name: &str| m.global_addr_space(m.global_by_name[name.as_bytes()]);
+        let spaces: Vec<u32> = ["a", "b", "c", "f", "g", "h", "i"].map(space).to_vec();
+        assert_eq!(spaces, [7, 2, 0, 4, 1, 1, 5]);
     }
 }

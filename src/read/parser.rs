@@ -2292,7 +2292,7 @@ impl<'a> Parser<'a> {
         if matches!(self.word(), b"alias" | b"ifunc") {
             return self.alias(name, link);
         }
-        let addrspace = self.addrspace()?.map(|(text, _)| text);
+        let addrspace = self.addrspace()?.map(|(_, number)| number);
         let externally_initialized = self.eat_word(b"externally_initialized");
         if !matches!(self.word(), b"global" | b"constant") {
             return Err(if addrspace.is_some() || externally_initialized {
@@ -3299,7 +3299,7 @@ impl<'a> Parser<'a> {
             varargs,
         });
         self.unnamed_addr(&mut link);
-        let addrspace = self.addrspace()?.map(|(text, _)| text);
+        let addrspace = self.addrspace()?.map(|(_, number)| number);
         let mut f = Function {
             global: g,
             link,
