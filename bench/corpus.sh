@@ -56,14 +56,19 @@ for o in O0 O2 O2-g; do
 done
 
 # --- Rust program: rustc's own LLVM IR at opt-level 0 and 3 ---
+# Linked in the same run, by bench/programs/rustprog/keep-link.sh, which keeps the link
+# (rustprog-O<level>.link/) so that tests/runtime.rs can build the program from merged IR.
 for level in 0 3; do
-  if [ ! -s "$out/rustprog-O$level.ll" ]; then
+  if [ ! -s "$out/rustprog-O$level.ll" ] || [ ! -s "$out/rustprog-O$level.link/args" ]; then
     log "rustprog-O$level.ll"
     target="$out/rust-target"
+    rm -rf "$out/rustprog-O$level.link"
     # An empty RUSTFLAGS takes the place of the repository's .cargo/config.toml, which links
     # statically, as rustc cannot for the procedural macros this program uses (serde_derive).
     (cd "$root/bench/programs/rustprog" &&
-      RUSTFLAGS= CARGO_TARGET_DIR="$target" cargo rustc -q --release --config "profile.release.opt-level=$level" -- --emit=llvm-ir)
+      RUSTFLAGS= CARGO_TARGET_DIR="$target" KEEP_LINK_DIR="$out/rustprog-O$level.link" \
+        cargo rustc -q --release --config "profile.release.opt-level=$level" -- \
+        --emit=llvm-ir,link -C linker="$root/bench/programs/rustprog/keep-link.sh")
     ll=$(ls -t "$target"/release/deps/rustprog-*.ll | head -1)
     cp "$ll" "$out/rustprog-O$level.ll"
   fi

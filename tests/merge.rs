@@ -782,3 +782,27 @@ fn output_does_not_depend_on_threads() {
         );
     }
 }
+
+/// Uses move between members whose types are equal but not the same, as LLVM moves them
+/// (spec §6): an unnamed_addr member is replaced everywhere and deleted, a member whose address
+/// is significant keeps a thunk but its direct calls go to the survivor.
+#[test]
+fn uses_move_between_equal_types() {
+    let text = read(&root().join("tests/fixtures/merge/equal_types.ll"));
+    let (out, _, report) = merged(&text, &Options::default());
+    let fate = |f: &str| {
+        let mut members = report.classes.iter().flat_map(|c| &c.members);
+        members.find(|m| m.name == f).map(|m| m.fate)
+    };
+    assert_eq!(fate("@by_b"), Some(Fate::Deleted), "{out}");
+    assert_eq!(fate("@ext_ptr"), Some(Fate::Thunk), "{out}");
+    let code = |l: &&str| !l.starts_with(';');
+    assert!(
+        !out.lines().filter(code).any(|l| l.contains("@by_b")),
+        "{out}"
+    );
+    assert!(out.contains("[ptr @by_a, ptr @by_a]"), "{out}");
+    assert!(out.contains("call i32 @by_a(%B %s)"), "{out}");
+    assert!(out.contains("call ptr @ext_int(ptr %v, ptr null)"), "{out}");
+    assert!(out.contains("[ptr @ext_int, ptr @ext_ptr]"), "{out}");
+}

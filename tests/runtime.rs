@@ -1,6 +1,7 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
 //! amalgamation with our SQL driver, and our C++ program using nlohmann-json, each compiled
-//! from the corpus module before and after `mergefn merge`, must print the same bytes.
+//! from the corpus module before and after `mergefn merge`, must print the same bytes; and our
+//! Rust program, its module compiled and linked as rustc linked it.
 
 mod common;
 
@@ -8,18 +9,58 @@ use common::*;
 use std::path::Path;
 use std::process::Command;
 
-fn build_and_run(ll: &Path, extra: &[&Path], cxx: bool, dir: &Path, name: &str) -> Vec<u8> {
+/// How a corpus module becomes a program.
+enum Build<'a> {
+    /// clang-22 (C, linked with libm) or clang++-22, with objects of ours beside it.
+    Clang { cxx: bool, extra: &'a [&'a Path] },
+    /// The Rust program: the module compiled to an object, then linked as rustc linked it
+    /// (bench/programs/rustprog/keep-link.sh kept that link in this folder).
+    RustLink(&'a Path),
+}
+
+fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
     let exe = dir.join(name);
-    let compiler = if cxx { "clang++-22" } else { "clang-22" };
-    let mut cmd = Command::new(compiler);
-    cmd.arg("-O1").arg(ll).args(extra).arg("-o").arg(&exe);
-    if !cxx {
-        cmd.arg("-lm");
-    }
+    let (mut cmd, what) = match build {
+        Build::Clang { cxx, extra } => {
+            let compiler = if *cxx { "clang++-22" } else { "clang-22" };
+            let mut cmd = Command::new(compiler);
+            cmd.arg("-O1").arg(ll).args(*extra).arg("-o").arg(&exe);
+            if !cxx {
+                cmd.arg("-lm");
+            }
+            (cmd, compiler)
+        }
+        Build::RustLink(link) => {
+            let object = dir.join(format!("{name}.o"));
+            let out = Command::new("clang-22")
+                .args(["-O1", "-c", "-Wno-override-module"])
+                .arg(ll)
+                .arg("-o")
+                .arg(&object)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "clang-22 -c {}: {}",
+                ll.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let args = std::fs::read_to_string(link.join("args")).unwrap();
+            let mut cmd = Command::new("cc");
+            for arg in args.lines() {
+                match arg {
+                    "@MAIN@" => cmd.arg(&object),
+                    "@OUT@" => cmd.arg(&exe),
+                    _ => cmd.arg(arg),
+                };
+            }
+            (cmd, "cc (rustc's link)")
+        }
+    };
     let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
-        "{compiler} {}: {}",
+        "{what} {}: {}",
         ll.display(),
         String::from_utf8_lossy(&out.stderr)
     );
@@ -34,7 +75,7 @@ fn build_and_run(ll: &Path, extra: &[&Path], cxx: bool, dir: &Path, name: &str) 
 }
 
 /// Merge `module` and check the two builds print the same; returns the functions folded.
-fn same_behaviour(module: &str, extra: &[&Path], cxx: bool) -> usize {
+fn same_behaviour(module: &str, build: &Build) -> usize {
     let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") else {
         eprintln!("MERGEFN_CORPUS not set: runtime test skipped");
         return 0;
@@ -52,8 +93,8 @@ fn same_behaviour(module: &str, extra: &[&Path], cxx: bool) -> usize {
         report.folded > 0,
         "{module}: nothing merged, the test would prove nothing"
     );
-    let before = build_and_run(&input, extra, cxx, dir.path(), "before");
-    let after = build_and_run(&merged, extra, cxx, dir.path(), "after");
+    let before = build_and_run(&input, build, dir.path(), "before");
+    let after = build_and_run(&merged, build, dir.path(), "after");
     assert_eq!(
         String::from_utf8_lossy(&before),
         String::from_utf8_lossy(&after),
@@ -84,7 +125,11 @@ fn sqlite_driver_prints_the_same() {
         String::from_utf8_lossy(&out.stderr)
     );
     for module in ["sqlite3-O0.ll", "sqlite3-O2.ll"] {
-        let folded = same_behaviour(module, &[&driver], false);
+        let build = Build::Clang {
+            cxx: false,
+            extra: &[&driver],
+        };
+        let folded = same_behaviour(module, &build);
         eprintln!("{module}: {folded} functions folded, same output");
     }
 }
@@ -92,7 +137,27 @@ fn sqlite_driver_prints_the_same() {
 #[test]
 fn json_program_prints_the_same() {
     for module in ["jsonprog-O0.ll", "jsonprog-O2.ll", "jsonprog-O2-g.ll"] {
-        let folded = same_behaviour(module, &[], true);
+        let build = Build::Clang {
+            cxx: true,
+            extra: &[],
+        };
+        let folded = same_behaviour(module, &build);
         eprintln!("{module}: {folded} functions folded, same output");
     }
+}
+
+#[test]
+fn rust_program_prints_the_same() {
+    let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") else {
+        return;
+    };
+    // rustprog-O3 has no identical functions left to merge: O0 only.
+    let link = Path::new(&corpus).join("rustprog-O0.link");
+    assert!(
+        link.join("args").is_file(),
+        "{} missing: run bench/corpus.sh",
+        link.display()
+    );
+    let folded = same_behaviour("rustprog-O0.ll", &Build::RustLink(&link));
+    eprintln!("rustprog-O0.ll: {folded} functions folded, same output");
 }

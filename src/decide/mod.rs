@@ -122,16 +122,16 @@ pub fn decide(
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
         return None;
     }
-    // Uses move only between functions of one type. LLVM also moves them between types it
-    // compares equal (`%A` and `%B` of one layout, `ptr` and `i64`), leaving calls whose type
-    // is not their callee's, which LangRef makes undefined: such a member keeps a thunk.
-    let same_type = |f: FuncId| m.functions[f].fn_ty == s.fn_ty;
+    // Uses move between functions of different but equal types too (`%A` and `%B` of one
+    // layout, `ptr` and the pointer-sized integer), as LLVM moves them: spec §4 makes such
+    // types equal because they are passed and returned alike, so a call whose type is not its
+    // new callee's behaves as the old call did.
     let folds = if private_body {
         members
             .iter()
             .map(|&member| {
                 let odr = m.functions[member].link.linkage.is_odr();
-                let redirect = if odr && !opts.preserve_debug_info && same_type(member) {
+                let redirect = if odr && !opts.preserve_debug_info {
                     Redirect::DirectCalls
                 } else {
                     Redirect::Nothing
@@ -143,10 +143,7 @@ pub fn decide(
         rest.iter()
             .map(|&member| {
                 let g = &m.functions[member];
-                let redirect = if g.link.linkage.is_interposable()
-                    || opts.preserve_debug_info
-                    || !same_type(member)
-                {
+                let redirect = if g.link.linkage.is_interposable() || opts.preserve_debug_info {
                     Redirect::Nothing
                 } else if g.link.unnamed_addr == UnnamedAddr::Global && !is_used(member) {
                     Redirect::AllUses
