@@ -313,6 +313,11 @@ fn as_opt_reads(refused: &[(&str, (u32, u32), &str)], read: &[&str]) {
 fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     let cases: &[(&str, (u32, u32), &str)] = &[
         (
+            "!0 = !{}\n!1 = !DILocation(line: 3, scope: !0, line: 3)\n",
+            (2, 38),
+            "field 'line' cannot be specified more than once",
+        ),
+        (
             "define void @f() foo {\n  ret void\n}\n",
             (1, 18),
             "expected '{'",
@@ -566,12 +571,28 @@ fn attribute_arguments_are_checked_where_llvm_checks_them() {
             (1, 26),
             "the range must have integer type!",
         ),
+        (
+            "declare void @f(ptr initializes((0, 4), (4, 8)) %a)\n",
+            (1, 49),
+            "Invalid (unordered or overlapping) range list",
+        ),
+        (
+            "declare void @f(ptr initializes((8, 12), (0, 4)) %a)\n",
+            (1, 50),
+            "Invalid (unordered or overlapping) range list",
+        ),
+        (
+            "declare void @f(ptr initializes((0, 4), (7, 7)) %a)\n",
+            (1, 46),
+            "the range should not represent the full or empty set!",
+        ),
     ];
     as_opt_reads(
         cases,
         &[
             "declare void @f() allockind(\"alloc,aligned,uninitialized\")\n",
             "%t = type i8\ndeclare void @f(i8 range(%t 0, 5), i8 range(i8 1, 0))\n",
+            "declare void @f(ptr initializes((-8, -4), (0, 4), (5, 8)) %a)\n",
         ],
     );
 }
@@ -1291,4 +1312,179 @@ fn cli_error_leaves_the_output_alone() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("bad.ll:30003:1: expected a value"));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "before");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+/// Operands LLVM 22's parser checks against each other: a cmpxchg's values, a struct
+/// constant's elements, a getelementptr's indices and source type, a musttail call's `...`,
+/// `allocsize`'s parameters, `dllimport` with `dso_local`. Each is refused where opt-22
+/// refuses it.
+#[test]
+fn operands_are_checked_against_each_other_where_llvm_checks_them() {
+    let body = |inst: &str| {
+        format!(
+            "%sv = type {{ <vscale x 1 x double>, <vscale x 1 x double> }}\n\
+             define void @f(ptr %p, i32 %a, i64 %b, <2 x ptr> %v, <4 x i32> %i4) {{\n  \
+             %x = {inst}\n  ret void\n}}\n"
+        )
+    };
+    let cases = [
+        (
+            body("cmpxchg ptr %p, i32 %a, i64 %b acq_rel monotonic"),
+            (3, 32),
+            "compare value and new value type do not match",
+        ),
+        (
+            body("cmpxchg i64 %b, i32 %a, i32 %a acq_rel monotonic"),
+            (3, 16),
+            "cmpxchg operand must be a pointer",
+        ),
+        (
+            "@x = global { i32, i8 } { i32 1, i32 2 }\n".to_string(),
+            (1, 25),
+            "element 1 of struct initializer doesn't match struct element type",
+        ),
+        (
+            "@x = global %s { i32 1 }\n%s = type { i32 }\n".into(),
+            (1, 16),
+            "initializer with struct type has wrong # elements",
+        ),
+        (
+            "@x = global { i32 } <{ i32 1 }>\n".into(),
+            (1, 21),
+            "packed'ness of initializer and type don't match",
+        ),
+        (
+            "@x = global i32 { i32 1 }\n".into(),
+            (1, 17),
+            "constant expression type mismatch",
+        ),
+        (
+            body("getelementptr i32, <2 x ptr> %v, <4 x i32> %i4"),
+            (3, 41),
+            "getelementptr vector index has a wrong number of elements",
+        ),
+        (
+            body("getelementptr i32, ptr %p, float 1.0"),
+            (3, 35),
+            "getelementptr index must be an integer",
+        ),
+        (
+            body("getelementptr %sv, ptr %p, i32 0"),
+            (3, 27),
+            "getelementptr cannot target structure that contains scalable vector type",
+        ),
+        (
+            body("getelementptr {i32, i32}, ptr %p, i32 0, i32 5"),
+            (3, 34),
+            "invalid getelementptr indices",
+        ),
+        (
+            "@G = global [4 x i32] zeroinitializer\n\
+             @p = global <4 x ptr> getelementptr ([4 x i32], ptr @G, i32 0, <4 x i32> \
+             zeroinitializer, <8 x i32> zeroinitializer)\n"
+                .into(),
+            (2, 23),
+            "getelementptr vector index has a wrong number of elements",
+        ),
+        (
+            "declare void @g(...)\ndefine void @f() {\n  call void (...) @g(...)\n  ret void\n}\n"
+                .into(),
+            (3, 22),
+            "unexpected ellipsis in argument list for non-musttail call",
+        ),
+        (
+            "declare void @g(...)\ndefine void @f() {\n  musttail call void (...) @g(...)\n  \
+             ret void\n}\n"
+                .into(),
+            (3, 31),
+            "unexpected ellipsis in argument list for musttail call in non-varargs function",
+        ),
+        (
+            "declare void @g(...)\ndefine void @f(...) {\n  musttail call void (...) @g()\n  \
+             ret void\n}\n"
+                .into(),
+            (3, 31),
+            "expected '...' at end of argument list for musttail call in varargs function",
+        ),
+        (
+            "declare ptr @a(i32, i32) allocsize(1, 01)\n".into(),
+            (1, 39),
+            "'allocsize' indices can't refer to the same parameter",
+        ),
+        (
+            "@g = external dso_local dllimport global i32\n".into(),
+            (1, 35),
+            "dso_location and DLL-StorageClass mismatch",
+        ),
+        (
+            "@a = global ptr ptrauth (i32 42, i32 0)\n".into(),
+            (1, 17),
+            "constant ptrauth base pointer must be a pointer",
+        ),
+        (
+            "@a = global ptr ptrauth (ptr @a, i32 ptrtoint (ptr @a to i32))\n".into(),
+            (1, 17),
+            "constant ptrauth key must be i32 constant",
+        ),
+        (
+            "@a = global ptr ptrauth (ptr @a, i32 1, i64 undef)\n".into(),
+            (1, 17),
+            "constant ptrauth integer discriminator must be i64 constant",
+        ),
+        (
+            "@a = global ptr ptrauth (ptr @a, i32 2, i64 1, i64 0)\n".into(),
+            (1, 17),
+            "constant ptrauth address discriminator must be a pointer",
+        ),
+    ];
+    let cases: Vec<(&str, (u32, u32), &str)> = cases
+        .iter()
+        .map(|(t, at, m)| (t.as_str(), *at, *m))
+        .collect();
+    as_opt_reads(
+        &cases,
+        &[
+            &body("cmpxchg ptr %p, i32 %a, i32 %a acq_rel monotonic"),
+            "%s = type { i32, { i8, ptr } }\n@x = global %s { i32 1, { i8, ptr } { i8 2, ptr null } }\n\
+             @y = global <{ i8 }> <{ i8 1 }>\n",
+            &body("getelementptr [4 x i32], ptr %p, i64 0, <4 x i32> %i4"),
+            "declare void @g(...)\ndefine void @f(...) {\n  musttail call void (...) @g(...)\n  \
+             ret void\n}\n",
+            "declare ptr @a(i32, i32) allocsize(0, 1)\ndeclare dso_preemptable dllimport void @b()\n",
+            "@a = global ptr ptrauth (ptr @a, i32 zeroinitializer, i64 u0x10, ptr @a)\n",
+        ],
+    );
+}
+
+/// A `uselistorder` directive's indexes are a permutation of 0..n, n >= 2, other than the
+/// identity: refused at its `{` where opt-22 refuses them.
+#[test]
+fn use_list_order_indexes_are_checked_where_llvm_checks_them() {
+    let directive = |indexes: &str| {
+        format!(
+            "@g = global i32 0\n@a1 = alias i32, ptr @g\n@a2 = alias i32, ptr @g\n\
+             @a3 = alias i32, ptr @g\nuselistorder ptr @g, {indexes}\n"
+        )
+    };
+    let cases = [
+        (
+            "{ 0, 1, 2 }",
+            "expected uselistorder indexes to change the order",
+        ),
+        (
+            "{ 1, 1, 2 }",
+            "expected distinct uselistorder indexes in range [0, size)",
+        ),
+        (
+            "{ 0, 3, 1 }",
+            "expected distinct uselistorder indexes in range [0, size)",
+        ),
+        ("{ 1 }", "expected >= 2 uselistorder indexes"),
+    ]
+    .map(|(indexes, message)| (directive(indexes), message));
+    let cases: Vec<(&str, (u32, u32), &str)> = cases
+        .iter()
+        .map(|(text, m)| (text.as_str(), (5, 22), *m))
+        .collect();
+    as_opt_reads(&cases, &[&directive("{ 2, 0, 1 }")]);
 }

@@ -1487,14 +1487,36 @@ impl<'a> Parser<'a> {
             self.parse_value(ty)?;
         }
         self.expect(Tok::Comma, "','")?;
-        self.expect(Tok::LBrace, "'{'")?;
+        let open = self.expect(Tok::LBrace, "'{'")?;
+        if self.tok.kind == Tok::RBrace {
+            return Err(self.err("non-empty list of uselistorder indexes"));
+        }
+        // The indexes are a permutation of 0..n other than the identity, told as LLVM tells
+        // it: their sum's excess over 0 + 1 + ... + (n - 1), in wrapping `u32`, and their
+        // largest.
+        let (mut excess, mut largest, mut count, mut ordered) = (0u32, 0u32, 0u32, true);
         loop {
-            self.expect(Tok::Int, "a use index")?;
+            let t = self.expect(Tok::Int, "a use index")?;
+            let index = decimal_u32(self.text(t)).unwrap_or(u32::MAX);
+            excess = excess.wrapping_add(index.wrapping_sub(count));
+            largest = largest.max(index);
+            ordered &= index == count;
+            count += 1;
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
-        Ok(start.to(self.expect(Tok::RBrace, "'}'")?.span))
+        let end = self.expect(Tok::RBrace, "'}'")?.span;
+        let message = if count < 2 {
+            "expected >= 2 uselistorder indexes"
+        } else if excess != 0 || largest >= count {
+            "expected distinct uselistorder indexes in range [0, size)"
+        } else if ordered {
+            "expected uselistorder indexes to change the order"
+        } else {
+            return Ok(start.to(end));
+        };
+        Err(self.err_at(open.span, message))
     }
 
     fn expect_global(&mut self, what: &str) -> PResult<Token> {
@@ -1827,6 +1849,15 @@ impl<'a> Parser<'a> {
                 }
                 Tok::RParen => depth -= 1,
                 Tok::Label if depth == 1 && value_start.is_none() => {
+                    let name = &self.src[t.span.range()];
+                    if fields[first..]
+                        .iter()
+                        .any(|(f, _)| self.src[f.range()] == *name)
+                    {
+                        let name = String::from_utf8_lossy(&name[..name.len() - 1]);
+                        let message = format!("field '{name}' cannot be specified more than once");
+                        return Err(self.err_at(t.span, message));
+                    }
                     field_name = t.span;
                     self.bump();
                     continue;
@@ -2008,6 +2039,20 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
+            b"allocsize" => {
+                // `allocsize(N, M)`: M, if given, names another parameter than N.
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let [size, comma, count] = [lex.next(), lex.next(), lex.next()];
+                let number = |t: Token| (t.kind == Tok::Int).then(|| decimal_u32(self.text(t)));
+                if comma.kind == Tok::Comma
+                    && let (Some(Some(a)), Some(Some(b))) = (number(size), number(count))
+                    && a == b
+                {
+                    let message = "'allocsize' indices can't refer to the same parameter";
+                    return Err(self.err_at(count.span, message));
+                }
+            }
+            b"initializes" => self.initializes_holds(arg)?,
             b"range" => {
                 let integer = match arg.kind {
                     Tok::Word => is_int_type_word(self.text(arg)),
@@ -2020,6 +2065,45 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// `initializes((L, U), ...)`, from its first range's `(`: each range neither empty nor
+    /// full (refused at its `)`), then all of them ascending (L < U) and apart (each U below
+    /// the next L; refused after the list), as LLVM checks them. Text LLVM's grammar refuses
+    /// is left to the attribute's own reading.
+    fn initializes_holds(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let number = |t: Token| {
+            let text = std::str::from_utf8(self.text(t)).ok()?;
+            (t.kind == Tok::Int)
+                .then(|| text.parse::<i64>().ok())
+                .flatten()
+        };
+        let (mut ordered, mut previous_upper) = (true, None);
+        loop {
+            let [open, lower, comma, upper, close] = std::array::from_fn(|_| lex.next());
+            let (Some(lower), Some(upper)) = (number(lower), number(upper)) else {
+                return Ok(());
+            };
+            if (open.kind, comma.kind, close.kind) != (Tok::LParen, Tok::Comma, Tok::RParen) {
+                return Ok(());
+            }
+            if lower == upper {
+                let message = "the range should not represent the full or empty set!";
+                return Err(self.err_at(close.span, message));
+            }
+            let after = lex.next();
+            ordered &= lower < upper && previous_upper.is_none_or(|u| u < lower);
+            previous_upper = Some(upper);
+            match after.kind {
+                Tok::Comma => continue,
+                Tok::RParen if !ordered => {
+                    let message = "Invalid (unordered or overlapping) range list";
+                    return Err(self.err_at(lex.next().span, message));
+                }
+                _ => return Ok(()),
+            }
+        }
     }
 
     /// The attribute that starts at the current token: a group, a string, or `keyword` with
@@ -2121,7 +2205,7 @@ impl<'a> Parser<'a> {
 
     // ---- linkage and friends ----
 
-    fn linkable(&mut self) -> Linkable {
+    fn linkable(&mut self) -> PResult<Linkable> {
         let start = self.tok.span.start;
         let mut link = Linkable {
             linkage: Linkage::External,
@@ -2151,10 +2235,19 @@ impl<'a> Parser<'a> {
             self.bump();
         }
         if matches!(self.word(), b"dllimport" | b"dllexport") {
-            link.dll_storage = Some(self.bump().span);
+            let dll = self.bump().span;
+            link.dll_storage = Some(dll);
+            // An imported symbol is another module's: it cannot be local to this one.
+            let dso_local = link
+                .dso_local
+                .is_some_and(|s| self.src[s.range()] == *b"dso_local");
+            if dso_local && self.src[dll.range()] == *b"dllimport" {
+                let message = "dso_location and DLL-StorageClass mismatch";
+                return Err(self.err_at(self.tok.span, message));
+            }
         }
         link.prefix_span = Span::new(start as usize, self.tok.span.start as usize);
-        link
+        Ok(link)
     }
 
     /// What LLVM asks of a symbol of local linkage (`private`, `internal`), reported `at`.
@@ -2280,7 +2373,7 @@ impl<'a> Parser<'a> {
     fn global_definition(&mut self) -> PResult<()> {
         let name = self.bump();
         self.expect(Tok::Equal, "'='")?;
-        let mut link = self.linkable();
+        let mut link = self.linkable()?;
         self.local_linkage_holds(&link, name.span)?;
         if self.is_word(b"thread_local") {
             self.bump();
@@ -2807,6 +2900,9 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
+                if let Some(message) = self.struct_constant_misfit(ty, false, &elems) {
+                    return Err(self.err_at(t.span, message));
+                }
                 Ok(self.push_const(Const::Aggregate(b'{', Box::new(elems))))
             }
             Tok::LSquare => {
@@ -2818,6 +2914,9 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let elems = self.aggregate(Tok::LBrace, Tok::RBrace)?;
                     self.expect(Tok::Greater, "'>'")?;
+                    if let Some(message) = self.struct_constant_misfit(ty, true, &elems) {
+                        return Err(self.err_at(t.span, message));
+                    }
                     Ok(self.push_const(Const::Aggregate(b'p', Box::new(elems))))
                 } else {
                     let elems = self.aggregate(Tok::Less, Tok::Greater)?;
@@ -2861,6 +2960,35 @@ impl<'a> Parser<'a> {
             b"poison" => "invalid type for poison constant".into(),
             _ => "invalid type for null constant".into(),
         })
+    }
+
+    /// Why LLVM 22 refuses a struct constant (`packed`: written `<{ }>`) with elements of these
+    /// types for a value of type `ty`, if it does. A named struct not defined yet has no
+    /// elements, as in LLVM; element types are told apart once resolved.
+    fn struct_constant_misfit(
+        &self,
+        ty: TypeId,
+        packed: bool,
+        elems: &[(TypeId, Value)],
+    ) -> Option<String> {
+        let (want_packed, want) = match self.body_ty(ty) {
+            Type::Struct { packed, elems } => (*packed, elems.as_slice()),
+            Type::Named(_) => (false, &[][..]),
+            _ => return Some("constant expression type mismatch".into()),
+        };
+        if want.len() != elems.len() {
+            return Some("initializer with struct type has wrong # elements".into());
+        }
+        if want_packed != packed {
+            return Some("packed'ness of initializer and type don't match".into());
+        }
+        let differs = |(&(got, _), &want): (&(TypeId, Value), &TypeId)| {
+            self.resolve_ty(got) != self.resolve_ty(want)
+        };
+        let i = elems.iter().zip(want).position(differs)?;
+        Some(format!(
+            "element {i} of struct initializer doesn't match struct element type"
+        ))
     }
 
     /// Why LLVM 22 refuses a `select` of these operand types (`SelectInst::areInvalidOperands`),
@@ -2944,6 +3072,35 @@ impl<'a> Parser<'a> {
         };
         (bits < 8 || !bits.is_power_of_two())
             .then(|| "atomicrmw operand must be power-of-two byte-sized integer".into())
+    }
+
+    /// The length of a getelementptr's vectors that a base of type `ty` sets, if it is one.
+    fn gep_width(&self, ty: TypeId) -> Option<(bool, u64)> {
+        match *self.body_ty(ty) {
+            Type::Vector { scalable, len, .. } => Some((scalable, len)),
+            _ => None,
+        }
+    }
+
+    /// A getelementptr index of type `ty` is an integer or a vector of them, of the length of
+    /// the vectors before it (`width`, which it sets if none was): LLVM's words where not.
+    fn gep_index_holds(
+        &self,
+        ty: TypeId,
+        width: &mut Option<(bool, u64)>,
+    ) -> Result<(), &'static str> {
+        match *self.body_ty(ty) {
+            Type::Int(_) => Ok(()),
+            Type::Vector { elem, .. } if matches!(self.body_ty(elem), Type::Int(_)) => {
+                let len = self.gep_width(ty);
+                if width.is_some() && *width != len {
+                    return Err("getelementptr vector index has a wrong number of elements");
+                }
+                *width = len;
+                Ok(())
+            }
+            _ => Err("getelementptr index must be an integer"),
+        }
     }
 
     /// The type a getelementptr index (of type `index_ty`, written `index`) steps into from
@@ -3034,14 +3191,41 @@ impl<'a> Parser<'a> {
             b"ptrauth" => {
                 self.expect(Tok::LParen, "'('")?;
                 let mut parts = Vec::new();
+                // Whether each part is an integer constant (`ConstantInt`) of what width.
+                let mut integers = Vec::new();
                 loop {
                     let ty = self.parse_type()?;
+                    let literal = matches!(self.tok.kind, Tok::Int | Tok::HexInt)
+                        || matches!(self.word(), b"zeroinitializer" | b"true" | b"false");
+                    integers.push(match *self.body_ty(ty) {
+                        Type::Int(bits) if literal => Some(bits),
+                        _ => None,
+                    });
                     parts.push((ty, self.parse_value(ty)?));
                     if !self.eat(Tok::Comma) {
                         break;
                     }
                 }
                 self.expect(Tok::RParen, "')'")?;
+                let pointer = |i: usize| {
+                    parts
+                        .get(i)
+                        .is_none_or(|&(ty, _)| matches!(self.body_ty(ty), Type::Ptr(_)))
+                };
+                let message = if !pointer(0) {
+                    Some("constant ptrauth base pointer must be a pointer")
+                } else if integers.get(1) != Some(&Some(32)) {
+                    Some("constant ptrauth key must be i32 constant")
+                } else if integers.get(2).is_some_and(|&bits| bits != Some(64)) {
+                    Some("constant ptrauth integer discriminator must be i64 constant")
+                } else if !pointer(3) {
+                    Some("constant ptrauth address discriminator must be a pointer")
+                } else {
+                    None
+                };
+                if let Some(message) = message {
+                    return Err(self.err_at(t.span, message));
+                }
                 Ok(self.push_const(Const::PtrAuth(Box::new(parts))))
             }
             b"splat" => {
@@ -3230,6 +3414,19 @@ impl<'a> Parser<'a> {
         if let (Some(from), Some(to)) = (from, to) {
             self.cast_holds(opcode, from, to, op.span)?;
         }
+        if opcode == Opcode::GetElementPtr {
+            // The source type, the base's, then the indices'.
+            let mut types = items.iter().filter_map(|i| match i {
+                Item::Type(t) => Some(*t),
+                _ => None,
+            });
+            let mut width = types.nth(1).and_then(|base| self.gep_width(base));
+            for ty in types {
+                if let Err(message) = self.gep_index_holds(ty, &mut width) {
+                    return Err(self.err_at(op.span, message));
+                }
+            }
+        }
         Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
     }
 
@@ -3243,7 +3440,7 @@ impl<'a> Parser<'a> {
         while !is_definition && self.tok.kind == Tok::MdName {
             metadata.push(self.attachment()?);
         }
-        let mut link = self.linkable();
+        let mut link = self.linkable()?;
         self.local_linkage_holds(&link, link.linkage_span)?;
         let cconv = self.calling_convention()?;
         let ret_attrs = self.attributes(AttrPlace::Return)?;
@@ -4248,11 +4445,11 @@ impl<'a> Parser<'a> {
             }
             AtomicCmpXchg => {
                 self.item_words_while(|w| matches!(w, b"weak" | b"volatile"));
-                self.item_typed_value()?;
+                let pointer = (self.tok.span, self.item_typed_value()?);
                 self.item_comma()?;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let new = (self.tok.span, self.item_typed_value()?);
                 self.item_syncscope()?;
                 let success = self.item_ordering()?;
                 let failure = self.item_ordering()?;
@@ -4264,6 +4461,17 @@ impl<'a> Parser<'a> {
                 if matches!(failure, b"unordered" | b"release" | b"acq_rel") {
                     let message = "invalid cmpxchg failure ordering";
                     return Err(self.err_at(self.after_instruction(), message));
+                }
+                if !matches!(self.body_ty(pointer.1), Type::Ptr(_)) {
+                    return Err(self.err_at(pointer.0, "cmpxchg operand must be a pointer"));
+                }
+                if self.resolve_ty(ty) != self.resolve_ty(new.1) {
+                    let message = "compare value and new value type do not match";
+                    return Err(self.err_at(new.0, message));
+                }
+                if !self.is_first_class(new.1) {
+                    let message = "cmpxchg operand must be a first class value";
+                    return Err(self.err_at(new.0, message));
                 }
                 let i1 = self.intern(Type::Int(1));
                 self.intern(Type::Struct {
@@ -4300,21 +4508,27 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 let base = self.tok.span;
                 let mut result = self.item_typed_value()?;
+                let mut width = self.gep_width(result);
                 // The type each index after the first steps into, while it can be followed.
                 let mut indexed = None;
+                let mut invalid = false;
                 while self.tok.kind == Tok::Comma && self.peek2().kind != Tok::MdName {
                     self.bump();
+                    let at = self.tok.span;
                     let ity = self.item_type()?;
                     let index = self.tok;
                     self.item_value(ity)?;
+                    if let Err(message) = self.gep_index_holds(ity, &mut width) {
+                        return Err(self.err_at(at, message));
+                    }
                     indexed = match indexed {
                         None => Some(Some(source)),
-                        Some(Some(ty)) => match self.gep_step(ty, ity, index) {
-                            Ok(next) => Some(next),
-                            Err(()) => {
-                                return Err(self.err_at(base, "invalid getelementptr indices"));
-                            }
-                        },
+                        Some(Some(ty)) => {
+                            Some(self.gep_step(ty, ity, index).unwrap_or_else(|()| {
+                                invalid = true;
+                                None
+                            }))
+                        }
                         Some(None) => Some(None),
                     };
                     if let Type::Vector { scalable, len, .. } = *self.ty(ity)
@@ -4326,6 +4540,19 @@ impl<'a> Parser<'a> {
                             elem: result,
                         });
                     }
+                }
+                if indexed.is_some() && !self.is_sized(source) {
+                    return Err(self.err_at(base, "base element of getelementptr must be sized"));
+                }
+                if matches!(self.body_ty(source), Type::Struct { .. })
+                    && self.is_scalable(source, 0)
+                {
+                    let message =
+                        "getelementptr cannot target structure that contains scalable vector type";
+                    return Err(self.err_at(base, message));
+                }
+                if invalid {
+                    return Err(self.err_at(base, "invalid getelementptr indices"));
                 }
                 result
             }
@@ -4452,8 +4679,10 @@ impl<'a> Parser<'a> {
     /// call, invoke and callbr: `[tail] call [fmf] [cc] [retattrs] [addrspace] T callee(args)
     /// [fnattrs] [bundles]` and the destinations of invoke and callbr.
     fn call_like(&mut self, opcode: Opcode) -> PResult<TypeId> {
+        let mut musttail = false;
         if opcode == Opcode::Call {
             if TAIL_KINDS.contains(&self.word()) {
+                musttail = self.word() == b"musttail";
                 self.item_word();
             }
             self.expect_word("call")?;
@@ -4491,10 +4720,27 @@ impl<'a> Parser<'a> {
         // Arguments.
         self.expect(Tok::LParen, "'(' to start the argument list")?;
         self.push_item(Item::Mark(b'('));
+        // A musttail call in a varargs function forwards the caller's own variable arguments,
+        // written `...` last, and only there.
+        let in_varargs = match &self.body_mode {
+            Some(bm) => bm.base.functions[bm.func].varargs,
+            None => false,
+        };
+        let mut forwards_varargs = false;
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
+                    let unexpected = "unexpected ellipsis in argument list for ";
+                    if !musttail {
+                        let message = format!("{unexpected}non-musttail call");
+                        return Err(self.err_at(self.tok.span, message));
+                    }
+                    if !in_varargs {
+                        let message = format!("{unexpected}musttail call in non-varargs function");
+                        return Err(self.err_at(self.tok.span, message));
+                    }
                     self.item_word();
+                    forwards_varargs = true;
                     break;
                 }
                 let at = self.tok.span;
@@ -4517,6 +4763,11 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
+        }
+        if musttail && in_varargs && !forwards_varargs && self.tok.kind == Tok::RParen {
+            let message = "expected '...' at end of argument list for musttail call in varargs \
+                           function";
+            return Err(self.err_at(self.tok.span, message));
         }
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
