@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 pub use source::Source;
-pub use types::{FloatKind, NamedTypeId, Type, TypeId, Types};
+pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
 /// A byte range of the source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

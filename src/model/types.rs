@@ -105,6 +105,70 @@ pub struct Types {
     /// almost every operand names, found without hashing.
     small_ints: Vec<Option<TypeId>>,
     simple: [Option<TypeId>; SIMPLE_TYPES],
+    /// Each type's [`Layout`], once the top level is read ([`Types::settle_layouts`]): the
+    /// reader asks it of every alloca and getelementptr, and a struct's takes a walk of its
+    /// members.
+    layouts: Vec<Layout>,
+}
+
+/// What the reader checks of a type's layout: LLVM's `Type::isSized` and `isScalableTy`
+/// (target extension types count as sized and not scalable: their table is LLVM's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub sized: bool,
+    pub scalable: bool,
+}
+
+impl Layout {
+    /// Past any depth that valid input reaches (named types nest without end only in bad
+    /// input), a type is taken as sized and not scalable, which refuses nothing.
+    pub const DEEP: Layout = Layout {
+        sized: true,
+        scalable: false,
+    };
+    pub const NESTING_LIMIT: u32 = 64;
+
+    /// The layout of `ty`, a type with named types followed (`body` follows them too), given
+    /// its parts' layouts (`part`). A struct mixing scalable vectors with anything else is
+    /// unsized; one of identical scalable vectors is sized, as in LLVM 22.
+    pub fn of<'t>(
+        ty: &Type,
+        body: impl Fn(TypeId) -> &'t Type,
+        mut part: impl FnMut(TypeId) -> Layout,
+    ) -> Layout {
+        let (sized, scalable) = match ty {
+            Type::Int(_)
+            | Type::Float(_)
+            | Type::Ptr(_)
+            | Type::X86Amx
+            | Type::TargetExt { .. } => (true, false),
+            Type::Array(_, elem) => {
+                let elem = part(*elem);
+                (elem.sized, elem.scalable)
+            }
+            Type::Vector { scalable, elem, .. } => (part(*elem).sized, *scalable),
+            Type::Struct { elems, .. } => {
+                let (mut sized, mut scalable) = (true, false);
+                for &e in elems {
+                    let l = part(e);
+                    (sized, scalable) = (sized && l.sized, scalable || l.scalable);
+                }
+                if scalable {
+                    let first = body(elems[0]);
+                    sized = matches!(first, Type::Vector { scalable: true, .. })
+                        && elems.iter().all(|&e| body(e) == first);
+                }
+                (sized, scalable)
+            }
+            Type::Void
+            | Type::Label
+            | Type::Metadata
+            | Type::Token
+            | Type::Function { .. }
+            | Type::Named(_) => (false, false),
+        };
+        Layout { sized, scalable }
+    }
 }
 
 const SIMPLE_TYPES: usize = 13;
@@ -159,6 +223,36 @@ impl Types {
 
     pub fn get(&self, id: TypeId) -> &Type {
         &self.types[id]
+    }
+
+    /// Work out every type's [`Layout`] once, when no more types are to be read before bodies.
+    pub fn settle_layouts(&mut self) {
+        let mut memo = vec![None; self.types.len()];
+        for id in self.types.keys() {
+            self.layout_memo(id, &mut memo, 0);
+        }
+        self.layouts = memo
+            .into_iter()
+            .map(|l| l.unwrap_or(Layout::DEEP))
+            .collect();
+    }
+
+    fn layout_memo(&self, id: TypeId, memo: &mut [Option<Layout>], depth: u32) -> Layout {
+        if let Some(layout) = memo[id.index()] {
+            return layout;
+        }
+        if depth > Layout::NESTING_LIMIT {
+            return Layout::DEEP;
+        }
+        let body = |t: TypeId| self.get(self.resolve(t));
+        let layout = Layout::of(body(id), body, |e| self.layout_memo(e, memo, depth + 1));
+        memo[id.index()] = Some(layout);
+        layout
+    }
+
+    /// A type's layout, if worked out ([`Types::settle_layouts`]; not for types added after).
+    pub fn layout(&self, id: TypeId) -> Option<Layout> {
+        self.layouts.get(id.index()).copied()
     }
 
     /// Follow a named type to its body (opaque named types stay as they are).

@@ -1358,6 +1358,7 @@ impl<'a> Parser<'a> {
         // hashing in every body (see `Types::known`).
         self.m.types.intern(Type::Label);
         let result = self.top_level();
+        self.m.types.settle_layouts();
         (self.m, self.deferred_fields, result.err())
     }
 
@@ -1827,6 +1828,7 @@ impl<'a> Parser<'a> {
         let mut depth = 1u32;
         let mut field_name = Span::empty_at(open.span.end);
         let mut value_start: Option<Span> = None;
+        let mut names_seen = 0u64;
         loop {
             let t = self.tok;
             match t.kind {
@@ -1850,13 +1852,16 @@ impl<'a> Parser<'a> {
                 Tok::RParen => depth -= 1,
                 Tok::Label if depth == 1 && value_start.is_none() => {
                     let name = &self.src[t.span.range()];
-                    if fields[first..]
-                        .iter()
-                        .any(|(f, _)| self.src[f.range()] == *name)
-                    {
-                        let name = String::from_utf8_lossy(&name[..name.len() - 1]);
-                        let message = format!("field '{name}' cannot be specified more than once");
-                        return Err(self.err_at(t.span, message));
+                    // A field named twice is looked for only when its name's bit was seen
+                    // before. The bit mixes the name's length, first and last letters with
+                    // factors under which no two fields of LLVM's common node kinds share one.
+                    let last = name.len().checked_sub(2).map_or(0, |i| name[i]);
+                    let mix = name[0] as usize * 25 + last as usize * 24 + name.len();
+                    let bit = 1u64 << (mix % 64);
+                    let seen = names_seen & bit != 0;
+                    names_seen |= bit;
+                    if seen {
+                        self.field_named_once(t.span, &fields[first..])?;
                     }
                     field_name = t.span;
                     self.bump();
@@ -1878,6 +1883,19 @@ impl<'a> Parser<'a> {
             value_start.get_or_insert(t.span);
             self.bump();
         }
+    }
+
+    /// LLVM's error for a field (its label at `label`) that `fields` already name.
+    #[cold]
+    #[inline(never)]
+    fn field_named_once(&self, label: Span, fields: &[(Span, Span)]) -> PResult<()> {
+        let name = &self.src[label.range()];
+        if fields.iter().any(|(f, _)| self.src[f.range()] == *name) {
+            let name = String::from_utf8_lossy(&name[..name.len() - 1]);
+            let message = format!("field '{name}' cannot be specified more than once");
+            return Err(self.err_at(label, message));
+        }
+        Ok(())
     }
 
     /// LLVM's "'scope' cannot be null" for the fields of a kind that must name a node.
@@ -2769,52 +2787,23 @@ impl<'a> Parser<'a> {
     /// depends on LLVM's table of target types, not kept here, and refusing valid input would
     /// be worse than reading one LLVM refuses.
     fn is_sized(&self, ty: TypeId) -> bool {
-        self.is_sized_within(ty, 0)
+        self.layout(ty, 0).sized
     }
 
-    fn is_sized_within(&self, ty: TypeId, depth: u32) -> bool {
-        // Deeper than any type read (named types can nest without end only in bad input).
-        if depth > 64 {
-            return true;
+    /// The module's types' layouts are worked out once the top level is read; a body's own
+    /// types and the top level's, while it is read, are walked. (A named type that only
+    /// bodies name is a body's own type, but its definition is the module's.)
+    fn layout(&self, ty: TypeId, depth: u32) -> Layout {
+        if let Some(bm) = &self.body_mode
+            && let Some(layout) = bm.base.types.layout(self.resolve_ty(ty))
+        {
+            return layout;
         }
-        match self.body_ty(ty) {
-            Type::Int(_)
-            | Type::Float(_)
-            | Type::Ptr(_)
-            | Type::X86Amx
-            | Type::TargetExt { .. } => true,
-            Type::Array(_, elem) | Type::Vector { elem, .. } => {
-                self.is_sized_within(*elem, depth + 1)
-            }
-            Type::Struct { elems, .. } => {
-                if elems.iter().any(|&e| self.is_scalable(e, depth + 1)) {
-                    let first = self.body_ty(elems[0]);
-                    matches!(first, Type::Vector { scalable: true, .. })
-                        && elems.iter().all(|&e| self.body_ty(e) == first)
-                } else {
-                    elems.iter().all(|&e| self.is_sized_within(e, depth + 1))
-                }
-            }
-            Type::Void
-            | Type::Label
-            | Type::Metadata
-            | Type::Token
-            | Type::Function { .. }
-            | Type::Named(_) => false,
+        if depth > Layout::NESTING_LIMIT {
+            return Layout::DEEP;
         }
-    }
-
-    /// Whether `ty` is or holds a scalable vector (`Type::isScalableTy`, target types aside).
-    fn is_scalable(&self, ty: TypeId, depth: u32) -> bool {
-        if depth > 64 {
-            return false;
-        }
-        match self.body_ty(ty) {
-            Type::Vector { scalable, .. } => *scalable,
-            Type::Array(_, elem) => self.is_scalable(*elem, depth + 1),
-            Type::Struct { elems, .. } => elems.iter().any(|&e| self.is_scalable(e, depth + 1)),
-            _ => false,
-        }
+        let body = |t: TypeId| self.body_ty(t);
+        Layout::of(body(ty), body, |e| self.layout(e, depth + 1))
     }
 
     fn opt_addrspace_number(&mut self) -> PResult<u32> {
@@ -3075,6 +3064,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The length of a getelementptr's vectors that a base of type `ty` sets, if it is one.
+    #[inline]
     fn gep_width(&self, ty: TypeId) -> Option<(bool, u64)> {
         match *self.body_ty(ty) {
             Type::Vector { scalable, len, .. } => Some((scalable, len)),
@@ -3084,11 +3074,15 @@ impl<'a> Parser<'a> {
 
     /// A getelementptr index of type `ty` is an integer or a vector of them, of the length of
     /// the vectors before it (`width`, which it sets if none was): LLVM's words where not.
+    #[inline]
     fn gep_index_holds(
         &self,
         ty: TypeId,
         width: &mut Option<(bool, u64)>,
     ) -> Result<(), &'static str> {
+        if let Type::Int(_) = self.ty(ty) {
+            return Ok(());
+        }
         match *self.body_ty(ty) {
             Type::Int(_) => Ok(()),
             Type::Vector { elem, .. } if matches!(self.body_ty(elem), Type::Int(_)) => {
@@ -4541,12 +4535,11 @@ impl<'a> Parser<'a> {
                         });
                     }
                 }
-                if indexed.is_some() && !self.is_sized(source) {
+                let layout = self.layout(source, 0);
+                if indexed.is_some() && !layout.sized {
                     return Err(self.err_at(base, "base element of getelementptr must be sized"));
                 }
-                if matches!(self.body_ty(source), Type::Struct { .. })
-                    && self.is_scalable(source, 0)
-                {
+                if layout.scalable && matches!(self.body_ty(source), Type::Struct { .. }) {
                     let message =
                         "getelementptr cannot target structure that contains scalable vector type";
                     return Err(self.err_at(base, message));
@@ -4722,7 +4715,7 @@ impl<'a> Parser<'a> {
         self.push_item(Item::Mark(b'('));
         // A musttail call in a varargs function forwards the caller's own variable arguments,
         // written `...` last, and only there.
-        let in_varargs = match &self.body_mode {
+        let in_varargs = |p: &Self| match &p.body_mode {
             Some(bm) => bm.base.functions[bm.func].varargs,
             None => false,
         };
@@ -4735,7 +4728,7 @@ impl<'a> Parser<'a> {
                         let message = format!("{unexpected}non-musttail call");
                         return Err(self.err_at(self.tok.span, message));
                     }
-                    if !in_varargs {
+                    if !in_varargs(self) {
                         let message = format!("{unexpected}musttail call in non-varargs function");
                         return Err(self.err_at(self.tok.span, message));
                     }
@@ -4764,7 +4757,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if musttail && in_varargs && !forwards_varargs && self.tok.kind == Tok::RParen {
+        if musttail && !forwards_varargs && self.tok.kind == Tok::RParen && in_varargs(self) {
             let message = "expected '...' at end of argument list for musttail call in varargs \
                            function";
             return Err(self.err_at(self.tok.span, message));
