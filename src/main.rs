@@ -347,9 +347,16 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
         format!("line {line}: {}", m.source[line_start..line_end].trim())
     };
     Ok(match mergefn::merge::explain(m, f, g) {
-        Explanation::Merge => {
-            format!("{first} and {second} merge: they are equal (spec §2-§5, §7)")
-        }
+        Explanation::Merge {
+            attachments_dropped: 0,
+        } => format!("{first} and {second} merge: they are equal (spec §2-§5, §7)"),
+        Explanation::Merge {
+            attachments_dropped: n,
+        } => format!(
+            "{first} and {second} merge: they are equal (spec §2-§5, §7) but for {n} metadata \
+             attachment(s) of loads and stores, which the kept body does without (spec §5, \
+             going further)"
+        ),
         Explanation::Ineligible { function, reason } => {
             format!("{first} and {second} do not merge: {function} does not take part ({reason})")
         }

@@ -806,3 +806,30 @@ fn uses_move_between_equal_types() {
     assert!(out.contains("call ptr @ext_int(ptr %v, ptr null)"), "{out}");
     assert!(out.contains("[ptr @ext_int, ptr @ext_ptr]"), "{out}");
 }
+
+/// Functions that differ only in the metadata of loads and stores merge, and the kept body
+/// drops the attachments the members do not all have, equal; those they share stay.
+#[test]
+fn kept_bodies_drop_the_attachments_their_members_do_not_share() {
+    let text = read(&root().join("tests/fixtures/merge/load_metadata.ll"));
+    let (out, folded, report) = merged(&text, &Options::default());
+    assert_eq!(folded, BTreeSet::from(["@get_b".to_string()]), "{out}");
+    assert_eq!(report.attachments_dropped, 1, "{out}");
+    assert!(
+        out.contains("%x = load i32, ptr %p, align 4, !range !6\n"),
+        "{out}"
+    );
+    let inline = "%x = load i32, ptr %p, align 4, !tbaa !0, !range !{i32 0, i32 5}\n";
+    assert!(out.contains(inline), "{out}");
+    let text = read(&root().join("tests/fixtures/merge/store_metadata.ll"));
+    let (out, _, report) = merged(&text, &Options::default());
+    assert_eq!(report.attachments_dropped, 2, "{out}");
+    let kept = definition(&out, "@store_int");
+    assert!(!kept.contains("!tbaa"), "{out}");
+    let path = root().join("tests/fixtures/merge/load_metadata.ll");
+    let (ok, out, _) = mergefn_cli(&["explain", path.to_str().unwrap(), "@get_a", "@get_b"]);
+    assert!(
+        ok && out.contains("but for 1 metadata attachment(s)"),
+        "{out}"
+    );
+}

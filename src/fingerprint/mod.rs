@@ -26,6 +26,24 @@ pub struct Fingerprint {
     pub bytes: Vec<u8>,
     /// The callee of every call hole, in the order the holes appear in `bytes`.
     pub holes: Vec<GlobalId>,
+    /// The attachments of loads and stores left out of `bytes`, which a survivor drops
+    /// where the members of its class differ.
+    pub droppable: Vec<Droppable>,
+}
+
+/// A metadata attachment of a load or a store (`, !tbaa !5`) that equality leaves aside
+/// (spec §5, "going further"): functions that differ only there merge, and the survivor
+/// drops each such attachment that not every member of its class has, equal by the deep
+/// comparison. Dropping metadata loses facts an optimizer may use, never behaviour, so the
+/// kept body does what each member did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Droppable {
+    /// The instruction's place among the function's instructions, in the walk of §3.
+    pub inst: u32,
+    /// The kind, as written (`!tbaa`).
+    pub kind: Box<[u8]>,
+    /// The metadata's encoding, on its own (nodes numbered from its root).
+    pub md: Box<[u8]>,
 }
 
 /// Which part of a function a stretch of the encoding comes from, for `explain`.
@@ -223,6 +241,33 @@ fn compares_metadata(op: Opcode, kind: &[u8]) -> bool {
     }
 }
 
+/// Whether the attachment whose kind is at `kind` (`!tbaa`) names a numbered node (` !5`).
+fn names_numbered_node(m: &Module, kind: Span) -> bool {
+    let after = m.source.as_bytes()[kind.end as usize..].trim_ascii_start();
+    after.first() == Some(&b'!') && after.get(1).is_some_and(u8::is_ascii_digit)
+}
+
+/// The span of the attachment whose kind is at `kind` with the comma before it
+/// (`, !tbaa !5`), which removing leaves the instruction without it; `None` if the text
+/// around is not that.
+pub fn attachment_text(m: &Module, kind: Span) -> Option<Span> {
+    let src = m.source.as_bytes();
+    let before = src[..kind.start as usize].trim_ascii_end();
+    if before.last() != Some(&b',') || !names_numbered_node(m, kind) {
+        return None;
+    }
+    let after = &src[kind.end as usize..];
+    let number = after.len() - after.trim_ascii_start().len();
+    let digits = after[number + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    Some(Span::new(
+        before.len() - 1,
+        kind.end as usize + number + 1 + digits,
+    ))
+}
+
 /// Calling conventions under which a function cannot be called, so no thunk can call it.
 pub fn forbids_calls(cconv: &[u8]) -> bool {
     matches!(
@@ -261,6 +306,7 @@ pub fn fingerprint_first_read(
     Fingerprint {
         bytes: e.out,
         holes: e.holes,
+        droppable: e.droppable,
     }
 }
 
@@ -287,6 +333,7 @@ pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> (Fingerprint,
     let fp = Fingerprint {
         bytes: e.out,
         holes: e.holes,
+        droppable: e.droppable,
     };
     (fp, trace)
 }
@@ -312,6 +359,9 @@ struct Encoder<'a, 'm> {
     attr_keys: Vec<Cow<'m, [u8]>>,
     /// The body's uses when it is first read, not yet the module's (see [`Encoder::use_global`]).
     body_uses: &'a [GlobalUse],
+    /// Instructions encoded so far.
+    insts: u32,
+    droppable: Vec<Droppable>,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -342,6 +392,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
             local_number,
             next_local,
             md_number: FxHashMap::default(),
+            insts: 0,
+            droppable: Vec::new(),
             trace,
             labels: None,
             attr_keys: Vec::new(),
@@ -479,10 +531,13 @@ impl<'a, 'm> Encoder<'a, 'm> {
         // Every item starts with a tag, so an end tag keeps item lists of different lengths
         // apart (and lets `explain` point at the first differing item, not at a count).
         self.byte(tag::END_ITEMS);
+        let ordinal = self.insts;
+        self.insts += 1;
         let attached: Vec<_> = body
             .attachments(i)
             .iter()
             .filter(|(k, _)| compares_metadata(inst.opcode, self.m.bytes(*k)))
+            .filter(|&&(k, md)| !self.set_aside(inst.opcode, ordinal, k, md))
             .copied()
             .collect();
         self.mark(inst.span, Part::Metadata(inst.opcode));
@@ -493,6 +548,30 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.text(kind);
             self.md(md);
         }
+    }
+
+    /// Keep a load's or store's attachment of `kind` as [`Droppable`], out of the encoding,
+    /// if the survivor could drop it: one whose text a patch removes ([`attachment_text`]).
+    /// Whether it did.
+    fn set_aside(&mut self, op: Opcode, inst: u32, kind: Span, md: MdRef) -> bool {
+        let load_or_store = matches!(op, Opcode::Load | Opcode::Store);
+        if !load_or_store || attachment_text(self.m, kind).is_none() {
+            return false;
+        }
+        // On its own: nodes numbered from this root, in a buffer of its own, untraced.
+        let out = std::mem::take(&mut self.out);
+        let numbers = std::mem::take(&mut self.md_number);
+        let trace = self.trace.take();
+        self.md(md);
+        let encoded = std::mem::replace(&mut self.out, out);
+        self.md_number = numbers;
+        self.trace = trace;
+        self.droppable.push(Droppable {
+            inst,
+            kind: self.m.bytes(kind).into(),
+            md: encoded.into(),
+        });
+        true
     }
 
     /// The part of the spec an instruction item falls under, for `explain`.

@@ -6,7 +6,7 @@
 //! (an `unnamed_addr` member's every use), because that can make two more functions equal.
 
 use crate::decide::{self, ClassPlan, Redirect};
-use crate::fingerprint::{self, Context, TraceMark};
+use crate::fingerprint::{self, Context, Droppable, TraceMark};
 use crate::model::*;
 use crate::partition::{Candidate, partition};
 use crate::read::{BodyWork, Scratch, Visit};
@@ -76,6 +76,9 @@ pub struct Report {
     pub aliases: usize,
     pub thunks: usize,
     pub instructions_saved: isize,
+    /// Metadata attachments of loads and stores dropped from kept bodies, where the members
+    /// of their class differed (see [`fingerprint::Droppable`]).
+    pub attachments_dropped: usize,
 }
 
 // The reports are serialized by hand rather than by serde's derive macro: a crate with a
@@ -137,6 +140,7 @@ serialize_fields!(Report {
     aliases,
     thunks,
     instructions_saved,
+    attachments_dropped,
 });
 
 impl Report {
@@ -332,8 +336,8 @@ impl PartialEq for Prehashed {
 impl Eq for Prehashed {}
 
 /// A function's encoding made as it was read: the number of its bytes in
-/// [`FirstRead::encodings`], and its holes.
-type FirstPrint = (u32, Vec<GlobalId>);
+/// [`FirstRead::encodings`], its holes and the attachments it set aside.
+type FirstPrint = (u32, Vec<GlobalId>, Vec<Droppable>);
 
 /// A function of a group that may be equal, with its encoding if made as it was read.
 type Member = (FuncId, Option<FirstPrint>);
@@ -372,7 +376,9 @@ impl BodyWork for FirstReadEncodings {
                 let mut state = self.state();
                 let next = state.encodings.len() as u32;
                 let encoding = *state.encodings.entry(bytes).or_insert(next);
-                state.prints.insert(f, (encoding, print.holes));
+                state
+                    .prints
+                    .insert(f, (encoding, print.holes, print.droppable));
             }
         })
     }
@@ -395,7 +401,7 @@ fn candidates<'m>(
     m: &'m Module,
     eligible: &SecondaryMap<FuncId, bool>,
     first_read: &mut FirstRead,
-) -> Vec<Candidate> {
+) -> (Vec<Candidate>, Droppables) {
     let cx = Context::new(m, Box::new(|g| is_hole(m, g)));
     // Functions can be equal only if their bodies have one shape and their headers encode
     // alike; only those that share both with another are encoded (read again unless
@@ -443,24 +449,28 @@ fn candidates<'m>(
         let mut seen: FxHashMap<Cow<[u8]>, u32> = FxHashMap::default();
         let mut out = Vec::with_capacity(group.len());
         for (f, print) in group {
-            let (bytes, holes) = match print {
-                Some((n, holes)) => (Cow::Borrowed(&first_encodings[n as usize][..]), holes),
+            let (bytes, holes, droppable) = match print {
+                Some((n, holes, droppable)) => (
+                    Cow::Borrowed(&first_encodings[n as usize][..]),
+                    holes,
+                    droppable,
+                ),
                 None => {
                     let Ok(body) = m.body_reusing(f, scratch) else {
                         continue;
                     };
                     let fp = fingerprint::fingerprint(&cx, f, &body);
                     scratch.recycle(body);
-                    (Cow::Owned(fp.bytes), fp.holes)
+                    (Cow::Owned(fp.bytes), fp.holes, fp.droppable)
                 }
             };
             let next = seen.len() as u32;
             let local = *seen.entry(bytes).or_insert(next);
-            out.push((f, local, holes));
+            out.push((f, local, holes, droppable));
         }
         out
     };
-    let encoded: Vec<Vec<(FuncId, u32, Vec<GlobalId>)>> = if !crate::read::worth_threads(
+    let encoded: Vec<Vec<Encoded>> = if !crate::read::worth_threads(
         crate::read::body_text(m, groups.iter().flatten().map(|(f, _)| f)),
         groups.len(),
     ) {
@@ -477,23 +487,35 @@ fn candidates<'m>(
     };
     // Number the encodings across groups (different shapes never share an encoding).
     let mut result = Vec::new();
+    let mut set_aside = Droppables::default();
     let mut base = 0u32;
     for group in encoded {
         let classes = group
             .iter()
-            .map(|&(_, local, _)| local + 1)
+            .map(|&(_, local, _, _)| local + 1)
             .max()
             .unwrap_or(0);
-        result.extend(group.into_iter().map(|(func, local, holes)| Candidate {
-            func,
-            encoding: base + local,
-            holes,
-        }));
+        for (func, local, holes, droppable) in group {
+            if !droppable.is_empty() {
+                set_aside.insert(func, droppable);
+            }
+            result.push(Candidate {
+                func,
+                encoding: base + local,
+                holes,
+            });
+        }
         base += classes;
     }
     result.sort_unstable_by_key(|c| c.func);
-    result
+    (result, set_aside)
 }
+
+/// What a function's encoding left aside, by function (those with any).
+type Droppables = FxHashMap<FuncId, Vec<Droppable>>;
+
+/// A function of a group encoded: its number within the group, holes, attachments set aside.
+type Encoded = (FuncId, u32, Vec<GlobalId>, Vec<Droppable>);
 
 /// Merge the identical functions of a module; the module's text follows (see [`crate::write`]).
 pub fn merge(m: &mut Module, opts: &Options) -> Report {
@@ -521,9 +543,10 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     let mut folded_into: SecondaryMap<FuncId, Option<FuncId>> = SecondaryMap::new();
     let mut pending: Vec<Pending> = Vec::new();
     let mut private_bodies = Vec::new();
+    let mut dropped = Dropped::default();
     loop {
         report.rounds += 1;
-        let candidates = candidates(m, &eligible, &mut first_read);
+        let (candidates, set_aside) = candidates(m, &eligible, &mut first_read);
         let classes = partition(m, &candidates);
         let llvm_rounds = llvm_rounds(m, &candidates, &classes);
         // What the first reading made holds until the first edit.
@@ -544,6 +567,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 continue;
             };
             let survivor = plan.survivor;
+            report.attachments_dropped += reconcile_attachments(m, &plan, &set_aside, &mut dropped);
             let class = report.classes.len();
             report.classes.push(ClassReport {
                 body: String::new(),
@@ -577,6 +601,70 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     write_folded(m, opts, &mut pending, &folded_into);
     summarize(m, &mut report, &pending, &folded_into);
     report
+}
+
+/// The attachments dropped from each kept body: its instruction and kind. A later round
+/// compares what the body holds now.
+type Dropped = FxHashMap<FuncId, Vec<(u32, Box<[u8]>)>>;
+
+/// Drop from the survivor's body each attachment it set aside that some other member of the
+/// class has not, equal: every member's callers now run that body. Returns how many.
+fn reconcile_attachments(
+    m: &mut Module,
+    plan: &ClassPlan,
+    set_aside: &Droppables,
+    dropped: &mut Dropped,
+) -> usize {
+    let survivor = plan.survivor;
+    let holds = |f: FuncId| -> Vec<&Droppable> {
+        let gone = dropped.get(&f);
+        let set = set_aside.get(&f).map_or(&[][..], Vec::as_slice);
+        set.iter()
+            .filter(|d| !gone.is_some_and(|g| g.iter().any(|(i, k)| *i == d.inst && *k == d.kind)))
+            .collect()
+    };
+    let kept = holds(survivor);
+    if kept.is_empty() {
+        return 0;
+    }
+    let others: Vec<Vec<&Droppable>> = plan
+        .folds
+        .iter()
+        .filter(|fold| fold.member != survivor)
+        .map(|fold| holds(fold.member))
+        .collect();
+    let drop: Vec<(u32, Box<[u8]>)> = kept
+        .into_iter()
+        .filter(|d| others.iter().any(|o| !o.contains(d)))
+        .map(|d| (d.inst, d.kind.clone()))
+        .collect();
+    if drop.is_empty() {
+        return 0;
+    }
+    // The survivor was read whole before (it was encoded), so it reads again.
+    let Ok(body) = m.body(survivor) else {
+        return 0;
+    };
+    let mut spans = Vec::new();
+    let mut ordinal = 0u32;
+    for b in body.reachable_blocks() {
+        for i in body.blocks[b].insts() {
+            for &(kind, _) in body.attachments(i) {
+                let named = drop
+                    .iter()
+                    .any(|(at, k)| *at == ordinal && **k == *m.bytes(kind));
+                if named && let Some(text) = fingerprint::attachment_text(m, kind) {
+                    spans.push(text);
+                }
+            }
+            ordinal += 1;
+        }
+    }
+    for &span in &spans {
+        m.patch(span, String::new());
+    }
+    dropped.entry(survivor).or_default().extend(drop);
+    spans.len()
 }
 
 /// Redirect the uses the plan asks for and queue each member's text; returns whether an
@@ -1052,8 +1140,9 @@ fn summarize(
 /// Why two functions would or would not merge.
 #[derive(Clone, Debug)]
 pub enum Explanation {
-    /// They fall in one class.
-    Merge,
+    /// They fall in one class. They differ in this many attachments of loads and stores,
+    /// which the kept body does without (see [`fingerprint::Droppable`]).
+    Merge { attachments_dropped: usize },
     /// One of them does not take part.
     Ineligible {
         function: String,
@@ -1105,9 +1194,25 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
             right: find(&tg),
         };
     }
-    let classes = partition(m, &candidates(m, &eligible, &mut FirstRead::default()));
+    // The places (instruction, kind) where the two do not hold one equal attachment.
+    fn at<'a>(x: &'a [Droppable], inst: u32, kind: &[u8]) -> Option<&'a [u8]> {
+        x.iter()
+            .find(|d| d.inst == inst && *d.kind == *kind)
+            .map(|d| &*d.md)
+    }
+    let places: std::collections::BTreeSet<(u32, &[u8])> =
+        (pf.droppable.iter().chain(&pg.droppable))
+            .map(|d| (d.inst, &*d.kind))
+            .collect();
+    let merge = Explanation::Merge {
+        attachments_dropped: places
+            .into_iter()
+            .filter(|&(i, k)| at(&pf.droppable, i, k) != at(&pg.droppable, i, k))
+            .count(),
+    };
+    let classes = partition(m, &candidates(m, &eligible, &mut FirstRead::default()).0);
     if classes.iter().any(|c| c.contains(&f) && c.contains(&g)) {
-        return Explanation::Merge;
+        return merge;
     }
     let class_of = |h: GlobalId| {
         m.function_of(h)
@@ -1122,7 +1227,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
             };
         }
     }
-    Explanation::Merge
+    merge
 }
 
 #[cfg(test)]
@@ -1173,10 +1278,11 @@ mod tests {
                 bytes[n as usize] = encoding.bytes;
             }
             let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
-            for (f, (n, holes)) in first.prints {
+            for (f, (n, holes, droppable)) in first.prints {
                 let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
                 assert_eq!(again.bytes, bytes[n as usize], "{}", path.display());
                 assert_eq!(again.holes, holes, "{}", path.display());
+                assert_eq!(again.droppable, droppable, "{}", path.display());
                 compared += 1;
             }
         }
