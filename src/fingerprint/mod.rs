@@ -228,6 +228,7 @@ mod tag {
     pub const BLOCK: u8 = 33;
     pub const INST: u8 = 34;
     pub const NAMED_TYPE: u8 = 35;
+    pub const MD_NESTED: u8 = 36;
     pub const END_ITEMS: u8 = 0xff;
 }
 
@@ -533,20 +534,33 @@ impl<'a, 'm> Encoder<'a, 'm> {
         self.byte(tag::END_ITEMS);
         let ordinal = self.insts;
         self.insts += 1;
-        let attached: Vec<_> = body
+        let mut attached: Vec<_> = body
             .attachments(i)
             .iter()
             .filter(|(k, _)| compares_metadata(inst.opcode, self.m.bytes(*k)))
-            .filter(|&&(k, md)| !self.set_aside(inst.opcode, ordinal, k, md))
             .copied()
             .collect();
-        self.mark(inst.span, Part::Metadata(inst.opcode));
-        self.num(attached.len() as u64);
-        let mut attached = attached;
         attached.sort_by(|a, b| self.m.bytes(a.0).cmp(self.m.bytes(b.0)));
+        // What is set aside leaves the encoding, but for what LLVM compares of a load's
+        // attachments (their kinds, each node one level deep), so that functions LLVM tells
+        // apart by them stay apart; LLVM compares nothing of a store's.
+        let mut compared = Vec::with_capacity(attached.len());
         for (kind, md) in attached {
+            if !self.set_aside(inst.opcode, ordinal, kind, md) {
+                compared.push((kind, md, false));
+            } else if inst.opcode == Opcode::Load {
+                compared.push((kind, md, true));
+            }
+        }
+        self.mark(inst.span, Part::Metadata(inst.opcode));
+        self.num(compared.len() as u64);
+        for (kind, md, shallow) in compared {
             self.text(kind);
-            self.md(md);
+            if shallow {
+                self.md_shallow(md);
+            } else {
+                self.md(md);
+            }
         }
     }
 
@@ -947,6 +961,29 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.byte(tag::MD_VALUE);
                 self.ty(t, 0);
                 self.value(v, false);
+            }
+        }
+    }
+
+    /// A load's attachment as LLVM 22 compares it (`cmpMDNode`): a tuple's operands one
+    /// level deep, strings and constants by content, a nested node as just one. The rest is
+    /// compared when the kept body is settled (see [`Droppable`]).
+    fn md_shallow(&mut self, md: MdRef) {
+        let (m, body) = (self.m, self.body);
+        let MdRef::Node(id) = md else {
+            return self.md(md);
+        };
+        let MdBody::Tuple(ops) = &body.md_node(m, id).body else {
+            return self.md(md);
+        };
+        self.byte(tag::MD);
+        self.byte(tag::MD_NODE);
+        self.num(ops.len() as u64);
+        for op in ops {
+            match op {
+                Some(MdRef::Node(_)) => self.byte(tag::MD_NESTED),
+                Some(r) => self.md(*r),
+                None => self.byte(tag::MD_NULL),
             }
         }
     }
