@@ -9,6 +9,17 @@ use common::*;
 use std::path::Path;
 use std::process::Command;
 
+/// Run a build step; its error output if it fails.
+fn run_ok(cmd: &mut Command, what: &str) {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what} ({:?}): {}",
+        cmd.get_args().collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// How a corpus module becomes a program.
 enum Build<'a> {
     /// clang-22 (C, linked with libm) or clang++-22, with objects of ours beside it.
@@ -32,19 +43,9 @@ fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
         }
         Build::RustLink(link) => {
             let object = dir.join(format!("{name}.o"));
-            let out = Command::new("clang-22")
-                .args(["-O1", "-c", "-Wno-override-module"])
-                .arg(ll)
-                .arg("-o")
-                .arg(&object)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "clang-22 -c {}: {}",
-                ll.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let mut compile = Command::new("clang-22");
+            compile.args(["-O1", "-c", "-Wno-override-module"]);
+            run_ok(compile.arg(ll).arg("-o").arg(&object), "clang-22 -c");
             let args = std::fs::read_to_string(link.join("args")).unwrap();
             let mut cmd = Command::new("cc");
             for arg in args.lines() {
@@ -57,13 +58,7 @@ fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
             (cmd, "cc (rustc's link)")
         }
     };
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{what} {}: {}",
-        ll.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(&mut cmd, what);
     let run = Command::new(&exe).output().unwrap();
     assert!(
         run.status.success(),
@@ -111,19 +106,10 @@ fn sqlite_driver_prints_the_same() {
     let dir = tempfile::tempdir().unwrap();
     // The driver is compiled to an object of its own, against the corpus's sqlite3.h.
     let driver = dir.path().join("driver.o");
-    let out = Command::new("clang-22")
-        .args(["-O1", "-c", "-I"])
-        .arg(&corpus)
-        .arg(root().join("bench/programs/sqlite-driver/driver.c"))
-        .arg("-o")
-        .arg(&driver)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut compile = Command::new("clang-22");
+    compile.args(["-O1", "-c", "-I"]).arg(&corpus);
+    compile.arg(root().join("bench/programs/sqlite-driver/driver.c"));
+    run_ok(compile.arg("-o").arg(&driver), "clang-22 -c");
     for module in ["sqlite3-O0.ll", "sqlite3-O2.ll"] {
         let build = Build::Clang {
             cxx: false,
