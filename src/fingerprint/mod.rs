@@ -363,6 +363,7 @@ struct Encoder<'a, 'm> {
     /// Instructions encoded so far.
     insts: u32,
     droppable: Vec<Droppable>,
+    set_aside_nodes: FxHashMap<MdId, Box<[u8]>>,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -395,6 +396,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             md_number: FxHashMap::default(),
             insts: 0,
             droppable: Vec::new(),
+            set_aside_nodes: FxHashMap::default(),
             trace,
             labels: None,
             attr_keys: Vec::new(),
@@ -572,7 +574,30 @@ impl<'a, 'm> Encoder<'a, 'm> {
         if !load_or_store || attachment_text(self.m, kind).is_none() {
             return false;
         }
-        // On its own: nodes numbered from this root, in a buffer of its own, untraced.
+        // A body's loads and stores name few distinct nodes (its `!tbaa` tags), each many
+        // times: each is encoded once.
+        let encoded = match md {
+            MdRef::Node(id) => match self.set_aside_nodes.get(&id) {
+                Some(encoded) => encoded.clone(),
+                None => {
+                    let encoded = self.md_on_its_own(md);
+                    self.set_aside_nodes.insert(id, encoded.clone());
+                    encoded
+                }
+            },
+            _ => self.md_on_its_own(md),
+        };
+        self.droppable.push(Droppable {
+            inst,
+            kind: self.m.bytes(kind).into(),
+            md: encoded,
+        });
+        true
+    }
+
+    /// The encoding of `md` on its own: nodes numbered from this root, in a buffer of its
+    /// own, untraced.
+    fn md_on_its_own(&mut self, md: MdRef) -> Box<[u8]> {
         let out = std::mem::take(&mut self.out);
         let numbers = std::mem::take(&mut self.md_number);
         let trace = self.trace.take();
@@ -580,12 +605,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let encoded = std::mem::replace(&mut self.out, out);
         self.md_number = numbers;
         self.trace = trace;
-        self.droppable.push(Droppable {
-            inst,
-            kind: self.m.bytes(kind).into(),
-            md: encoded.into(),
-        });
-        true
+        encoded.into()
     }
 
     /// The part of the spec an instruction item falls under, for `explain`.
