@@ -313,6 +313,26 @@ fn as_opt_reads(refused: &[(&str, (u32, u32), &str)], read: &[&str]) {
 fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     let cases: &[(&str, (u32, u32), &str)] = &[
         (
+            "!0 = !{}\n!1 = !DILocation(line: 4294967296, scope: !0)\n",
+            (2, 24),
+            "value for 'line' too large, limit is 4294967295",
+        ),
+        (
+            "!0 = !{}\n!1 = !DILocalVariable(scope: !0, arg: -1)\n",
+            (2, 39),
+            "expected unsigned integer",
+        ),
+        (
+            "!1 = !DISubrange(count: 3, lowerBound: -9223372036854775809)\n",
+            (1, 40),
+            "value for 'lowerBound' too small, limit is -9223372036854775808",
+        ),
+        (
+            "!1 = !DIExpression(DW_OP_constu, 18446744073709551616)\n",
+            (1, 34),
+            "element too large, limit is 18446744073709551615",
+        ),
+        (
             "!0 = !{}\n!1 = !DILocation(line: 3, scope: !0, line: 3)\n",
             (2, 38),
             "field 'line' cannot be specified more than once",
@@ -542,6 +562,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define void @f(ptr %p) {\n  %x = load atomic i32, ptr %p acquire, align 4\n  \
          store atomic i32 0, ptr %p release, align 4\n  fence acquire\n  \
          %y = cmpxchg ptr %p, i32 0, i32 1 monotonic seq_cst\n  ret void\n}\n",
+            "!0 = !{}\n!1 = !DILocation(line: 4294967295, column: 65535, scope: !0)\n\
+         !2 = !DISubrange(count: -1, lowerBound: -9223372036854775808)\n\
+         !3 = !DIExpression(DW_OP_constu, 18446744073709551615, DW_OP_stack_value)\n",
         ],
     );
 }

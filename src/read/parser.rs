@@ -655,6 +655,14 @@ fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
 }
 
+/// A decimal number of digits only, if it fits in `u128`.
+fn decimal_u128(digits: &[u8]) -> Option<u128> {
+    digits.iter().try_fold(0u128, |n, &d| {
+        n.checked_mul(10)?
+            .checked_add(u128::from(d.checked_sub(b'0')?))
+    })
+}
+
 /// A decimal number that fits in `u32`.
 fn decimal_u32(digits: &[u8]) -> Option<u32> {
     // Local and metadata numbers are most of the numbers a module holds, and short: nine
@@ -1840,6 +1848,16 @@ impl<'a> Parser<'a> {
                         if value.range().len() == 4 && self.src[value.range()] == *b"null" {
                             self.field_may_be_null(kind, field_name, value)?;
                         }
+                        // A number of a few digits fits every field but a compile unit's
+                        // `emissionKind`: most are line and column numbers.
+                        let text = &self.src[value.range()];
+                        if matches!(text[0], b'0'..=b'9' | b'-')
+                            && (text.len() > 4
+                                || !text.iter().all(u8::is_ascii_digit)
+                                || kind == b"DICompileUnit")
+                        {
+                            self.field_number_holds(kind, field_name, value)?;
+                        }
                         fields.push((field_name, value));
                     }
                     self.bump();
@@ -1883,6 +1901,67 @@ impl<'a> Parser<'a> {
             value_start.get_or_insert(t.span);
             self.bump();
         }
+    }
+
+    /// LLVM's limits on a debug-information field written as a number (`value`, of the field
+    /// labelled at `label`, empty for an operand of `!DIExpression`), for the fields whose
+    /// type is one in every node kind that has them; the others are let through.
+    fn field_number_holds(&self, kind: &[u8], label: Span, value: Span) -> PResult<()> {
+        enum Limit {
+            Unsigned(u64),
+            Signed,
+        }
+        let name = self.src[label.range()]
+            .strip_suffix(b":")
+            .unwrap_or_default();
+        let limit = match name {
+            b"line" | b"scopeLine" | b"align" => Limit::Unsigned(u32::MAX.into()),
+            b"column" | b"arg" | b"tag" | b"language" => Limit::Unsigned(u16::MAX.into()),
+            b"emissionKind" => Limit::Unsigned(3),
+            b"size" | b"offset" => Limit::Unsigned(u64::MAX),
+            b"count" | b"lowerBound" | b"upperBound" | b"stride" if kind == b"DISubrange" => {
+                Limit::Signed
+            }
+            b"" if kind == b"DIExpression" => Limit::Unsigned(u64::MAX),
+            _ => return Ok(()),
+        };
+        let text = &self.src[value.range()];
+        match limit {
+            Limit::Unsigned(max) => {
+                if !text.iter().all(u8::is_ascii_digit) {
+                    return Err(self.err_at(value, "expected unsigned integer"));
+                }
+                if decimal_u128(text).is_none_or(|n| n > max.into()) {
+                    let name = String::from_utf8_lossy(name);
+                    let message = if name.is_empty() {
+                        format!("element too large, limit is {max}")
+                    } else {
+                        format!("value for '{name}' too large, limit is {max}")
+                    };
+                    return Err(self.err_at(value, message));
+                }
+            }
+            Limit::Signed => {
+                let (negative, digits) = match text.strip_prefix(b"-") {
+                    Some(digits) => (true, digits),
+                    None => (false, text),
+                };
+                if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                    return Ok(());
+                }
+                let n = decimal_u128(digits).unwrap_or(u128::MAX);
+                let name = String::from_utf8_lossy(name);
+                if negative && n > 1 << 63 {
+                    let message = format!("value for '{name}' too small, limit is {}", i64::MIN);
+                    return Err(self.err_at(value, message));
+                }
+                if !negative && n > i64::MAX as u128 {
+                    let message = format!("value for '{name}' too large, limit is {}", i64::MAX);
+                    return Err(self.err_at(value, message));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// LLVM's error for a field (its label at `label`) that `fields` already name.
