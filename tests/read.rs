@@ -288,9 +288,10 @@ fn opt_error_at(opt: &str, text: &str) -> Option<(u32, u32)> {
 
 /// Each of `refused` is refused at its line and column with its message, and each of `read`
 /// is read; opt-22, when present, agrees on every one.
-fn as_opt_reads(refused: &[(&str, (u32, u32), &str)], read: &[&str]) {
+fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str]) {
     let opt = common::opt();
-    for &(text, at, message) in refused {
+    for (text, at, message) in refused {
+        let (text, at, message) = (text.as_ref(), *at, *message);
         let d = syntax_error(text);
         assert_eq!((d.line, d.col), at, "{text}");
         assert!(d.message.contains(message), "{text}: {}", d.message);
@@ -950,10 +951,6 @@ fn types_are_checked_where_llvm_checks_them() {
             "extractvalue operand must be aggregate type",
         ),
     ];
-    let cases: Vec<(&str, (u32, u32), &str)> = cases
-        .iter()
-        .map(|(t, at, m)| (t.as_str(), *at, *m))
-        .collect();
     let read = [
         body("%a = alloca { <vscale x 1 x i32>, <vscale x 1 x i32> }"),
         body("%a = alloca [2 x { <vscale x 1 x i32> }]"),
@@ -1023,10 +1020,9 @@ fn datalayout_strings_are_checked_as_llvm_checks_them() {
         ("ni:0", "address space 0 cannot be non-integral"),
     ];
     let module = |layout: &str| format!("target datalayout = \"{layout}\"\n");
-    let refused: Vec<(String, &str)> = refused.iter().map(|&(l, m)| (module(l), m)).collect();
-    let refused: Vec<(&str, (u32, u32), &str)> = refused
+    let refused: Vec<(String, (u32, u32), &str)> = refused
         .iter()
-        .map(|(t, m)| (t.as_str(), (1, 21), *m))
+        .map(|&(l, m)| (module(l), (1, 21), m))
         .collect();
     let read: Vec<String> = [
         "",
@@ -1460,10 +1456,6 @@ fn operands_are_checked_against_each_other_where_llvm_checks_them() {
             "constant ptrauth address discriminator must be a pointer",
         ),
     ];
-    let cases: Vec<(&str, (u32, u32), &str)> = cases
-        .iter()
-        .map(|(t, at, m)| (t.as_str(), *at, *m))
-        .collect();
     as_opt_reads(
         &cases,
         &[
@@ -1504,10 +1496,6 @@ fn use_list_order_indexes_are_checked_where_llvm_checks_them() {
         ),
         ("{ 1 }", "expected >= 2 uselistorder indexes"),
     ]
-    .map(|(indexes, message)| (directive(indexes), message));
-    let cases: Vec<(&str, (u32, u32), &str)> = cases
-        .iter()
-        .map(|(text, m)| (text.as_str(), (5, 22), *m))
-        .collect();
+    .map(|(indexes, message)| (directive(indexes), (5, 22), message));
     as_opt_reads(&cases, &[&directive("{ 2, 0, 1 }")]);
 }
