@@ -655,14 +655,6 @@ fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
 }
 
-/// A decimal number of digits only, if it fits in `u128`.
-fn decimal_u128(digits: &[u8]) -> Option<u128> {
-    digits.iter().try_fold(0u128, |n, &d| {
-        n.checked_mul(10)?
-            .checked_add(u128::from(d.checked_sub(b'0')?))
-    })
-}
-
 /// A decimal number that fits in `u32`.
 fn decimal_u32(digits: &[u8]) -> Option<u32> {
     // Local and metadata numbers are most of the numbers a module holds, and short: nine
@@ -1931,7 +1923,8 @@ impl<'a> Parser<'a> {
                 if !text.iter().all(u8::is_ascii_digit) {
                     return Err(self.err_at(value, "expected unsigned integer"));
                 }
-                if decimal_u128(text).is_none_or(|n| n > max.into()) {
+                // Digits only: `None` is a number past `u64`.
+                if unsigned(text).is_none_or(|n| n > max) {
                     let name = String::from_utf8_lossy(name);
                     let message = if name.is_empty() {
                         format!("element too large, limit is {max}")
@@ -1949,13 +1942,13 @@ impl<'a> Parser<'a> {
                 if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
                     return Ok(());
                 }
-                let n = decimal_u128(digits).unwrap_or(u128::MAX);
+                let n = unsigned(digits).unwrap_or(u64::MAX);
                 let name = String::from_utf8_lossy(name);
                 if negative && n > 1 << 63 {
                     let message = format!("value for '{name}' too small, limit is {}", i64::MIN);
                     return Err(self.err_at(value, message));
                 }
-                if !negative && n > i64::MAX as u128 {
+                if !negative && n > i64::MAX as u64 {
                     let message = format!("value for '{name}' too large, limit is {}", i64::MAX);
                     return Err(self.err_at(value, message));
                 }
@@ -3110,7 +3103,8 @@ impl<'a> Parser<'a> {
         if let Type::Vector { scalable: true, .. } = body {
             return Some("atomicrmw operand may not be scalable".into());
         }
-        let fits = match atomicrmw_kind(operation)? {
+        let kind = atomicrmw_kind(operation)?;
+        let fits = match kind {
             AtomicRmwKind::Exchange => matches!(body, Type::Int(_) | Type::Float(_) | Type::Ptr(_)),
             AtomicRmwKind::Float => match body {
                 Type::Vector { elem, .. } => matches!(self.body_ty(*elem), Type::Float(_)),
@@ -3119,7 +3113,7 @@ impl<'a> Parser<'a> {
             AtomicRmwKind::Integer => matches!(body, Type::Int(_)),
         };
         if !fits {
-            return Some(match atomicrmw_kind(operation)? {
+            return Some(match kind {
                 AtomicRmwKind::Exchange => format!(
                     "atomicrmw {name} operand must be an integer, floating point, or pointer type"
                 ),
@@ -4700,11 +4694,7 @@ impl<'a> Parser<'a> {
             self.bump();
             let t = self.bump();
             self.push_word(t.span)?;
-            let index = std::str::from_utf8(self.text(t))
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(u64::MAX);
-            indices.push(index);
+            indices.push(unsigned(self.text(t)).unwrap_or(u64::MAX));
         }
         Ok(indices)
     }
