@@ -33,7 +33,7 @@ pub enum Tok {
     Exclaim,
     /// `#123`
     AttrGroup,
-    /// `#dbg_value` and the other debug record kinds
+    /// `#dbg_value` and the other debug record kinds (or any `#` before a word)
     DebugRecord,
     /// `$name` / `$"name"`
     ComdatName,
@@ -373,6 +373,10 @@ impl<'a> Lexer<'a> {
         if self.at(j) == b':' {
             return self.tok(Tok::Label, start, j + 1);
         }
+        // An integer type ends where its digits do (`i8-83` is `i8` then `-83`), as in LLVM.
+        if self.at(start) == b'i' && is_digit(self.at(start + 1)) {
+            return self.tok(Tok::Word, start, self.digits_end(start + 1));
+        }
         self.tok(Tok::Word, start, j)
     }
 
@@ -403,6 +407,14 @@ impl<'a> Lexer<'a> {
                     let j = self.digits_end(start + 1);
                     return self.tok(Tok::MdNum, start, j);
                 }
+                // LLVM reads `!` and the number as two tokens: space may part them (`! 16`).
+                if CLASS[c as usize] & SPACE != 0 {
+                    let at = run_end(self.src, start + 1, SPACE);
+                    if is_digit(self.at(at)) {
+                        let j = self.digits_end(at);
+                        return self.tok(Tok::MdNum, start, j);
+                    }
+                }
                 if is_name_start(c) || c == b'\\' {
                     let mut j = self.name_end(start + 1);
                     while self.at(j) == b'\\' {
@@ -417,8 +429,9 @@ impl<'a> Lexer<'a> {
                     let j = self.digits_end(start + 1);
                     return self.tok(Tok::AttrGroup, start, j);
                 }
-                let j = self.name_end(start + 1);
-                if self.src[start + 1..j].starts_with(b"dbg_") {
+                // A `#` before a word starts a debug record, whose kind the parser checks.
+                if is_name_start(self.at(start + 1)) {
+                    let j = self.name_end(start + 1);
                     return self.tok(Tok::DebugRecord, start, j);
                 }
                 self.tok(Tok::Invalid, start, start + 1)

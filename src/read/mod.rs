@@ -10,6 +10,7 @@
 //! body reads it again ([`Module::body`]), which cannot fail differently than it did here.
 
 mod attributes;
+mod debug_info;
 mod error;
 mod lexer;
 mod parser;
@@ -84,8 +85,12 @@ fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Mod
 fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, ReadError> {
     let (mut module, _, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
     module.source = source;
-    // Bodies before a syntax error of the top level may hold an earlier error.
-    let limit = top_error.as_ref().map(error_offset);
+    // Bodies before a syntax error of the top level may hold an earlier error; any body may
+    // hold a syntax error, which comes before a name left undefined.
+    let limit = top_error
+        .as_ref()
+        .filter(|e| !is_reference_error(e))
+        .map(error_offset);
     let (body_error, _) = read_bodies(&mut module, limit, &[], work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
@@ -584,11 +589,15 @@ mod tests {
         // Fields stepped over that name an undefined node or do not read: the module is read
         // again exactly, which says what and where.
         for (from, to, message) in [
-            ("scope: !3", "scope: !9", "4:40: use of undefined metadata"),
+            (
+                "scope: !3",
+                "scope: !9",
+                "4:41: use of undefined metadata '!9'",
+            ),
             (
                 "line: 1,",
                 "line: 1, #",
-                "4:33: expected a metadata field value, found `#`",
+                "4:33: expected field label here, found `#`",
             ),
         ] {
             let text = text.replace(from, to);

@@ -6,6 +6,7 @@
 //! an error at its first use, as LLVM reports it.
 
 use super::attributes::{self, Argument};
+use super::debug_info;
 use super::error::ReadError;
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
@@ -306,6 +307,10 @@ struct BodyMode<'a> {
     /// count of uses, so that a body's uses and the module's never share an id.
     first_use: u32,
     types: BodyTypes<'a>,
+    /// The first reference to a global or a node the module does not define. LLVM reports
+    /// one once the module is read, so reading goes on: a syntax error later in the body
+    /// comes first.
+    undefined: Option<ReadError>,
 }
 
 pub struct Parser<'a> {
@@ -323,6 +328,11 @@ pub struct Parser<'a> {
     /// with the first reference: checked at the end. A number leaves when it becomes known, so
     /// this stays small however much debug information the module has.
     md_text_refs: FxHashMap<u32, Span>,
+    /// Reading the fields the first phase stepped over: the module, whose nodes are known.
+    fields_of: Option<&'a Module>,
+    /// The next constant expression has the type it implies (an alias's aliasee), not one
+    /// it is checked against.
+    type_implied: bool,
     /// The comdats defined (`$c = comdat any`), by name; and those named before any
     /// definition, with the first reference: LLVM refuses any left when the module ends.
     comdats_defined: FxHashSet<Cow<'a, [u8]>>,
@@ -415,35 +425,124 @@ fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
         .then_some(end)
 }
 
+/// The length of a string's body once its escapes (`\\`, `\XX`) are read, as LLVM reads
+/// them: a `\` before anything else stands for itself.
+fn unescaped_len(body: &[u8]) -> u64 {
+    let (mut i, mut len) = (0, 0);
+    while i < body.len() {
+        i += match body[i..] {
+            [b'\\', b'\\', ..] => 2,
+            [b'\\', h, l, ..] if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => 3,
+            _ => 1,
+        };
+        len += 1;
+    }
+    len
+}
+
+/// LLVM's error for `reference` (`!7`) to a node never defined: at its number.
+fn undefined_metadata(src: &[u8], reference: Span) -> ReadError {
+    let number = Span::new(reference.start as usize + 1, reference.end as usize);
+    let text = String::from_utf8_lossy(&src[reference.range()]);
+    ReadError::at(src, number, format!("use of undefined metadata '{text}'"))
+}
+
+/// LLVM's words for what a debug record lacks start with a capital ("Expected ',' here").
+fn capitalized(e: ReadError) -> ReadError {
+    match e {
+        ReadError::Syntax(mut d) => {
+            if let Some(rest) = d.message.strip_prefix("expected") {
+                d.message = format!("Expected{rest}");
+            }
+            ReadError::Syntax(d)
+        }
+        e => e,
+    }
+}
+
+/// Whether the node whose name is at `name` is written `distinct` (only a numbered node's
+/// definition can be, and the word comes right before the name).
+fn is_after_distinct(src: &[u8], name: Span) -> bool {
+    src[..name.start as usize]
+        .trim_ascii_end()
+        .ends_with(b"distinct")
+}
+
 const TAIL_KINDS: [&[u8]; 3] = [b"tail", b"musttail", b"notail"];
+
+/// The calling conventions LLVM 22 names by a word: those of its library's strings that
+/// opt-22 takes before a declaration's type (sorted, for a binary search).
+const CALLING_CONVENTIONS: &[&str] = &[
+    "aarch64_sme_preservemost_from_x0",
+    "aarch64_sme_preservemost_from_x1",
+    "aarch64_sme_preservemost_from_x2",
+    "aarch64_sve_vector_pcs",
+    "aarch64_vector_pcs",
+    "amdgpu_cs",
+    "amdgpu_cs_chain",
+    "amdgpu_cs_chain_preserve",
+    "amdgpu_es",
+    "amdgpu_gfx",
+    "amdgpu_gfx_whole_wave",
+    "amdgpu_gs",
+    "amdgpu_hs",
+    "amdgpu_kernel",
+    "amdgpu_ls",
+    "amdgpu_ps",
+    "amdgpu_vs",
+    "anyregcc",
+    "arm_aapcs_vfpcc",
+    "arm_aapcscc",
+    "arm_apcscc",
+    "avr_intrcc",
+    "avr_signalcc",
+    "ccc",
+    "cfguard_checkcc",
+    "cheriot_compartmentcallcc",
+    "cheriot_compartmentcalleecc",
+    "cheriot_librarycallcc",
+    "coldcc",
+    "cxx_fast_tlscc",
+    "fastcc",
+    "ghccc",
+    "graalcc",
+    "hhvm_ccc",
+    "hhvmcc",
+    "intel_ocl_bicc",
+    "m68k_rtdcc",
+    "msp430_intrcc",
+    "preserve_allcc",
+    "preserve_mostcc",
+    "preserve_nonecc",
+    "ptx_device",
+    "ptx_kernel",
+    "riscv_vector_cc",
+    "riscv_vls_cc",
+    "spir_func",
+    "spir_kernel",
+    "swiftcc",
+    "swifttailcc",
+    "tailcc",
+    "win64cc",
+    "x86_64_sysvcc",
+    "x86_fastcallcc",
+    "x86_intrcc",
+    "x86_regcallcc",
+    "x86_stdcallcc",
+    "x86_thiscallcc",
+    "x86_vectorcallcc",
+];
+
+/// Whether the sorted `list` holds `word`.
+pub(super) fn is_listed(list: &[&str], word: &[u8]) -> bool {
+    list.binary_search_by(|w| w.as_bytes().cmp(word)).is_ok()
+}
 
 fn is_calling_conv(w: &[u8]) -> bool {
     // `cc42`: a numbered convention as LLVM prints it (it reads `cc 42` too).
     w.strip_prefix(b"cc")
         .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
-        || w.ends_with(b"cc")
-        || w.starts_with(b"amdgpu_")
-        || w.starts_with(b"aarch64_")
-        || w.starts_with(b"riscv_")
-        || matches!(
-            w,
-            b"ccc"
-                | b"fastcc"
-                | b"coldcc"
-                | b"ptx_kernel"
-                | b"ptx_device"
-                | b"spir_kernel"
-                | b"spir_func"
-                | b"intel_ocl_bicc"
-                | b"win64cc"
-                | b"x86_64_sysvcc"
-                | b"msp430_intrcc"
-                | b"avr_intrcc"
-                | b"avr_signalcc"
-                | b"hhvm_ccc"
-                | b"cxx_fast_tlscc"
-                | b"tailcc"
-        )
+        || is_listed(CALLING_CONVENTIONS, w)
 }
 
 /// What a cast's operand or result is made of: see `Parser::cast_holds`.
@@ -717,6 +816,8 @@ impl<'a> Parser<'a> {
             scope: None,
             spent_scope: None,
             md_text_refs: FxHashMap::default(),
+            fields_of: None,
+            type_implied: false,
             comdats_defined: FxHashSet::default(),
             comdat_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
@@ -870,13 +971,19 @@ impl<'a> Parser<'a> {
     /// A `!N` named in text kept as a span: checked now in body mode, at the end otherwise.
     fn note_md_ref(&mut self, t: Token) -> PResult<()> {
         let n = self.number_after_sigil(t)?;
-        match &self.body_mode {
-            Some(bm) if !bm.base.md_by_number.contains(n) => {
-                Err(self.err_at(t.span, "use of undefined metadata"))
+        match &mut self.body_mode {
+            Some(bm) => {
+                if !bm.base.md_by_number.contains(n) && bm.undefined.is_none() {
+                    bm.undefined = Some(undefined_metadata(self.src, t.span));
+                }
+                Ok(())
             }
-            Some(_) => Ok(()),
             None => {
-                if !self.m.md_by_number.contains(n) {
+                let known = match self.fields_of {
+                    Some(m) => m.md_by_number.contains(n),
+                    None => self.m.md_by_number.contains(n),
+                };
+                if !known {
                     self.md_text_refs.entry(n).or_insert(t.span);
                 }
                 Ok(())
@@ -964,6 +1071,10 @@ impl<'a> Parser<'a> {
 
     fn err_at(&self, span: Span, message: impl Into<String>) -> ReadError {
         ReadError::at(self.src, span, message)
+    }
+
+    fn undefined_metadata(&self, reference: Span) -> ReadError {
+        undefined_metadata(self.src, reference)
     }
 
     fn err(&self, expected: &str) -> ReadError {
@@ -1065,7 +1176,12 @@ impl<'a> Parser<'a> {
     }
 
     fn number_after_sigil(&self, t: Token) -> PResult<u32> {
-        decimal_u32(&self.text(t)[1..]).ok_or_else(|| self.err_at(t.span, "number out of range"))
+        let mut digits = &self.text(t)[1..];
+        // Only `! 16` has space after its sigil.
+        if !digits.first().is_some_and(u8::is_ascii_digit) {
+            digits = digits.trim_ascii_start();
+        }
+        decimal_u32(digits).ok_or_else(|| self.err_at(t.span, "number out of range"))
     }
 
     // ---- names ----
@@ -1099,8 +1215,13 @@ impl<'a> Parser<'a> {
             // global made once the body is read (`read::implicit_intrinsic`).
             let global = match found {
                 Some(g) => g,
-                None if is_implicit_intrinsic(t.kind, body) => GlobalId::reserved_value(),
-                None => return Err(self.err_at(t.span, "use of undefined value")),
+                None => {
+                    // Reading goes on (see `BodyMode::undefined`).
+                    if !is_implicit_intrinsic(t.kind, body) && bm.undefined.is_none() {
+                        bm.undefined = Some(ReadError::at(src, t.span, "use of undefined value"));
+                    }
+                    GlobalId::reserved_value()
+                }
             };
             let u = UseId::from_u32(bm.first_use + bm.uses.len() as u32);
             bm.uses.push(GlobalUse {
@@ -1446,7 +1567,7 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(n.first_use, "use of undefined type"));
         }
         if let Some(&span) = self.md_text_refs.values().min_by_key(|s| s.start) {
-            return Err(self.err_at(span, "use of undefined metadata"));
+            return Err(self.undefined_metadata(span));
         }
         if let Some(node) = self
             .m
@@ -1454,7 +1575,7 @@ impl<'a> Parser<'a> {
             .values()
             .find(|n| matches!(n.body, MdBody::Pending))
         {
-            return Err(self.err_at(node.span, "use of undefined metadata"));
+            return Err(self.undefined_metadata(node.span));
         }
         Ok(())
     }
@@ -1662,11 +1783,21 @@ impl<'a> Parser<'a> {
 
     fn md_number_ref(&mut self, t: Token) -> PResult<MdId> {
         let n = self.number_after_sigil(t)?;
-        if let Some(bm) = &self.body_mode {
-            return match bm.base.md_by_number.get(n) {
-                Some(id) => Ok(id),
-                None => Err(self.err_at(t.span, "use of undefined metadata")),
-            };
+        if let Some(bm) = &mut self.body_mode {
+            return Ok(match bm.base.md_by_number.get(n) {
+                Some(id) => id,
+                None => {
+                    // Noted, and a node of the body's stands in while reading goes on.
+                    if bm.undefined.is_none() {
+                        bm.undefined = Some(undefined_metadata(self.src, t.span));
+                    }
+                    self.push_md_node(MdNode {
+                        distinct: false,
+                        body: MdBody::Pending,
+                        span: t.span,
+                    })
+                }
+            });
         }
         if let Some(id) = self.m.md_by_number.get(n) {
             return Ok(id);
@@ -1684,12 +1815,13 @@ impl<'a> Parser<'a> {
     fn metadata_definition(&mut self) -> PResult<()> {
         let t = self.bump();
         let id = self.md_number_ref(t)?;
-        if !matches!(self.m.metadata[id].body, MdBody::Pending) {
-            return Err(self.err_at(t.span, "redefinition of metadata"));
-        }
         self.expect(Tok::Equal, "'='")?;
         let distinct = self.eat_word(b"distinct");
-        let (body, span) = self.md_node_body()?;
+        let (body, span) = self.md_node_body(distinct)?;
+        // LLVM reads the node before it finds its number taken.
+        if !matches!(self.m.metadata[id].body, MdBody::Pending) {
+            return Err(self.err_at(self.tok.span, "Metadata id is already used"));
+        }
         self.m.metadata[id] = MdNode {
             distinct,
             body,
@@ -1716,8 +1848,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `!{...}` or `!Name(...)`; returns the body and the span it covered.
-    fn md_node_body(&mut self) -> PResult<(MdBody, Span)> {
+    /// `!{...}` or `!Name(...)`, `distinct` or not; returns the body and the span it covered.
+    fn md_node_body(&mut self, distinct: bool) -> PResult<(MdBody, Span)> {
         let start = self.tok.span;
         match self.tok.kind {
             Tok::Exclaim => {
@@ -1732,10 +1864,10 @@ impl<'a> Parser<'a> {
                 let close = self.expect(Tok::RBrace, "'}'")?;
                 Ok((MdBody::Tuple(ops.into()), start.to(close.span)))
             }
-            Tok::MdName if self.peek2().kind == Tok::LParen => {
+            Tok::MdName => {
                 let name = self.bump();
                 if self.text(name) == b"!DIArgList" {
-                    self.bump();
+                    self.expect(Tok::LParen, "'(' here")?;
                     let mut args = Vec::new();
                     if self.tok.kind != Tok::RParen {
                         loop {
@@ -1747,7 +1879,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    let close = self.expect(Tok::RParen, "')'")?;
+                    let close = self.expect(Tok::RParen, "')' here")?;
                     return Ok((MdBody::ArgList(args.into()), start.to(close.span)));
                 }
                 // The fields are read again when needed (`read::md_fields`): debug information
@@ -1755,6 +1887,7 @@ impl<'a> Parser<'a> {
                 // most of a module with debug information: when guessing, they are read in the
                 // second phase, in parallel.
                 if self.body_end == BodyEnd::FirstClosingLine
+                    && self.tok.kind == Tok::LParen
                     && let Some(end) = skim_md_fields(self.src, self.tok.span.start as usize)
                 {
                     self.deferred_fields
@@ -1766,7 +1899,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let mut fields = std::mem::take(&mut self.md_fields_scratch);
-                let read = self.md_fields(&self.src[name.span.range()][1..], &mut fields);
+                let read = self.specialized_body(name.span, distinct, &mut fields);
                 fields.clear();
                 self.md_fields_scratch = fields;
                 read?;
@@ -1784,14 +1917,16 @@ impl<'a> Parser<'a> {
         p.seek(name.end as usize);
         let mut fields = Vec::new();
         // A throwaway parser: the references it notes go nowhere.
-        let _ = p.md_fields(&src.as_bytes()[name.range()][1..], &mut fields);
+        let distinct = is_after_distinct(src.as_bytes(), name);
+        let _ = p.specialized_body(name, distinct, &mut fields);
         fields
     }
 
     /// Whether the fields the first phase stepped over (see [`Parser::module`]) read, each
     /// ending where it was stepped over to, and name only metadata `base` defines.
-    pub(crate) fn deferred_fields_hold(src: &'a str, base: &Module, fields: &[Span]) -> bool {
+    pub(crate) fn deferred_fields_hold(src: &'a str, base: &'a Module, fields: &[Span]) -> bool {
         let mut p = Parser::new(src);
+        p.fields_of = Some(base);
         let mut scratch = Vec::new();
         let read = fields.iter().all(|span| {
             // The name holds no `(`: the fields start at the first.
@@ -1799,16 +1934,16 @@ impl<'a> Parser<'a> {
             let Some(open) = memchr::memchr(b'(', node) else {
                 return false;
             };
-            p.seek(span.start as usize + open);
+            let start = span.start as usize;
+            let name = Span::new(start, start + node[..open].trim_ascii_end().len());
+            p.seek(start + open);
             scratch.clear();
-            let kind = node[1..open].trim_ascii_end();
-            p.md_fields(kind, &mut scratch).is_ok() && p.prev_end().start == span.end
+            let distinct = is_after_distinct(src.as_bytes(), name);
+            p.specialized_body(name, distinct, &mut scratch).is_ok()
+                && p.prev_end().start == span.end
         });
-        // References to numbers not yet known are noted, not checked: all are known now.
-        read && p
-            .md_text_refs
-            .keys()
-            .all(|&n| base.md_by_number.contains(n))
+        // References are checked against the module, whose nodes are all known now.
+        read && p.md_text_refs.is_empty()
     }
 
     fn prev_end(&self) -> Span {
@@ -1820,216 +1955,509 @@ impl<'a> Parser<'a> {
         Span::empty_at(end as u32)
     }
 
-    /// The `(field: value, ...)` of a specialized node of `kind` (`DILocation`), added to
-    /// `fields`; values stay text. The fields LLVM requires of the kind must be there.
-    fn md_fields(&mut self, kind: &[u8], fields: &mut Vec<(Span, Span)>) -> PResult<()> {
-        let first = fields.len();
-        let open = self.expect(Tok::LParen, "'('")?;
-        let mut depth = 1u32;
-        let mut field_name = Span::empty_at(open.span.end);
-        let mut value_start: Option<Span> = None;
-        let mut names_seen = 0u64;
-        loop {
-            let t = self.tok;
-            match t.kind {
-                Tok::LParen => depth += 1,
-                Tok::RParen | Tok::Comma if depth == 1 => {
-                    if let Some(v) = value_start.take() {
-                        let value = v.to(self.prev_end());
-                        // Most values are not four bytes long: that is tested first.
-                        if value.range().len() == 4 && self.src[value.range()] == *b"null" {
-                            self.field_may_be_null(kind, field_name, value)?;
-                        }
-                        // A number of a few digits fits every field but a compile unit's
-                        // `emissionKind`: most are line and column numbers.
-                        let text = &self.src[value.range()];
-                        if matches!(text[0], b'0'..=b'9' | b'-')
-                            && (text.len() > 4
-                                || !text.iter().all(u8::is_ascii_digit)
-                                || kind == b"DICompileUnit")
-                        {
-                            self.field_number_holds(kind, field_name, value)?;
-                        }
-                        fields.push((field_name, value));
-                    }
-                    self.bump();
-                    if t.kind == Tok::RParen {
-                        return self.required_fields_present(kind, &fields[first..], t.span);
-                    }
-                    field_name = Span::empty_at(self.tok.span.start);
-                    continue;
-                }
-                Tok::RParen => depth -= 1,
-                Tok::Label if depth == 1 && value_start.is_none() => {
-                    let name = &self.src[t.span.range()];
-                    // A field named twice is looked for only when its name's bit was seen
-                    // before. The bit mixes the name's length, first and last letters with
-                    // factors under which no two fields of LLVM's common node kinds share one.
-                    let last = name.len().checked_sub(2).map_or(0, |i| name[i]);
-                    let mix = name[0] as usize * 25 + last as usize * 24 + name.len();
-                    let bit = 1u64 << (mix % 64);
-                    let seen = names_seen & bit != 0;
-                    names_seen |= bit;
-                    if seen {
-                        self.field_named_once(t.span, &fields[first..])?;
-                    }
-                    field_name = t.span;
-                    self.bump();
-                    continue;
-                }
-                Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
-                Tok::Invalid => return Err(self.err("a metadata field value")),
-                Tok::MdNum => self.note_md_ref(t)?,
-                Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
-                    value_start.get_or_insert(t.span);
-                    self.local_ref(t)?;
-                    continue;
-                }
-                Tok::GlobalName | Tok::GlobalNum => {
-                    self.global_use(t, UseRole::Operand)?;
-                }
-                _ => {}
-            }
-            value_start.get_or_insert(t.span);
-            self.bump();
-        }
-    }
-
-    /// LLVM's limits on a debug-information field written as a number (`value`, of the field
-    /// labelled at `label`, empty for an operand of `!DIExpression`), for the fields whose
-    /// type is one in every node kind that has them; the others are let through.
-    fn field_number_holds(&self, kind: &[u8], label: Span, value: Span) -> PResult<()> {
-        enum Limit {
-            Unsigned(u64),
-            Signed,
-        }
-        let name = self.src[label.range()]
-            .strip_suffix(b":")
-            .unwrap_or_default();
-        let limit = match name {
-            b"line" | b"scopeLine" | b"align" => Limit::Unsigned(u32::MAX.into()),
-            b"column" | b"arg" | b"tag" | b"language" => Limit::Unsigned(u16::MAX.into()),
-            b"emissionKind" => Limit::Unsigned(3),
-            b"size" | b"offset" => Limit::Unsigned(u64::MAX),
-            b"count" | b"lowerBound" | b"upperBound" | b"stride" if kind == b"DISubrange" => {
-                Limit::Signed
-            }
-            b"" if kind == b"DIExpression" => Limit::Unsigned(u64::MAX),
-            _ => return Ok(()),
-        };
-        let text = &self.src[value.range()];
-        match limit {
-            Limit::Unsigned(max) => {
-                if !text.iter().all(u8::is_ascii_digit) {
-                    return Err(self.err_at(value, "expected unsigned integer"));
-                }
-                // Digits only: `None` is a number past `u64`.
-                if unsigned(text).is_none_or(|n| n > max) {
-                    let name = String::from_utf8_lossy(name);
-                    let message = if name.is_empty() {
-                        format!("element too large, limit is {max}")
-                    } else {
-                        format!("value for '{name}' too large, limit is {max}")
-                    };
-                    return Err(self.err_at(value, message));
-                }
-            }
-            Limit::Signed => {
-                let (negative, digits) = match text.strip_prefix(b"-") {
-                    Some(digits) => (true, digits),
-                    None => (false, text),
-                };
-                if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-                    return Ok(());
-                }
-                let n = unsigned(digits).unwrap_or(u64::MAX);
-                let name = String::from_utf8_lossy(name);
-                if negative && n > 1 << 63 {
-                    let message = format!("value for '{name}' too small, limit is {}", i64::MIN);
-                    return Err(self.err_at(value, message));
-                }
-                if !negative && n > i64::MAX as u64 {
-                    let message = format!("value for '{name}' too large, limit is {}", i64::MAX);
-                    return Err(self.err_at(value, message));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// LLVM's error for a field (its label at `label`) that `fields` already name.
-    #[cold]
-    #[inline(never)]
-    fn field_named_once(&self, label: Span, fields: &[(Span, Span)]) -> PResult<()> {
-        let name = &self.src[label.range()];
-        if fields.iter().any(|(f, _)| self.src[f.range()] == *name) {
-            let name = String::from_utf8_lossy(&name[..name.len() - 1]);
-            let message = format!("field '{name}' cannot be specified more than once");
-            return Err(self.err_at(label, message));
-        }
-        Ok(())
-    }
-
-    /// LLVM's "'scope' cannot be null" for the fields of a kind that must name a node.
-    fn field_may_be_null(&self, kind: &[u8], field: Span, value: Span) -> PResult<()> {
-        let name = self.src[field.range()]
-            .strip_suffix(b":")
-            .unwrap_or_default();
-        let must_not = match kind {
-            b"DILocation"
-            | b"DILexicalBlock"
-            | b"DILexicalBlockFile"
-            | b"DILocalVariable"
-            | b"DILabel" => name == b"scope",
-            b"DICompileUnit" => name == b"file",
-            b"DISubrange" => name == b"count",
-            _ => false,
-        };
-        if must_not {
-            let name = String::from_utf8_lossy(name);
-            return Err(self.err_at(value, format!("'{name}' cannot be null")));
-        }
-        Ok(())
-    }
-
-    /// LLVM's "missing required field" for a specialized node without one of the fields its
-    /// kind requires, reported at the `)` that closes it.
-    fn required_fields_present(
-        &self,
-        kind: &[u8],
-        fields: &[(Span, Span)],
-        close: Span,
+    /// What follows the name (at `name`, `!DIxxx`) of a specialized node of a kind LLVM 22
+    /// has, `distinct` or not: its fields, added to `fields` as spans of text (label and
+    /// value; an expression's elements have empty labels), read as LLVM 22 reads them.
+    fn specialized_body(
+        &mut self,
+        name: Span,
+        distinct: bool,
+        fields: &mut Vec<(Span, Span)>,
     ) -> PResult<()> {
-        let required: &[&str] = match kind {
-            b"DILocation" | b"DILexicalBlock" | b"DICommonBlock" | b"DINamespace"
-            | b"DILocalVariable" => &["scope"],
-            b"GenericDINode" | b"DICompositeType" => &["tag"],
-            b"DIEnumerator" => &["name", "value"],
-            b"DIDerivedType" => &["tag", "baseType"],
-            b"DISubroutineType" => &["types"],
-            b"DIFile" => &["filename", "directory"],
-            b"DILexicalBlockFile" => &["scope", "discriminator"],
-            b"DIMacro" => &["type", "name"],
-            b"DIMacroFile" => &["file"],
-            b"DIModule" => &["scope", "name"],
-            b"DITemplateTypeParameter" => &["type"],
-            b"DITemplateValueParameter" => &["value"],
-            b"DILabel" => &["scope", "name", "file", "line"],
-            b"DIImportedEntity" => &["tag", "scope"],
-            b"DIGlobalVariableExpression" => &["var", "expr"],
-            _ => &[],
+        let kind = &self.src[name.range()][1..];
+        match kind {
+            b"DIExpression" => return self.expression_elements(fields),
+            b"DIAssignID" => {
+                if !distinct {
+                    return Err(self.err_at(name, "missing 'distinct', required for !DIAssignID()"));
+                }
+                self.expect(Tok::LParen, "'(' here")?;
+                self.expect(Tok::RParen, "')' here")?;
+                return Ok(());
+            }
+            b"DICompileUnit" if !distinct => {
+                return Err(self.err_at(name, "missing 'distinct', required for !DICompileUnit"));
+            }
+            _ => {}
+        }
+        let Some(table) = debug_info::fields(kind) else {
+            return Err(self.err_at(name, "expected metadata type"));
         };
-        // A field's span holds its `name:`.
-        let has = |field: &str| {
-            fields.iter().any(|&(f, _)| {
+        let first = fields.len();
+        let after = self.md_fields(table, fields)?;
+        let fields = &fields[first..];
+        let field = |label: &str| {
+            fields.iter().find_map(|&(f, v)| {
                 let f = &self.src[f.range()];
-                f.strip_suffix(b":") == Some(field.as_bytes())
+                (f.strip_suffix(b":") == Some(label.as_bytes())).then(|| &self.src[v.range()])
             })
         };
-        match required.iter().find(|field| !has(field)) {
-            Some(field) => Err(self.err_at(close, format!("missing required field '{field}'"))),
-            None => Ok(()),
+        match kind {
+            b"DISubprogram" if !distinct => {
+                // An explicit `spFlags` wins over `isDefinition`, which is true unless said.
+                let definition = match field("spFlags") {
+                    Some(flags) => flags.split(|&b| b == b'|').any(|flag| {
+                        let flag = flag.trim_ascii();
+                        flag == b"DISPFlagDefinition"
+                            || unsigned(flag)
+                                .is_some_and(|n| n & debug_info::words::DISP_FLAG_DEFINITION != 0)
+                    }),
+                    None => field("isDefinition") != Some(b"false"),
+                };
+                if definition {
+                    let message =
+                        "missing 'distinct', required for !DISubprogram that is a Definition";
+                    return Err(self.err_at(name, message));
+                }
+            }
+            b"DICompileUnit" => {
+                let language = field("language").is_some();
+                let language_name = field("sourceLanguageName").is_some();
+                let message = if language && language_name {
+                    "can only specify one of 'language' and 'sourceLanguageName' on !DICompileUnit"
+                } else if !language && !language_name {
+                    "missing one of 'language' or 'sourceLanguageName', required for !DICompileUnit"
+                } else if !language_name && field("sourceLanguageVersion").is_some() {
+                    "'sourceLanguageVersion' requires an associated 'sourceLanguageName' on \
+                     !DICompileUnit"
+                } else {
+                    return Ok(());
+                };
+                return Err(self.err_at(name, message));
+            }
+            b"DIEnumerator"
+                if field("isUnsigned") == Some(b"true")
+                    && field("value").is_some_and(|v| v.starts_with(b"-")) =>
+            {
+                return Err(self.err_at(after, "unsigned enumerator with negative value"));
+            }
+            _ => {}
         }
+        Ok(())
+    }
+
+    /// The `(field: value, ...)` of a specialized node whose kind has the fields of `table`,
+    /// added to `fields` as spans of text: each field one of the table's, named once, its value
+    /// what the field takes, and every field the kind requires there. Returns the span of the
+    /// token after the `)`.
+    fn md_fields(
+        &mut self,
+        table: &[debug_info::Field],
+        fields: &mut Vec<(Span, Span)>,
+    ) -> PResult<Span> {
+        self.expect(Tok::LParen, "'(' here")?;
+        let mut seen = 0u64;
+        // LLVM prints a kind's fields in the order of its table, which is this one's: the
+        // next field is looked for first after the last.
+        let mut next = 0;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                let label = self.tok;
+                if label.kind != Tok::Label {
+                    return Err(self.err("field label here"));
+                }
+                let text = self.text(label);
+                let name = &text[..text.len() - 1];
+                let is = |&i: &usize| {
+                    let f = table[i].name.as_bytes();
+                    f.len() == name.len() && f == name
+                };
+                let Some(i) = (next..table.len()).chain(0..next).find(is) else {
+                    let name = String::from_utf8_lossy(name);
+                    return Err(self.err_at(label.span, format!("invalid field '{name}'")));
+                };
+                if seen & 1 << i != 0 {
+                    let name = table[i].name;
+                    let message = format!("field '{name}' cannot be specified more than once");
+                    return Err(self.err_at(label.span, message));
+                }
+                seen |= 1 << i;
+                next = i + 1;
+                self.bump();
+                let start = self.tok.span;
+                self.field_value(table[i].name, table[i].value)?;
+                fields.push((label.span, start.to(self.prev_end())));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        let close = self.expect(Tok::RParen, "')' here")?;
+        let missing = table
+            .iter()
+            .enumerate()
+            .find(|&(i, f)| f.required && seen & 1 << i == 0);
+        if let Some((_, field)) = missing {
+            let message = format!("missing required field '{}'", field.name);
+            return Err(self.err_at(close.span, message));
+        }
+        Ok(self.tok.span)
+    }
+
+    /// The value of the field `name`, which takes `value`: stepped over once it is checked.
+    fn field_value(&mut self, name: &str, value: debug_info::FieldValue) -> PResult<()> {
+        use debug_info::FieldValue::*;
+        let t = self.tok;
+        match value {
+            Node { null } => return self.field_node(name, null),
+            Str { empty } => {
+                let s = self.expect(Tok::Str, "string constant")?;
+                if !empty && s.span.range().len() == 2 {
+                    return Err(self.err_at(s.span, format!("'{name}' cannot be empty")));
+                }
+                return Ok(());
+            }
+            Unsigned(max) => {
+                // Most are line and column numbers of a few digits.
+                let text = self.text(t);
+                let short = t.kind == Tok::Int && text.len() <= 4 && text[0].is_ascii_digit();
+                if !(short && u64::from(decimal(text)) <= max) {
+                    self.field_unsigned(name, max)?;
+                }
+            }
+            UnsignedOrNode(max) => match self.integer() {
+                Some(_) => self.field_unsigned(name, max)?,
+                None => return self.field_node(name, true),
+            },
+            Signed(min, max) => self.field_signed(name, min, max)?,
+            SignedOrNode(min, max, null) => match self.integer() {
+                Some(_) => self.field_signed(name, min, max)?,
+                None => return self.field_node(name, null),
+            },
+            Integer => {
+                if self.integer().is_none() {
+                    return Err(self.err("integer"));
+                }
+            }
+            Bool => {
+                if !(self.is_word(b"true") || self.is_word(b"false")) {
+                    return Err(self.err("'true' or 'false'"));
+                }
+            }
+            Word(words) => {
+                if self.integer().is_some() {
+                    self.field_unsigned(name, words.max())?;
+                } else {
+                    let word = if t.kind == Tok::Word {
+                        self.text(t)
+                    } else {
+                        b""
+                    };
+                    if !words.contains(word) {
+                        let what = words.what();
+                        return Err(match words.prefix() {
+                            Some(p) if word.starts_with(p.as_bytes()) => {
+                                let word = String::from_utf8_lossy(word);
+                                self.err_at(t.span, format!("invalid {what} '{word}'"))
+                            }
+                            _ => self.err(what),
+                        });
+                    }
+                }
+            }
+            Flags | SubprogramFlags => return self.field_flags(value == SubprogramFlags),
+            NodeList => {
+                self.expect(Tok::LBrace, "'{' here")?;
+                if self.tok.kind != Tok::RBrace {
+                    loop {
+                        if !self.eat_word(b"null") {
+                            self.md_field_operand(false)?;
+                        }
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RBrace, "'}' here")?;
+                return Ok(());
+            }
+            Checksum => {
+                let word = if t.kind == Tok::Word {
+                    self.text(t)
+                } else {
+                    b""
+                };
+                if !matches!(word, b"CSK_MD5" | b"CSK_SHA1" | b"CSK_SHA256") {
+                    // LLVM quotes the last word its lexer kept: this one if it is a checksum
+                    // kind's, else the field's own name.
+                    let quoted = if word.starts_with(b"CSK_") {
+                        String::from_utf8_lossy(word)
+                    } else {
+                        name.into()
+                    };
+                    return Err(self.err_at(t.span, format!("invalid checksum kind '{quoted}'")));
+                }
+            }
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// The current token as an integer, as LLVM's lexer reads one: whether it is negative,
+    /// and its magnitude (`None` past 64 bits). `u0x..` and `s0x..` are integers too.
+    fn integer(&self) -> Option<(bool, Option<u64>)> {
+        let text = self.text(self.tok);
+        match self.tok.kind {
+            Tok::Int if text[0] != b'+' => match text.strip_prefix(b"-") {
+                Some(digits) => Some((true, unsigned(digits))),
+                None => Some((false, unsigned(text))),
+            },
+            Tok::HexInt => {
+                let digits = std::str::from_utf8(&text[3..]).ok()?;
+                Some((false, u64::from_str_radix(digits, 16).ok()))
+            }
+            _ => None,
+        }
+    }
+
+    /// An unsigned integer field up to `max`, the current token (not stepped over).
+    fn field_unsigned(&self, name: &str, max: u64) -> PResult<()> {
+        match self.integer() {
+            Some((false, n)) if self.text(self.tok)[0] != b's' => {
+                if n.is_none_or(|n| n > max) {
+                    let message = format!("value for '{name}' too large, limit is {max}");
+                    return Err(self.err_at(self.tok.span, message));
+                }
+                Ok(())
+            }
+            _ => Err(self.err("unsigned integer")),
+        }
+    }
+
+    /// A signed integer field within `min..=max`, the current token (not stepped over).
+    fn field_signed(&self, name: &str, min: i64, max: i64) -> PResult<()> {
+        let Some((negative, n)) = self.integer() else {
+            return Err(self.err("signed integer"));
+        };
+        let n = i128::from(n.unwrap_or(u64::MAX)) + i128::from(n.is_none());
+        let value = if negative { -n } else { n };
+        if value < i128::from(min) {
+            let message = format!("value for '{name}' too small, limit is {min}");
+            return Err(self.err_at(self.tok.span, message));
+        }
+        if value > i128::from(max) {
+            let message = format!("value for '{name}' too large, limit is {max}");
+            return Err(self.err_at(self.tok.span, message));
+        }
+        Ok(())
+    }
+
+    /// `DIFlag*` (or, for a subprogram's `spFlags`, `DISPFlag*`) words and 32-bit numbers,
+    /// joined by `|`.
+    fn field_flags(&mut self, subprogram: bool) -> PResult<()> {
+        let (prefix, list, invalid) = if subprogram {
+            (
+                &b"DISPFlag"[..],
+                debug_info::words::DISP_FLAG,
+                "invalid subprogram debug info flag",
+            )
+        } else {
+            (
+                &b"DIFlag"[..],
+                debug_info::words::DI_FLAG,
+                "invalid debug info flag",
+            )
+        };
+        loop {
+            let t = self.tok;
+            match self.integer() {
+                Some((false, n)) if self.text(t)[0] != b's' => {
+                    if n.is_none_or(|n| n > u32::MAX.into()) {
+                        return Err(self.err_at(t.span, "expected 32-bit integer (too large)"));
+                    }
+                }
+                _ if t.kind == Tok::Word && self.text(t).starts_with(prefix) => {
+                    if !is_listed(list, self.text(t)) {
+                        let word = String::from_utf8_lossy(self.text(t));
+                        return Err(self.err_at(t.span, format!("{invalid} '{word}'")));
+                    }
+                }
+                _ => return Err(self.err("debug info flag")),
+            }
+            self.bump();
+            if !self.eat(Tok::Bar) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A field naming a node, a string or a constant (LLVM's `MDField`), or `null` when
+    /// `null` is allowed.
+    fn field_node(&mut self, name: &str, null: bool) -> PResult<()> {
+        if self.is_word(b"null") {
+            if !null {
+                return Err(self.err_at(self.tok.span, format!("'{name}' cannot be null")));
+            }
+            self.bump();
+            return Ok(());
+        }
+        self.md_field_operand(false)
+    }
+
+    /// A metadata operand that is kept as text (a node's field, a debug record's): a node
+    /// (numbered, a tuple, or specialized: its fields read too), a metadata string, or a typed
+    /// value, which may be a local value of the function only with `locals` (a debug record's
+    /// location, which may be a `!DIArgList` of them too).
+    fn md_field_operand(&mut self, locals: bool) -> PResult<()> {
+        let t = self.tok;
+        match t.kind {
+            Tok::MdName if locals && self.text(t) == b"!DIArgList" => {
+                self.bump();
+                self.expect(Tok::LParen, "'(' here")?;
+                if self.tok.kind != Tok::RParen {
+                    loop {
+                        let ty = self.parse_type()?;
+                        self.parse_value(ty)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, "')' here")?;
+            }
+            Tok::MdNum => {
+                self.note_md_ref(t)?;
+                self.bump();
+            }
+            Tok::MdString => {
+                self.bump();
+            }
+            Tok::MdName => {
+                self.bump();
+                if self.text(t) == b"!DIArgList" {
+                    return Err(self.err_at(t.span, "expected metadata type"));
+                }
+                let mut nested = Vec::new();
+                self.specialized_body(t.span, false, &mut nested)?;
+            }
+            Tok::Exclaim => {
+                self.bump();
+                self.expect(Tok::LBrace, "'{' here")?;
+                if self.tok.kind != Tok::RBrace {
+                    loop {
+                        if !self.eat_word(b"null") {
+                            self.md_field_operand(false)?;
+                        }
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RBrace, "'}' here")?;
+            }
+            _ => {
+                let ty = match self.parse_type() {
+                    Ok(ty) => ty,
+                    // What cannot start a type cannot start an operand.
+                    Err(ReadError::Syntax(d)) if d.offset == t.span.start as usize => {
+                        return Err(self.err_at(t.span, "expected metadata operand"));
+                    }
+                    Err(e) => return Err(e),
+                };
+                self.value_as_metadata_holds(ty, t.span)?;
+                let at = self.tok.span;
+                let v = self.parse_value(ty)?;
+                if !locals && matches!(v.kind(), ValueKind::Local(_)) {
+                    return Err(self.err_at(at, "invalid use of function-local name"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A debug record (`#dbg_value(...)`, the current token) read as LLVM 22 reads one; its
+    /// span.
+    fn debug_record(&mut self) -> PResult<Span> {
+        let t = self.bump();
+        let operands: &[bool] = match self.text(t).strip_prefix(b"#dbg_").unwrap_or_default() {
+            // Whether each operand before the location is a value (else a node).
+            b"value" | b"declare" | b"declare_value" => &[true, false, false],
+            b"assign" => &[true, false, false, false, true, false],
+            b"label" => &[false],
+            _ => {
+                let kind = Span::new(t.span.start as usize + 1, t.span.end as usize);
+                return Err(self.err_at(kind, "expected debug record type here"));
+            }
+        };
+        self.expect(Tok::LParen, "'(' here").map_err(capitalized)?;
+        for &value in operands {
+            if value {
+                self.md_field_operand(true)?;
+            } else {
+                self.record_node()?;
+            }
+            self.expect(Tok::Comma, "',' here").map_err(capitalized)?;
+        }
+        self.record_node()?;
+        let close = self.expect(Tok::RParen, "')' here").map_err(capitalized)?;
+        Ok(t.span.to(close.span))
+    }
+
+    /// A node operand of a debug record: numbered, a tuple or specialized.
+    fn record_node(&mut self) -> PResult<()> {
+        match self.tok.kind {
+            Tok::MdNum | Tok::MdName | Tok::Exclaim => self.md_field_operand(false),
+            _ => Err(self.err("'!' here")),
+        }
+    }
+
+    /// A value inside metadata is no metadata itself (LLVM's "roundtrip").
+    fn value_as_metadata_holds(&self, ty: TypeId, at: Span) -> PResult<()> {
+        match self.ty(ty) {
+            Type::Metadata => Err(self.err_at(at, "invalid metadata-value-metadata roundtrip")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The elements of a `!DIExpression(...)`: DWARF operations, attribute encodings and
+    /// unsigned numbers, each added to `fields` with an empty label.
+    fn expression_elements(&mut self, fields: &mut Vec<(Span, Span)>) -> PResult<()> {
+        let open = self.expect(Tok::LParen, "'(' here")?;
+        let label = Span::empty_at(open.span.end);
+        if self.tok.kind != Tok::RParen {
+            loop {
+                let t = self.tok;
+                let word = if t.kind == Tok::Word {
+                    self.text(t)
+                } else {
+                    b""
+                };
+                let list = if word.starts_with(b"DW_OP_") {
+                    Some((debug_info::words::DW_OP, "invalid DWARF op"))
+                } else if word.starts_with(b"DW_ATE_") {
+                    Some((
+                        debug_info::words::DW_ATE,
+                        "invalid DWARF attribute encoding",
+                    ))
+                } else {
+                    None
+                };
+                match list {
+                    Some((list, invalid)) => {
+                        if !is_listed(list, word) {
+                            let word = String::from_utf8_lossy(word);
+                            return Err(self.err_at(t.span, format!("{invalid} '{word}'")));
+                        }
+                    }
+                    None => match self.integer() {
+                        Some((false, n)) if self.text(t)[0] != b's' => {
+                            if n.is_none() {
+                                let message = format!("element too large, limit is {}", u64::MAX);
+                                return Err(self.err_at(t.span, message));
+                            }
+                        }
+                        _ => return Err(self.err("unsigned integer")),
+                    },
+                }
+                self.bump();
+                fields.push((label, t.span));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')' here")?;
+        Ok(())
     }
 
     /// A metadata operand: a node, a string, or a typed value, which may be a local value of
@@ -2042,7 +2470,7 @@ impl<'a> Parser<'a> {
             }
             Tok::MdString => Ok(MdRef::Str(self.bump().span)),
             Tok::Exclaim | Tok::MdName => {
-                let (body, span) = self.md_node_body()?;
+                let (body, span) = self.md_node_body(false)?;
                 let id = self.push_md_node(MdNode {
                     distinct: false,
                     body,
@@ -2051,7 +2479,9 @@ impl<'a> Parser<'a> {
                 Ok(MdRef::Node(id))
             }
             _ => {
+                let type_at = self.tok.span;
                 let ty = self.parse_type()?;
+                self.value_as_metadata_holds(ty, type_at)?;
                 let at = self.tok.span;
                 let v = self.parse_value(ty)?;
                 if !locals && matches!(v.kind(), ValueKind::Local(_)) {
@@ -2130,6 +2560,7 @@ impl<'a> Parser<'a> {
                 }
             }
             b"allocsize" => {
+                self.integers_hold(arg)?;
                 // `allocsize(N, M)`: M, if given, names another parameter than N.
                 let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
                 let [size, comma, count] = [lex.next(), lex.next(), lex.next()];
@@ -2143,6 +2574,41 @@ impl<'a> Parser<'a> {
                 }
             }
             b"initializes" => self.initializes_holds(arg)?,
+            b"dereferenceable" | b"dereferenceable_or_null" => {
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let bytes = lex.next();
+                if !self.is_unsigned_int(bytes) {
+                    return Err(self.err_at(bytes.span, "expected integer"));
+                }
+                if unsigned(self.text(bytes)) == Some(0) {
+                    let message = "dereferenceable bytes must be non-zero";
+                    return Err(self.err_at(bytes.span, message));
+                }
+                self.closes(lex.next())?;
+            }
+            b"alignstack" => {
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let align = lex.next();
+                if !self.is_unsigned_int(align) {
+                    return Err(self.err_at(align.span, "expected integer"));
+                }
+                if !unsigned(self.text(align)).is_some_and(u64::is_power_of_two) {
+                    let message = "stack alignment is not a power of two";
+                    return Err(self.err_at(align.span, message));
+                }
+                self.closes(lex.next())?;
+            }
+            b"vscale_range" => self.integers_hold(arg)?,
+            b"uwtable" => {
+                if !(arg.kind == Tok::Word && matches!(self.text(arg), b"sync" | b"async")) {
+                    return Err(self.err_at(arg.span, "expected unwind table kind"));
+                }
+                let mut lex = Lexer::starting_at(self.src, arg.span.end as usize);
+                self.closes(lex.next())?;
+            }
+            b"memory" => self.memory_holds(arg)?,
+            b"nofpclass" => self.nofpclass_holds(arg)?,
+            b"captures" => self.captures_holds(arg)?,
             b"range" => {
                 let integer = match arg.kind {
                     Tok::Word => is_int_type_word(self.text(arg)),
@@ -2155,6 +2621,157 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    fn is_unsigned_int(&self, t: Token) -> bool {
+        t.kind == Tok::Int && self.text(t)[0].is_ascii_digit()
+    }
+
+    /// LLVM's "expected ')'" unless `t` is one.
+    fn closes(&self, t: Token) -> PResult<()> {
+        match t.kind {
+            Tok::RParen => Ok(()),
+            _ => Err(self.err_at(t.span, "expected ')'")),
+        }
+    }
+
+    /// `(N)` or `(N, M)` of unsigned integers, from the first (`allocsize`, `vscale_range`).
+    fn integers_hold(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        for _ in 0..2 {
+            if !self.is_unsigned_int(t) {
+                return Err(self.err_at(t.span, "expected integer"));
+            }
+            t = lex.next();
+            if t.kind != Tok::Comma {
+                break;
+            }
+            t = lex.next();
+        }
+        self.closes(t)
+    }
+
+    /// `memory(...)` from the token after `(`: a default access kind first, then locations
+    /// with theirs (`argmem: read`), as LLVM 22 reads it.
+    fn memory_holds(&self, first: Token) -> PResult<()> {
+        const LOCATIONS: [&[u8]; 5] = [
+            b"argmem",
+            b"inaccessiblemem",
+            b"errnomem",
+            b"target_mem0",
+            b"target_mem1",
+        ];
+        let is_kind = |t: Token| {
+            t.kind == Tok::Word
+                && matches!(self.text(t), b"none" | b"read" | b"write" | b"readwrite")
+        };
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        let mut seen_location = false;
+        loop {
+            // The lexer reads `argmem:` as a label.
+            let text = self.text(t);
+            let location = match t.kind {
+                Tok::Label => LOCATIONS.contains(&&text[..text.len() - 1]),
+                Tok::Word if LOCATIONS.contains(&text) => {
+                    return Err(self.err_at(lex.next().span, "expected ':' after location"));
+                }
+                _ => false,
+            };
+            if location {
+                t = lex.next();
+            }
+            if !is_kind(t) {
+                return Err(self.err_at(t.span, match location {
+                    true => "expected access kind (none, read, write, readwrite)",
+                    false => {
+                        "expected memory location (argmem, inaccessiblemem, errnomem) or access \
+                         kind (none, read, write, readwrite)"
+                    }
+                }));
+            }
+            t = lex.next();
+            if !location && seen_location {
+                return Err(self.err_at(t.span, "default access kind must be specified first"));
+            }
+            seen_location |= location;
+            match t.kind {
+                Tok::RParen => return Ok(()),
+                Tok::Comma => t = lex.next(),
+                _ => return Err(self.err_at(t.span, "unterminated memory attribute")),
+            }
+        }
+    }
+
+    /// `nofpclass(...)` from the token after `(`: class words, or one mask.
+    fn nofpclass_holds(&self, first: Token) -> PResult<()> {
+        const CLASSES: [&[u8]; 16] = [
+            b"all", b"nan", b"snan", b"qnan", b"inf", b"ninf", b"pinf", b"norm", b"nnorm",
+            b"pnorm", b"sub", b"nsub", b"psub", b"zero", b"nzero", b"pzero",
+        ];
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        if self.is_unsigned_int(t) {
+            let mask = unsigned(self.text(t));
+            let after = lex.next();
+            if !mask.is_some_and(|m| m != 0 && m < 1 << 10) {
+                return Err(self.err_at(after.span, "invalid mask value for 'nofpclass'"));
+            }
+            return self.closes(after);
+        }
+        loop {
+            if !(t.kind == Tok::Word && CLASSES.contains(&self.text(t))) {
+                return Err(self.err_at(t.span, "expected nofpclass test mask"));
+            }
+            t = lex.next();
+            if t.kind == Tok::RParen {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `captures(...)` from the token after `(`: components, those of the returned value
+    /// after `ret:`.
+    fn captures_holds(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.end as usize);
+        let mut t = first;
+        let mut seen_ret = false;
+        let mut components = 0;
+        let mut none = false;
+        loop {
+            if t.kind == Tok::Label && self.text(t) == b"ret:" {
+                t = lex.next();
+                if seen_ret {
+                    return Err(self.err_at(t.span, "duplicate 'ret' location"));
+                }
+                seen_ret = true;
+                (components, none) = (0, false);
+            } else if t.kind == Tok::Word && self.text(t) == b"ret" {
+                return Err(self.err_at(lex.next().span, "expected ':'"));
+            }
+            let component = t.kind == Tok::Word
+                && matches!(
+                    self.text(t),
+                    b"none" | b"address" | b"address_is_null" | b"provenance" | b"read_provenance"
+                );
+            if !component {
+                let message = "expected one of 'none', 'address', 'address_is_null', \
+                               'provenance' or 'read_provenance'";
+                return Err(self.err_at(t.span, message));
+            }
+            components += 1;
+            none |= self.text(t) == b"none";
+            if components > 1 && none {
+                return Err(self.err_at(t.span, "cannot use 'none' with other component"));
+            }
+            t = lex.next();
+            match t.kind {
+                Tok::RParen => return Ok(()),
+                Tok::Comma => t = lex.next(),
+                _ => return Err(self.err_at(t.span, "expected ',' or ')'")),
+            }
+        }
     }
 
     /// `initializes((L, U), ...)`, from its first range's `(`: each range neither empty nor
@@ -2447,7 +3064,7 @@ impl<'a> Parser<'a> {
                 MdRef::Node(self.md_number_ref(t)?)
             }
             _ => {
-                let (body, span) = self.md_node_body()?;
+                let (body, span) = self.md_node_body(false)?;
                 MdRef::Node(self.push_md_node(MdNode {
                     distinct: false,
                     body,
@@ -2574,7 +3191,9 @@ impl<'a> Parser<'a> {
         } else {
             self.parse_type()?
         };
+        self.type_implied = expression;
         let target = self.parse_value(written_ty)?;
+        self.type_implied = false;
         let target_ty = match expression {
             true => self.expression_ty(target).unwrap_or(written_ty),
             false => written_ty,
@@ -2848,6 +3467,13 @@ impl<'a> Parser<'a> {
 
     /// What LLVM takes as an array's element, and as a global variable's type: a struct's
     /// element, but not `x86_amx`.
+    fn is_vector_element(&self, ty: TypeId) -> bool {
+        matches!(
+            self.ty(self.resolve_ty(ty)),
+            Type::Int(_) | Type::Float(_) | Type::Ptr(_)
+        )
+    }
+
     fn is_array_element(&self, ty: TypeId) -> bool {
         let ty = self.body_ty(ty);
         is_struct_element(ty) && !matches!(ty, Type::X86Amx)
@@ -2957,6 +3583,21 @@ impl<'a> Parser<'a> {
             }
             Tok::CStr => {
                 self.bump();
+                // `c"..."` is an `[N x i8]`, N its bytes once unescaped.
+                let text = self.text(t);
+                let len = unescaped_len(&text[2..text.len() - 1]);
+                let fits = match *self.ty(self.resolve_ty(ty)) {
+                    Type::Array(n, elem) => n == len && *self.ty(elem) == Type::Int(8),
+                    _ => false,
+                };
+                if !fits {
+                    let message = format!(
+                        "constant expression type mismatch: got type '[{len} x i8]' but \
+                         expected '{}'",
+                        self.type_text(self.resolve_ty(ty))
+                    );
+                    return Err(self.err_at(t.span, message));
+                }
                 Ok(self.push_const(Const::Bytes(t.span)))
             }
             Tok::LBrace => {
@@ -2968,6 +3609,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LSquare => {
                 let elems = self.aggregate(Tok::LSquare, Tok::RSquare)?;
+                self.sequence_holds(t.span, false, &elems, ty)?;
                 Ok(self.push_const(Const::Aggregate(b'[', Box::new(elems))))
             }
             Tok::Less => {
@@ -2981,6 +3623,7 @@ impl<'a> Parser<'a> {
                     Ok(self.push_const(Const::Aggregate(b'p', Box::new(elems))))
                 } else {
                     let elems = self.aggregate(Tok::Less, Tok::Greater)?;
+                    self.sequence_holds(t.span, true, &elems, ty)?;
                     Ok(self.push_const(Const::Aggregate(b'<', Box::new(elems))))
                 }
             }
@@ -3315,7 +3958,9 @@ impl<'a> Parser<'a> {
                 Ok(self.push_const(Const::InlineAsm(t.span.to(c.span))))
             }
             _ => match Opcode::from_keyword(w) {
-                Some(op) if is_constant_expression_opcode(op) => self.constant_expression(t, op),
+                Some(op) if is_constant_expression_opcode(op) => {
+                    self.constant_expression(t, op, ty)
+                }
                 Some(op) if is_former_constant_expression_opcode(op) => Err(self.err_at(
                     t.span,
                     format!(
@@ -3326,6 +3971,63 @@ impl<'a> Parser<'a> {
                 _ => Err(self.err_at(t.span, "expected a value")),
             },
         }
+    }
+
+    /// An array (`[...]`) or vector (`<...>`) constant opening at `open`: its elements of
+    /// one type, and the array or vector they make the type `expected`, as LLVM checks them
+    /// (its messages leave a quote open: "... is not of type 'i32").
+    fn sequence_holds(
+        &self,
+        open: Span,
+        vector: bool,
+        elems: &[(TypeId, Value)],
+        expected: TypeId,
+    ) -> PResult<()> {
+        let expected_ty = self.ty(self.resolve_ty(expected));
+        let Some(&(first, _)) = elems.first() else {
+            return match (vector, expected_ty) {
+                (true, _) => Err(self.err_at(open, "constant vector must not be empty")),
+                (false, Type::Array(0, _)) => Ok(()),
+                (false, _) => Err(self.err_at(open, "invalid empty array initializer")),
+            };
+        };
+        let first_at = Lexer::starting_at(self.src, open.end as usize).next().span;
+        if vector && !self.is_vector_element(first) {
+            return Err(self.err_at(
+                first_at,
+                "vector elements must have integer, pointer or floating point type",
+            ));
+        }
+        let kind = if vector { "vector" } else { "array" };
+        if let Some(i) = elems.iter().position(|&(t, _)| !self.same_type(t, first)) {
+            let message = format!(
+                "{kind} element #{i} is not of type '{}",
+                self.type_text(first)
+            );
+            return Err(self.err_at(first_at, message));
+        }
+        let len = elems.len() as u64;
+        let fits = match (vector, expected_ty) {
+            (false, &Type::Array(n, elem)) => n == len && self.same_type(elem, first),
+            (
+                true,
+                &Type::Vector {
+                    scalable: false,
+                    len: n,
+                    elem,
+                },
+            ) => n == len && self.same_type(elem, first),
+            _ => false,
+        };
+        if !fits {
+            let first = self.type_text(first);
+            let got = match vector {
+                true => format!("<{len} x {first}>"),
+                false => format!("[{len} x {first}]"),
+            };
+            return Err(self.type_mismatch(open, &got, expected));
+        }
+        Ok(())
     }
 
     fn aggregate(&mut self, open: Tok, close: Tok) -> PResult<Vec<(TypeId, Value)>> {
@@ -3438,12 +4140,25 @@ impl<'a> Parser<'a> {
     }
 
     /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
-    fn constant_expression(&mut self, op: Token, opcode: Opcode) -> PResult<Value> {
+    /// A constant expression headed by `op`, which must have type `ty`.
+    fn constant_expression(&mut self, op: Token, opcode: Opcode, ty: TypeId) -> PResult<Value> {
+        let type_implied = std::mem::take(&mut self.type_implied);
         let mut items = Vec::new();
         // A cast's two types, to check that it converts one into the other.
         let cast = opcode.is_cast();
         let (mut from, mut to) = (None, None);
-        while self.tok.kind == Tok::Word {
+        // The flags each kind takes; LLVM expects the `(` where another word stands.
+        let (flags, expected): (&[&[u8]], _) = match opcode {
+            Opcode::GetElementPtr => (
+                &[b"inbounds", b"nusw", b"nuw", b"inrange"],
+                "'(' in constantexpr",
+            ),
+            Opcode::Add | Opcode::Sub => (&[b"nuw", b"nsw"], "'(' in binary constantexpr"),
+            Opcode::Xor => (&[], "'(' in binary constantexpr"),
+            _ if cast => (&[], "'(' after constantexpr cast"),
+            _ => (&[], "'(' in constantexpr"),
+        };
+        while self.tok.kind == Tok::Word && flags.contains(&self.text(self.tok)) {
             let t = self.bump();
             items.push(Item::word(t.span));
             if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
@@ -3451,7 +4166,7 @@ impl<'a> Parser<'a> {
                 items.push(Item::word(p));
             }
         }
-        self.expect(Tok::LParen, "'('")?;
+        self.expect(Tok::LParen, expected)?;
         items.push(Item::Mark(b'('));
         loop {
             let at = self.tok.span;
@@ -3481,20 +4196,113 @@ impl<'a> Parser<'a> {
         if let (Some(from), Some(to)) = (from, to) {
             self.cast_holds(opcode, from, to, op.span)?;
         }
-        if opcode == Opcode::GetElementPtr {
-            // The source type, the base's, then the indices'.
-            let mut types = items.iter().filter_map(|i| match i {
+        let types: Vec<TypeId> = items
+            .iter()
+            .filter_map(|i| match i {
                 Item::Type(t) => Some(*t),
                 _ => None,
-            });
-            let mut width = types.nth(1).and_then(|base| self.gep_width(base));
-            for ty in types {
-                if let Err(message) = self.gep_index_holds(ty, &mut width) {
+            })
+            .collect();
+        if opcode == Opcode::GetElementPtr {
+            // The source type, the base's, then the indices'.
+            let mut width = types.get(1).and_then(|&base| self.gep_width(base));
+            for &index in types.iter().skip(2) {
+                if let Err(message) = self.gep_index_holds(index, &mut width) {
                     return Err(self.err_at(op.span, message));
                 }
             }
         }
+        if !type_implied {
+            self.expression_type_holds(op.span, opcode, &types, ty)?;
+        }
         Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
+    }
+
+    /// A constant expression (headed at `op`, with the `types` its text names in order) has
+    /// the type `expected`, and a binary one two operands of one type, as LLVM checks them.
+    /// The type is worked out where it is plain: casts, binary operations, `getelementptr`
+    /// and `extractelement`, `insertelement`.
+    fn expression_type_holds(
+        &self,
+        op: Span,
+        opcode: Opcode,
+        types: &[TypeId],
+        expected: TypeId,
+    ) -> PResult<()> {
+        use Opcode::*;
+        let got = match opcode {
+            _ if opcode.is_cast() => types.get(1).copied(),
+            Add | Sub | Xor => {
+                if let [a, b] = types
+                    && !self.same_type(*a, *b)
+                {
+                    return Err(self.err_at(op, "operands of constexpr must have same type"));
+                }
+                types.first().copied()
+            }
+            InsertElement => types.first().copied(),
+            ExtractElement => types
+                .first()
+                .and_then(|&v| match *self.ty(self.resolve_ty(v)) {
+                    Type::Vector { elem, .. } => Some(elem),
+                    _ => None,
+                }),
+            GetElementPtr => {
+                let Some(&base) = types.get(1) else {
+                    return Ok(());
+                };
+                // A scalar base with vector indices gives a vector of pointers.
+                let index_vector =
+                    types
+                        .iter()
+                        .skip(2)
+                        .find_map(|&t| match *self.ty(self.resolve_ty(t)) {
+                            Type::Vector { scalable, len, .. } => Some((scalable, len)),
+                            _ => None,
+                        });
+                match (self.ty(self.resolve_ty(base)), index_vector) {
+                    (Type::Ptr(space), Some((scalable, len))) => {
+                        let fits = match *self.ty(self.resolve_ty(expected)) {
+                            Type::Vector {
+                                scalable: s,
+                                len: n,
+                                elem,
+                            } => s == scalable && n == len && *self.ty(elem) == Type::Ptr(*space),
+                            _ => false,
+                        };
+                        if !fits {
+                            let scale = if scalable { "vscale x " } else { "" };
+                            let got = format!("<{scale}{len} x {}>", self.type_text(base));
+                            return Err(self.type_mismatch(op, &got, expected));
+                        }
+                        return Ok(());
+                    }
+                    _ => Some(base),
+                }
+            }
+            _ => None,
+        };
+        match got {
+            Some(got) if !self.same_type(got, expected) => {
+                Err(self.type_mismatch(op, &self.type_text(got), expected))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn type_mismatch(&self, at: Span, got: &str, expected: TypeId) -> ReadError {
+        let expected = self.type_text(self.resolve_ty(expected));
+        let message = format!(
+            "constant expression type mismatch: got type '{got}' but expected '{expected}'"
+        );
+        self.err_at(at, message)
+    }
+
+    /// Whether two types are one: interned, equal types have one id, but a body's own types
+    /// are interned apart from the module's.
+    fn same_type(&self, a: TypeId, b: TypeId) -> bool {
+        let (a, b) = (self.resolve_ty(a), self.resolve_ty(b));
+        a == b || self.type_text(a) == self.type_text(b)
     }
 
     // ---- functions ----
@@ -3762,12 +4570,13 @@ impl<'a> Parser<'a> {
         if let Some(scope) = p.scope.take().or(p.spent_scope.take()) {
             scratch.scope = scope;
         }
-        let bm = p.body_mode.take();
-        let uses = bm.map(|bm| {
-            scratch.types = bm.types;
-            bm.uses
-        });
-        read.map(|body| (body, uses.unwrap_or_default()))
+        let bm = p.body_mode.take().expect("in a body");
+        let read = match bm.undefined {
+            Some(e) => read.and(Err(e)),
+            None => read,
+        };
+        scratch.types = bm.types;
+        read.map(|body| (body, bm.uses))
     }
 
     /// Read the blocks of `f`'s body (a definition in `base`) from `from` to `to` (a block's
@@ -3803,7 +4612,11 @@ impl<'a> Parser<'a> {
         }
         let end = p.blocks_until(to)?;
         let scope = p.scope.take().expect("in a function");
-        let uses = p.body_mode.take().map(|bm| bm.uses).unwrap_or_default();
+        let bm = p.body_mode.take().expect("in a body");
+        if let Some(e) = bm.undefined {
+            return Err(e);
+        }
+        let uses = bm.uses;
         Ok(Piece {
             span: start.to(end),
             uses,
@@ -3831,6 +4644,7 @@ impl<'a> Parser<'a> {
             replay_from,
             first_use: replay_from.map_or(base.uses.len() as u32, |(first, _)| first),
             types,
+            undefined: None,
         });
         scope.reset(ArenaBase::of(base));
         scope.reserve_for(text.len());
@@ -3936,13 +4750,12 @@ impl<'a> Parser<'a> {
         });
         loop {
             if self.tok.kind == Tok::DebugRecord {
-                let t = self.bump();
-                let p = self.skip_parens()?;
+                let span = self.debug_record()?;
                 let before = self.scope().body.insts.next_key();
-                self.scope().body.debug_records.push(DebugRecord {
-                    before,
-                    span: t.span.to(p),
-                });
+                self.scope()
+                    .body
+                    .debug_records
+                    .push(DebugRecord { before, span });
                 continue;
             }
             let opcode = self.instruction()?;
@@ -4098,6 +4911,19 @@ impl<'a> Parser<'a> {
             self.bump();
             let a = self.attachment()?;
             self.scope().body.attachments.push(a);
+        }
+        if self.tok.kind == Tok::Comma {
+            // A comma after an instruction brings an attachment, or an alignment where one
+            // may follow.
+            self.bump();
+            let with_align = matches!(
+                opcode,
+                Opcode::Load | Opcode::Store | Opcode::AtomicRmw | Opcode::AtomicCmpXchg
+            );
+            return Err(self.err(match with_align {
+                true => "metadata or 'align'",
+                false => "metadata after comma",
+            }));
         }
         let md_len = self.scope().body.attachments.len() as u32 - md_start;
         let end = self.prev_end();
