@@ -17,10 +17,10 @@ include = args[1] if len(args) > 1 else "/usr/lib/llvm-22/include"
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 source = open(os.path.join(root, "src/read/debug_info.rs")).read()
 
-# The table: `b"Kind" => NAME,` and `const NAME: &[Field] = &[opt("name", VALUE), ...];`.
+# The table: `("Kind", NAME),` and `const NAME: &[Field] = &[opt("name", VALUE), ...];`.
 consts = dict(re.findall(r"const (\w+): &\[Field\] =\s*&\[(.*?)\];", source, re.S))
 table = {}
-for kind, name in re.findall(r'b"(\w+)" => (\w+),', source):
+for kind, name in re.findall(r'^    \("(\w+)", (\w+)\),', source, re.M):
     table[kind] = re.findall(r'(?:opt|req)\("(\w+)",\s*([^)]*\)?)\)', consts[name])
 
 # What opt-22 says it expected, given `]` for a value, by the table's value kinds.

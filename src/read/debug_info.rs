@@ -177,43 +177,48 @@ const TAG: FieldValue = Word(Words::Tag);
 const ENCODING: FieldValue = Word(Words::Encoding);
 
 /// The fields of the node kind `kind` (`DILocation`, without `!`), or `None` for a kind LLVM
-/// 22 does not have. The kinds are tried in order, the most frequent first. `DIExpression`, `DIArgList` and `DIAssignID` take no fields: the parser
+/// 22 does not have. `DIExpression`, `DIArgList` and `DIAssignID` take no fields: the parser
 /// reads them on their own.
 pub(super) fn fields(kind: &[u8]) -> Option<&'static [Field]> {
-    Some(match kind {
-        b"DILocation" => LOCATION,
-        b"DISubprogram" => SUBPROGRAM,
-        b"DILocalVariable" => LOCAL_VARIABLE,
-        b"DIDerivedType" => DERIVED_TYPE,
-        b"DISubroutineType" => SUBROUTINE_TYPE,
-        b"DILexicalBlock" => LEXICAL_BLOCK,
-        b"DICompositeType" => COMPOSITE_TYPE,
-        b"DITemplateTypeParameter" => TEMPLATE_TYPE_PARAMETER,
-        b"DIGlobalVariableExpression" => GLOBAL_VARIABLE_EXPRESSION,
-        b"DIGlobalVariable" => GLOBAL_VARIABLE,
-        b"DIImportedEntity" => IMPORTED_ENTITY,
-        b"DITemplateValueParameter" => TEMPLATE_VALUE_PARAMETER,
-        b"DIFile" => FILE,
-        b"DISubrange" => SUBRANGE,
-        b"DIEnumerator" => ENUMERATOR,
-        b"DINamespace" => NAMESPACE,
-        b"DIBasicType" => BASIC_TYPE,
-        b"DILexicalBlockFile" => LEXICAL_BLOCK_FILE,
-        b"DILabel" => LABEL,
-        b"GenericDINode" => GENERIC_NODE,
-        b"DIGenericSubrange" => GENERIC_SUBRANGE,
-        b"DIFixedPointType" => FIXED_POINT_TYPE,
-        b"DIStringType" => STRING_TYPE,
-        b"DICompileUnit" => COMPILE_UNIT,
-        b"DICommonBlock" => COMMON_BLOCK,
-        b"DIMacro" => MACRO,
-        b"DIMacroFile" => MACRO_FILE,
-        b"DIModule" => MODULE,
-        b"DIObjCProperty" => OBJC_PROPERTY,
-        b"DISubrangeType" => SUBRANGE_TYPE,
-        _ => return None,
-    })
+    KINDS
+        .iter()
+        .find(|(name, _)| name.as_bytes() == kind)
+        .map(|&(_, fields)| fields)
 }
+
+/// The kinds with fields and their fields, the most frequent kinds first.
+const KINDS: &[(&str, &[Field])] = &[
+    ("DILocation", LOCATION),
+    ("DISubprogram", SUBPROGRAM),
+    ("DILocalVariable", LOCAL_VARIABLE),
+    ("DIDerivedType", DERIVED_TYPE),
+    ("DISubroutineType", SUBROUTINE_TYPE),
+    ("DILexicalBlock", LEXICAL_BLOCK),
+    ("DICompositeType", COMPOSITE_TYPE),
+    ("DITemplateTypeParameter", TEMPLATE_TYPE_PARAMETER),
+    ("DIGlobalVariableExpression", GLOBAL_VARIABLE_EXPRESSION),
+    ("DIGlobalVariable", GLOBAL_VARIABLE),
+    ("DIImportedEntity", IMPORTED_ENTITY),
+    ("DITemplateValueParameter", TEMPLATE_VALUE_PARAMETER),
+    ("DIFile", FILE),
+    ("DISubrange", SUBRANGE),
+    ("DIEnumerator", ENUMERATOR),
+    ("DINamespace", NAMESPACE),
+    ("DIBasicType", BASIC_TYPE),
+    ("DILexicalBlockFile", LEXICAL_BLOCK_FILE),
+    ("DILabel", LABEL),
+    ("GenericDINode", GENERIC_NODE),
+    ("DIGenericSubrange", GENERIC_SUBRANGE),
+    ("DIFixedPointType", FIXED_POINT_TYPE),
+    ("DIStringType", STRING_TYPE),
+    ("DICompileUnit", COMPILE_UNIT),
+    ("DICommonBlock", COMMON_BLOCK),
+    ("DIMacro", MACRO),
+    ("DIMacroFile", MACRO_FILE),
+    ("DIModule", MODULE),
+    ("DIObjCProperty", OBJC_PROPERTY),
+    ("DISubrangeType", SUBRANGE_TYPE),
+];
 
 const LOCATION: &[Field] = &[
     opt("line", LINE),
@@ -543,20 +548,11 @@ mod tests {
 
     #[test]
     fn word_lists_are_sorted_for_binary_search() {
-        use Words::*;
-        for w in [
-            Tag,
-            Encoding,
-            Virtuality,
-            Language,
-            SourceLanguageName,
-            CallingConv,
-            Macinfo,
-            EmissionKind,
-            NameTableKind,
-            EnumKind,
-            FixedPointKind,
-        ] {
+        let lists = KINDS.iter().flat_map(|(_, fields)| fields.iter());
+        for w in lists.filter_map(|f| match f.value {
+            FieldValue::Word(w) => Some(w),
+            _ => None,
+        }) {
             assert!(w.list().is_sorted(), "{w:?}");
             assert!(
                 w.list()
@@ -570,43 +566,8 @@ mod tests {
 
     #[test]
     fn every_kind_fits_a_bitmask_of_its_fields() {
-        for kind in KINDS {
-            let fields = fields(kind.as_bytes()).expect("a kind");
+        for (kind, fields) in KINDS {
             assert!(fields.len() <= 64, "{kind}");
         }
     }
-
-    /// The kinds with fields.
-    const KINDS: &[&str] = &[
-        "DILocation",
-        "GenericDINode",
-        "DISubrange",
-        "DIGenericSubrange",
-        "DIEnumerator",
-        "DIBasicType",
-        "DIFixedPointType",
-        "DIStringType",
-        "DIDerivedType",
-        "DICompositeType",
-        "DISubroutineType",
-        "DIFile",
-        "DICompileUnit",
-        "DISubprogram",
-        "DILexicalBlock",
-        "DILexicalBlockFile",
-        "DICommonBlock",
-        "DINamespace",
-        "DIMacro",
-        "DIMacroFile",
-        "DIModule",
-        "DITemplateTypeParameter",
-        "DITemplateValueParameter",
-        "DIGlobalVariable",
-        "DILocalVariable",
-        "DILabel",
-        "DIGlobalVariableExpression",
-        "DIObjCProperty",
-        "DIImportedEntity",
-        "DISubrangeType",
-    ];
 }

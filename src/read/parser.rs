@@ -2156,21 +2156,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Flags | SubprogramFlags => return self.field_flags(value == SubprogramFlags),
-            NodeList => {
-                self.expect(Tok::LBrace, "'{' here")?;
-                if self.tok.kind != Tok::RBrace {
-                    loop {
-                        if !self.eat_word(b"null") {
-                            self.md_field_operand(false)?;
-                        }
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RBrace, "'}' here")?;
-                return Ok(());
-            }
+            NodeList => return self.md_operand_list(),
             Checksum => {
                 let word = if t.kind == Tok::Word {
                     self.text(t)
@@ -2332,18 +2318,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Exclaim => {
                 self.bump();
-                self.expect(Tok::LBrace, "'{' here")?;
-                if self.tok.kind != Tok::RBrace {
-                    loop {
-                        if !self.eat_word(b"null") {
-                            self.md_field_operand(false)?;
-                        }
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RBrace, "'}' here")?;
+                self.md_operand_list()?;
             }
             _ => {
                 let ty = match self.parse_type() {
@@ -2362,6 +2337,24 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// `{` operands kept as text or `null`, separated by commas `}`: a tuple's after its `!`,
+    /// or a generic node's `operands:`.
+    fn md_operand_list(&mut self) -> PResult<()> {
+        self.expect(Tok::LBrace, "'{' here")?;
+        if self.tok.kind != Tok::RBrace {
+            loop {
+                if !self.eat_word(b"null") {
+                    self.md_field_operand(false)?;
+                }
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RBrace, "'}' here")?;
         Ok(())
     }
 
