@@ -539,10 +539,12 @@ pub(super) fn is_listed(list: &[&str], word: &[u8]) -> bool {
 }
 
 fn is_calling_conv(w: &[u8]) -> bool {
-    // `cc42`: a numbered convention as LLVM prints it (it reads `cc 42` too).
+    // `cc42`: a numbered convention as LLVM prints it (it reads `cc 42` too). Every named
+    // one ends in `cc` or holds a `_`: the words a call or header holds instead (`noundef`,
+    // `ptr`) are told apart without a search.
     w.strip_prefix(b"cc")
         .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
-        || is_listed(CALLING_CONVENTIONS, w)
+        || ((w.ends_with(b"cc") || w.contains(&b'_')) && is_listed(CALLING_CONVENTIONS, w))
 }
 
 /// What a cast's operand or result is made of: see `Parser::cast_holds`.
