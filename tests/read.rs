@@ -717,6 +717,16 @@ fn attribute_arguments_are_checked_where_llvm_checks_them() {
             "Invalid (unordered or overlapping) range list",
         ),
         (
+            "declare void @f(ptr initializes((o28, 32)) %a)\n",
+            (1, 34),
+            "expected integer",
+        ),
+        (
+            "declare void @f(ptr initializes((0, 4) (5, 8)) %a)\n",
+            (1, 40),
+            "expected ')'",
+        ),
+        (
             "declare void @f(ptr initializes((0, 4), (7, 7)) %a)\n",
             (1, 46),
             "the range should not represent the full or empty set!",

@@ -2769,41 +2769,44 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `initializes((L, U), ...)`, from its first range's `(`: each range neither empty nor
-    /// full (refused at its `)`), then all of them ascending (L < U) and apart (each U below
-    /// the next L; refused after the list), as LLVM checks them. Text LLVM's grammar refuses
-    /// is left to the attribute's own reading.
+    /// `initializes((L, U), ...)`, from its first range's `(`: ranges of two integers, each
+    /// neither empty nor full (refused at its `)`), then all of them ascending (L < U) and
+    /// apart (each U below the next L; refused after the list), as LLVM checks them.
     fn initializes_holds(&self, first: Token) -> PResult<()> {
         let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let expect = |t: Token, kind: Tok, what: &str| match t.kind == kind {
+            true => Ok(t),
+            false => Err(self.err_at(t.span, format!("expected {what}"))),
+        };
         let number = |t: Token| {
-            let text = std::str::from_utf8(self.text(t)).ok()?;
-            (t.kind == Tok::Int)
-                .then(|| text.parse::<i64>().ok())
-                .flatten()
+            let text = std::str::from_utf8(self.text(t)).ok();
+            match text.filter(|_| t.kind == Tok::Int).map(str::parse::<i64>) {
+                Some(Ok(n)) => Ok(n),
+                _ => Err(self.err_at(t.span, "expected integer")),
+            }
         };
         let (mut ordered, mut previous_upper) = (true, None);
         loop {
-            let [open, lower, comma, upper, close] = std::array::from_fn(|_| lex.next());
-            let (Some(lower), Some(upper)) = (number(lower), number(upper)) else {
-                return Ok(());
-            };
-            if (open.kind, comma.kind, close.kind) != (Tok::LParen, Tok::Comma, Tok::RParen) {
-                return Ok(());
-            }
+            expect(lex.next(), Tok::LParen, "'('")?;
+            let lower = number(lex.next())?;
+            expect(lex.next(), Tok::Comma, "','")?;
+            let upper = number(lex.next())?;
+            let close = lex.next();
             if lower == upper {
                 let message = "the range should not represent the full or empty set!";
                 return Err(self.err_at(close.span, message));
             }
-            let after = lex.next();
+            expect(close, Tok::RParen, "')'")?;
             ordered &= lower < upper && previous_upper.is_none_or(|u| u < lower);
             previous_upper = Some(upper);
+            let after = lex.next();
             match after.kind {
                 Tok::Comma => continue,
                 Tok::RParen if !ordered => {
                     let message = "Invalid (unordered or overlapping) range list";
                     return Err(self.err_at(lex.next().span, message));
                 }
-                _ => return Ok(()),
+                _ => return expect(after, Tok::RParen, "')'").map(|_| ()),
             }
         }
     }
