@@ -31,7 +31,7 @@ pub(super) enum FieldValue {
     /// `true` or `false`.
     Bool,
     /// A word of a list, or a number up to the list's bound.
-    Word(Words),
+    Word(&'static Words),
     /// `DIFlag*` words and 32-bit numbers joined by `|`.
     Flags,
     /// `DISPFlag*` words and 32-bit numbers joined by `|`.
@@ -42,100 +42,103 @@ pub(super) enum FieldValue {
     Checksum,
 }
 
-/// The lists of words a field may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Words {
-    Tag,
-    Encoding,
-    Virtuality,
-    Language,
-    SourceLanguageName,
-    CallingConv,
-    Macinfo,
-    EmissionKind,
-    NameTableKind,
-    EnumKind,
-    FixedPointKind,
+/// A list of words a field may name instead of a number.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Words {
+    /// The words, sorted.
+    pub list: &'static [&'static str],
+    /// The prefix that makes LLVM's lexer take a word as one of this list (then a word not
+    /// on the list is "invalid"); `None` for lists of whole words (any other is unexpected).
+    pub prefix: Option<&'static str>,
+    /// The largest number the field takes instead of a word.
+    pub max: u64,
+    /// What LLVM says it expected, and calls a word of the prefix not on the list.
+    pub what: &'static str,
 }
 
 impl Words {
-    /// The words, sorted.
-    pub(super) fn list(self) -> &'static [&'static str] {
-        match self {
-            Words::Tag => words::DW_TAG,
-            Words::Encoding => words::DW_ATE,
-            Words::Virtuality => words::DW_VIRTUALITY,
-            Words::Language => words::DW_LANG,
-            Words::SourceLanguageName => words::DW_LNAME,
-            Words::CallingConv => words::DW_CC,
-            Words::Macinfo => &[
-                "DW_MACINFO_define",
-                "DW_MACINFO_end_file",
-                "DW_MACINFO_start_file",
-                "DW_MACINFO_undef",
-                "DW_MACINFO_vendor_ext",
-            ],
-            Words::EmissionKind => &[
-                "DebugDirectivesOnly",
-                "FullDebug",
-                "LineTablesOnly",
-                "NoDebug",
-            ],
-            Words::NameTableKind => &["Apple", "Default", "GNU", "None"],
-            Words::EnumKind => words::DW_APPLE_ENUM_KIND,
-            Words::FixedPointKind => &["Binary", "Decimal", "Rational"],
-        }
-    }
-
-    /// The prefix that makes LLVM's lexer take a word as one of this list (then a word not
-    /// on the list is "invalid"); `None` for lists of whole words (any other is unexpected).
-    pub(super) fn prefix(self) -> Option<&'static str> {
-        match self {
-            Words::Tag => Some("DW_TAG_"),
-            Words::Encoding => Some("DW_ATE_"),
-            Words::Virtuality => Some("DW_VIRTUALITY_"),
-            Words::Language => Some("DW_LANG_"),
-            Words::SourceLanguageName => Some("DW_LNAME_"),
-            Words::CallingConv => Some("DW_CC_"),
-            Words::Macinfo => Some("DW_MACINFO_"),
-            Words::EnumKind => Some("DW_APPLE_ENUM_KIND_"),
-            Words::EmissionKind | Words::NameTableKind | Words::FixedPointKind => None,
-        }
-    }
-
-    /// The largest number the field takes instead of a word.
-    pub(super) fn max(self) -> u64 {
-        match self {
-            Words::Tag | Words::Language => 0xffff,
-            Words::Encoding | Words::CallingConv | Words::Macinfo => 0xff,
-            Words::SourceLanguageName => u32::MAX.into(),
-            Words::Virtuality | Words::FixedPointKind => 2,
-            Words::EmissionKind | Words::NameTableKind => 3,
-            Words::EnumKind => 1,
-        }
-    }
-
-    /// What LLVM says it expected, and calls a word of the prefix not on the list.
-    pub(super) fn what(self) -> &'static str {
-        match self {
-            Words::Tag => "DWARF tag",
-            Words::Encoding => "DWARF type attribute encoding",
-            Words::Virtuality => "DWARF virtuality code",
-            Words::Language => "DWARF language",
-            Words::SourceLanguageName => "DWARF source language name",
-            Words::CallingConv => "DWARF calling convention",
-            Words::Macinfo => "DWARF macinfo type",
-            Words::EmissionKind => "emission kind",
-            Words::NameTableKind => "nameTable kind",
-            Words::EnumKind => "DWARF enum kind code",
-            Words::FixedPointKind => "fixed-point kind",
-        }
-    }
-
-    pub(super) fn contains(self, word: &[u8]) -> bool {
-        super::parser::is_listed(self.list(), word)
+    pub(super) fn contains(&self, word: &[u8]) -> bool {
+        super::parser::is_listed(self.list, word)
     }
 }
+
+const TAG: FieldValue = Word(&Words {
+    list: words::DW_TAG,
+    prefix: Some("DW_TAG_"),
+    max: 0xffff,
+    what: "DWARF tag",
+});
+const ENCODING: FieldValue = Word(&Words {
+    list: words::DW_ATE,
+    prefix: Some("DW_ATE_"),
+    max: 0xff,
+    what: "DWARF type attribute encoding",
+});
+const VIRTUALITY: FieldValue = Word(&Words {
+    list: words::DW_VIRTUALITY,
+    prefix: Some("DW_VIRTUALITY_"),
+    max: 2,
+    what: "DWARF virtuality code",
+});
+const LANGUAGE: FieldValue = Word(&Words {
+    list: words::DW_LANG,
+    prefix: Some("DW_LANG_"),
+    max: 0xffff,
+    what: "DWARF language",
+});
+const SOURCE_LANGUAGE_NAME: FieldValue = Word(&Words {
+    list: words::DW_LNAME,
+    prefix: Some("DW_LNAME_"),
+    max: u32::MAX as u64,
+    what: "DWARF source language name",
+});
+const CALLING_CONV: FieldValue = Word(&Words {
+    list: words::DW_CC,
+    prefix: Some("DW_CC_"),
+    max: 0xff,
+    what: "DWARF calling convention",
+});
+const MACINFO: FieldValue = Word(&Words {
+    list: &[
+        "DW_MACINFO_define",
+        "DW_MACINFO_end_file",
+        "DW_MACINFO_start_file",
+        "DW_MACINFO_undef",
+        "DW_MACINFO_vendor_ext",
+    ],
+    prefix: Some("DW_MACINFO_"),
+    max: 0xff,
+    what: "DWARF macinfo type",
+});
+const EMISSION_KIND: FieldValue = Word(&Words {
+    list: &[
+        "DebugDirectivesOnly",
+        "FullDebug",
+        "LineTablesOnly",
+        "NoDebug",
+    ],
+    prefix: None,
+    max: 3,
+    what: "emission kind",
+});
+const NAME_TABLE_KIND: FieldValue = Word(&Words {
+    list: &["Apple", "Default", "GNU", "None"],
+    prefix: None,
+    max: 3,
+    what: "nameTable kind",
+});
+const ENUM_KIND: FieldValue = Word(&Words {
+    list: words::DW_APPLE_ENUM_KIND,
+    prefix: Some("DW_APPLE_ENUM_KIND_"),
+    max: 1,
+    what: "DWARF enum kind code",
+});
+const FIXED_POINT_KIND: FieldValue = Word(&Words {
+    list: &["Binary", "Decimal", "Rational"],
+    prefix: None,
+    max: 2,
+    what: "fixed-point kind",
+});
 
 /// A field of a node kind.
 #[derive(Clone, Copy, Debug)]
@@ -173,8 +176,6 @@ const U32: FieldValue = Unsigned(u32::MAX as u64);
 const U64: FieldValue = Unsigned(u64::MAX);
 const SIZE: FieldValue = UnsignedOrNode(u64::MAX);
 const BOUND: FieldValue = SignedOrNode(i64::MIN, i64::MAX, true);
-const TAG: FieldValue = Word(Words::Tag);
-const ENCODING: FieldValue = Word(Words::Encoding);
 
 /// The fields of the node kind `kind` (`DILocation`, without `!`), or `None` for a kind LLVM
 /// 22 does not have. `DIExpression`, `DIArgList` and `DIAssignID` take no fields: the parser
@@ -241,7 +242,7 @@ const SUBPROGRAM: &[Field] = &[
     opt("isDefinition", Bool),
     opt("scopeLine", LINE),
     opt("containingType", NODE),
-    opt("virtuality", Word(Words::Virtuality)),
+    opt("virtuality", VIRTUALITY),
     opt("virtualIndex", U32),
     opt("thisAdjustment", Signed(i32::MIN as i64, i32::MAX as i64)),
     opt("flags", Flags),
@@ -292,7 +293,7 @@ const DERIVED_TYPE: &[Field] = &[
 
 const SUBROUTINE_TYPE: &[Field] = &[
     opt("flags", Flags),
-    opt("cc", Word(Words::CallingConv)),
+    opt("cc", CALLING_CONV),
     req("types", NODE),
 ];
 
@@ -315,8 +316,8 @@ const COMPOSITE_TYPE: &[Field] = &[
     opt("offset", SIZE),
     opt("flags", Flags),
     opt("elements", NODE),
-    opt("runtimeLang", Word(Words::Language)),
-    opt("enumKind", Word(Words::EnumKind)),
+    opt("runtimeLang", LANGUAGE),
+    opt("enumKind", ENUM_KIND),
     opt("vtableHolder", NODE),
     opt("templateParams", NODE),
     opt("identifier", STR),
@@ -442,7 +443,7 @@ const FIXED_POINT_TYPE: &[Field] = &[
     opt("align", U32),
     opt("encoding", ENCODING),
     opt("flags", Flags),
-    opt("kind", Word(Words::FixedPointKind)),
+    opt("kind", FIXED_POINT_KIND),
     opt("factor", Signed(i64::MIN, i64::MAX)),
     opt("numerator", Integer),
     opt("denominator", Integer),
@@ -460,8 +461,8 @@ const STRING_TYPE: &[Field] = &[
 ];
 
 const COMPILE_UNIT: &[Field] = &[
-    opt("language", Word(Words::Language)),
-    opt("sourceLanguageName", Word(Words::SourceLanguageName)),
+    opt("language", LANGUAGE),
+    opt("sourceLanguageName", SOURCE_LANGUAGE_NAME),
     opt("sourceLanguageVersion", U32),
     req("file", NOT_NULL),
     opt("producer", STR),
@@ -469,7 +470,7 @@ const COMPILE_UNIT: &[Field] = &[
     opt("flags", STR),
     opt("runtimeVersion", U32),
     opt("splitDebugFilename", STR),
-    opt("emissionKind", Word(Words::EmissionKind)),
+    opt("emissionKind", EMISSION_KIND),
     opt("enums", NODE),
     opt("retainedTypes", NODE),
     opt("globals", NODE),
@@ -478,7 +479,7 @@ const COMPILE_UNIT: &[Field] = &[
     opt("dwoId", U64),
     opt("splitDebugInlining", Bool),
     opt("debugInfoForProfiling", Bool),
-    opt("nameTableKind", Word(Words::NameTableKind)),
+    opt("nameTableKind", NAME_TABLE_KIND),
     opt("rangesBaseAddress", Bool),
     opt("sysroot", STR),
     opt("sdk", STR),
@@ -493,14 +494,14 @@ const COMMON_BLOCK: &[Field] = &[
 ];
 
 const MACRO: &[Field] = &[
-    req("type", Word(Words::Macinfo)),
+    req("type", MACINFO),
     opt("line", LINE),
     req("name", STR),
     opt("value", STR),
 ];
 
 const MACRO_FILE: &[Field] = &[
-    opt("type", Word(Words::Macinfo)),
+    opt("type", MACINFO),
     opt("line", LINE),
     req("file", NODE),
     opt("nodes", NODE),
@@ -553,11 +554,11 @@ mod tests {
             FieldValue::Word(w) => Some(w),
             _ => None,
         }) {
-            assert!(w.list().is_sorted(), "{w:?}");
+            assert!(w.list.is_sorted(), "{w:?}");
             assert!(
-                w.list()
+                w.list
                     .iter()
-                    .all(|x| w.prefix().is_none_or(|p| x.starts_with(p)))
+                    .all(|x| w.prefix.is_none_or(|p| x.starts_with(p)))
             );
         }
         assert!(words::DW_OP.is_sorted() && words::DI_FLAG.is_sorted());

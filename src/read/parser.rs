@@ -330,9 +330,6 @@ pub struct Parser<'a> {
     md_text_refs: FxHashMap<u32, Span>,
     /// Reading the fields the first phase stepped over: the module, whose nodes are known.
     fields_of: Option<&'a Module>,
-    /// The next constant expression has the type it implies (an alias's aliasee), not one
-    /// it is checked against.
-    type_implied: bool,
     /// The comdats defined (`$c = comdat any`), by name; and those named before any
     /// definition, with the first reference: LLVM refuses any left when the module ends.
     comdats_defined: FxHashSet<Cow<'a, [u8]>>,
@@ -445,19 +442,6 @@ fn undefined_metadata(src: &[u8], reference: Span) -> ReadError {
     let number = Span::new(reference.start as usize + 1, reference.end as usize);
     let text = String::from_utf8_lossy(&src[reference.range()]);
     ReadError::at(src, number, format!("use of undefined metadata '{text}'"))
-}
-
-/// LLVM's words for what a debug record lacks start with a capital ("Expected ',' here").
-fn capitalized(e: ReadError) -> ReadError {
-    match e {
-        ReadError::Syntax(mut d) => {
-            if let Some(rest) = d.message.strip_prefix("expected") {
-                d.message = format!("Expected{rest}");
-            }
-            ReadError::Syntax(d)
-        }
-        e => e,
-    }
 }
 
 /// Whether the node whose name is at `name` is written `distinct` (only a numbered node's
@@ -819,7 +803,6 @@ impl<'a> Parser<'a> {
             spent_scope: None,
             md_text_refs: FxHashMap::default(),
             fields_of: None,
-            type_implied: false,
             comdats_defined: FxHashSet::default(),
             comdat_refs: FxHashMap::default(),
             md_fields_scratch: Vec::new(),
@@ -1073,10 +1056,6 @@ impl<'a> Parser<'a> {
 
     fn err_at(&self, span: Span, message: impl Into<String>) -> ReadError {
         ReadError::at(self.src, span, message)
-    }
-
-    fn undefined_metadata(&self, reference: Span) -> ReadError {
-        undefined_metadata(self.src, reference)
     }
 
     fn err(&self, expected: &str) -> ReadError {
@@ -1569,7 +1548,7 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(n.first_use, "use of undefined type"));
         }
         if let Some(&span) = self.md_text_refs.values().min_by_key(|s| s.start) {
-            return Err(self.undefined_metadata(span));
+            return Err(undefined_metadata(self.src, span));
         }
         if let Some(node) = self
             .m
@@ -1577,7 +1556,7 @@ impl<'a> Parser<'a> {
             .values()
             .find(|n| matches!(n.body, MdBody::Pending))
         {
-            return Err(self.undefined_metadata(node.span));
+            return Err(undefined_metadata(self.src, node.span));
         }
         Ok(())
     }
@@ -2109,25 +2088,14 @@ impl<'a> Parser<'a> {
                 }
                 return Ok(());
             }
-            Unsigned(max) => {
-                // Most are line and column numbers of a few digits.
-                let text = self.text(t);
-                let short = t.kind == Tok::Int && text.len() <= 4 && text[0].is_ascii_digit();
-                if !(short && u64::from(decimal(text)) <= max) {
-                    self.field_unsigned(name, max)?;
-                }
+            Unsigned(max) => self.field_unsigned(name, max)?,
+            UnsignedOrNode(_) | SignedOrNode(..) if !self.is_integer() => {
+                return self.field_node(name, !matches!(value, SignedOrNode(_, _, false)));
             }
-            UnsignedOrNode(max) => match self.integer() {
-                Some(_) => self.field_unsigned(name, max)?,
-                None => return self.field_node(name, true),
-            },
-            Signed(min, max) => self.field_signed(name, min, max)?,
-            SignedOrNode(min, max, null) => match self.integer() {
-                Some(_) => self.field_signed(name, min, max)?,
-                None => return self.field_node(name, null),
-            },
+            UnsignedOrNode(max) => self.field_unsigned(name, max)?,
+            Signed(min, max) | SignedOrNode(min, max, _) => self.field_signed(name, min, max)?,
             Integer => {
-                if self.integer().is_none() {
+                if !self.is_integer() {
                     return Err(self.err("integer"));
                 }
             }
@@ -2137,8 +2105,8 @@ impl<'a> Parser<'a> {
                 }
             }
             Word(words) => {
-                if self.integer().is_some() {
-                    self.field_unsigned(name, words.max())?;
+                if self.is_integer() {
+                    self.field_unsigned(name, words.max)?;
                 } else {
                     let word = if t.kind == Tok::Word {
                         self.text(t)
@@ -2146,8 +2114,8 @@ impl<'a> Parser<'a> {
                         b""
                     };
                     if !words.contains(word) {
-                        let what = words.what();
-                        return Err(match words.prefix() {
+                        let what = words.what;
+                        return Err(match words.prefix {
                             Some(p) if word.starts_with(p.as_bytes()) => {
                                 let word = String::from_utf8_lossy(word);
                                 self.err_at(t.span, format!("invalid {what} '{word}'"))
@@ -2181,8 +2149,18 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Whether the current token is an integer as LLVM's lexer reads one (`u0x..` and
+    /// `s0x..` too, `+1` not).
+    fn is_integer(&self) -> bool {
+        match self.tok.kind {
+            Tok::Int => self.text(self.tok)[0] != b'+',
+            Tok::HexInt => true,
+            _ => false,
+        }
+    }
+
     /// The current token as an integer, as LLVM's lexer reads one: whether it is negative,
-    /// and its magnitude (`None` past 64 bits). `u0x..` and `s0x..` are integers too.
+    /// and its magnitude (`None` past 64 bits).
     fn integer(&self) -> Option<(bool, Option<u64>)> {
         let text = self.text(self.tok);
         match self.tok.kind {
@@ -2199,7 +2177,21 @@ impl<'a> Parser<'a> {
     }
 
     /// An unsigned integer field up to `max`, the current token (not stepped over).
+    #[inline(always)]
     fn field_unsigned(&self, name: &str, max: u64) -> PResult<()> {
+        // Most are line and column numbers of a few digits.
+        let text = self.text(self.tok);
+        if self.tok.kind == Tok::Int
+            && text.len() <= 4
+            && text[0].is_ascii_digit()
+            && u64::from(decimal(text)) <= max
+        {
+            return Ok(());
+        }
+        self.field_unsigned_in_full(name, max)
+    }
+
+    fn field_unsigned_in_full(&self, name: &str, max: u64) -> PResult<()> {
         match self.integer() {
             Some((false, n)) if self.text(self.tok)[0] != b's' => {
                 if n.is_none_or(|n| n > max) {
@@ -2374,18 +2366,33 @@ impl<'a> Parser<'a> {
                 return Err(self.err_at(kind, "expected debug record type here"));
             }
         };
-        self.expect(Tok::LParen, "'(' here").map_err(capitalized)?;
+        self.expect_in_record(Tok::LParen, "'('")?;
         for &value in operands {
             if value {
                 self.md_field_operand(true)?;
             } else {
                 self.record_node()?;
             }
-            self.expect(Tok::Comma, "',' here").map_err(capitalized)?;
+            self.expect_in_record(Tok::Comma, "','")?;
         }
         self.record_node()?;
-        let close = self.expect(Tok::RParen, "')' here").map_err(capitalized)?;
+        let close = self.expect_in_record(Tok::RParen, "')'")?;
         Ok(t.span.to(close.span))
+    }
+
+    /// `kind` in a debug record, where LLVM words what it lacks with a capital ("Expected ','
+    /// here").
+    #[inline(always)]
+    fn expect_in_record(&mut self, kind: Tok, what: &str) -> PResult<Token> {
+        match self.tok.kind == kind {
+            true => Ok(self.bump()),
+            false => Err(self.record_lacks(what)),
+        }
+    }
+
+    #[cold]
+    fn record_lacks(&self, what: &str) -> ReadError {
+        self.err_at(self.tok.span, format!("Expected {what} here"))
     }
 
     /// A node operand of a debug record: numbered, a tuple or specialized.
@@ -3184,17 +3191,15 @@ impl<'a> Parser<'a> {
             self.word(),
             b"bitcast" | b"getelementptr" | b"addrspacecast" | b"inttoptr"
         );
-        let written_ty = if expression {
-            self.ptr_ty(0)
+        let (target, target_ty) = if expression {
+            let op = self.bump();
+            let opcode = Opcode::from_keyword(self.text(op)).expect("a constant expression");
+            let target = self.constant_expression(op, opcode, None)?;
+            let ptr = self.ptr_ty(0);
+            (target, self.expression_ty(target).unwrap_or(ptr))
         } else {
-            self.parse_type()?
-        };
-        self.type_implied = expression;
-        let target = self.parse_value(written_ty)?;
-        self.type_implied = false;
-        let target_ty = match expression {
-            true => self.expression_ty(target).unwrap_or(written_ty),
-            false => written_ty,
+            let ty = self.parse_type()?;
+            (self.parse_value(ty)?, ty)
         };
         while self.tok.kind == Tok::Comma {
             self.bump();
@@ -3957,7 +3962,7 @@ impl<'a> Parser<'a> {
             }
             _ => match Opcode::from_keyword(w) {
                 Some(op) if is_constant_expression_opcode(op) => {
-                    self.constant_expression(t, op, ty)
+                    self.constant_expression(t, op, Some(ty))
                 }
                 Some(op) if is_former_constant_expression_opcode(op) => Err(self.err_at(
                     t.span,
@@ -3989,10 +3994,10 @@ impl<'a> Parser<'a> {
                 (false, _) => Err(self.err_at(open, "invalid empty array initializer")),
             };
         };
-        let first_at = Lexer::starting_at(self.src, open.end as usize).next().span;
+        let first_at = || Lexer::starting_at(self.src, open.end as usize).next().span;
         if vector && !self.is_vector_element(first) {
             return Err(self.err_at(
-                first_at,
+                first_at(),
                 "vector elements must have integer, pointer or floating point type",
             ));
         }
@@ -4002,7 +4007,7 @@ impl<'a> Parser<'a> {
                 "{kind} element #{i} is not of type '{}",
                 self.type_text(first)
             );
-            return Err(self.err_at(first_at, message));
+            return Err(self.err_at(first_at(), message));
         }
         let len = elems.len() as u64;
         let fits = match (vector, expected_ty) {
@@ -4138,9 +4143,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
-    /// A constant expression headed by `op`, which must have type `ty`.
-    fn constant_expression(&mut self, op: Token, opcode: Opcode, ty: TypeId) -> PResult<Value> {
-        let type_implied = std::mem::take(&mut self.type_implied);
+    /// A constant expression headed by `op`, which must have type `ty` if given (an alias's
+    /// aliasee has the type it implies).
+    fn constant_expression(
+        &mut self,
+        op: Token,
+        opcode: Opcode,
+        ty: Option<TypeId>,
+    ) -> PResult<Value> {
         let mut items = Vec::new();
         // A cast's two types, to check that it converts one into the other.
         let cast = opcode.is_cast();
@@ -4210,7 +4220,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if !type_implied {
+        if let Some(ty) = ty {
             self.expression_type_holds(op.span, opcode, &types, ty)?;
         }
         Ok(self.push_const(Const::Expr(Box::new((op.span, items)))))
