@@ -283,7 +283,9 @@ pub fn is_hole(m: &Module, g: GlobalId) -> bool {
 /// Encodings made as a module's bodies are first read, so that merging reads again only
 /// those it could not make then. Of the functions that share a shape and a header, the first
 /// one read is left to be read again and the others are encoded: memory goes only to
-/// functions that another one may equal.
+/// functions that another one may equal. The first is encoded too when a guess made from the
+/// text before any body is read says another function will share its key
+/// ([`body_profile`]), so that it need not be read again.
 #[derive(Default)]
 pub struct FirstReadEncodings {
     state: Mutex<FirstRead>,
@@ -295,6 +297,7 @@ struct FirstRead {
     text: (usize, usize),
     /// The shapes and header keys met.
     seen: FxHashSet<(u64, u64)>,
+    /// Every definition's header key, made before the bodies are read.
     header_keys: FxHashMap<FuncId, u64>,
     /// Each encoding made once, with its number: most functions encoded equal another.
     encodings: FxHashMap<Prehashed, u32>,
@@ -352,11 +355,16 @@ impl FirstReadEncodings {
 
 impl BodyWork for FirstReadEncodings {
     fn begin<'m>(&'m self, m: &'m Module) -> Box<Visit<'m>> {
+        let cx = Context::new(m, Box::new(move |g| is_hole(m, g)));
+        let guesses = guess_shared_keys(m, &cx);
         *self.state() = FirstRead {
             text: text_identity(m),
+            header_keys: guesses
+                .iter()
+                .map(|(&f, &(header, _))| (f, header))
+                .collect(),
             ..FirstRead::default()
         };
-        let cx = Context::new(m, Box::new(move |g| is_hole(m, g)));
         Box::new(move |f, body, uses, info| {
             // What cannot take part whatever the other bodies hold, and an intrinsic never
             // declared (named once every body is read), are left alone.
@@ -364,13 +372,11 @@ impl BodyWork for FirstReadEncodings {
             if undeclared || ineligibility_by_own_text(&m.functions[f], info).is_some() {
                 return;
             }
-            let key = (info.shape, fingerprint::header_key(&cx, f));
-            let first = {
-                let mut state = self.state();
-                state.header_keys.insert(f, key.1);
-                state.seen.insert(key)
+            let Some(&(header, guessed_shared)) = guesses.get(&f) else {
+                return;
             };
-            if !first {
+            let first = self.state().seen.insert((info.shape, header));
+            if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
                 let bytes = Prehashed::new(print.bytes);
                 let mut state = self.state();
@@ -382,6 +388,51 @@ impl BodyWork for FirstReadEncodings {
             }
         })
     }
+}
+
+/// Each definition's header key, and whether another definition shares its guessed key: the
+/// header key with the [`body_profile`] of its text. Made in parallel when there are many.
+fn guess_shared_keys(m: &Module, cx: &Context) -> FxHashMap<FuncId, (u64, bool)> {
+    let definitions: Vec<FuncId> = m
+        .functions
+        .iter()
+        .filter(|(_, f)| f.body.is_some())
+        .map(|(f, _)| f)
+        .collect();
+    let guess = |&f: &FuncId| {
+        let text = m.functions[f]
+            .body
+            .as_ref()
+            .map_or(&[][..], |b| m.bytes(b.span));
+        (fingerprint::header_key(cx, f), body_profile(text))
+    };
+    let keys: Vec<(u64, u64)> = if definitions.len() >= HEADERS_WORTH_THREADS {
+        definitions.par_iter().with_min_len(64).map(guess).collect()
+    } else {
+        definitions.iter().map(guess).collect()
+    };
+    let mut count: FxHashMap<(u64, u64), u32> = FxHashMap::default();
+    for &key in &keys {
+        *count.entry(key).or_default() += 1;
+    }
+    definitions
+        .into_iter()
+        .zip(keys)
+        .map(|(f, key)| (f, (key.0, count[&key] > 1)))
+        .collect()
+}
+
+/// A hash of a body's text that equal functions nearly always share, made without reading
+/// it: its count of lines and of `%` (locals and named types, at each definition and use),
+/// which names written otherwise leave alike. It only guesses (equal bodies
+/// may hold different debug records): a wrong guess costs an encoding made for nothing or a
+/// body read again.
+fn body_profile(text: &[u8]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for byte in [b'\n', b'%'] {
+        h.write_usize(memchr::memchr_iter(byte, text).count());
+    }
+    h.finish()
 }
 
 /// Which text a module was read from: the encodings of one text are no use for another.
@@ -1251,6 +1302,18 @@ mod tests {
         assert!(Prehashed::new(b"one".to_vec()) == Prehashed::new(b"one".to_vec()));
     }
 
+    /// Bodies that differ only in names share a profile; one more instruction or operand
+    /// tells them apart.
+    #[test]
+    fn a_body_profile_leaves_names_out() {
+        let a = b"{\n  %x = add i32 %a, 1\n  call void @f(i32 %x)\n  ret void\n}";
+        let renamed = b"{\n  %0 = add i32 %arg, 1\n  call void @longer_name(i32 %0)\n  ret void\n}";
+        let longer = b"{\n  %x = add i32 %a, 1\n  %y = add i32 %x, 1\n  ret void\n}";
+        let other_operand = b"{\n  %x = add i32 %a, %a\n  call void @f(i32 %x)\n  ret void\n}";
+        assert_eq!(body_profile(a), body_profile(renamed));
+        assert_ne!(body_profile(a), body_profile(longer));
+        assert_ne!(body_profile(a), body_profile(other_operand));
+    }
     /// Every encoding made as a module is read equals the one made from its body read again:
     /// the merge takes one for the other.
     #[test]
