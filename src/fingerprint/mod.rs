@@ -135,6 +135,11 @@ pub struct Context<'m> {
     /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules
     /// mostly carry one such group, so this saves expanding and sorting it at each.
     single_groups: FxHashMap<u32, Vec<u8>>,
+    /// The encoding of each list of text attributes only that a function header holds, found
+    /// by the list's text. C++ and Rust parameters repeat a few lists thousands of times
+    /// (`noundef nonnull align 8 dereferenceable(16)`), at headers and at call sites alike,
+    /// and equal texts hold equal attributes.
+    text_lists: FxHashMap<&'m [u8], Vec<u8>>,
 }
 
 impl<'m> Context<'m> {
@@ -156,12 +161,45 @@ impl<'m> Context<'m> {
             put_attribute_keys(&mut out, &mut keys);
             single_groups.insert(n, out);
         }
+        let mut text_lists = FxHashMap::default();
+        for f in module.functions.values() {
+            let lists = f.params.iter().map(|p| p.attrs).chain([f.ret_attrs]);
+            for list in lists.map(|l| module.attr_list(l)) {
+                if let Some(text) = text_only_list(module, list) {
+                    text_lists.entry(text).or_insert_with(|| {
+                        let mut keys: Vec<&[u8]> = list
+                            .iter()
+                            .filter_map(|a| match *a {
+                                Attr::Text(s) => Some(module.bytes(s)),
+                                _ => None,
+                            })
+                            .collect();
+                        let mut out = vec![tag::ATTRS];
+                        put_attribute_keys(&mut out, &mut keys);
+                        out
+                    });
+                }
+            }
+        }
         Context {
             module,
             is_hole,
             single_groups,
+            text_lists,
         }
     }
+}
+
+/// The text of a list of text attributes only, from its first to its last; `None` for any
+/// other list.
+fn text_only_list<'m>(m: &'m Module, list: &[Attr]) -> Option<&'m [u8]> {
+    let (Attr::Text(first), Attr::Text(last)) = (list.first()?, list.last()?) else {
+        return None;
+    };
+    if !list.iter().all(|a| matches!(a, Attr::Text(_))) {
+        return None;
+    }
+    Some(m.bytes(Span::new(first.start as usize, last.end as usize)))
 }
 
 /// An attribute list's keys as a set: sorted, each once, counted, each length-prefixed.
@@ -801,6 +839,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.out.extend_from_slice(encoded);
             return;
         }
+        if let Some(encoded) = text_only_list(self.m, list).and_then(|t| self.cx.text_lists.get(t))
+        {
+            self.out.extend_from_slice(encoded);
+            return;
+        }
         self.byte(tag::ATTRS);
         if list.is_empty() {
             self.num(0);
@@ -1164,5 +1207,35 @@ attributes #1 = { "k"="v" }
         assert_eq!(print("grouped"), print("inline"));
         assert_eq!(print("grouped"), print("mixed"));
         assert_ne!(print("grouped"), print("other"));
+    }
+
+    /// A list of text attributes found by its text in the headers' lists encodes as the same
+    /// attributes written in another order, with repeats, which are not found there.
+    #[test]
+    fn a_header_list_found_by_its_text_encodes_as_its_attributes() {
+        let text = r#"
+declare void @g(ptr)
+define void @cached(ptr noundef nonnull align 8 %p) {
+  call void @g(ptr noundef nonnull align 8 %p)
+  ret void
+}
+define void @reordered(ptr align 8 nonnull noundef noundef %p) {
+  call void @g(ptr nonnull noundef align 8 nonnull %p)
+  ret void
+}
+define void @other(ptr noundef nonnull align 4 %p) {
+  call void @g(ptr noundef nonnull align 8 %p)
+  ret void
+}
+"#;
+        let m = crate::read::parse(text.to_string()).unwrap();
+        let cx = Context::new(&m, Box::new(|_| false));
+        assert!(cx.text_lists.contains_key(&b"noundef nonnull align 8"[..]));
+        let print = |name: &str| {
+            let f = m.function_of(m.lookup(name).unwrap()).unwrap();
+            fingerprint(&cx, f, &m.body(f).unwrap()).bytes
+        };
+        assert_eq!(print("cached"), print("reordered"));
+        assert_ne!(print("cached"), print("other"));
     }
 }
