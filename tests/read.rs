@@ -651,6 +651,32 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 16),
             "icmp constexprs are no longer supported",
         ),
+        (
+            "declare void @g()\n@p = global ptr blockaddress(@g, %bb)\n",
+            (2, 30),
+            "cannot take blockaddress inside a declaration",
+        ),
+        (
+            "@v = global i32 0\n@p = global ptr blockaddress(@v, %bb)\n",
+            (2, 30),
+            "expected function name in blockaddress",
+        ),
+        (
+            "define ptr @f() {\nentry:\n  ret ptr blockaddress(@f, %nope)\n}\n",
+            (3, 28),
+            "use of undefined value",
+        ),
+        (
+            "@p = global ptr blockaddress(@g, %\"x z\")\n\
+             define void @g() {\n  br label %\"x y\"\n\"x y\":\n  ret void\n}\n",
+            (1, 34),
+            "use of undefined value",
+        ),
+        (
+            "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %3)\n}\n",
+            (4, 28),
+            "use of undefined value",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -677,6 +703,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "!0 = !{}\n!1 = !DILocation(line: 4294967295, column: 65535, scope: !0)\n\
          !2 = !DISubrange(count: -1, lowerBound: -9223372036854775808)\n\
          !3 = !DIExpression(DW_OP_constu, 18446744073709551615, DW_OP_stack_value)\n",
+            "define ptr @f() {\n  ret ptr blockaddress(@g, %x)\n}\n\
+         @p = global ptr blockaddress(@g, %\"x y\")\n\
+         define void @g() {\n  br label %x\nx:\n  br label %\"x y\"\n\"x y\":\n  ret void\n}\n",
+            "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
         ],
     );
 }

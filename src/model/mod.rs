@@ -702,6 +702,9 @@ pub struct Body {
     /// The `uselistorder` directives after the last block, whole lines from the first to the
     /// last; empty when there are none.
     pub use_list_orders: Span,
+    /// Each `blockaddress` constant of the body: the function's name and the block's. The
+    /// block may be another function's, so it is looked for once every body is read.
+    pub block_addresses: Vec<(Span, Span)>,
 }
 
 /// The module's arena lengths a body's own ids start from.

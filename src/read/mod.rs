@@ -24,7 +24,8 @@ use cranelift_entity::packed_option::ReservedValue;
 pub(crate) use parser::Scratch;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser};
 use rayon::prelude::*;
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::collections::hash_map::Entry;
 use std::hash::Hasher;
 
 /// Read a module from its text.
@@ -239,6 +240,7 @@ struct BodyFacts {
     info: BodyInfo,
     uses: Vec<GlobalUse>,
     use_list_orders: Span,
+    block_addresses: Vec<(Span, Span)>,
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
@@ -281,6 +283,14 @@ fn read_bodies(
 
     let mut first_error: Option<ReadError> = None;
     let mut ends_held = fields_held;
+    let mut block_addresses: Vec<(Span, Span)> = m
+        .consts
+        .values()
+        .filter_map(|c| match *c {
+            Const::BlockAddress(u, block) => Some((m.uses[u].span, block)),
+            _ => None,
+        })
+        .collect();
     // Grown once: grown by doubling, each copy writes to pages never touched before.
     let body_uses = results.iter().flatten().map(|facts| facts.uses.len()).sum();
     m.uses.reserve(body_uses);
@@ -310,6 +320,7 @@ fn read_bodies(
         if !facts.use_list_orders.is_empty() {
             m.use_list_orders.push(facts.use_list_orders);
         }
+        block_addresses.extend(facts.block_addresses);
         let info = m.functions[f].body.as_mut().expect("a definition");
         ends_held &= facts.info.span == info.span;
         *info = BodyInfo {
@@ -324,7 +335,77 @@ fn read_bodies(
     for g in m.globals.values_mut() {
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
+    if first_error.is_none() && ends_held {
+        first_error = block_addresses_hold(m, block_addresses).err();
+    }
     (first_error, ends_held)
+}
+
+/// That each `blockaddress` names a function defined here and one of its blocks, as LLVM
+/// checks it: the first that does not, by position, is the error. The blocks of a function
+/// named are found by reading its body again (few functions have their blocks' addresses
+/// taken: an interpreter's computed gotos).
+fn block_addresses_hold(m: &Module, mut refs: Vec<(Span, Span)>) -> Result<(), ReadError> {
+    refs.sort_unstable_by_key(|&(_, block)| block.start);
+    let src = m.source.as_bytes();
+    let mut labels: FxHashMap<FuncId, Vec<Box<[u8]>>> = FxHashMap::default();
+    for (function, block) in refs {
+        let name = &src[function.range()][1..];
+        let global = match name.first() {
+            Some(b'0'..=b'9') => m.global_by_number.get(&parser::decimal(name)).copied(),
+            _ => m
+                .global_by_name
+                .get(parser::strip_name(name).as_ref())
+                .copied(),
+        };
+        let Some(global) = global else {
+            continue;
+        };
+        let Some(f) = m.function_of(global) else {
+            return Err(ReadError::at(
+                src,
+                function,
+                "expected function name in blockaddress",
+            ));
+        };
+        if m.functions[f].body.is_none() {
+            let message = "cannot take blockaddress inside a declaration";
+            return Err(ReadError::at(src, function, message));
+        }
+        let names = match labels.entry(f) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(block_names(m, f)?),
+        };
+        let wanted = parser::strip_name(&src[block.range()][1..]);
+        if !names.iter().any(|n| **n == *wanted) {
+            return Err(ReadError::at(src, block, "use of undefined value"));
+        }
+    }
+    Ok(())
+}
+
+/// The names of `f`'s blocks as a reference writes them after its `%` (`name`, `a b` for
+/// `%"a b"`, `7`). An entry block without a label has the number after the parameters'.
+fn block_names(m: &Module, f: FuncId) -> Result<Vec<Box<[u8]>>, ReadError> {
+    let body = m.body(f)?;
+    let src = m.source.as_bytes();
+    let mut names = Vec::with_capacity(body.blocks.len());
+    for (b, block) in body.blocks.iter() {
+        let t = lexer::Lexer::starting_at(src, block.span.start as usize).next();
+        match t.kind {
+            lexer::Tok::Label | lexer::Tok::LabelNum => {
+                let label = &src[t.span.range()];
+                names.push(parser::strip_name(&label[..label.len() - 1]).into());
+            }
+            _ if b == BlockId::from_u32(0) => {
+                let params = &m.functions[f].params;
+                let number = params.iter().filter(|p| p.name.is_none()).count();
+                names.push(number.to_string().into_bytes().into());
+            }
+            _ => {}
+        }
+    }
+    Ok(names)
 }
 
 /// Metadata fields read by one job: a debug-information module has tens of thousands.
@@ -456,11 +537,13 @@ fn read_whole<'a>(
         visit(f, &body, &uses, &info);
     }
     let use_list_orders = body.use_list_orders;
+    let block_addresses = body.block_addresses.clone();
     scratch.recycle(body);
     Ok(BodyFacts {
         info,
         uses,
         use_list_orders,
+        block_addresses,
     })
 }
 

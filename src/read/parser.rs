@@ -169,6 +169,7 @@ impl<'a> FnScope<'a> {
         b.metadata.clear();
         b.base = base;
         b.use_list_orders = Span::default();
+        b.block_addresses.clear();
         self.by_short_name.clear();
         self.by_long_name.clear();
         self.by_number.clear();
@@ -736,7 +737,7 @@ fn is_implicit_intrinsic(kind: Tok, body: &[u8]) -> bool {
 }
 
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
-fn decimal(digits: &[u8]) -> u32 {
+pub(crate) fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
 }
 
@@ -3889,6 +3890,9 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 self.expect(Tok::RParen, "')'")?;
+                if let Some(scope) = &mut self.scope {
+                    scope.body.block_addresses.push((f.span, bb.span));
+                }
                 Ok(self.push_const(Const::BlockAddress(u, bb.span)))
             }
             b"dso_local_equivalent" | b"no_cfi" => {

@@ -214,10 +214,15 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
         }))
     };
     let uses = pieces.iter().flat_map(|p| p.uses.iter().copied()).collect();
+    let block_addresses = pieces
+        .iter()
+        .flat_map(|p| p.body().block_addresses.iter().copied())
+        .collect();
     Some(BodyFacts {
         info,
         uses,
         use_list_orders: last.body().use_list_orders,
+        block_addresses,
     })
 }
 
