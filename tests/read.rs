@@ -677,6 +677,12 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (4, 28),
             "use of undefined value",
         ),
+        (
+            "@p = global ptr blockaddress(@f, %arg)\n\
+             define void @f(i32 %arg) {\nentry:\n  br label %bb\nbb:\n  ret void\n}\n",
+            (1, 34),
+            "referenced value is not a basic block",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -707,6 +713,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
          @p = global ptr blockaddress(@g, %\"x y\")\n\
          define void @g() {\n  br label %x\nx:\n  br label %\"x y\"\n\"x y\":\n  ret void\n}\n",
             "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
+            "@p = global ptr blockaddress(@f, %3)\n\
+             define void @f(i32) {\n  %2 = add i32 %0, 1\n  br label %3\n\n  ret void\n}\n",
         ],
     );
 }

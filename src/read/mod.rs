@@ -24,8 +24,7 @@ use cranelift_entity::packed_option::ReservedValue;
 pub(crate) use parser::Scratch;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser};
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHasher};
-use std::collections::hash_map::Entry;
+use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
 /// Read a module from its text.
@@ -343,12 +342,14 @@ fn read_bodies(
 
 /// That each `blockaddress` names a function defined here and one of its blocks, as LLVM
 /// checks it: the first that does not, by position, is the error. The blocks of a function
-/// named are found by reading its body again (few functions have their blocks' addresses
-/// taken: an interpreter's computed gotos).
-fn block_addresses_hold(m: &Module, mut refs: Vec<(Span, Span)>) -> Result<(), ReadError> {
-    refs.sort_unstable_by_key(|&(_, block)| block.start);
+/// named are looked for by reading its body again (few functions have their blocks'
+/// addresses taken: an interpreter's computed gotos), and its names as the reader numbered
+/// them (a block without a label has a number too).
+fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadError> {
     let src = m.source.as_bytes();
-    let mut labels: FxHashMap<FuncId, Vec<Box<[u8]>>> = FxHashMap::default();
+    let mut first: Option<ReadError> = None;
+    let mut fail = |e: ReadError| first = Some(earlier_error(first.take(), e));
+    let mut in_bodies: Vec<(FuncId, Span)> = Vec::new();
     for (function, block) in refs {
         let name = &src[function.range()][1..];
         let global = match name.first() {
@@ -361,51 +362,37 @@ fn block_addresses_hold(m: &Module, mut refs: Vec<(Span, Span)>) -> Result<(), R
         let Some(global) = global else {
             continue;
         };
-        let Some(f) = m.function_of(global) else {
-            return Err(ReadError::at(
+        match m.function_of(global) {
+            None => fail(ReadError::at(
                 src,
                 function,
                 "expected function name in blockaddress",
-            ));
-        };
-        if m.functions[f].body.is_none() {
-            let message = "cannot take blockaddress inside a declaration";
-            return Err(ReadError::at(src, function, message));
-        }
-        let names = match labels.entry(f) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(block_names(m, f)?),
-        };
-        let wanted = parser::strip_name(&src[block.range()][1..]);
-        if !names.iter().any(|n| **n == *wanted) {
-            return Err(ReadError::at(src, block, "use of undefined value"));
+            )),
+            Some(f) if m.functions[f].body.is_none() => {
+                let message = "cannot take blockaddress inside a declaration";
+                fail(ReadError::at(src, function, message));
+            }
+            Some(f) => in_bodies.push((f, block)),
         }
     }
-    Ok(())
-}
-
-/// The names of `f`'s blocks as a reference writes them after its `%` (`name`, `a b` for
-/// `%"a b"`, `7`). An entry block without a label has the number after the parameters'.
-fn block_names(m: &Module, f: FuncId) -> Result<Vec<Box<[u8]>>, ReadError> {
-    let body = m.body(f)?;
-    let src = m.source.as_bytes();
-    let mut names = Vec::with_capacity(body.blocks.len());
-    for (b, block) in body.blocks.iter() {
-        let t = lexer::Lexer::starting_at(src, block.span.start as usize).next();
-        match t.kind {
-            lexer::Tok::Label | lexer::Tok::LabelNum => {
-                let label = &src[t.span.range()];
-                names.push(parser::strip_name(&label[..label.len() - 1]).into());
+    in_bodies.sort_unstable_by_key(|&(f, block)| (f, block.start));
+    let mut scratch = Scratch::default();
+    for group in in_bodies.chunk_by(|a, b| a.0 == b.0) {
+        let body = m.body_reusing(group[0].0, &mut scratch)?;
+        for &(_, block) in group {
+            match scratch.local_named(&src[block.range()][1..]) {
+                Some(l) if matches!(body.locals[l].def, LocalDef::Block(_)) => {}
+                Some(_) => fail(ReadError::at(
+                    src,
+                    block,
+                    "referenced value is not a basic block",
+                )),
+                None => fail(ReadError::at(src, block, "use of undefined value")),
             }
-            _ if b == BlockId::from_u32(0) => {
-                let params = &m.functions[f].params;
-                let number = params.iter().filter(|p| p.name.is_none()).count();
-                names.push(number.to_string().into_bytes().into());
-            }
-            _ => {}
         }
+        scratch.recycle(body);
     }
-    Ok(names)
+    first.map_or(Ok(()), Err)
 }
 
 /// Metadata fields read by one job: a debug-information module has tens of thousands.

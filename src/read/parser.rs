@@ -270,6 +270,22 @@ pub(crate) struct Scratch<'a> {
     types: BodyTypes<'a>,
 }
 
+impl Scratch<'_> {
+    /// The local that `name` (as a reference writes it after its `%`: `x`, `"a b"`, `7`)
+    /// names in the body last read with these buffers, if any.
+    pub(crate) fn local_named(&self, name: &[u8]) -> Option<LocalId> {
+        let scope = &self.scope;
+        if name.first().is_some_and(u8::is_ascii_digit) {
+            return scope.by_number.get(decimal(name));
+        }
+        match LocalKey::name(strip_name(name)) {
+            LocalKey::Short(short) => scope.by_short_name.get(&short).copied(),
+            LocalKey::Long(long) => scope.by_long_name.get(long.as_ref()).copied(),
+            LocalKey::Number(n) => scope.by_number.get(n),
+        }
+    }
+}
+
 /// The types a body adds to the module's, and the literal types it has read, by their text.
 #[derive(Default)]
 struct BodyTypes<'a> {
