@@ -683,6 +683,52 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 34),
             "referenced value is not a basic block",
         ),
+        (
+            "@g = global i32 0\nuselistorder ptr @g, { 1, 0 }\n",
+            (2, 1),
+            "value has no uses",
+        ),
+        (
+            "@g = global i32 0\n@a = alias i32, ptr @g\nuselistorder ptr @g, { 1, 0 }\n",
+            (3, 1),
+            "value only has one use",
+        ),
+        (
+            "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
+             uselistorder ptr @g, { 1, 0, 2 }\n",
+            (4, 1),
+            "wrong number of indexes, expected 2",
+        ),
+        (
+            "uselistorder_bb @f, %bb, { 1, 0 }\ndefine void @f() {\n  unreachable\n}\n",
+            (1, 17),
+            "invalid function forward reference in uselistorder_bb",
+        ),
+        (
+            "@g = global i1 0\nuselistorder_bb @g, %bb, { 1, 0 }\n",
+            (2, 17),
+            "expected function name in uselistorder_bb",
+        ),
+        (
+            "declare void @f()\nuselistorder_bb @f, %bb, { 1, 0 }\n",
+            (2, 17),
+            "invalid declaration in uselistorder_bb",
+        ),
+        (
+            "define void @f() {\n  br label %1\n\n  unreachable\n}\nuselistorder_bb @f, %1, { 1, 0 }\n",
+            (6, 21),
+            "invalid numeric label in uselistorder_bb",
+        ),
+        (
+            "define void @f() {\n  unreachable\n}\nuselistorder_bb @f, %bb, { 1, 0 }\n",
+            (4, 21),
+            "invalid basic block in uselistorder_bb",
+        ),
+        (
+            "define i32 @f(i32 %arg) {\n  ret i32 %arg\n}\nuselistorder_bb @f, %arg, { 1, 0 }\n",
+            (4, 21),
+            "expected basic block in uselistorder_bb",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -715,6 +761,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
             "@p = global ptr blockaddress(@f, %3)\n\
              define void @f(i32) {\n  %2 = add i32 %0, 1\n  br label %3\n\n  ret void\n}\n",
+            "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
+             uselistorder ptr @g, { 1, 0 }\n\
+             define void @f(i1 %c) {\nentry:\n  br i1 %c, label %bb, label %bb\nbb:\n  ret void\n}\n\
+             uselistorder_bb @f, %bb, { 1, 0 }\n",
         ],
     );
 }

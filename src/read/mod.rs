@@ -22,7 +22,7 @@ pub use error::{Diagnostic, ReadError};
 use crate::model::*;
 use cranelift_entity::packed_option::ReservedValue;
 pub(crate) use parser::Scratch;
-use parser::{BodyEnd, NOT_A_CALLEE, Parser};
+use parser::{BodyEnd, NOT_A_CALLEE, Parser, TopLevel, UseListCheck};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -70,20 +70,29 @@ pub fn parse_source_with(source: Source, work: Option<&dyn BodyWork>) -> Result<
 
 /// Read with body ends guessed; the text back if a guess did not hold or anything failed.
 fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Source> {
-    let (mut module, deferred_fields, top_error) =
-        Parser::new(&source).module(BodyEnd::FirstClosingLine);
+    let TopLevel {
+        mut module,
+        deferred_fields,
+        use_list_checks,
+        error,
+    } = Parser::new(&source).module(BodyEnd::FirstClosingLine);
     module.source = source;
-    if top_error.is_some() {
+    if error.is_some() {
         return Err(module.source);
     }
-    match read_bodies(&mut module, None, &deferred_fields, work) {
+    match read_bodies(&mut module, None, &deferred_fields, &use_list_checks, work) {
         (None, true) => Ok(module),
         _ => Err(module.source),
     }
 }
 
 fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, ReadError> {
-    let (mut module, _, top_error) = Parser::new(&source).module(BodyEnd::BalancedBrace);
+    let TopLevel {
+        mut module,
+        use_list_checks,
+        error: top_error,
+        ..
+    } = Parser::new(&source).module(BodyEnd::BalancedBrace);
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error; any body may
     // hold a syntax error, which comes before a name left undefined.
@@ -91,7 +100,12 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         .as_ref()
         .filter(|e| !is_reference_error(e))
         .map(error_offset);
-    let (body_error, _) = read_bodies(&mut module, limit, &[], work);
+    let checks = if top_error.is_none() {
+        &use_list_checks[..]
+    } else {
+        &[]
+    };
+    let (body_error, _) = read_bodies(&mut module, limit, &[], checks, work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
         .into_iter()
@@ -251,6 +265,7 @@ fn read_bodies(
     m: &mut Module,
     limit: Option<usize>,
     deferred_fields: &[Span],
+    use_list_checks: &[UseListCheck],
     work: Option<&dyn BodyWork>,
 ) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m
@@ -335,9 +350,56 @@ fn read_bodies(
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
     if first_error.is_none() && ends_held {
-        first_error = block_addresses_hold(m, block_addresses).err();
+        first_error = block_addresses_hold(m, block_addresses)
+            .and(use_lists_hold(m, use_list_checks))
+            .err();
     }
     (first_error, ends_held)
+}
+
+/// That each top-level `uselistorder` directive fits the uses of what it orders, as far as
+/// they are known here: a global's uses are its names in the text, which may be more than
+/// LLVM counts (a constant written twice is one user, a name in metadata none), so a global
+/// named fewer times than the directive has indexes, or once, or never, is refused as LLVM
+/// refuses it, and one named more times is let through. A `uselistorder_bb` must name a
+/// block of its function; the count of the block's uses is not checked.
+fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> {
+    let src = m.source.as_bytes();
+    let mut scratch = Scratch::default();
+    for &check in checks {
+        match check {
+            UseListCheck::Global {
+                at,
+                global,
+                indexes,
+            } => {
+                let uses = m.globals[global].uses.iter();
+                let named = uses
+                    .filter(|&&u| m.uses[u].role != UseRole::Definition)
+                    .count();
+                let message = match named {
+                    0 => "value has no uses".to_string(),
+                    1 => "value only has one use".to_string(),
+                    n if n < indexes as usize => format!("wrong number of indexes, expected {n}"),
+                    _ => continue,
+                };
+                return Err(ReadError::at(src, at, &message));
+            }
+            UseListCheck::Block { function, block } => {
+                let body = m.body_reusing(function, &mut scratch)?;
+                let local = scratch.local_named(&src[block.range()][1..]);
+                let is_block = local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_)));
+                scratch.recycle(body);
+                let message = match is_block {
+                    Some(true) => continue,
+                    Some(false) => "expected basic block in uselistorder_bb",
+                    None => "invalid basic block in uselistorder_bb",
+                };
+                return Err(ReadError::at(src, block, message));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// That each `blockaddress` names a function defined here and one of its blocks, as LLVM
@@ -642,7 +704,11 @@ mod tests {
                     !2 = !{!0, !DILocation(line: 1, scope: !3)}\n\
                     !3 = distinct !DISubprogram(name: \"f\", file: !0)\n\
                     !4 = !DITemplateValueParameter(value: ptr @g)\n";
-        let (_, deferred, error) = Parser::new(text).module(BodyEnd::FirstClosingLine);
+        let TopLevel {
+            deferred_fields: deferred,
+            error,
+            ..
+        } = Parser::new(text).module(BodyEnd::FirstClosingLine);
         assert!(error.is_none());
         let stepped: Vec<&str> = deferred.iter().map(|s| &text[s.range()]).collect();
         // The node that names a global is read at once, in order with the other uses.

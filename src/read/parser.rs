@@ -362,6 +362,32 @@ pub struct Parser<'a> {
     /// from the name (`!DILocation`) to the `)`, to be read in the second phase, alongside
     /// the bodies (see [`Parser::deferred_fields_hold`]).
     deferred_fields: Vec<Span>,
+    /// The top level's `uselistorder` directives whose counts are checked once every body is
+    /// read.
+    use_list_checks: Vec<UseListCheck>,
+}
+
+/// What the first phase reads: the module's top level, what it leaves to the second phase,
+/// and its first error.
+pub(crate) struct TopLevel {
+    pub module: Module,
+    pub deferred_fields: Vec<Span>,
+    pub use_list_checks: Vec<UseListCheck>,
+    pub error: Option<ReadError>,
+}
+
+/// A top-level `uselistorder` or `uselistorder_bb` directive whose value's uses are known
+/// only once every body is read (see `read::use_lists_hold`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum UseListCheck {
+    /// `uselistorder <ty> @g, { ... }`: where it starts, the global, its number of indexes.
+    Global {
+        at: Span,
+        global: GlobalId,
+        indexes: u32,
+    },
+    /// `uselistorder_bb @f, %name, { ... }`: the function and the block's name.
+    Block { function: FuncId, block: Span },
 }
 
 /// How the first phase finds where a function body ends.
@@ -826,6 +852,7 @@ impl<'a> Parser<'a> {
             md_ops_stack: Vec::new(),
             key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
+            use_list_checks: Vec::new(),
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
         }
@@ -1463,7 +1490,7 @@ impl<'a> Parser<'a> {
     /// `read::parse`). On an error, the module read so far comes with it.
     /// With [`BodyEnd::FirstClosingLine`], the fields of specialized metadata nodes are
     /// stepped over too, and their spans come back to be read in the second phase.
-    pub fn module(mut self, body_end: BodyEnd) -> (Module, Vec<Span>, Option<ReadError>) {
+    pub fn module(mut self, body_end: BodyEnd) -> TopLevel {
         self.body_end = body_end;
         // Room for what a module of this size holds at most as LLVM prints one: grown by
         // doubling, each copy writes to pages never touched before (a tenth of the top
@@ -1478,7 +1505,12 @@ impl<'a> Parser<'a> {
         self.m.types.intern(Type::Label);
         let result = self.top_level();
         self.m.types.settle_layouts();
-        (self.m, self.deferred_fields, result.err())
+        TopLevel {
+            module: self.m,
+            deferred_fields: self.deferred_fields,
+            use_list_checks: self.use_list_checks,
+            error: result.err(),
+        }
     }
 
     fn top_level(&mut self) -> PResult<()> {
@@ -1594,6 +1626,8 @@ impl<'a> Parser<'a> {
     fn uselistorder(&mut self) -> PResult<Span> {
         let is_bb = self.is_word(b"uselistorder_bb");
         let start = self.bump().span;
+        // The global the directive orders the uses of, or the function and block.
+        let (mut global, mut block) = (None, None);
         if is_bb {
             let g = self.expect_global("a function")?;
             self.global_use(g, UseRole::Operand)?;
@@ -1601,10 +1635,15 @@ impl<'a> Parser<'a> {
             if !matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum) {
                 return Err(self.err("a block name"));
             }
-            self.bump();
+            block = Some((g, self.bump()));
         } else {
             let ty = self.parse_type()?;
+            let value = self.tok;
             self.parse_value(ty)?;
+            if matches!(value.kind, Tok::GlobalName | Tok::GlobalNum) && self.tok.kind == Tok::Comma
+            {
+                global = self.m.uses.values().last().map(|u| u.global);
+            }
         }
         self.expect(Tok::Comma, "','")?;
         let open = self.expect(Tok::LBrace, "'{'")?;
@@ -1634,9 +1673,61 @@ impl<'a> Parser<'a> {
         } else if ordered {
             "expected uselistorder indexes to change the order"
         } else {
+            if let Some(global) = global {
+                let (at, indexes) = (start, count);
+                let check = UseListCheck::Global {
+                    at,
+                    global,
+                    indexes,
+                };
+                self.use_list_checks.push(check);
+            }
+            if let Some((function, block)) = block {
+                self.uselistorder_bb_holds(function, block)?;
+            }
             return Ok(start.to(end));
         };
         Err(self.err_at(open.span, message))
+    }
+
+    /// What LLVM checks of `uselistorder_bb @f, %block` where it stands: `@f` is a function
+    /// defined before it, and the block is named, not numbered. That `f` has such a block is
+    /// checked once its body is read.
+    fn uselistorder_bb_holds(&mut self, function: Token, block: Token) -> PResult<()> {
+        let name = &self.src[function.span.range()][1..];
+        let global = match function.kind {
+            Tok::GlobalNum => self.m.global_by_number.get(&decimal(name)).copied(),
+            _ => self
+                .m
+                .global_by_name
+                .get(strip_name(name).as_ref())
+                .copied(),
+        };
+        let kind = global.map(|g| self.m.globals[g].kind);
+        let f = match kind {
+            None | Some(GlobalKind::Pending) => {
+                let message = "invalid function forward reference in uselistorder_bb";
+                return Err(self.err_at(function.span, message));
+            }
+            Some(GlobalKind::Function(f)) => f,
+            Some(_) => {
+                let message = "expected function name in uselistorder_bb";
+                return Err(self.err_at(function.span, message));
+            }
+        };
+        if self.m.functions[f].body.is_none() {
+            let message = "invalid declaration in uselistorder_bb";
+            return Err(self.err_at(function.span, message));
+        }
+        if block.kind == Tok::LocalNum {
+            let message = "invalid numeric label in uselistorder_bb";
+            return Err(self.err_at(block.span, message));
+        }
+        self.use_list_checks.push(UseListCheck::Block {
+            function: f,
+            block: block.span,
+        });
+        Ok(())
     }
 
     fn expect_global(&mut self, what: &str) -> PResult<Token> {
