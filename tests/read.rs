@@ -729,6 +729,18 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (4, 21),
             "expected basic block in uselistorder_bb",
         ),
+        (
+            "define <2 x ptr> @f(<2 x ptr> %a) {\n  %w = getelementptr {i32, i32}, <2 x ptr> %a, \
+             <2 x i32> <i32 5, i32 9>, <2 x i32> <i32 0, i32 1>\n  ret <2 x ptr> %w\n}\n",
+            (2, 34),
+            "invalid getelementptr indices",
+        ),
+        (
+            "define <2 x ptr> @f(<2 x ptr> %a) {\n  %w = getelementptr {i32, i32}, <2 x ptr> %a, \
+             <2 x i32> <i32 5, i32 9>, <2 x i32> <i32 2, i32 2>\n  ret <2 x ptr> %w\n}\n",
+            (2, 34),
+            "invalid getelementptr indices",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -765,6 +777,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
              uselistorder ptr @g, { 1, 0 }\n\
              define void @f(i1 %c) {\nentry:\n  br i1 %c, label %bb, label %bb\nbb:\n  ret void\n}\n\
              uselistorder_bb @f, %bb, { 1, 0 }\n",
+            "define <2 x ptr> @f(<2 x ptr> %a) {\n  %w = getelementptr {i32, i32}, <2 x ptr> %a, \
+             <2 x i32> <i32 5, i32 9>, <2 x i32> <i32 1, i32 01>\n  \
+             %x = getelementptr {i32, i32}, <2 x ptr> %a, i32 0, <2 x i32> zeroinitializer\n  \
+             ret <2 x ptr> %w\n}\n",
         ],
     );
 }

@@ -3932,32 +3932,78 @@ impl<'a> Parser<'a> {
     fn gep_step(&self, ty: TypeId, index_ty: TypeId, index: Token) -> Result<Option<TypeId>, ()> {
         match self.body_ty(ty) {
             Type::Array(_, elem) | Type::Vector { elem, .. } => Ok(Some(*elem)),
-            Type::Struct { elems, .. } => match self.body_ty(index_ty) {
-                Type::Int(32) => match index.kind {
-                    Tok::LocalName | Tok::LocalNum => Err(()),
-                    Tok::Word if matches!(self.text(index), b"undef" | b"poison") => Err(()),
-                    Tok::Int => {
-                        // In decimal (a hexadecimal literal is let through).
-                        let field = std::str::from_utf8(self.text(index))
-                            .ok()
-                            .and_then(|text| text.parse::<i128>().ok());
-                        match field.map(|i| usize::try_from(i).map(|i| elems.get(i))) {
+            Type::Struct { elems, .. } => {
+                let field = |field: Option<i128>| match field
+                    .map(|i| usize::try_from(i).map(|i| elems.get(i)))
+                {
+                    None => Ok(None),
+                    Some(Ok(Some(&elem))) => Ok(Some(elem)),
+                    Some(_) => Err(()),
+                };
+                // In decimal (a hexadecimal literal is let through).
+                let number = |t: Token| {
+                    let text = std::str::from_utf8(self.text(t)).ok();
+                    text.and_then(|text| text.parse::<i128>().ok())
+                };
+                match self.body_ty(index_ty) {
+                    Type::Int(32) => match index.kind {
+                        Tok::LocalName | Tok::LocalNum => Err(()),
+                        Tok::Word if matches!(self.text(index), b"undef" | b"poison") => Err(()),
+                        Tok::Int => field(number(index)),
+                        _ => Ok(None),
+                    },
+                    // A vector of indexes into a struct must hold one field's number throughout.
+                    Type::Vector {
+                        scalable: false,
+                        elem,
+                        ..
+                    } if matches!(self.body_ty(*elem), Type::Int(32)) => match index.kind {
+                        Tok::LocalName | Tok::LocalNum => Err(()),
+                        Tok::Word => match self.text(index) {
+                            b"undef" | b"poison" => Err(()),
+                            b"zeroinitializer" => field(Some(0)),
+                            _ => Ok(None),
+                        },
+                        Tok::Less => match self.vector_splat(index) {
+                            Some(Some(splat)) => field(Some(splat)),
+                            Some(None) => Err(()),
                             None => Ok(None),
-                            Some(Ok(Some(&elem))) => Ok(Some(elem)),
-                            Some(_) => Err(()),
-                        }
-                    }
-                    _ => Ok(None),
-                },
-                Type::Vector {
-                    scalable: false,
-                    elem,
-                    ..
-                } if matches!(self.body_ty(*elem), Type::Int(32)) => Ok(None),
-                _ => Err(()),
-            },
+                        },
+                        _ => Ok(None),
+                    },
+                    _ => Err(()),
+                }
+            }
             Type::Named(_) | Type::TargetExt { .. } => Ok(None),
             _ => Err(()),
+        }
+    }
+
+    /// The number every element of the vector of `i32` at `open` (its `<`) holds, if they
+    /// hold one; `Some(None)` if they do not, or one is no number; `None` if it cannot be told
+    /// from the tokens (a number not in decimal).
+    fn vector_splat(&self, open: Token) -> Option<Option<i128>> {
+        let mut lex = Lexer::starting_at(self.src, open.span.end as usize);
+        let mut splat = None;
+        loop {
+            if lex.next().kind != Tok::Word {
+                return None;
+            }
+            let value = lex.next();
+            if value.kind != Tok::Int {
+                return Some(None);
+            }
+            let number = std::str::from_utf8(&self.src[value.span.range()]).ok()?;
+            let number = number.parse::<i128>().ok()?;
+            if splat.is_some_and(|s| s != number) {
+                return Some(None);
+            }
+            splat = Some(number);
+            match lex.next().kind {
+                Tok::Comma => {}
+                Tok::Greater => return Some(splat),
+                _ => return None,
+            }
         }
     }
 
