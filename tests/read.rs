@@ -684,6 +684,13 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "referenced value is not a basic block",
         ),
         (
+            // The syntax error comes first, though the function named is never read.
+            "@p = global ptr blockaddress(@f, %bb)\n@q = global i32 oops\n\
+             define void @f() {\nbb:\n  ret void\n}\n",
+            (2, 17),
+            "expected a value",
+        ),
+        (
             "@g = global i32 0\nuselistorder ptr @g, { 1, 0 }\n",
             (2, 1),
             "value has no uses",

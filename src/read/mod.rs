@@ -80,7 +80,13 @@ fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Mod
     if error.is_some() {
         return Err(module.source);
     }
-    match read_bodies(&mut module, None, &deferred_fields, &use_list_checks, work) {
+    match read_bodies(
+        &mut module,
+        None,
+        &deferred_fields,
+        Some(&use_list_checks),
+        work,
+    ) {
         (None, true) => Ok(module),
         _ => Err(module.source),
     }
@@ -100,11 +106,8 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         .as_ref()
         .filter(|e| !is_reference_error(e))
         .map(error_offset);
-    let checks = if top_error.is_none() {
-        &use_list_checks[..]
-    } else {
-        &[]
-    };
+    // What names a later global is checked only when the whole top level was read.
+    let checks = top_error.is_none().then_some(&use_list_checks[..]);
     let (body_error, _) = read_bodies(&mut module, limit, &[], checks, work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after.
     let first = [top_error, body_error]
@@ -258,14 +261,16 @@ struct BodyFacts {
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
 /// function order and record their facts; meanwhile, read the metadata fields the first phase
-/// stepped over. Returns the first error of a body, if any, and whether every body read ends
+/// stepped over; then, given the top level's `uselistorder` checks (`None` when the top level
+/// was not read whole), what needs every body: `blockaddress` and `uselistorder`. Returns the
+/// first error of a body, if any, and whether every body read ends
 /// where the first phase found its end and the fields read. With `limit`, only bodies that
 /// start before that offset are read.
 fn read_bodies(
     m: &mut Module,
     limit: Option<usize>,
     deferred_fields: &[Span],
-    use_list_checks: &[UseListCheck],
+    use_list_checks: Option<&[UseListCheck]>,
     work: Option<&dyn BodyWork>,
 ) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m
@@ -349,7 +354,10 @@ fn read_bodies(
     for g in m.globals.values_mut() {
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
-    if first_error.is_none() && ends_held {
+    if let Some(use_list_checks) = use_list_checks
+        && first_error.is_none()
+        && ends_held
+    {
         first_error = block_addresses_hold(m, block_addresses)
             .and(use_lists_hold(m, use_list_checks))
             .err();
