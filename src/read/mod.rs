@@ -373,7 +373,9 @@ fn read_bodies(
 /// block of its function; the count of the block's uses is not checked.
 fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> {
     let src = m.source.as_bytes();
-    let mut scratch = Scratch::default();
+    let mut first: Option<ReadError> = None;
+    let mut fail = |e: ReadError| first = Some(earlier_error(first.take(), e));
+    let mut blocks: Vec<(FuncId, Span)> = Vec::new();
     for &check in checks {
         match check {
             UseListCheck::Global {
@@ -391,23 +393,28 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
                     n if n < indexes as usize => format!("wrong number of indexes, expected {n}"),
                     _ => continue,
                 };
-                return Err(ReadError::at(src, at, &message));
+                fail(ReadError::at(src, at, &message));
             }
-            UseListCheck::Block { function, block } => {
-                let body = m.body_reusing(function, &mut scratch)?;
-                let local = scratch.local_named(&src[block.range()][1..]);
-                let is_block = local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_)));
-                scratch.recycle(body);
-                let message = match is_block {
-                    Some(true) => continue,
-                    Some(false) => "expected basic block in uselistorder_bb",
-                    None => "invalid basic block in uselistorder_bb",
-                };
-                return Err(ReadError::at(src, block, message));
-            }
+            UseListCheck::Block { function, block } => blocks.push((function, block)),
         }
     }
-    Ok(())
+    // Each function read again once, however many of its blocks are named.
+    blocks.sort_unstable_by_key(|&(f, block)| (f, block.start));
+    let mut scratch = Scratch::default();
+    for group in blocks.chunk_by(|a, b| a.0 == b.0) {
+        let body = m.body_reusing(group[0].0, &mut scratch)?;
+        for &(_, block) in group {
+            let local = scratch.local_named(&src[block.range()][1..]);
+            let message = match local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_))) {
+                Some(true) => continue,
+                Some(false) => "expected basic block in uselistorder_bb",
+                None => "invalid basic block in uselistorder_bb",
+            };
+            fail(ReadError::at(src, block, message));
+        }
+        scratch.recycle(body);
+    }
+    first.map_or(Ok(()), Err)
 }
 
 /// That each `blockaddress` names a function defined here and one of its blocks, as LLVM
