@@ -297,8 +297,9 @@ struct FirstRead {
     text: (usize, usize),
     /// The shapes and header keys met.
     seen: FxHashSet<(u64, u64)>,
-    /// Every definition's header key, made before the bodies are read.
-    header_keys: FxHashMap<FuncId, u64>,
+    /// Every definition's header key, and whether another definition is guessed to share its
+    /// shape too ([`guess_shared_keys`]), made before the bodies are read.
+    guesses: FxHashMap<FuncId, (u64, bool)>,
     /// Each encoding made once, with its number: most functions encoded equal another.
     encodings: FxHashMap<Prehashed, u32>,
     prints: FxHashMap<FuncId, FirstPrint>,
@@ -356,13 +357,9 @@ impl FirstReadEncodings {
 impl BodyWork for FirstReadEncodings {
     fn begin<'m>(&'m self, m: &'m Module) -> Box<Visit<'m>> {
         let cx = Context::new(m, Box::new(move |g| is_hole(m, g)));
-        let guesses = guess_shared_keys(m, &cx);
         *self.state() = FirstRead {
             text: text_identity(m),
-            header_keys: guesses
-                .iter()
-                .map(|(&f, &(header, _))| (f, header))
-                .collect(),
+            guesses: guess_shared_keys(m, &cx),
             ..FirstRead::default()
         };
         Box::new(move |f, body, uses, info| {
@@ -372,10 +369,13 @@ impl BodyWork for FirstReadEncodings {
             if undeclared || ineligibility_by_own_text(&m.functions[f], info).is_some() {
                 return;
             }
-            let Some(&(header, guessed_shared)) = guesses.get(&f) else {
-                return;
+            let (first, guessed_shared) = {
+                let mut state = self.state();
+                let Some(&(header, guessed_shared)) = state.guesses.get(&f) else {
+                    return;
+                };
+                (state.seen.insert((info.shape, header)), guessed_shared)
             };
-            let first = self.state().seen.insert((info.shape, header));
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
                 let bytes = Prehashed::new(print.bytes);
@@ -469,10 +469,10 @@ fn candidates<'m>(
         .collect();
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
     // thousands of functions share a shape (jsonprog-O0: 1522).
-    let header_keys = &first_read.header_keys;
+    let guesses = &first_read.guesses;
     let key = |&f: &FuncId| {
-        let header = match header_keys.get(&f) {
-            Some(&key) => key,
+        let header = match guesses.get(&f) {
+            Some(&(key, _)) => key,
             None => fingerprint::header_key(&cx, f),
         };
         (shape(f), header)

@@ -398,22 +398,14 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
             UseListCheck::Block { function, block } => blocks.push((function, block)),
         }
     }
-    // Each function read again once, however many of its blocks are named.
-    blocks.sort_unstable_by_key(|&(f, block)| (f, block.start));
-    let mut scratch = Scratch::default();
-    for group in blocks.chunk_by(|a, b| a.0 == b.0) {
-        let body = m.body_reusing(group[0].0, &mut scratch)?;
-        for &(_, block) in group {
-            let local = scratch.local_named(&src[block.range()][1..]);
-            let message = match local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_))) {
-                Some(true) => continue,
-                Some(false) => "expected basic block in uselistorder_bb",
-                None => "invalid basic block in uselistorder_bb",
-            };
-            fail(ReadError::at(src, block, message));
-        }
-        scratch.recycle(body);
-    }
+    blocks_named(m, blocks, |block, is_block| {
+        let message = match is_block {
+            Some(true) => return,
+            Some(false) => "expected basic block in uselistorder_bb",
+            None => "invalid basic block in uselistorder_bb",
+        };
+        fail(ReadError::at(src, block, message));
+    })?;
     first.map_or(Ok(()), Err)
 }
 
@@ -428,14 +420,7 @@ fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadE
     let mut fail = |e: ReadError| first = Some(earlier_error(first.take(), e));
     let mut in_bodies: Vec<(FuncId, Span)> = Vec::new();
     for (function, block) in refs {
-        let name = &src[function.range()][1..];
-        let global = match name.first() {
-            Some(b'0'..=b'9') => m.global_by_number.get(&parser::decimal(name)).copied(),
-            _ => m
-                .global_by_name
-                .get(parser::strip_name(name).as_ref())
-                .copied(),
-        };
+        let global = parser::global_named(m, &src[function.range()][1..]);
         let Some(global) = global else {
             continue;
         };
@@ -452,24 +437,41 @@ fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadE
             Some(f) => in_bodies.push((f, block)),
         }
     }
-    in_bodies.sort_unstable_by_key(|&(f, block)| (f, block.start));
+    blocks_named(m, in_bodies, |block, is_block| {
+        let message = match is_block {
+            Some(true) => return,
+            Some(false) => "referenced value is not a basic block",
+            None => "use of undefined value",
+        };
+        fail(ReadError::at(src, block, message));
+    })?;
+    first.map_or(Ok(()), Err)
+}
+
+/// For each `(f, %name)`, whether the name is one of `f`'s blocks (`Some(true)`), another of
+/// its locals (`Some(false)`) or none (`None`), told to `verdict`. Each function is read again
+/// once, however many of its names are asked, and its names are the reader's own (a block
+/// without a label has its number).
+fn blocks_named(
+    m: &Module,
+    mut names: Vec<(FuncId, Span)>,
+    mut verdict: impl FnMut(Span, Option<bool>),
+) -> Result<(), ReadError> {
+    let src = m.source.as_bytes();
+    names.sort_unstable_by_key(|&(f, name)| (f, name.start));
     let mut scratch = Scratch::default();
-    for group in in_bodies.chunk_by(|a, b| a.0 == b.0) {
+    for group in names.chunk_by(|a, b| a.0 == b.0) {
         let body = m.body_reusing(group[0].0, &mut scratch)?;
-        for &(_, block) in group {
-            match scratch.local_named(&src[block.range()][1..]) {
-                Some(l) if matches!(body.locals[l].def, LocalDef::Block(_)) => {}
-                Some(_) => fail(ReadError::at(
-                    src,
-                    block,
-                    "referenced value is not a basic block",
-                )),
-                None => fail(ReadError::at(src, block, "use of undefined value")),
-            }
+        for &(_, name) in group {
+            let local = scratch.local_named(&src[name.range()][1..]);
+            verdict(
+                name,
+                local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_))),
+            );
         }
         scratch.recycle(body);
     }
-    first.map_or(Ok(()), Err)
+    Ok(())
 }
 
 /// Metadata fields read by one job: a debug-information module has tens of thousands.

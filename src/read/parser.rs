@@ -770,6 +770,12 @@ fn unsigned(text: &[u8]) -> Option<u64> {
     })
 }
 
+/// A signed decimal integer, or `None` when it is not one (a hexadecimal literal) or does not
+/// fit in `i128`.
+fn decimal_i128(text: &[u8]) -> Option<i128> {
+    std::str::from_utf8(text).ok()?.parse().ok()
+}
+
 /// LLVM's error for an intrinsic never declared that is not called.
 pub(crate) const NOT_A_CALLEE: &str = "intrinsic can only be used as callee";
 
@@ -1228,14 +1234,7 @@ impl<'a> Parser<'a> {
                 };
             }
             let body = &src[t.span.range()][1..];
-            let found = if t.kind == Tok::GlobalNum {
-                bm.base.global_by_number.get(&decimal(body)).copied()
-            } else {
-                bm.base
-                    .global_by_name
-                    .get(strip_name(body).as_ref())
-                    .copied()
-            };
+            let found = global_named(bm.base, body);
             // An intrinsic never declared is one LLVM declares itself: its use stands for a
             // global made once the body is read (`read::implicit_intrinsic`).
             let global = match found {
@@ -1640,9 +1639,10 @@ impl<'a> Parser<'a> {
             let ty = self.parse_type()?;
             let value = self.tok;
             self.parse_value(ty)?;
+            // A global itself, not a constant that names one.
             if matches!(value.kind, Tok::GlobalName | Tok::GlobalNum) && self.tok.kind == Tok::Comma
             {
-                global = self.m.uses.values().last().map(|u| u.global);
+                global = global_named(&self.m, &self.src[value.span.range()][1..]);
             }
         }
         self.expect(Tok::Comma, "','")?;
@@ -1674,13 +1674,11 @@ impl<'a> Parser<'a> {
             "expected uselistorder indexes to change the order"
         } else {
             if let Some(global) = global {
-                let (at, indexes) = (start, count);
-                let check = UseListCheck::Global {
-                    at,
+                self.use_list_checks.push(UseListCheck::Global {
+                    at: start,
                     global,
-                    indexes,
-                };
-                self.use_list_checks.push(check);
+                    indexes: count,
+                });
             }
             if let Some((function, block)) = block {
                 self.uselistorder_bb_holds(function, block)?;
@@ -1694,15 +1692,7 @@ impl<'a> Parser<'a> {
     /// defined before it, and the block is named, not numbered. That `f` has such a block is
     /// checked once its body is read.
     fn uselistorder_bb_holds(&mut self, function: Token, block: Token) -> PResult<()> {
-        let name = &self.src[function.span.range()][1..];
-        let global = match function.kind {
-            Tok::GlobalNum => self.m.global_by_number.get(&decimal(name)).copied(),
-            _ => self
-                .m
-                .global_by_name
-                .get(strip_name(name).as_ref())
-                .copied(),
-        };
+        let global = global_named(&self.m, &self.src[function.span.range()][1..]);
         let kind = global.map(|g| self.m.globals[g].kind);
         let f = match kind {
             None | Some(GlobalKind::Pending) => {
@@ -3940,16 +3930,12 @@ impl<'a> Parser<'a> {
                     Some(Ok(Some(&elem))) => Ok(Some(elem)),
                     Some(_) => Err(()),
                 };
-                // In decimal (a hexadecimal literal is let through).
-                let number = |t: Token| {
-                    let text = std::str::from_utf8(self.text(t)).ok();
-                    text.and_then(|text| text.parse::<i128>().ok())
-                };
                 match self.body_ty(index_ty) {
                     Type::Int(32) => match index.kind {
                         Tok::LocalName | Tok::LocalNum => Err(()),
                         Tok::Word if matches!(self.text(index), b"undef" | b"poison") => Err(()),
-                        Tok::Int => field(number(index)),
+                        // In decimal (a hexadecimal literal is let through).
+                        Tok::Int => field(decimal_i128(self.text(index))),
                         _ => Ok(None),
                     },
                     // A vector of indexes into a struct must hold one field's number throughout.
@@ -3993,8 +3979,7 @@ impl<'a> Parser<'a> {
             if value.kind != Tok::Int {
                 return Some(None);
             }
-            let number = std::str::from_utf8(&self.src[value.span.range()]).ok()?;
-            let number = number.parse::<i128>().ok()?;
+            let number = decimal_i128(self.text(value))?;
             if splat.is_some_and(|s| s != number) {
                 return Some(None);
             }
@@ -5871,6 +5856,14 @@ impl<'a> Parser<'a> {
 }
 
 /// The name inside a sigil: quotes removed and escapes decoded when quoted.
+/// The global a reference names, from its text after the `@` (`name`, `"a b"`, `7`).
+pub(crate) fn global_named(m: &Module, name: &[u8]) -> Option<GlobalId> {
+    if !name.is_empty() && name.iter().all(u8::is_ascii_digit) {
+        return m.global_by_number.get(&decimal(name)).copied();
+    }
+    m.global_by_name.get(strip_name(name).as_ref()).copied()
+}
+
 pub(crate) fn strip_name(body: &[u8]) -> Cow<'_, [u8]> {
     match body {
         [b'"', inner @ .., b'"'] => {
