@@ -748,6 +748,16 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (2, 34),
             "invalid getelementptr indices",
         ),
+        (
+            "define i1 @f(i32 %x) {\n  %c = icmp e3 i32 %x, 0\n  ret i1 %c\n}\n",
+            (2, 13),
+            "expected icmp predicate (e.g. 'eq')",
+        ),
+        (
+            "define i1 @f(float %x) {\n  %c = fcmp fast eq float %x, 0.0\n  ret i1 %c\n}\n",
+            (2, 18),
+            "expected fcmp predicate (e.g. 'oeq')",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(

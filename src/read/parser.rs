@@ -770,6 +770,35 @@ fn unsigned(text: &[u8]) -> Option<u64> {
     })
 }
 
+fn is_icmp_predicate(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"eq" | b"ne" | b"ugt" | b"uge" | b"ult" | b"ule" | b"sgt" | b"sge" | b"slt" | b"sle"
+    )
+}
+
+fn is_fcmp_predicate(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"false"
+            | b"oeq"
+            | b"ogt"
+            | b"oge"
+            | b"olt"
+            | b"ole"
+            | b"one"
+            | b"ord"
+            | b"ueq"
+            | b"ugt"
+            | b"uge"
+            | b"ult"
+            | b"ule"
+            | b"une"
+            | b"uno"
+            | b"true"
+    )
+}
+
 /// A signed decimal integer, or `None` when it is not one (a hexadecimal literal) or does not
 /// fit in `i128`.
 fn decimal_i128(text: &[u8]) -> Option<i128> {
@@ -5291,8 +5320,18 @@ impl<'a> Parser<'a> {
             }
             ICmp | FCmp => {
                 self.item_words_while(|w| w == b"samesign" || is_fast_math_flag(w));
-                if self.tok.kind != Tok::Word {
-                    return Err(self.err("a comparison predicate"));
+                let predicate = self.tok;
+                let known = predicate.kind == Tok::Word
+                    && match opcode {
+                        ICmp => is_icmp_predicate(self.text(predicate)),
+                        _ => is_fcmp_predicate(self.text(predicate)),
+                    };
+                if !known {
+                    let message = match opcode {
+                        ICmp => "expected icmp predicate (e.g. 'eq')",
+                        _ => "expected fcmp predicate (e.g. 'oeq')",
+                    };
+                    return Err(self.err_at(predicate.span, message));
                 }
                 self.item_word();
                 let ty = self.item_typed_value()?;
