@@ -960,6 +960,11 @@ fn debug_information_is_checked_where_llvm_checks_it() {
             "expected string constant",
         ),
         (
+            "!0 = !DIBasicType(name: \"x\", dataSize: 4294967296)\n",
+            (1, 40),
+            "value for 'dataSize' too large, limit is 4294967295",
+        ),
+        (
             "!0 = !DIBasicType(tag: DW_TAG_base_typo)\n",
             (1, 24),
             "invalid DWARF tag 'DW_TAG_base_typo'",
@@ -1100,6 +1105,8 @@ fn debug_information_is_checked_where_llvm_checks_it() {
         &[
             "!0 = !{}\n!1 = !DILocation(line: 1, column: 2, scope: !0, atomGroup: 3, atomRank: 1)\n",
             "!0 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed, flags: DIFlagPublic | 4)\n",
+            // What clang-22 writes for `_BitInt(37)` with -g.
+            "!0 = !DIBasicType(name: \"_BitInt(37)\", size: 64, dataSize: 37, encoding: DW_ATE_signed)\n",
             "!0 = distinct !DISubprogram(name: \"f\", spFlags: DISPFlagDefinition | DISPFlagOptimized, keyInstructions: true)\n",
             "!0 = !DISubprogram(name: \"f\", spFlags: DISPFlagOptimized)\n",
             "!0 = !DIExpression(DW_OP_LLVM_convert, 32, DW_ATE_signed, DW_OP_LLVM_fragment, 0, 32)\n",

@@ -2,8 +2,9 @@
 """Check src/read/debug_info.rs against opt-22: every field of every node kind there must be
 one opt-22 takes for that kind, what opt-22 expects for its value must be what the table
 says, and no identifier of LLVM's DebugInfoMetadata.h that opt-22 takes as a field of a kind
-may be missing from the table (with --search: 30 kinds times 1,300 identifiers, about ten
-minutes on 2 cores; the table's own fields take seconds). Run when moving to another LLVM:
+may be missing from the table (with --search: the header's identifiers, as written and as a
+field spells them, that libLLVM holds as strings; the table's own fields take seconds). Run
+when moving to another LLVM:
 
     python3 tools/check-debug-info-fields.py [--search] [opt-22] [/usr/lib/llvm-22/include]
 """
@@ -65,8 +66,26 @@ for (kind, field, value), message in zip(jobs, said):
     elif expected(value) and expected(value) not in message:
         problems.append(f"{kind}.{field} ({value}): opt-22 says {message!r}")
 
-header = open(os.path.join(include, "llvm/IR/DebugInfoMetadata.h")).read()
-candidates = sorted(set(re.findall(r"\b[a-z][A-Za-z_]{1,30}\b", header))) if search else []
+
+
+def field_candidates():
+    """Names that may be fields: the identifiers of DebugInfoMetadata.h as written and as a
+    field would spell them (`DataSizeInBits` -> `dataSize`), kept when libLLVM holds the
+    very string (the parser compares each field name with a string literal)."""
+    header = open(os.path.join(include, "llvm/IR/DebugInfoMetadata.h")).read()
+    names = set()
+    for word in re.findall(r"\b[A-Za-z][A-Za-z_]{1,40}\b", header):
+        for w in (word, re.sub(r"InBits$", "", word)):
+            names.add(w[0].lower() + w[1:])
+    library = os.path.join(os.path.dirname(include), "lib", "libLLVM.so")
+    if os.path.exists(library):
+        data = open(library, "rb").read()
+        strings = set(re.findall(rb"(?<=\0)[a-z][A-Za-z_]{1,40}(?=\0)", data))
+        names = {n for n in names if n.encode() in strings}
+    return sorted(names)
+
+
+candidates = field_candidates() if search else []
 known = {(k, f) for k, fs in table.items() for f, _ in fs}
 jobs = [(k, c) for k in table for c in candidates if (k, c) not in known]
 with ThreadPoolExecutor(os.cpu_count()) as pool:

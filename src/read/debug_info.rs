@@ -404,6 +404,7 @@ const BASIC_TYPE: &[Field] = &[
     opt("align", U32),
     opt("encoding", ENCODING),
     opt("num_extra_inhabitants", U32),
+    opt("dataSize", U32),
     opt("flags", Flags),
 ];
 
