@@ -1099,10 +1099,49 @@ fn debug_information_is_checked_where_llvm_checks_it() {
             (2, 74),
             "Expected ',' here",
         ),
+        // What clang-22 -flto=thin writes, and opt-22 refuses.
+        (
+            "^0 = gv: (name: \"x\")\n^1 = typeidCompatibleVTable: (name: \"_ZTS1A\", summary: ((offset: 16, ^0)))\n",
+            (2, 6),
+            "Expected 'gv', 'module', 'typeid', 'flags' or 'blockcount' at the start of summary entry",
+        ),
+        ("^0 = \"gv\": (x)\n", (1, 6), "Expected 'gv', 'module'"),
+        (
+            "^0 = gv: 5\n",
+            (1, 10),
+            "expected '(' at start of summary entry",
+        ),
+        (
+            "^0 = gv (x)\n",
+            (1, 9),
+            "expected ':' at start of summary entry",
+        ),
+        ("^0 = flags 8\n", (1, 12), "expected ':' here"),
+        ("^0 = flags: -1\n", (1, 13), "expected integer"),
+        ("^0 = blockcount: (1)\n", (1, 18), "expected integer"),
+        // Past a summary entry LLVM reads no bare label (its lexer keeps ignoring colons).
+        (
+            "^0 = flags: 8\ndefine void @f() {\nentry:\n  ret void\n}\n",
+            (3, 1),
+            "expected instruction opcode",
+        ),
+        (
+            "^0 = blockcount: 1\n!0 = !DIFile(filename: \"a\", directory: \"\")\n",
+            (2, 14),
+            "expected field label here",
+        ),
+        (
+            "^0 = module: (path: \"a\", hash: (0, 0)\n",
+            (2, 1),
+            "found end of file while parsing summary entry",
+        ),
     ];
     as_opt_reads(
         cases,
         &[
+            // Summary entries: stepped over, what they name never looked up.
+            "^0 = gv: (name: \"x\", summaries: (@nowhere, !7, %x))\n^1 = flags: 8\n^2 = blockcount: 5\n^3 = gv : (x, f : 1)\n",
+            "define void @f() {\nentry:\n  br label %\"a b\"\n\"a b\":\n  ret void\n}\n^0 = flags: 8\ndefine void @g() {\n  br label %\"a b\"\n\"a b\":\n  ret void\n}\n!0 = !{}\n",
             "!0 = !{}\n!1 = !DILocation(line: 1, column: 2, scope: !0, atomGroup: 3, atomRank: 1)\n",
             "!0 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed, flags: DIFlagPublic | 4)\n",
             // What clang-22 writes for `_BitInt(37)` with -g.

@@ -1194,6 +1194,10 @@ pub struct Module {
     /// level's name is not recorded as a use (they order uses, they are none); a body's are
     /// read with the body, as uses of it.
     pub use_list_orders: Vec<Span>,
+    /// Where LLVM's lexer stops reading bare labels (`entry:`, `line:`): from the `=` of the
+    /// first summary entry (`^0 = ...`) on, it reads `name:` as a name and a colon, as within
+    /// an entry (`u32::MAX` without one). The reader refuses a bare label past it, as LLVM does.
+    pub(crate) labels_end: u32,
 }
 
 impl Module {

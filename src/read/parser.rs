@@ -875,6 +875,7 @@ impl<'a> Parser<'a> {
                 aliases_added: String::new(),
                 next_appended_metadata: None,
                 use_list_orders: Vec::new(),
+                labels_end: u32::MAX,
             },
             body_mode: None,
             scope: None,
@@ -1638,16 +1639,66 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// `^N = kind: ...`, stepped over as LLVM steps over it when it reads a module (not a
+    /// summary): `flags` and `blockcount` take an integer, `gv`, `module` and `typeid`
+    /// balanced parentheses; any other kind is refused (clang-22 writes
+    /// `typeidCompatibleVTable` with -flto=thin, which opt-22 refuses too).
     fn summary_entry(&mut self) -> PResult<()> {
+        const KINDS: &str = "Expected 'gv', 'module', 'typeid', 'flags' or 'blockcount' at the start of summary entry";
         self.bump();
+        self.m.labels_end = self.m.labels_end.min(self.tok.span.start);
         self.expect(Tok::Equal, "'='")?;
-        self.expect(Tok::Label, "a summary entry kind such as 'gv:'")?;
-        if self.tok.kind == Tok::LParen {
-            self.skip_parens()?;
-        } else {
-            self.expect(Tok::Int, "'(' or an integer")?;
+        let kind = self.tok;
+        let word = match kind.kind {
+            Tok::Label => &self.text(kind)[..kind.span.range().len() - 1],
+            Tok::Word => self.text(kind),
+            _ => b"",
+        };
+        let takes_integer = match word {
+            b"flags" | b"blockcount" => true,
+            b"gv" | b"module" | b"typeid" => false,
+            _ => return Err(self.err_at(kind.span, KINDS)),
+        };
+        self.bump();
+        // The lexer has no token for a lone `:` (LLVM's reads `gv :` as `gv:` here).
+        let colon = self.tok.kind == Tok::Invalid && self.text(self.tok) == b":";
+        if colon {
+            self.bump();
+        } else if kind.kind == Tok::Word {
+            let message = if takes_integer {
+                "expected ':' here"
+            } else {
+                "expected ':' at start of summary entry"
+            };
+            return Err(self.err_at(self.tok.span, message));
         }
-        Ok(())
+        if takes_integer {
+            if self.tok.kind != Tok::Int || !self.text(self.tok)[0].is_ascii_digit() {
+                return Err(self.err_at(self.tok.span, "expected integer"));
+            }
+            self.bump();
+            return Ok(());
+        }
+        if self.tok.kind != Tok::LParen {
+            return Err(self.err_at(self.tok.span, "expected '(' at start of summary entry"));
+        }
+        let mut depth = 0u32;
+        loop {
+            match self.tok.kind {
+                Tok::LParen => depth += 1,
+                Tok::RParen => depth -= 1,
+                Tok::Eof => {
+                    let message = "found end of file while parsing summary entry";
+                    return Err(self.err_at(self.tok.span, message));
+                }
+                Tok::Invalid if self.text(self.tok) != b":" => return Err(self.err("a token")),
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                return Ok(());
+            }
+        }
     }
 
     /// A `uselistorder` or `uselistorder_bb` directive; its span.
@@ -2161,7 +2212,7 @@ impl<'a> Parser<'a> {
         if self.tok.kind != Tok::RParen {
             loop {
                 let label = self.tok;
-                if label.kind != Tok::Label {
+                if label.kind != Tok::Label || !self.is_label_read(label) {
                     return Err(self.err("field label here"));
                 }
                 let text = self.text(label);
@@ -3156,6 +3207,20 @@ impl<'a> Parser<'a> {
     }
 
     /// The module's datalayout, read before the bodies.
+    /// See [`Module::labels_end`].
+    fn labels_end(&self) -> u32 {
+        match (&self.body_mode, self.fields_of) {
+            (Some(bm), _) => bm.base.labels_end,
+            (None, Some(base)) => base.labels_end,
+            (None, None) => self.m.labels_end,
+        }
+    }
+
+    /// Whether `t` is a label LLVM reads as one: quoted, or before [`Module::labels_end`].
+    fn is_label_read(&self, t: Token) -> bool {
+        t.span.start < self.labels_end() || self.src[t.span.start as usize] == b'"'
+    }
+
     fn data_layout(&self) -> &DataLayout {
         match &self.body_mode {
             Some(bm) => &bm.base.data_layout,
@@ -4912,7 +4977,8 @@ impl<'a> Parser<'a> {
     fn block(&mut self) -> PResult<()> {
         let start = self.tok.span;
         let label = match self.tok.kind {
-            Tok::Label | Tok::LabelNum => Some(self.bump()),
+            Tok::Label | Tok::LabelNum if self.is_label_read(self.tok) => Some(self.bump()),
+            Tok::Label | Tok::LabelNum => return Err(self.err("instruction opcode")),
             _ => None,
         };
         let id = self.scope().body.blocks.next_key();
