@@ -665,6 +665,17 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 {
                     Part::OwnAddress
                 }
+                // LLVM 22 compares a metadata argument only when it is a string or a
+                // constant: any two nodes are equal to it (the `noalias.scope.decl` scopes
+                // of two different inlined callees), while we compare them deeply.
+                ValueKind::Const(c)
+                    if matches!(
+                        self.body.constant(self.m, c),
+                        Const::Metadata(MdRef::Node(_))
+                    ) =>
+                {
+                    Part::Metadata(op)
+                }
                 _ => Part::Instruction(op),
             },
             _ => Part::Instruction(op),
@@ -682,10 +693,6 @@ impl<'a, 'm> Encoder<'a, 'm> {
             Item::Attrs(idx) => {
                 let body = self.body;
                 self.attrs(body.attr_list(idx));
-            }
-            Item::Md(idx) => {
-                let md = self.body.md_refs[idx as usize];
-                self.md(md);
             }
             Item::Mark(b) => {
                 self.byte(tag::MARK);

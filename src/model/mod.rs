@@ -418,8 +418,6 @@ pub enum Item {
     },
     /// An attribute list: index into [`Body::attr_lists`] (see [`Body::attr_list`]).
     Attrs(u32),
-    /// Metadata operand: index into [`Body::md_refs`].
-    Md(u32),
     /// A bracket that starts or ends a list, so that lists of varying length cannot blur.
     Mark(u8),
 }
@@ -688,7 +686,6 @@ pub struct Body {
     pub attrs: Vec<Attr>,
     /// Each attribute list of the body: its range of `attrs`.
     pub attr_lists: Vec<(u32, u32)>,
-    pub md_refs: Vec<MdRef>,
     /// Metadata attachments `!kind !node` of instructions: the kind's span and the node.
     pub attachments: Vec<(Span, MdRef)>,
     pub debug_records: Vec<DebugRecord>,

@@ -161,7 +161,6 @@ impl<'a> FnScope<'a> {
         b.items.clear();
         b.attrs.clear();
         b.attr_lists.clear();
-        b.md_refs.clear();
         b.attachments.clear();
         b.debug_records.clear();
         b.consts.clear();
