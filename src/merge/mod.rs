@@ -17,7 +17,6 @@ use cranelift_entity::packed_option::ReservedValue;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
-use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 #[cfg(test)]
 use std::path::Path;
@@ -305,6 +304,40 @@ struct FirstRead {
     prints: FxHashMap<FuncId, FirstPrint>,
 }
 
+/// An encoding longer than this is kept as its [`Digest`] until merging. Long bodies that
+/// share a shape mostly differ (zstd's block compressors, one per match length: at -O0, 109
+/// distinct encodings over 16 KiB, 7.7 MB, none equal to another), so they are rarely read
+/// again, and keeping them doubled the memory a module took to merge.
+const LONG_ENCODING: usize = 4096;
+
+/// What tells encodings apart without their bytes: unequal digests, unequal encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Digest {
+    hash: u64,
+    len: usize,
+}
+
+impl Digest {
+    fn of(bytes: &[u8]) -> Digest {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(bytes);
+        Digest {
+            hash: h.finish(),
+            len: bytes.len(),
+        }
+    }
+}
+
+/// How an encoding made as the module was read is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// Its number in [`FirstRead::encodings`].
+    Number(u32),
+    /// Its digest alone (a long one): the body is read again should another encoding of its
+    /// group have the same digest.
+    Digest(Digest),
+}
+
 /// An encoding with its hash, computed before the lock is taken: under the lock, and each
 /// time the table grows, only the hash is hashed again. Equal hashes are then told apart by
 /// the bytes. (Keeping the encodings cost jsonprog-O0's bodies 2.3 ms more to read when the
@@ -316,10 +349,8 @@ struct Prehashed {
 
 impl Prehashed {
     fn new(bytes: Vec<u8>) -> Prehashed {
-        let mut h = rustc_hash::FxHasher::default();
-        h.write(&bytes);
         Prehashed {
-            hash: h.finish(),
+            hash: Digest::of(&bytes).hash,
             bytes,
         }
     }
@@ -339,12 +370,16 @@ impl PartialEq for Prehashed {
 
 impl Eq for Prehashed {}
 
-/// A function's encoding made as it was read: the number of its bytes in
-/// [`FirstRead::encodings`], its holes and the attachments it set aside.
-type FirstPrint = (u32, Vec<GlobalId>, Vec<Droppable>);
+/// A function's encoding made as it was read: how its bytes are kept, its holes and the
+/// attachments it set aside.
+type FirstPrint = (Kept, Vec<GlobalId>, Vec<Droppable>);
 
 /// A function of a group that may be equal, with its encoding if made as it was read.
 type Member = (FuncId, Option<FirstPrint>);
+
+/// A member as its group is numbered: how its encoding is kept, its bytes once made, its
+/// holes and the attachments it set aside.
+type GroupMember = (FuncId, Kept, Option<Vec<u8>>, Vec<GlobalId>, Vec<Droppable>);
 
 impl FirstReadEncodings {
     fn state(&self) -> MutexGuard<'_, FirstRead> {
@@ -378,13 +413,28 @@ impl BodyWork for FirstReadEncodings {
             };
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
-                let bytes = Prehashed::new(print.bytes);
-                let mut state = self.state();
-                let next = state.encodings.len() as u32;
-                let encoding = *state.encodings.entry(bytes).or_insert(next);
-                state
+                let long = print.bytes.len() > LONG_ENCODING;
+                let kept = if long {
+                    Kept::Digest(Digest::of(&print.bytes))
+                } else {
+                    let mut bytes = Prehashed::new(print.bytes);
+                    let mut state = self.state();
+                    let number = match state.encodings.get(&bytes) {
+                        Some(&known) => known,
+                        None => {
+                            // The encoder reserves room for its longest output; what stays
+                            // until merging is the encoding alone.
+                            bytes.bytes.shrink_to_fit();
+                            let next = state.encodings.len() as u32;
+                            state.encodings.insert(bytes, next);
+                            next
+                        }
+                    };
+                    Kept::Number(number)
+                };
+                self.state()
                     .prints
-                    .insert(f, (encoding, print.holes, print.droppable));
+                    .insert(f, (kept, print.holes, print.droppable));
             }
         })
     }
@@ -497,29 +547,57 @@ fn candidates<'m>(
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
     let first_encodings = &first_encodings;
     let encode_group = |scratch: &mut Scratch<'m>, group: Vec<Member>| {
-        let mut seen: FxHashMap<Cow<[u8]>, u32> = FxHashMap::default();
-        let mut out = Vec::with_capacity(group.len());
+        let mut encode = |f: FuncId| {
+            let body = m.body_reusing(f, scratch).ok()?;
+            let fp = fingerprint::fingerprint(&cx, f, &body);
+            scratch.recycle(body);
+            Some(fp)
+        };
+        let mut members: Vec<GroupMember> = Vec::with_capacity(group.len());
         for (f, print) in group {
-            let (bytes, holes, droppable) = match print {
-                Some((n, holes, droppable)) => (
-                    Cow::Borrowed(&first_encodings[n as usize][..]),
-                    holes,
-                    droppable,
-                ),
+            match print {
+                Some((kept, holes, droppable)) => members.push((f, kept, None, holes, droppable)),
                 None => {
-                    let Ok(body) = m.body_reusing(f, scratch) else {
-                        continue;
-                    };
-                    let fp = fingerprint::fingerprint(&cx, f, &body);
-                    scratch.recycle(body);
-                    (Cow::Owned(fp.bytes), fp.holes, fp.droppable)
+                    let Some(fp) = encode(f) else { continue };
+                    let kept = Kept::Digest(Digest::of(&fp.bytes));
+                    members.push((f, kept, Some(fp.bytes), fp.holes, fp.droppable));
                 }
-            };
-            let next = seen.len() as u32;
-            let local = *seen.entry(bytes).or_insert(next);
-            out.push((f, local, holes, droppable));
+            }
         }
-        out
+        // A long encoding kept as a digest that another member's shares is made again, to be
+        // compared byte for byte; one whose digest is its own equals no other member.
+        let mut digests: FxHashMap<Digest, u32> = FxHashMap::default();
+        for (_, kept, _, _, _) in &members {
+            if let Kept::Digest(d) = kept {
+                *digests.entry(*d).or_default() += 1;
+            }
+        }
+        for (f, kept, bytes, _, _) in &mut members {
+            if bytes.is_none() && matches!(kept, Kept::Digest(d) if digests[d] > 1) {
+                *bytes = encode(*f).map(|fp| fp.bytes);
+            }
+        }
+        let mut seen: FxHashMap<&[u8], u32> = FxHashMap::default();
+        let mut next = 0u32;
+        let mut number = || {
+            next += 1;
+            next - 1
+        };
+        let locals: Vec<u32> = members
+            .iter()
+            .map(|(_, kept, bytes, _, _)| match (kept, bytes) {
+                (Kept::Number(n), _) => *seen
+                    .entry(&first_encodings[*n as usize])
+                    .or_insert_with(&mut number),
+                (Kept::Digest(_), Some(bytes)) => *seen.entry(bytes).or_insert_with(&mut number),
+                (Kept::Digest(_), None) => number(),
+            })
+            .collect();
+        members
+            .into_iter()
+            .zip(locals)
+            .map(|((f, _, _, holes, droppable), local)| (f, local, holes, droppable))
+            .collect::<Vec<Encoded>>()
     };
     let encoded: Vec<Vec<Encoded>> = if !crate::read::worth_threads(
         crate::read::body_text(m, groups.iter().flatten().map(|(f, _)| f)),
@@ -1314,6 +1392,43 @@ mod tests {
         assert_ne!(body_profile(a), body_profile(longer));
         assert_ne!(body_profile(a), body_profile(other_operand));
     }
+    /// Merging with the encodings made as the module was read gives what merging without
+    /// them gives, on every fixture (`long_bodies.ll` has long encodings kept as digests, two
+    /// of them equal).
+    #[test]
+    fn merging_with_first_read_encodings_changes_nothing() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
+        let mut merged = 0;
+        for entry in std::fs::read_dir(fixtures).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "ll") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let opts = Options::default();
+            let mut plain = crate::read::parse_source_with(text.clone().into(), None).unwrap();
+            let expected = merge(&mut plain, &opts);
+            let encodings = FirstReadEncodings::default();
+            let mut m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
+            let report = merge_first_read(&mut m, &opts, encodings);
+            assert_eq!(
+                report.folded_names(),
+                expected.folded_names(),
+                "{}",
+                path.display()
+            );
+            let written = crate::write::to_string(&m);
+            assert_eq!(
+                written,
+                crate::write::to_string(&plain),
+                "{}",
+                path.display()
+            );
+            merged += 1;
+        }
+        assert!(merged >= 20, "only {merged} fixtures");
+    }
+
     /// Every encoding made as a module is read equals the one made from its body read again:
     /// the merge takes one for the other.
     #[test]
@@ -1341,9 +1456,17 @@ mod tests {
                 bytes[n as usize] = encoding.bytes;
             }
             let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
-            for (f, (n, holes, droppable)) in first.prints {
+            for (f, (kept, holes, droppable)) in first.prints {
                 let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
-                assert_eq!(again.bytes, bytes[n as usize], "{}", path.display());
+                match kept {
+                    Kept::Number(n) => {
+                        assert_eq!(again.bytes, bytes[n as usize], "{}", path.display())
+                    }
+                    Kept::Digest(d) => {
+                        assert!(again.bytes.len() > LONG_ENCODING);
+                        assert_eq!(Digest::of(&again.bytes), d, "{}", path.display());
+                    }
+                }
                 assert_eq!(again.holes, holes, "{}", path.display());
                 assert_eq!(again.droppable, droppable, "{}", path.display());
                 compared += 1;
