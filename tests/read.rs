@@ -1131,6 +1131,11 @@ fn debug_information_is_checked_where_llvm_checks_it() {
             "expected field label here",
         ),
         (
+            "^0 = gv: (name: \"x)\n",
+            (1, 17),
+            "end of file in string constant",
+        ),
+        (
             "^0 = module: (path: \"a\", hash: (0, 0)\n",
             (2, 1),
             "found end of file while parsing summary entry",
@@ -1140,7 +1145,7 @@ fn debug_information_is_checked_where_llvm_checks_it() {
         cases,
         &[
             // Summary entries: stepped over, what they name never looked up.
-            "^0 = gv: (name: \"x\", summaries: (@nowhere, !7, %x))\n^1 = flags: 8\n^2 = blockcount: 5\n^3 = gv : (x, f : 1)\n",
+            "^0 = gv: (name: \"x\", summaries: (@nowhere, !7, %x))\n^1 = flags: 8\n^2 = blockcount: 5\n^3 = gv : (x, f : 1, % ^ # ~)\n",
             "define void @f() {\nentry:\n  br label %\"a b\"\n\"a b\":\n  ret void\n}\n^0 = flags: 8\ndefine void @g() {\n  br label %\"a b\"\n\"a b\":\n  ret void\n}\n!0 = !{}\n",
             "!0 = !{}\n!1 = !DILocation(line: 1, column: 2, scope: !0, atomGroup: 3, atomRank: 1)\n",
             "!0 = !DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed, flags: DIFlagPublic | 4)\n",

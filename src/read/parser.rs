@@ -1690,7 +1690,11 @@ impl<'a> Parser<'a> {
                     let message = "found end of file while parsing summary entry";
                     return Err(self.err_at(self.tok.span, message));
                 }
-                Tok::Invalid if self.text(self.tok) != b":" => return Err(self.err("a token")),
+                // LLVM skips every other token here, even one it cannot lex (a lone `%`),
+                // but for a string left open, which runs to the end.
+                Tok::Invalid if self.tok.span.end as usize == self.src.len() => {
+                    return Err(self.err_at(self.tok.span, "end of file in string constant"));
+                }
                 _ => {}
             }
             self.bump();
