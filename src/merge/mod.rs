@@ -1392,18 +1392,15 @@ mod tests {
         assert_ne!(body_profile(a), body_profile(longer));
         assert_ne!(body_profile(a), body_profile(other_operand));
     }
+    const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
+
     /// Merging with the encodings made as the module was read gives what merging without
     /// them gives, on every fixture (`long_bodies.ll` has long encodings kept as digests, two
     /// of them equal).
     #[test]
     fn merging_with_first_read_encodings_changes_nothing() {
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
         let mut merged = 0;
-        for entry in std::fs::read_dir(fixtures).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "ll") {
-                continue;
-            }
+        for path in crate::read::ll_files(FIXTURES) {
             let text = std::fs::read_to_string(&path).unwrap();
             let opts = Options::default();
             let mut plain = crate::read::parse_source_with(text.clone().into(), None).unwrap();
@@ -1433,20 +1430,13 @@ mod tests {
     /// the merge takes one for the other.
     #[test]
     fn encodings_made_as_bodies_are_read_equal_those_read_again() {
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
-        let mut paths: Vec<_> = std::fs::read_dir(fixtures)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
+        let mut paths = crate::read::ll_files(FIXTURES);
         // The corpus, when built (`bench/corpus.sh`), has thousands of functions encoded.
         if let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") {
             paths.extend(["jsonprog-O0.ll", "rustprog-O0.ll"].map(|f| Path::new(&corpus).join(f)));
         }
         let mut compared = 0;
-        for path in paths
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "ll"))
-        {
+        for path in &paths {
             let text = std::fs::read_to_string(path).unwrap();
             let encodings = FirstReadEncodings::default();
             let m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();

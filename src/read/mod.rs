@@ -677,6 +677,19 @@ fn passes_distinct_metadata(m: &Module, body: &Body, uses: &[GlobalUse]) -> bool
     })
 }
 
+/// The `.ll` files of a folder, in name order: the fixtures and corpus modules unit tests
+/// read.
+#[cfg(test)]
+pub(crate) fn ll_files(dir: impl AsRef<std::path::Path>) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -402,11 +402,7 @@ mod tests {
             return;
         };
         let mut compared = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "ll") {
-                continue;
-            }
+        for path in crate::read::ll_files(dir) {
             let text = std::fs::read_to_string(&path).unwrap();
             let m = parse(text).unwrap();
             let mut scratch = Scratch::default();
