@@ -4,6 +4,8 @@
 #   jsonprog-O0.ll jsonprog-O2.ll      our C++ program using nlohmann-json, files linked by llvm-link
 #   jsonprog-O2-g.ll                   the same at -O2 with debug information
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
+#   zstd-O0.ll zstd-O2.ll              zstd's library (bundled in the zstd-sys crate) with our
+#                                      driver, every file joined with llvm-link
 #   stress-<size>-<seed>.ll            llvm-stress-22 modules
 # Usage: bench/corpus.sh [--small]   (--small: skip the slow large inputs; for quick checks)
 set -euo pipefail
@@ -35,6 +37,41 @@ TOML
   for o in O0 O2; do
     log "sqlite3-$o.ll"
     clang-22 -$o -S -emit-llvm -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION "$out/sqlite3.c" -o "$out/sqlite3-$o.ll"
+  done
+fi
+
+# --- zstd: the library shipped inside the zstd-sys crate, with our driver, at -O0 and -O2 ---
+# Its files share many small static functions (joined, they fold), and its long block
+# compressors share shapes but not bodies.
+if [ ! -s "$out/zstd-O2.ll" ] && [ "$small" != --small ]; then
+  fetch="$out/fetch-zstd"
+  mkdir -p "$fetch/src"
+  cat > "$fetch/Cargo.toml" <<'TOML'
+[package]
+name = "fetch-zstd"
+version = "0.0.0"
+edition = "2021"
+publish = false
+[workspace]
+[dependencies]
+zstd-sys = { version = "=2.1.3", default-features = false }
+TOML
+  echo 'fn main() {}' > "$fetch/src/main.rs"
+  (cd "$fetch" && cargo fetch -q)
+  dir=$(cd "$fetch" && cargo metadata --format-version 1 -q |
+    python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]=="zstd-sys"))')
+  lib="$dir/zstd/lib"
+  for o in O0 O2; do
+    log "zstd-$o.ll"
+    parts=()
+    for f in "$lib"/common/*.c "$lib"/compress/*.c "$lib"/decompress/*.c \
+      "$root/bench/programs/zstd-driver/driver.c"; do
+      p="$out/zstd-$o-$(basename "$(dirname "$f")")-$(basename "$f" .c).ll"
+      clang-22 -"$o" -w -DZSTD_DISABLE_ASM -I"$lib" -S -emit-llvm "$f" -o "$p"
+      parts+=("$p")
+    done
+    llvm-link-22 -S "${parts[@]}" -o "$out/zstd-$o.ll"
+    rm -f "${parts[@]}"
   done
 fi
 
