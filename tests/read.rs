@@ -758,6 +758,32 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (2, 18),
             "expected fcmp predicate (e.g. 'oeq')",
         ),
+        // A module writes debug information in one form: the first body that writes any
+        // chooses, even in another function.
+        (
+            "define void @g(i32 %a) {\n  call void @llvm.dbg.value(metadata i32 %a, metadata !0, \
+             metadata !DIExpression())\n  ret void\n}\n\
+             define void @f(i32 %a) {\n  #dbg_value(i32 %a, !0, !DIExpression(), !1)\n  \
+             ret void\n}\n!0 = !{}\n!1 = !{}\n",
+            (6, 3),
+            "debug record should not appear in a module containing debug info intrinsics",
+        ),
+        (
+            "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !0, !DIExpression(), !1)\n  \
+             ret void\n}\n\
+             define void @g(ptr %a) {\n  tail call void @llvm.dbg.declare(metadata ptr %a, \
+             metadata !0, metadata !DIExpression())\n  ret void\n}\n!0 = !{}\n!1 = !{}\n",
+            (6, 8),
+            "llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info",
+        ),
+        (
+            "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !0, !DIExpression(), !1)\n  \
+             call fastcc void @\"llvm.dbg.assign\"(metadata i32 %a, metadata !0, metadata \
+             !DIExpression(), metadata !2, metadata ptr undef, metadata !DIExpression())\n  \
+             ret void\n}\n!0 = !{}\n!1 = !{}\n!2 = distinct !DIAssignID()\n",
+            (3, 8),
+            "llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -798,6 +824,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
              <2 x i32> <i32 5, i32 9>, <2 x i32> <i32 1, i32 01>\n  \
              %x = getelementptr {i32, i32}, <2 x ptr> %a, i32 0, <2 x i32> zeroinitializer\n  \
              ret <2 x ptr> %w\n}\n",
+            // `llvm.dbg.label` is no debug intrinsic to LLVM's parser, nor a declaration.
+            "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !0, !DIExpression(), !1)\n  \
+             call void @llvm.dbg.label(metadata !0)\n  ret void\n}\n\
+             declare void @llvm.dbg.value(metadata, metadata, metadata)\n!0 = !{}\n!1 = !{}\n",
         ],
     );
 }

@@ -702,6 +702,19 @@ pub struct Body {
     /// Each `blockaddress` constant of the body: the function's name and the block's. The
     /// block may be another function's, so it is looked for once every body is read.
     pub block_addresses: Vec<(Span, Span)>,
+    /// Where the body first writes debug information in each of LLVM's two forms, which a
+    /// module may not mix (see [`DebugForms`]).
+    pub debug_forms: DebugForms,
+}
+
+/// Where a body first writes a debug record (`#dbg_value`), and first calls one of the debug
+/// intrinsics LLVM's parser counts as the old form (`llvm.dbg.value`, `llvm.dbg.declare`,
+/// `llvm.dbg.assign`; not `llvm.dbg.label`), as the tokens where LLVM reports a mix: the
+/// record's `#dbg_...`, the word after the call's first (`void` in `call void @llvm.dbg.value`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugForms {
+    pub record: Option<Span>,
+    pub intrinsic_call: Option<Span>,
 }
 
 /// The module's arena lengths a body's own ids start from.

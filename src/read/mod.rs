@@ -257,6 +257,7 @@ struct BodyFacts {
     uses: Vec<GlobalUse>,
     use_list_orders: Span,
     block_addresses: Vec<(Span, Span)>,
+    debug_forms: DebugForms,
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
@@ -310,6 +311,7 @@ fn read_bodies(
             _ => None,
         })
         .collect();
+    let mut debug_form = DebugFormCheck::default();
     // Grown once: grown by doubling, each copy writes to pages never touched before.
     let body_uses = results.iter().flatten().map(|facts| facts.uses.len()).sum();
     m.uses.reserve(body_uses);
@@ -340,6 +342,9 @@ fn read_bodies(
             m.use_list_orders.push(facts.use_list_orders);
         }
         block_addresses.extend(facts.block_addresses);
+        if let Err(e) = debug_form.add(m.source.as_bytes(), facts.debug_forms) {
+            first_error = Some(earlier_error(first_error, e));
+        }
         let info = m.functions[f].body.as_mut().expect("a definition");
         ends_held &= facts.info.span == info.span;
         *info = BodyInfo {
@@ -363,6 +368,37 @@ fn read_bodies(
             .err();
     }
     (first_error, ends_held)
+}
+
+/// The form of debug information the bodies read so far, in order, chose: LLVM takes the
+/// first body's that writes any, and refuses the other form from then on, at once.
+#[derive(Default)]
+struct DebugFormCheck {
+    records: Option<bool>,
+}
+
+impl DebugFormCheck {
+    fn add(&mut self, src: &[u8], forms: DebugForms) -> Result<(), ReadError> {
+        let (record, call) = (forms.record, forms.intrinsic_call);
+        let records = *self.records.get_or_insert(match (record, call) {
+            (Some(r), Some(c)) => r.start < c.start,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return Ok(()),
+        });
+        let (at, message) = match (records, record, call) {
+            (true, _, Some(c)) => (
+                c,
+                "llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info",
+            ),
+            (false, Some(r), _) => (
+                r,
+                "debug record should not appear in a module containing debug info intrinsics",
+            ),
+            _ => return Ok(()),
+        };
+        Err(ReadError::at(src, at, message))
+    }
 }
 
 /// That each top-level `uselistorder` directive fits the uses of what it orders, as far as
@@ -604,12 +640,14 @@ fn read_whole<'a>(
     }
     let use_list_orders = body.use_list_orders;
     let block_addresses = body.block_addresses.clone();
+    let debug_forms = body.debug_forms;
     scratch.recycle(body);
     Ok(BodyFacts {
         info,
         uses,
         use_list_orders,
         block_addresses,
+        debug_forms,
     })
 }
 

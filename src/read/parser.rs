@@ -169,6 +169,7 @@ impl<'a> FnScope<'a> {
         b.base = base;
         b.use_list_orders = Span::default();
         b.block_addresses.clear();
+        b.debug_forms = DebugForms::default();
         self.by_short_name.clear();
         self.by_long_name.clear();
         self.by_number.clear();
@@ -4998,6 +4999,8 @@ impl<'a> Parser<'a> {
         });
         loop {
             if self.tok.kind == Tok::DebugRecord {
+                let at = self.tok.span;
+                self.scope().body.debug_forms.record.get_or_insert(at);
                 let span = self.debug_record()?;
                 let before = self.scope().body.insts.next_key();
                 self.scope()
@@ -5187,7 +5190,20 @@ impl<'a> Parser<'a> {
             self.local_defined_as(l, ty, result_name.map_or(start, |t| t.span))?;
             Some(l)
         };
-        if opcode == Opcode::Call && result.is_none() && self.calls_debug_intrinsic(items_start) {
+        let debug_intrinsic = match opcode == Opcode::Call && result.is_none() {
+            true => self.debug_intrinsic_called(items_start),
+            false => None,
+        };
+        if let Some(intrinsic) = debug_intrinsic {
+            if intrinsic != b"llvm.dbg.label" {
+                // Where LLVM's `parseCall` starts: after the word `call` or `tail`.
+                let at = Lexer::starting_at(self.src, start.end as usize).next().span;
+                self.scope()
+                    .body
+                    .debug_forms
+                    .intrinsic_call
+                    .get_or_insert(at);
+            }
             // LLVM reads a call of `llvm.dbg.value` and its kin as the debug record it
             // stands for (`#dbg_value`): so do we, for counts and comparison alike.
             let body = &mut self.scope().body;
@@ -5214,12 +5230,12 @@ impl<'a> Parser<'a> {
         Ok(opcode)
     }
 
-    /// Whether the call whose items start at `items_start` calls `llvm.dbg.value`,
-    /// `llvm.dbg.declare`, `llvm.dbg.assign` or `llvm.dbg.label` (declared or not): its callee
+    /// Which of `llvm.dbg.value`, `llvm.dbg.declare`, `llvm.dbg.assign` and `llvm.dbg.label`
+    /// (declared or not) the call whose items start at `items_start` calls, if any: its callee
     /// is its first global operand.
-    fn calls_debug_intrinsic(&self, items_start: u32) -> bool {
+    fn debug_intrinsic_called(&self, items_start: u32) -> Option<&'static [u8]> {
         let (Some(bm), Some(scope)) = (&self.body_mode, &self.scope) else {
-            return false;
+            return None;
         };
         let callee = scope.body.items[items_start as usize..]
             .iter()
@@ -5232,22 +5248,25 @@ impl<'a> Parser<'a> {
                 },
                 _ => None,
             });
-        callee.is_some_and(|use_| {
-            let implicit;
-            let name = if use_.global.is_reserved_value() {
-                implicit = strip_name(&self.src[use_.span.range()][1..]);
-                &implicit[..]
-            } else {
-                match &bm.base.globals[use_.global].name {
-                    GlobalName::Named(n) => &n[..],
-                    GlobalName::Numbered(_) => return false,
-                }
-            };
-            matches!(
-                name,
-                b"llvm.dbg.value" | b"llvm.dbg.declare" | b"llvm.dbg.assign" | b"llvm.dbg.label"
-            )
-        })
+        let use_ = callee?;
+        let implicit;
+        let name = if use_.global.is_reserved_value() {
+            implicit = strip_name(&self.src[use_.span.range()][1..]);
+            &implicit[..]
+        } else {
+            match &bm.base.globals[use_.global].name {
+                GlobalName::Named(n) => &n[..],
+                GlobalName::Numbered(_) => return None,
+            }
+        };
+        [
+            &b"llvm.dbg.value"[..],
+            b"llvm.dbg.declare",
+            b"llvm.dbg.assign",
+            b"llvm.dbg.label",
+        ]
+        .into_iter()
+        .find(|&intrinsic| name == intrinsic)
     }
 
     fn void(&mut self) -> TypeId {

@@ -218,11 +218,18 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
         .iter()
         .flat_map(|p| p.body().block_addresses.iter().copied())
         .collect();
+    let first = |form: fn(&DebugForms) -> Option<Span>| {
+        pieces.iter().find_map(|p| form(&p.body().debug_forms))
+    };
     Some(BodyFacts {
         info,
         uses,
         use_list_orders: last.body().use_list_orders,
         block_addresses,
+        debug_forms: DebugForms {
+            record: first(|d| d.record),
+            intrinsic_call: first(|d| d.intrinsic_call),
+        },
     })
 }
 
@@ -308,7 +315,7 @@ mod tests {
     /// The facts of every body of `text`, read whole and in `count` pieces, or why not.
     fn whole_and_pieces(text: &str, count: usize) -> Vec<(String, Option<String>)> {
         let m = parse(text.to_string()).unwrap();
-        let facts = |f: &BodyFacts| format!("{:?} {:?}", f.info, f.uses);
+        let facts = |f: &BodyFacts| format!("{:?} {:?} {:?}", f.info, f.uses, f.debug_forms);
         let mut scratch = Scratch::default();
         m.functions
             .iter()
@@ -330,6 +337,29 @@ mod tests {
             for (whole, pieces) in whole_and_pieces(&text, count) {
                 let pieces = pieces.unwrap_or_else(|| panic!("{count} pieces did not join"));
                 assert_eq!(whole, pieces, "{count} pieces");
+            }
+        }
+    }
+
+    /// The first debug record, or the first debug intrinsic call, is found in whichever piece
+    /// holds it.
+    #[test]
+    fn pieces_find_the_first_debug_form() {
+        let record = "#dbg_value(i32 %w, !0, !DIExpression(), !0)";
+        let call =
+            "call void @llvm.dbg.value(metadata i32 %w, metadata !0, metadata !DIExpression())";
+        for (form, found) in [(record, "record: Some"), (call, "intrinsic_call: Some")] {
+            let mut text = long_body(200, None);
+            for i in [120, 170] {
+                let at = format!("call void @use(i32 %w{i})");
+                text = text.replacen(&at, &form.replace("%w", &format!("%w{i}")), 1);
+            }
+            text.push_str("!0 = !{}\n");
+            for count in [2, 3, 7] {
+                for (whole, pieces) in whole_and_pieces(&text, count) {
+                    assert!(whole.contains(found), "{whole}");
+                    assert_eq!(Some(whole), pieces, "{count} pieces");
+                }
             }
         }
     }
