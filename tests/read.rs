@@ -784,6 +784,48 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (3, 8),
             "llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info",
         ),
+        // A global is named with a pointer into its address space; a name before the
+        // definition makes a placeholder of its type, which the rest must match.
+        (
+            "@g = global i32 0\n@a = alias i32, ptr addrspace(1) @g\n",
+            (2, 34),
+            "'@g' defined with type 'ptr' but expected 'ptr addrspace(1)'",
+        ),
+        (
+            "@a = alias i32, ptr addrspace(1) @g\n@b = alias i32, ptr @g\n\
+             @g = addrspace(1) global i32 0\n",
+            (2, 21),
+            "'@g' defined with type 'ptr addrspace(1)' but expected 'ptr'",
+        ),
+        (
+            "define ptr addrspace(1) @f() {\n  ret ptr addrspace(1) @g\n}\n\
+             @g = internal global i32 0\n",
+            (4, 22),
+            "forward reference and definition of global have different types",
+        ),
+        (
+            "@x = global ptr addrspace(1) @a\n@a = alias i32, ptr @g\n@g = global i32 0\n",
+            (2, 12),
+            "forward reference and definition of alias have different types",
+        ),
+        (
+            "define void @f() {\n  call void @h()\n  ret void\n}\n\
+             declare void @h() addrspace(1)\n",
+            (2, 13),
+            "invalid forward reference to function 'h' with wrong type: expected \
+             'ptr addrspace(1)' but was 'ptr'",
+        ),
+        (
+            "target datalayout = \"P1\"\ndefine void @f() {\n  call void @f()\n  ret void\n}\n\
+             @p = global ptr @f\n",
+            (6, 17),
+            "'@f' defined with type 'ptr addrspace(1)' but expected 'ptr'",
+        ),
+        (
+            "@x = global i32 @g\n@g = global i32 0\n",
+            (1, 17),
+            "global variable reference must have pointer type",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -828,6 +870,11 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !0, !DIExpression(), !1)\n  \
              call void @llvm.dbg.label(metadata !0)\n  ret void\n}\n\
              declare void @llvm.dbg.value(metadata, metadata, metadata)\n!0 = !{}\n!1 = !{}\n",
+            // Functions live in the program's address space; LLVM's reader puts a variable in
+            // 0 whatever the datalayout's `G`.
+            "target datalayout = \"P1-G1\"\n@g = global i32 0\n@p = global ptr @g\n\
+             define void @f() {\n  call void @f()\n  ret void\n}\n\
+             @q = global ptr addrspace(1) @f\n",
         ],
     );
 }

@@ -199,7 +199,9 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     let own = func.global;
     let pinned = m.globals[own].uses.iter().any(|&u| {
         let use_ = &m.uses[u];
-        use_.role == UseRole::Operand && use_.in_function != Some(f) && is_blockaddress_use(m, u)
+        use_.role == UseRole::Operand
+            && use_.in_function.expand() != Some(f)
+            && is_blockaddress_use(m, u)
     });
     if pinned {
         return Some("its block addresses are taken outside its body, so its blocks must stay");
@@ -830,7 +832,7 @@ fn apply_plan(
             .filter(|&u| {
                 let use_ = &m.uses[u];
                 use_.role != UseRole::Definition
-                    && (own_body.is_none() || use_.in_function != own_body)
+                    && (own_body.is_none() || use_.in_function.expand() != own_body)
                     && match fold.redirect {
                         Redirect::AllUses => true,
                         Redirect::DirectCalls => use_.role == UseRole::Callee,
@@ -840,7 +842,7 @@ fn apply_plan(
             .collect();
         addresses_changed |= moved.iter().any(|&u| {
             let use_ = &m.uses[u];
-            use_.role == UseRole::Operand && use_.in_function.is_some_and(|f| eligible[f])
+            use_.role == UseRole::Operand && use_.in_function.expand().is_some_and(|f| eligible[f])
         });
         m.retarget_uses(&moved, body_global);
         if fold.member != survivor {
@@ -1095,7 +1097,8 @@ fn final_body(folded_into: &SecondaryMap<FuncId, Option<FuncId>>, mut f: FuncId)
 fn is_referenced(m: &Module, p: &Pending) -> bool {
     m.globals[p.name].uses.iter().any(|&u| {
         let use_ = &m.uses[u];
-        use_.role != UseRole::Definition && !(p.in_place && use_.in_function == Some(p.header))
+        use_.role != UseRole::Definition
+            && !(p.in_place && use_.in_function.expand() == Some(p.header))
     })
 }
 

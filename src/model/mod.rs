@@ -8,6 +8,7 @@
 mod source;
 pub mod types;
 
+use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -233,8 +234,24 @@ pub struct GlobalUse {
     pub global: GlobalId,
     pub span: Span,
     /// The function whose body holds the use, if any.
-    pub in_function: Option<FuncId>,
+    pub in_function: PackedOption<FuncId>,
+    /// The address space of the pointer type written with the name (`ptr addrspace(1) @g`,
+    /// the callee's of a call), or [`GlobalUse::UNTYPED`] where none is (a definition,
+    /// `blockaddress`).
+    pub addr_space: u32,
     pub role: UseRole,
+}
+
+impl GlobalUse {
+    pub const UNTYPED: u32 = u32::MAX;
+}
+
+/// `ptr`, or `ptr addrspace(N)` outside address space 0.
+pub fn pointer_text(addr_space: u32) -> String {
+    match addr_space {
+        0 => "ptr".into(),
+        a => format!("ptr addrspace({a})"),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -360,14 +360,115 @@ fn read_bodies(
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
     if let Some(use_list_checks) = use_list_checks
-        && first_error.is_none()
         && ends_held
     {
-        first_error = block_addresses_hold(m, block_addresses)
-            .and(use_lists_hold(m, use_list_checks))
-            .err();
+        if let Err(e) = addr_spaces_hold(m) {
+            first_error = Some(earlier_error(first_error, e));
+        }
+        if first_error.is_none() {
+            first_error = block_addresses_hold(m, block_addresses)
+                .and(use_lists_hold(m, use_list_checks))
+                .err();
+        }
     }
     (first_error, ends_held)
+}
+
+/// That each global is named with a pointer into its own address space, as LLVM checks it
+/// while it reads: a name before the global's definition makes a placeholder of the type it
+/// is written with, which later names must repeat and the definition must match; a name after
+/// it must match the definition. The first mismatch by position is the error (LLVM reports a
+/// function's at the placeholder's name, once it reads the function).
+fn addr_spaces_hold(m: &Module) -> Result<(), ReadError> {
+    // Most modules live in address space 0 alone: one pass over the uses in order tells.
+    let written_elsewhere = |u: &GlobalUse| !matches!(u.addr_space, 0 | GlobalUse::UNTYPED);
+    if !m.uses.values().any(written_elsewhere)
+        && m.globals.keys().all(|g| m.global_addr_space(g) == 0)
+    {
+        return Ok(());
+    }
+    let src = m.source.as_bytes();
+    let text = pointer_text;
+    let mut first: Option<ReadError> = None;
+    for (g, global) in m.globals.iter() {
+        let (definition, keywords): (_, &[&[u8]]) = match global.kind {
+            GlobalKind::Function(f) => (m.functions[f].span, &[]),
+            GlobalKind::Variable(v) => (m.variables[v].span, &[b"global", b"constant"]),
+            GlobalKind::Alias(a) => (m.aliases[a].span, &[b"alias", b"ifunc"]),
+            GlobalKind::Pending | GlobalKind::Intrinsic => continue,
+        };
+        let defined = m.global_addr_space(g);
+        let mut placeholder: Option<(u32, Span)> = None;
+        for &u in &global.uses {
+            let use_ = m.uses[u];
+            if use_.addr_space == GlobalUse::UNTYPED {
+                continue;
+            }
+            let before = use_.span.start < definition.start;
+            let had = match placeholder {
+                None if before => {
+                    placeholder = Some((use_.addr_space, use_.span));
+                    continue;
+                }
+                Some((had, _)) if before => had,
+                _ => defined,
+            };
+            if use_.addr_space != had {
+                let (had, expected) = (text(had), text(use_.addr_space));
+                let message = format!(
+                    "'{}' defined with type '{had}' but expected '{expected}'",
+                    String::from_utf8_lossy(&src[use_.span.range()])
+                );
+                first = Some(earlier_error(
+                    first,
+                    ReadError::at(src, use_.span, &message),
+                ));
+                break;
+            }
+        }
+        let Some((forward, at)) = placeholder.filter(|&(a, _)| a != defined) else {
+            continue;
+        };
+        let e = match keywords {
+            [] => {
+                let name = crate::write::global_name(&global.name);
+                let message = format!(
+                    "invalid forward reference to function '{}' with wrong type: expected \
+                     '{}' but was '{}'",
+                    name.strip_prefix('@').unwrap_or(&name),
+                    text(defined),
+                    text(forward)
+                );
+                ReadError::at(src, at, &message)
+            }
+            _ => {
+                let what = match keywords[0] {
+                    b"global" => "global",
+                    _ => "alias",
+                };
+                let message =
+                    format!("forward reference and definition of {what} have different types");
+                ReadError::at(src, value_type_after(src, definition, keywords), &message)
+            }
+        };
+        first = Some(earlier_error(first, e));
+    }
+    first.map_or(Ok(()), Err)
+}
+
+/// The token after the first of `keywords` in the definition at `span`: its value type
+/// (`i32` in `@g = internal global i32 0`), where LLVM reports its mismatches.
+fn value_type_after(src: &[u8], span: Span, keywords: &[&[u8]]) -> Span {
+    let mut lexer = lexer::Lexer::starting_at(src, span.start as usize);
+    loop {
+        let t = lexer.next();
+        if t.kind == lexer::Tok::Eof || t.span.start >= span.end {
+            return span;
+        }
+        if t.kind == lexer::Tok::Word && keywords.contains(&&src[t.span.range()]) {
+            return lexer.next().span;
+        }
+    }
 }
 
 /// The form of debug information the bodies read so far, in order, chose: LLVM takes the

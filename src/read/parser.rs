@@ -1228,7 +1228,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 Tok::GlobalName | Tok::GlobalNum => {
-                    self.global_use(t, UseRole::Operand)?;
+                    self.global_use(t, UseRole::Operand, GlobalUse::UNTYPED)?;
                 }
                 _ => {}
             }
@@ -1247,9 +1247,10 @@ impl<'a> Parser<'a> {
 
     // ---- names ----
 
-    /// Record a reference to a global, creating it (as pending) at its first mention. In body
-    /// mode the global must exist: the whole top level is read by then.
-    fn global_use(&mut self, t: Token, role: UseRole) -> PResult<UseId> {
+    /// Record a reference to a global, written with a pointer into `addr_space` (or
+    /// [`GlobalUse::UNTYPED`]), creating it (as pending) at its first mention. In body mode the
+    /// global must exist: the whole top level is read by then.
+    fn global_use(&mut self, t: Token, role: UseRole, addr_space: u32) -> PResult<UseId> {
         let src = self.src;
         if let Some(bm) = &mut self.body_mode {
             if let Some((first, count)) = bm.replay_from {
@@ -1281,7 +1282,8 @@ impl<'a> Parser<'a> {
             bm.uses.push(GlobalUse {
                 global,
                 span: t.span,
-                in_function: Some(bm.func),
+                in_function: bm.func.into(),
+                addr_space,
                 role,
             });
             return Ok(u);
@@ -1293,7 +1295,7 @@ impl<'a> Parser<'a> {
             Ok(strip_name(body))
         };
         let g = self.global_entry(name, t.span);
-        Ok(self.top_level_use(g, t.span, role))
+        Ok(self.top_level_use(g, t.span, role, addr_space))
     }
 
     /// The global of this name (`Ok`) or number (`Err`), made pending at its first mention.
@@ -1315,11 +1317,18 @@ impl<'a> Parser<'a> {
         existing.unwrap_or_else(|name| self.m.add_global(name, GlobalKind::Pending, first_use))
     }
 
-    fn top_level_use(&mut self, global: GlobalId, span: Span, role: UseRole) -> UseId {
+    fn top_level_use(
+        &mut self,
+        global: GlobalId,
+        span: Span,
+        role: UseRole,
+        addr_space: u32,
+    ) -> UseId {
         let u = self.m.uses.push(GlobalUse {
             global,
             span,
-            in_function: None,
+            in_function: None.into(),
+            addr_space,
             role,
         });
         self.m.globals[global].uses.push(u);
@@ -1352,7 +1361,7 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err_at(t.span, "number out of range"))?;
         }
         let g = self.global_entry(name, t.span);
-        self.top_level_use(g, t.span, UseRole::Definition);
+        self.top_level_use(g, t.span, UseRole::Definition, GlobalUse::UNTYPED);
         if self.m.globals[g].kind != GlobalKind::Pending {
             return Err(self.err_at(t.span, "redefinition of a global"));
         }
@@ -1713,7 +1722,7 @@ impl<'a> Parser<'a> {
         let (mut global, mut block) = (None, None);
         if is_bb {
             let g = self.expect_global("a function")?;
-            self.global_use(g, UseRole::Operand)?;
+            self.global_use(g, UseRole::Operand, GlobalUse::UNTYPED)?;
             self.expect(Tok::Comma, "','")?;
             if !matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum) {
                 return Err(self.err("a block name"));
@@ -3758,8 +3767,13 @@ impl<'a> Parser<'a> {
         match t.kind {
             Tok::LocalName | Tok::LocalNum => Ok(Value::local(self.typed_local_ref(t, ty)?)),
             Tok::GlobalName | Tok::GlobalNum => {
+                let Type::Ptr(addr_space) = *self.ty(self.resolve_ty(ty)) else {
+                    let message = "global variable reference must have pointer type";
+                    return Err(self.err_at(t.span, message));
+                };
                 self.bump();
-                Ok(Value::global(self.global_use(t, UseRole::Operand)?))
+                let u = self.global_use(t, UseRole::Operand, addr_space)?;
+                Ok(Value::global(u))
             }
             Tok::Int | Tok::HexInt => {
                 // A decimal literal is an integer (`0x` also spells a float's bits).
@@ -4118,7 +4132,7 @@ impl<'a> Parser<'a> {
             b"blockaddress" => {
                 self.expect(Tok::LParen, "'('")?;
                 let f = self.expect_global("a function")?;
-                let u = self.global_use(f, UseRole::Operand)?;
+                let u = self.global_use(f, UseRole::Operand, GlobalUse::UNTYPED)?;
                 self.expect(Tok::Comma, "','")?;
                 let bb = self.tok;
                 if !matches!(bb.kind, Tok::LocalName | Tok::LocalNum) {
@@ -4133,7 +4147,7 @@ impl<'a> Parser<'a> {
             }
             b"dso_local_equivalent" | b"no_cfi" => {
                 let f = self.expect_global("a function")?;
-                let u = self.global_use(f, UseRole::Operand)?;
+                let u = self.global_use(f, UseRole::Operand, GlobalUse::UNTYPED)?;
                 let c = if w == b"no_cfi" {
                     Const::NoCfi(u)
                 } else {

@@ -282,7 +282,7 @@ pub fn alias_text(
     format!(
         "{name} = {head}unnamed_addr alias {}, {} {target_name}",
         m.types.display(m.functions[member].fn_ty),
-        pointer_text(m.function_addr_space(member))
+        crate::model::pointer_text(m.function_addr_space(member))
     )
 }
 
@@ -293,13 +293,5 @@ impl Module {
         self.drop_function_uses(f, span);
         self.functions[f].rewritten = true;
         self.patch(span, text);
-    }
-}
-
-/// `ptr`, or `ptr addrspace(N)` outside address space 0.
-pub fn pointer_text(addr_space: u32) -> String {
-    match addr_space {
-        0 => "ptr".into(),
-        a => format!("ptr addrspace({a})"),
     }
 }

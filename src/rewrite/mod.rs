@@ -251,7 +251,7 @@ impl Module {
             "@{} = {head}alias {}, {} {}",
             quote_name(name),
             self.types.display(value_ty),
-            fold::pointer_text(self.global_addr_space(target)),
+            crate::model::pointer_text(self.global_addr_space(target)),
             global_name(&self.globals[target].name)
         );
         self.add_alias_text(&text);
