@@ -1889,6 +1889,7 @@ fn corruptions_are_refused_where_opt_refuses_them() {
         "merge/preserve_debug_info_intrinsics_unoptimized.ll",
         "read/syntax.ll",
         "read/declare-attachments.ll",
+        "read/address-spaces.ll",
     ]
     .map(|name| fixtures.iter().find(|p| p.ends_with(name)).expect(name));
     let not_checked = ["unknown intrinsic", "intrinsic", "wrong number of indexes"];
