@@ -20,7 +20,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::hash::{Hash, Hasher};
 #[cfg(test)]
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 pub use crate::decide::Options;
 
@@ -304,6 +304,8 @@ struct FirstRead {
     /// Each encoding made once, with its number: most functions encoded equal another.
     encodings: FxHashMap<Prehashed, u32>,
     prints: FxHashMap<FuncId, FirstPrint>,
+    /// The encoding context's tables made for the module as read.
+    tables: Option<Arc<fingerprint::Tables>>,
 }
 
 /// An encoding longer than this is kept as its [`Digest`] until merging. Long bodies that
@@ -397,6 +399,7 @@ impl BodyWork for FirstReadEncodings {
         *self.state() = FirstRead {
             text: text_identity(m),
             guesses: guess_shared_keys(m, &cx),
+            tables: Some(cx.tables().clone()),
             ..FirstRead::default()
         };
         Box::new(move |f, body, uses, info| {
@@ -505,7 +508,11 @@ fn candidates<'m>(
     eligible: &SecondaryMap<FuncId, bool>,
     first_read: &mut FirstRead,
 ) -> (Vec<Candidate>, Droppables) {
-    let cx = Context::new(m, Box::new(|g| is_hole(m, g)));
+    let hole = Box::new(|g| is_hole(m, g));
+    let cx = match first_read.tables.take() {
+        Some(tables) => Context::with_tables(m, hole, tables),
+        None => Context::new(m, hole),
+    };
     // Functions can be equal only if their bodies have one shape and their headers encode
     // alike; only those that share both with another are encoded (read again unless
     // encoded as the module was read).
