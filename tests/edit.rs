@@ -78,7 +78,7 @@ fn replace_body_and_delete_function() {
     let h = counts.iter().find(|c| c.name == "h").unwrap();
     assert_eq!(h.instructions, 1);
     // @f lost its two callers in @h's old body: only its definition and @p remain.
-    assert_eq!(m.globals[global(&m, "f")].uses.len(), 2);
+    assert_eq!(m.uses_of(global(&m, "f")).count(), 2);
 }
 
 #[test]
@@ -199,4 +199,32 @@ fn an_edit_deletes_the_use_list_orders() {
     m.retarget_use(in_h, k);
     let (text, _) = written(&m);
     assert!(!text.contains("uselistorder"), "{text}");
+}
+
+/// Deleting functions drops their uses: the live ones stay listed, in order, while the list
+/// is cleared of dropped ones once they are half of it; a rename then patches only live text.
+#[test]
+fn deleted_uses_leave_the_lists() {
+    let mut text = String::from("declare void @sink()\n");
+    for i in 0..10 {
+        text.push_str(&format!(
+            "define void @f{i}() {{\n  call void @sink()\n  ret void\n}}\n"
+        ));
+    }
+    let mut m = parse(text).unwrap();
+    let sink = global(&m, "sink");
+    let live = |m: &Module| m.uses_of(sink).count();
+    assert_eq!((live(&m), m.globals[sink].uses.len()), (11, 11));
+    for i in 0..5 {
+        m.delete_function(function(&m, &format!("f{i}")));
+    }
+    assert_eq!((live(&m), m.globals[sink].uses.len()), (6, 11));
+    m.delete_function(function(&m, "f5"));
+    assert_eq!((live(&m), m.globals[sink].uses.len()), (5, 5));
+    let spans: Vec<u32> = m.uses_of(sink).map(|u| m.uses[u].span.start).collect();
+    assert!(spans.is_sorted());
+    m.rename_global(sink, b"drain");
+    let (text, again) = written(&m);
+    assert_eq!(text.matches("@drain").count(), 5, "{text}");
+    assert_eq!(again.functions.len(), 5);
 }

@@ -197,7 +197,7 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
         return Some(reason);
     }
     let own = func.global;
-    let pinned = m.globals[own].uses.iter().any(|&u| {
+    let pinned = m.uses_of(own).any(|u| {
         let use_ = &m.uses[u];
         use_.role == UseRole::Operand
             && use_.in_function.expand() != Some(f)
@@ -832,10 +832,8 @@ fn apply_plan(
             (f.global, f.link.clone(), true)
         };
         let own_body = in_place.then_some(fold.member);
-        let moved: Vec<UseId> = m.globals[name]
-            .uses
-            .iter()
-            .copied()
+        let moved: Vec<UseId> = m
+            .uses_of(name)
             .filter(|&u| {
                 let use_ = &m.uses[u];
                 use_.role != UseRole::Definition
@@ -878,10 +876,8 @@ impl Module {
     fn move_body_to_private(&mut self, f: FuncId) {
         let old = self.functions[f].global;
         let name = GlobalName::Named(self.merged_name(old).into());
-        let definition = self.globals[old]
-            .uses
-            .iter()
-            .copied()
+        let definition = self
+            .uses_of(old)
             .find(|&u| self.uses[u].role == UseRole::Definition);
         let first_use = self.globals[old].first_use;
         let p = self.add_global(name, GlobalKind::Function(f), first_use);
@@ -1047,10 +1043,8 @@ impl Module {
     /// place of, whose text is written just before it.
     fn number_private_bodies(&mut self, bodies: &[(GlobalId, GlobalId)]) {
         let at = |m: &Module, g: GlobalId| {
-            m.globals[g]
-                .uses
-                .iter()
-                .map(|&u| &m.uses[u])
+            m.uses_of(g)
+                .map(|u| &m.uses[u])
                 .find(|u| u.role == UseRole::Definition)
                 .map(|u| 2 * u64::from(u.span.start))
         };
@@ -1102,7 +1096,7 @@ fn final_body(folded_into: &SecondaryMap<FuncId, Option<FuncId>>, mut f: FuncId)
 
 /// Whether anything but the member's own definition and body still names it.
 fn is_referenced(m: &Module, p: &Pending) -> bool {
-    m.globals[p.name].uses.iter().any(|&u| {
+    m.uses_of(p.name).any(|u| {
         let use_ = &m.uses[u];
         use_.role != UseRole::Definition
             && !(p.in_place && use_.in_function.expand() == Some(p.header))
@@ -1252,8 +1246,13 @@ fn summarize(
             Fate::Kept | Fate::Survivor => {}
         }
     }
-    for (i, class) in report.classes.iter_mut().enumerate() {
-        let Some(first) = pending.iter().find(|p| p.class == i) else {
+    // Each class's first pending member, found in one pass: a module has thousands of both.
+    let mut firsts: Vec<Option<&Pending>> = vec![None; report.classes.len()];
+    for p in pending {
+        firsts[p.class].get_or_insert(p);
+    }
+    for (class, first) in report.classes.iter_mut().zip(firsts) {
+        let Some(first) = first else {
             continue;
         };
         let body = final_body(folded_into, first.target);

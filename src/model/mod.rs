@@ -224,8 +224,12 @@ pub struct Global {
     pub kind: GlobalKind,
     /// The first reference, for an "undefined value" error.
     pub first_use: Span,
-    /// Every reference in the module, definition included, in source order.
+    /// Every reference in the module, definition included, in source order; after edits,
+    /// also some whose text an edit removed ([`GlobalUse::dropped`]), until there are as many
+    /// of those as of the others. [`Module::uses_of`] gives the live ones.
     pub uses: Vec<UseId>,
+    /// How many of `uses` are dropped.
+    pub dropped_uses: u32,
 }
 
 /// Where a global is referenced.
@@ -240,6 +244,8 @@ pub struct GlobalUse {
     /// `blockaddress`).
     pub addr_space: u32,
     pub role: UseRole,
+    /// The text holding it is gone: an edit replaced or deleted it.
+    pub dropped: bool,
 }
 
 impl GlobalUse {
@@ -1253,12 +1259,19 @@ impl Module {
     }
 
     /// A new global, found by its name or number from now on.
+    /// The uses of `g` still in the text, in source order until an edit moves uses to it.
+    pub fn uses_of(&self, g: GlobalId) -> impl Iterator<Item = UseId> + '_ {
+        let uses = &self.globals[g].uses;
+        uses.iter().copied().filter(|&u| !self.uses[u].dropped)
+    }
+
     pub fn add_global(&mut self, name: GlobalName, kind: GlobalKind, first_use: Span) -> GlobalId {
         let g = self.globals.push(Global {
             name: name.clone(),
             kind,
             first_use,
             uses: Vec::new(),
+            dropped_uses: 0,
         });
         match name {
             GlobalName::Named(n) => self.global_by_name.insert(n, g),

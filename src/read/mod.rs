@@ -520,9 +520,9 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
                 global,
                 indexes,
             } => {
-                let uses = m.globals[global].uses.iter();
-                let named = uses
-                    .filter(|&&u| m.uses[u].role != UseRole::Definition)
+                let named = m
+                    .uses_of(global)
+                    .filter(|&u| m.uses[u].role != UseRole::Definition)
                     .count();
                 let message = match named {
                     0 => "value has no uses".to_string(),

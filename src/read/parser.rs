@@ -1285,6 +1285,7 @@ impl<'a> Parser<'a> {
                 in_function: bm.func.into(),
                 addr_space,
                 role,
+                dropped: false,
             });
             return Ok(u);
         }
@@ -1330,6 +1331,7 @@ impl<'a> Parser<'a> {
             in_function: None.into(),
             addr_space,
             role,
+            dropped: false,
         });
         self.m.globals[global].uses.push(u);
         u

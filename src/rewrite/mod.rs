@@ -37,7 +37,7 @@ impl Module {
     pub fn rename_global_to(&mut self, g: GlobalId, name: GlobalName) {
         let old = global_name(&self.globals[g].name);
         let text = global_name(&name);
-        for u in self.globals[g].uses.clone() {
+        for u in self.uses_of(g).collect::<Vec<_>>() {
             let span = self.uses[u].span;
             self.patch(span, text.clone());
         }
@@ -60,8 +60,11 @@ impl Module {
         self.globals[g].name = name;
     }
 
-    /// Make one use refer to another global instead.
+    /// Make one use refer to another global instead (a use whose text is gone stays gone).
     pub fn retarget_use(&mut self, u: UseId, to: GlobalId) {
+        if self.uses[u].dropped {
+            return;
+        }
         let from = self.uses[u].global;
         self.globals[from].uses.retain(|&x| x != u);
         self.globals[to].uses.push(u);
@@ -78,6 +81,7 @@ impl Module {
         };
         let from = self.uses[first].global;
         let mut moved = uses.to_vec();
+        moved.retain(|&u| !self.uses[u].dropped);
         moved.sort_unstable();
         self.globals[from]
             .uses
@@ -158,16 +162,24 @@ impl Module {
         }
     }
 
-    /// Forget these uses (they were in text that is gone).
+    /// Forget these uses (they were in text that is gone). Each is marked dropped, and a
+    /// global's list is cleared of them once they are half of it: removing them at once cost
+    /// a pass over the list at each fold, which a callee of thousands of folded functions
+    /// made quadratic.
     fn drop_uses(&mut self, uses: Vec<UseId>) {
-        let mut dropped: Vec<(GlobalId, UseId)> =
-            uses.into_iter().map(|u| (self.uses[u].global, u)).collect();
-        dropped.sort_unstable();
-        for run in dropped.chunk_by(|a, b| a.0 == b.0) {
-            let g = run[0].0;
-            self.globals[g]
-                .uses
-                .retain(|u| run.binary_search(&(g, *u)).is_err());
+        for u in uses {
+            let use_ = &mut self.uses[u];
+            if use_.dropped {
+                continue;
+            }
+            use_.dropped = true;
+            let global = &mut self.globals[use_.global];
+            global.dropped_uses += 1;
+            if 2 * global.dropped_uses as usize >= global.uses.len() {
+                let uses = &self.uses;
+                global.uses.retain(|&u| !uses[u].dropped);
+                global.dropped_uses = 0;
+            }
         }
     }
 
