@@ -845,6 +845,11 @@ impl Body {
         let Some(entry) = self.entry() else {
             return order;
         };
+        // Most small functions are one block: no walk, no tables.
+        if self.blocks.len() == 1 {
+            order.push(entry);
+            return order;
+        }
         let mut seen = vec![false; self.blocks.len()];
         let mut stack = vec![entry];
         while let Some(b) = stack.pop() {

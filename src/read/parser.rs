@@ -188,7 +188,7 @@ pub(crate) struct Piece<'a> {
     /// From the first block (the `{` in the first piece) to the last (the `}` in the last).
     pub span: Span,
     pub uses: Vec<GlobalUse>,
-    scope: FnScope<'a>,
+    scope: Box<FnScope<'a>>,
 }
 
 impl<'a> Piece<'a> {
@@ -232,7 +232,7 @@ impl<'a> Piece<'a> {
     /// What the piece holds that takes time to free, without what it borrows from the text:
     /// its body and its larger tables.
     pub fn into_tables(self) -> impl Send + 'static {
-        let scope = self.scope;
+        let scope = *self.scope;
         (
             scope.body,
             scope.by_short_name,
@@ -266,7 +266,9 @@ impl<'a> Piece<'a> {
 /// little: the body's arenas and the tables of local names and types.
 #[derive(Default)]
 pub(crate) struct Scratch<'a> {
-    scope: FnScope<'a>,
+    /// Boxed: a body's tables are handed to its parser and back, and moving them whole cost
+    /// a small body a tenth of its reading. `None` before the first body.
+    scope: Option<Box<FnScope<'a>>>,
     types: BodyTypes<'a>,
 }
 
@@ -274,7 +276,7 @@ impl Scratch<'_> {
     /// The local that `name` (as a reference writes it after its `%`: `x`, `"a b"`, `7`)
     /// names in the body last read with these buffers, if any.
     pub(crate) fn local_named(&self, name: &[u8]) -> Option<LocalId> {
-        let scope = &self.scope;
+        let scope = self.scope.as_deref()?;
         if name.first().is_some_and(u8::is_ascii_digit) {
             return scope.by_number.get(decimal(name));
         }
@@ -305,7 +307,9 @@ impl BodyTypes<'_> {
 impl Scratch<'_> {
     /// Take back the buffers of a body read with this scratch.
     pub(crate) fn recycle(&mut self, body: Body) {
-        self.scope.body = body;
+        if let Some(scope) = &mut self.scope {
+            scope.body = body;
+        }
     }
 }
 
@@ -338,9 +342,9 @@ pub struct Parser<'a> {
     peeked: Cell<Option<(Lexer<'a>, Token)>>,
     m: Module,
     body_mode: Option<BodyMode<'a>>,
-    scope: Option<FnScope<'a>>,
+    scope: Option<Box<FnScope<'a>>>,
     /// The tables of the body just read, kept for the next one.
-    spent_scope: Option<FnScope<'a>>,
+    spent_scope: Option<Box<FnScope<'a>>>,
     /// `!N` references from text kept as spans (debug-info fields) to numbers not known yet,
     /// with the first reference: checked at the end. A number leaves when it becomes known, so
     /// this stays small however much debug information the module has.
@@ -400,6 +404,11 @@ pub(crate) enum BodyEnd {
     /// At the `}` that balances the `{`, stepping over strings and comments: always right.
     BalancedBrace,
 }
+
+/// What starts the line that ends a body as LLVM prints it, searched for once a body. Built
+/// once: building a searcher cost more than searching a small body.
+static CLOSING_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n}"));
 
 /// The bytes that matter when stepping over a body: braces, string quotes, comment starts.
 const SKIM_STOPS: [bool; 256] = {
@@ -4771,7 +4780,7 @@ impl<'a> Parser<'a> {
         // otherwise run on to the next function's end and have to be read again.
         if self.body_end == BodyEnd::FirstClosingLine
             && matches!(src.get(start + 1), Some(b'\n' | b'\r'))
-            && let Some(at) = memchr::memmem::find(&src[start..], b"\n}")
+            && let Some(at) = CLOSING_LINE.find(&src[start..])
         {
             let end = start + at + 2;
             self.seek(end);
@@ -4827,13 +4836,11 @@ impl<'a> Parser<'a> {
             info.span.range(),
             replay.then_some((info.first_use, info.use_count)),
             std::mem::take(&mut scratch.types),
-            std::mem::take(&mut scratch.scope),
+            scratch.scope.take().unwrap_or_default(),
         );
         let read = p.params_and_body(func);
         // Hand the tables back, whatever happened.
-        if let Some(scope) = p.scope.take().or(p.spent_scope.take()) {
-            scratch.scope = scope;
-        }
+        scratch.scope = p.scope.take().or(p.spent_scope.take());
         let bm = p.body_mode.take().expect("in a body");
         let read = match bm.undefined {
             Some(e) => read.and(Err(e)),
@@ -4866,7 +4873,7 @@ impl<'a> Parser<'a> {
             from..to.unwrap_or(info.span.end as usize),
             None,
             BodyTypes::default(),
-            FnScope::default(),
+            Box::default(),
         );
         p.scope().numbering_unknown = !first;
         let start = p.tok.span;
@@ -4897,7 +4904,7 @@ impl<'a> Parser<'a> {
         text: std::ops::Range<usize>,
         replay_from: Option<(u32, u32)>,
         mut types: BodyTypes<'a>,
-        mut scope: FnScope<'a>,
+        mut scope: Box<FnScope<'a>>,
     ) {
         self.seek(text.start);
         types.clear();
