@@ -358,6 +358,13 @@ impl Prehashed {
             bytes,
         }
     }
+
+    fn digest(&self) -> Digest {
+        Digest {
+            hash: self.hash,
+            len: self.bytes.len(),
+        }
+    }
 }
 
 impl Hash for Prehashed {
@@ -418,13 +425,11 @@ impl BodyWork for FirstReadEncodings {
             };
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
-                let long = print.bytes.len() > LONG_ENCODING;
-                let kept = if long {
-                    Kept::Digest(Digest::of(&print.bytes))
-                } else {
-                    let mut bytes = Prehashed::new(print.bytes);
-                    let mut state = self.state();
-                    let number = match state.encodings.get(&bytes) {
+                let mut bytes = Prehashed::new(print.bytes);
+                let mut state = self.state();
+                let kept = match bytes.bytes.len() > LONG_ENCODING {
+                    true => Kept::Digest(bytes.digest()),
+                    false => Kept::Number(match state.encodings.get(&bytes) {
                         Some(&known) => known,
                         None => {
                             // The encoder reserves room for its longest output; what stays
@@ -434,12 +439,9 @@ impl BodyWork for FirstReadEncodings {
                             state.encodings.insert(bytes, next);
                             next
                         }
-                    };
-                    Kept::Number(number)
+                    }),
                 };
-                self.state()
-                    .prints
-                    .insert(f, (kept, print.holes, print.droppable));
+                state.prints.insert(f, (kept, print.holes, print.droppable));
             }
         })
     }

@@ -1263,13 +1263,13 @@ impl Module {
         }
     }
 
-    /// A new global, found by its name or number from now on.
     /// The uses of `g` still in the text, in source order until an edit moves uses to it.
     pub fn uses_of(&self, g: GlobalId) -> impl Iterator<Item = UseId> + '_ {
         let uses = &self.globals[g].uses;
         uses.iter().copied().filter(|&u| !self.uses[u].dropped)
     }
 
+    /// A new global, found by its name or number from now on.
     pub fn add_global(&mut self, name: GlobalName, kind: GlobalKind, first_use: Span) -> GlobalId {
         let g = self.globals.push(Global {
             name: name.clone(),

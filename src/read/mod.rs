@@ -388,13 +388,17 @@ fn addr_spaces_hold(m: &Module) -> Result<(), ReadError> {
         return Ok(());
     }
     let src = m.source.as_bytes();
-    let text = pointer_text;
     let mut first: Option<ReadError> = None;
     for (g, global) in m.globals.iter() {
-        let (definition, keywords): (_, &[&[u8]]) = match global.kind {
-            GlobalKind::Function(f) => (m.functions[f].span, &[]),
-            GlobalKind::Variable(v) => (m.variables[v].span, &[b"global", b"constant"]),
-            GlobalKind::Alias(a) => (m.aliases[a].span, &[b"alias", b"ifunc"]),
+        // A variable's or alias's mismatch is reported at the type after its keyword, as
+        // what LLVM calls it; a function's at the placeholder.
+        let (definition, typed): (_, Option<TypedDefinition>) = match global.kind {
+            GlobalKind::Function(f) => (m.functions[f].span, None),
+            GlobalKind::Variable(v) => (
+                m.variables[v].span,
+                Some(("global", [b"global", b"constant"])),
+            ),
+            GlobalKind::Alias(a) => (m.aliases[a].span, Some(("alias", [b"alias", b"ifunc"]))),
             GlobalKind::Pending | GlobalKind::Intrinsic => continue,
         };
         let defined = m.global_addr_space(g);
@@ -414,7 +418,7 @@ fn addr_spaces_hold(m: &Module) -> Result<(), ReadError> {
                 _ => defined,
             };
             if use_.addr_space != had {
-                let (had, expected) = (text(had), text(use_.addr_space));
+                let (had, expected) = (pointer_text(had), pointer_text(use_.addr_space));
                 let message = format!(
                     "'{}' defined with type '{had}' but expected '{expected}'",
                     String::from_utf8_lossy(&src[use_.span.range()])
@@ -429,32 +433,31 @@ fn addr_spaces_hold(m: &Module) -> Result<(), ReadError> {
         let Some((forward, at)) = placeholder.filter(|&(a, _)| a != defined) else {
             continue;
         };
-        let e = match keywords {
-            [] => {
+        let e = match typed {
+            None => {
                 let name = crate::write::global_name(&global.name);
                 let message = format!(
                     "invalid forward reference to function '{}' with wrong type: expected \
                      '{}' but was '{}'",
                     name.strip_prefix('@').unwrap_or(&name),
-                    text(defined),
-                    text(forward)
+                    pointer_text(defined),
+                    pointer_text(forward)
                 );
                 ReadError::at(src, at, &message)
             }
-            _ => {
-                let what = match keywords[0] {
-                    b"global" => "global",
-                    _ => "alias",
-                };
+            Some((what, keywords)) => {
                 let message =
                     format!("forward reference and definition of {what} have different types");
-                ReadError::at(src, value_type_after(src, definition, keywords), &message)
+                ReadError::at(src, value_type_after(src, definition, &keywords), &message)
             }
         };
         first = Some(earlier_error(first, e));
     }
     first.map_or(Ok(()), Err)
 }
+
+/// What LLVM calls a variable or an alias in a mismatch, and the keywords its type follows.
+type TypedDefinition = (&'static str, [&'static [u8]; 2]);
 
 /// The token after the first of `keywords` in the definition at `span`: its value type
 /// (`i32` in `@g = internal global i32 0`), where LLVM reports its mismatches.
