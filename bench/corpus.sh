@@ -15,24 +15,24 @@ small=${1:-}
 mkdir -p "$out"
 log() { printf 'corpus: %s\n' "$*" >&2; }
 
+# The source folder of crate $2 from crates.io ($3: its dependency entry), fetched by a
+# throwaway package in $out/$1.
+crate_source() {
+  local fetch="$out/$1"
+  mkdir -p "$fetch/src"
+  printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n[workspace]\n[dependencies]\n%s = %s\n' \
+    "$1" "$2" "$3" > "$fetch/Cargo.toml"
+  echo 'fn main() {}' > "$fetch/src/main.rs"
+  (cd "$fetch" && cargo fetch -q >&2)
+  (cd "$fetch" && cargo metadata --format-version 1 -q) | python3 -c '
+import json, os, sys
+m = json.load(sys.stdin)
+print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' "$2"
+}
+
 # --- SQLite: the amalgamation shipped inside the libsqlite3-sys crate ---
 if [ ! -s "$out/sqlite3-O2.ll" ] && [ "$small" != --small ]; then
-  fetch="$out/fetch-sqlite"
-  mkdir -p "$fetch/src"
-  cat > "$fetch/Cargo.toml" <<'TOML'
-[package]
-name = "fetch-sqlite"
-version = "0.0.0"
-edition = "2021"
-publish = false
-[workspace]
-[dependencies]
-libsqlite3-sys = { version = "=0.35.0", features = ["bundled"] }
-TOML
-  echo 'fn main() {}' > "$fetch/src/main.rs"
-  (cd "$fetch" && cargo fetch -q)
-  dir=$(cd "$fetch" && cargo metadata --format-version 1 -q |
-    python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]=="libsqlite3-sys"))')
+  dir=$(crate_source fetch-sqlite libsqlite3-sys '{ version = "=0.35.0", features = ["bundled"] }')
   cp "$dir/sqlite3/sqlite3.c" "$dir/sqlite3/sqlite3.h" "$out/"
   for o in O0 O2; do
     log "sqlite3-$o.ll"
@@ -44,22 +44,7 @@ fi
 # Its files share many small static functions (joined, they fold), and its long block
 # compressors share shapes but not bodies.
 if [ ! -s "$out/zstd-O2.ll" ] && [ "$small" != --small ]; then
-  fetch="$out/fetch-zstd"
-  mkdir -p "$fetch/src"
-  cat > "$fetch/Cargo.toml" <<'TOML'
-[package]
-name = "fetch-zstd"
-version = "0.0.0"
-edition = "2021"
-publish = false
-[workspace]
-[dependencies]
-zstd-sys = { version = "=2.1.3", default-features = false }
-TOML
-  echo 'fn main() {}' > "$fetch/src/main.rs"
-  (cd "$fetch" && cargo fetch -q)
-  dir=$(cd "$fetch" && cargo metadata --format-version 1 -q |
-    python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]=="zstd-sys"))')
+  dir=$(crate_source fetch-zstd zstd-sys '{ version = "=2.1.3", default-features = false }')
   lib="$dir/zstd/lib"
   for o in O0 O2; do
     log "zstd-$o.ll"
