@@ -1,7 +1,7 @@
 //! The `mergefn` command line. Library errors get their context (the file) here.
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
-use mergefn::write::Comments;
+use mergefn::write::{Comments, Replaced};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -220,11 +220,17 @@ fn load_with(
     mergefn::read::parse_bytes_with(bytes, work).map_err(|e| format!("{name}:{e}"))
 }
 
-fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<(), String> {
+/// Write the module to `output` (stdout if none or `-`); what the file replaced goes when the
+/// value returned is dropped.
+fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<Replaced, String> {
     emit_as(m, output, Comments::Keep)
 }
 
-fn emit_as(m: &mergefn::Module, output: Option<&Path>, comments: Comments) -> Result<(), String> {
+fn emit_as(
+    m: &mergefn::Module,
+    output: Option<&Path>,
+    comments: Comments,
+) -> Result<Replaced, String> {
     match output {
         Some(p) if p.as_os_str() != "-" => mergefn::write::write_file_as(m, p, comments)
             .map_err(|e| format!("{}: {e}", p.display())),
@@ -232,6 +238,7 @@ fn emit_as(m: &mergefn::Module, output: Option<&Path>, comments: Comments) -> Re
             let mut out = std::io::stdout().lock();
             mergefn::write::write_to_as(m, &mut out, comments)
                 .and_then(|()| out.flush())
+                .map(|()| Replaced::default())
                 .map_err(|e| format!("<stdout>: {e}"))
         }
     }
@@ -263,7 +270,7 @@ fn run(command: Command) -> Result<(), String> {
             let m = load(&input)?;
             let written = emit(&m, output.as_deref());
             exit_without_freeing(m);
-            written
+            written.map(drop)
         }
         Command::Merge {
             input,
@@ -278,9 +285,20 @@ fn run(command: Command) -> Result<(), String> {
                 preserve_debug_info,
             };
             let (m, r) = load_and_merge(&input, &opts)?;
-            emit(&m, Some(&output))?;
-            if let Some(path) = report {
-                write_report(&r, &path)?;
+            // The report is made while the module is written, and written while the file the
+            // module replaced is removed (jsonprog-O0: 1 ms of the 3.5 both took in turn).
+            let (written, json) = rayon::join(
+                || emit(&m, Some(&output)),
+                || report.as_ref().map(|_| report_json(&r)),
+            );
+            let replaced = written?;
+            if let (Some(path), Some(json)) = (report, json) {
+                let json = json?;
+                let ((), reported) = rayon::join(
+                    move || drop(replaced),
+                    || write_report(json.as_bytes(), &path),
+                );
+                reported?;
             }
             if stats {
                 eprintln!("{}", stats_line(&r));
@@ -322,9 +340,12 @@ fn stats_line(r: &mergefn::Report) -> String {
     )
 }
 
-fn write_report(r: &mergefn::Report, path: &Path) -> Result<(), String> {
-    let json = serde_json::to_string_pretty(r).map_err(|e| format!("report: {e}"))?;
-    mergefn::write::write_bytes_atomically(path, json.as_bytes())
+fn report_json(r: &mergefn::Report) -> Result<String, String> {
+    serde_json::to_string_pretty(r).map_err(|e| format!("report: {e}"))
+}
+
+fn write_report(json: &[u8], path: &Path) -> Result<(), String> {
+    mergefn::write::write_bytes_atomically(path, json)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
