@@ -6,6 +6,8 @@
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
 #   zstd-O0.ll zstd-O2.ll              zstd's library (bundled in the zstd-sys crate) with our
 #                                      driver, every file joined with llvm-link
+#   harfbuzz-O0.ll harfbuzz-O2.ll      HarfBuzz's C++ (bundled in the harfbuzz-sys crate, one
+#                                      file) with our driver, joined with llvm-link
 #   stress-<size>-<seed>.ll            llvm-stress-22 modules
 # Usage: bench/corpus.sh [--small]   (--small: skip the slow large inputs; for quick checks)
 set -euo pipefail
@@ -57,6 +59,24 @@ if [ ! -s "$out/zstd-O2.ll" ] && [ "$small" != --small ]; then
     done
     llvm-link-22 -S "${parts[@]}" -o "$out/zstd-$o.ll"
     rm -f "${parts[@]}"
+  done
+fi
+
+# --- HarfBuzz: the C++ library shipped inside the harfbuzz-sys crate, with our driver ---
+# A large template-heavy C++ module (13,000 definitions at -O0, a third of them duplicates),
+# compiled as HarfBuzz's own build does: without exceptions or RTTI; single-threaded, so the
+# program needs no thread library.
+if [ ! -s "$out/harfbuzz-O2.ll" ] && [ "$small" != --small ]; then
+  dir=$(crate_source fetch-harfbuzz harfbuzz-sys '{ version = "=0.6.1", features = ["bundled"] }')
+  src="$dir/harfbuzz/src"
+  for o in O0 O2; do
+    log "harfbuzz-$o.ll"
+    clang++-22 -"$o" -w -fno-exceptions -fno-rtti -DHB_NO_MT -S -emit-llvm "$src/harfbuzz.cc" \
+      -o "$out/harfbuzz-$o-lib.ll"
+    clang-22 -"$o" -I"$src" -S -emit-llvm "$root/bench/programs/harfbuzz-driver/driver.c" \
+      -o "$out/harfbuzz-$o-driver.ll"
+    llvm-link-22 -S "$out/harfbuzz-$o-lib.ll" "$out/harfbuzz-$o-driver.ll" -o "$out/harfbuzz-$o.ll"
+    rm -f "$out/harfbuzz-$o-lib.ll" "$out/harfbuzz-$o-driver.ll"
   done
 fi
 

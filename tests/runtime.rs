@@ -1,8 +1,8 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
-//! amalgamation with our SQL driver, our C++ program using nlohmann-json and zstd's library
-//! with our driver, each compiled from the corpus module before and after `mergefn merge`,
-//! must print the same bytes; and our Rust program, its module compiled and linked as rustc
-//! linked it.
+//! amalgamation with our SQL driver, our C++ program using nlohmann-json, and the zstd and
+//! HarfBuzz libraries with our drivers, each compiled from the corpus module before and after
+//! `mergefn merge`, must print the same bytes; and our Rust program, its module compiled and
+//! linked as rustc linked it.
 
 mod common;
 
@@ -138,6 +138,18 @@ fn zstd_program_prints_the_same() {
     for module in ["zstd-O0.ll", "zstd-O2.ll"] {
         let build = Build::Clang {
             cxx: false,
+            extra: &[],
+        };
+        let folded = same_behaviour(module, &build);
+        eprintln!("{module}: {folded} functions folded, same output");
+    }
+}
+
+#[test]
+fn harfbuzz_program_prints_the_same() {
+    for module in ["harfbuzz-O0.ll", "harfbuzz-O2.ll"] {
+        let build = Build::Clang {
+            cxx: true,
             extra: &[],
         };
         let folded = same_behaviour(module, &build);
