@@ -99,6 +99,24 @@ fn same_behaviour(module: &str, build: &Build) -> usize {
     report.folded
 }
 
+/// A module alone, built by clang-22 (linked with libm) or by clang++-22.
+const C: Build = Build::Clang {
+    cxx: false,
+    extra: &[],
+};
+const C_PLUS_PLUS: Build = Build::Clang {
+    cxx: true,
+    extra: &[],
+};
+
+/// Each of `modules`, built as `build` says, prints the same merged.
+fn modules_behave_the_same(modules: &[&str], build: &Build) {
+    for module in modules {
+        let folded = same_behaviour(module, build);
+        eprintln!("{module}: {folded} functions folded, same output");
+    }
+}
+
 #[test]
 fn sqlite_driver_prints_the_same() {
     let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") else {
@@ -111,50 +129,27 @@ fn sqlite_driver_prints_the_same() {
     compile.args(["-O1", "-c", "-I"]).arg(&corpus);
     compile.arg(root().join("bench/programs/sqlite-driver/driver.c"));
     run_ok(compile.arg("-o").arg(&driver), "clang-22 -c");
-    for module in ["sqlite3-O0.ll", "sqlite3-O2.ll"] {
-        let build = Build::Clang {
-            cxx: false,
-            extra: &[&driver],
-        };
-        let folded = same_behaviour(module, &build);
-        eprintln!("{module}: {folded} functions folded, same output");
-    }
+    let build = Build::Clang {
+        cxx: false,
+        extra: &[&driver],
+    };
+    modules_behave_the_same(&["sqlite3-O0.ll", "sqlite3-O2.ll"], &build);
 }
 
 #[test]
 fn json_program_prints_the_same() {
-    for module in ["jsonprog-O0.ll", "jsonprog-O2.ll", "jsonprog-O2-g.ll"] {
-        let build = Build::Clang {
-            cxx: true,
-            extra: &[],
-        };
-        let folded = same_behaviour(module, &build);
-        eprintln!("{module}: {folded} functions folded, same output");
-    }
+    let modules = ["jsonprog-O0.ll", "jsonprog-O2.ll", "jsonprog-O2-g.ll"];
+    modules_behave_the_same(&modules, &C_PLUS_PLUS);
 }
 
 #[test]
 fn zstd_program_prints_the_same() {
-    for module in ["zstd-O0.ll", "zstd-O2.ll"] {
-        let build = Build::Clang {
-            cxx: false,
-            extra: &[],
-        };
-        let folded = same_behaviour(module, &build);
-        eprintln!("{module}: {folded} functions folded, same output");
-    }
+    modules_behave_the_same(&["zstd-O0.ll", "zstd-O2.ll"], &C);
 }
 
 #[test]
 fn harfbuzz_program_prints_the_same() {
-    for module in ["harfbuzz-O0.ll", "harfbuzz-O2.ll"] {
-        let build = Build::Clang {
-            cxx: true,
-            extra: &[],
-        };
-        let folded = same_behaviour(module, &build);
-        eprintln!("{module}: {folded} functions folded, same output");
-    }
+    modules_behave_the_same(&["harfbuzz-O0.ll", "harfbuzz-O2.ll"], &C_PLUS_PLUS);
 }
 
 #[test]
