@@ -282,7 +282,7 @@ pub fn alias_text(
     format!(
         "{name} = {head}unnamed_addr alias {}, {} {target_name}",
         m.types.display(m.functions[member].fn_ty),
-        crate::model::pointer_text(m.function_addr_space(member))
+        pointer_text(m.function_addr_space(member))
     )
 }
 

@@ -263,7 +263,7 @@ impl Module {
             "@{} = {head}alias {}, {} {}",
             quote_name(name),
             self.types.display(value_ty),
-            crate::model::pointer_text(self.global_addr_space(target)),
+            pointer_text(self.global_addr_space(target)),
             global_name(&self.globals[target].name)
         );
         self.add_alias_text(&text);
