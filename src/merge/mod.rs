@@ -306,6 +306,10 @@ struct FirstRead {
     prints: FxHashMap<FuncId, FirstPrint>,
     /// The encoding context's tables made for the module as read.
     tables: Option<Arc<fingerprint::Tables>>,
+    /// The kinds and node encodings of the attachments set aside, each held once: a
+    /// function's droppables share theirs already, and most functions tag their loads and
+    /// stores with the same few nodes.
+    droppable_texts: FxHashSet<Arc<[u8]>>,
 }
 
 /// An encoding longer than this is kept as its [`Digest`] until merging. Long bodies that
@@ -441,9 +445,31 @@ impl BodyWork for FirstReadEncodings {
                         }
                     }),
                 };
-                state.prints.insert(f, (kept, print.holes, print.droppable));
+                let mut droppable = print.droppable;
+                share_droppable_texts(&mut state.droppable_texts, &mut droppable);
+                state.prints.insert(f, (kept, print.holes, droppable));
             }
         })
+    }
+}
+
+/// Points each of `droppables`' texts at the equal one of `texts`, which takes those it lacks.
+/// A function's droppables share their texts, so each distinct one is looked up once.
+fn share_droppable_texts(texts: &mut FxHashSet<Arc<[u8]>>, droppables: &mut [Droppable]) {
+    let mut shared: FxHashMap<*const u8, Arc<[u8]>> = FxHashMap::default();
+    for d in droppables {
+        for text in [&mut d.kind, &mut d.md] {
+            let found = shared
+                .entry(text.as_ptr())
+                .or_insert_with(|| match texts.get(&**text) {
+                    Some(found) => found.clone(),
+                    None => {
+                        texts.insert(text.clone());
+                        text.clone()
+                    }
+                });
+            *text = found.clone();
+        }
     }
 }
 
