@@ -287,9 +287,13 @@ fn run(command: Command) -> Result<(), String> {
             let (m, r) = load_and_merge(&input, &opts)?;
             // The report is made while the module is written, and written while the file the
             // module replaced is removed (jsonprog-O0: 1 ms of the 3.5 both took in turn).
-            // Without one, no thread is asked for: starting the pool costs a small module
+            // A module too small for threads asks for none: starting the pool would cost it
             // half its time.
             match report {
+                Some(path) if !mergefn::read::worth_threads(m.source.len(), 2) => {
+                    drop(emit(&m, Some(&output))?);
+                    write_report(report_json(&r)?.as_bytes(), &path)?;
+                }
                 Some(path) => {
                     let (written, json) =
                         rayon::join(|| emit(&m, Some(&output)), || report_json(&r));

@@ -645,8 +645,9 @@ pub(crate) fn body_text<'a>(
 }
 
 /// Whether reading (or encoding) bodies of `text` bytes in all, as `jobs` pieces of work, is
-/// worth threads: there is more than one piece of work, and enough text.
-pub(crate) fn worth_threads(text: usize, jobs: usize) -> bool {
+/// worth threads: there is more than one piece of work, and enough text. Below that, the
+/// thread pool is not started at all (starting it takes about 0.4 ms).
+pub fn worth_threads(text: usize, jobs: usize) -> bool {
     jobs >= 2 && text >= PARALLEL_THRESHOLD
 }
 
