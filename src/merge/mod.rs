@@ -497,16 +497,7 @@ fn guess_shared_keys(
     definitions: Vec<FuncId>,
     profiles: Vec<u64>,
 ) -> FxHashMap<FuncId, (u64, bool)> {
-    let header = |&f: &FuncId| fingerprint::header_key(cx, f);
-    let headers: Vec<u64> = if definitions.len() >= HEADERS_WORTH_THREADS {
-        definitions
-            .par_iter()
-            .with_min_len(64)
-            .map(header)
-            .collect()
-    } else {
-        definitions.iter().map(header).collect()
-    };
+    let headers = per_function(&definitions, |f| fingerprint::header_key(cx, f));
     let keys: Vec<(u64, u64)> = headers.into_iter().zip(profiles).collect();
     let mut count: FxHashMap<(u64, u64), u32> = FxHashMap::default();
     for &key in &keys {
@@ -521,21 +512,26 @@ fn guess_shared_keys(
 
 /// The [`body_profile`] of each of `definitions`, in parallel when there are many.
 fn body_profiles(m: &Module, definitions: &[FuncId]) -> Vec<u64> {
-    let profile = |&f: &FuncId| {
+    per_function(definitions, |f| {
         let text = m.functions[f]
             .body
             .as_ref()
             .map_or(&[][..], |b| m.bytes(b.span));
         body_profile(text)
-    };
-    if definitions.len() >= HEADERS_WORTH_THREADS {
-        definitions
+    })
+}
+
+/// `each` of `functions`, in order: in parallel when there are many, as a header takes
+/// microseconds to encode.
+fn per_function<T: Send>(functions: &[FuncId], each: impl Fn(FuncId) -> T + Sync) -> Vec<T> {
+    if functions.len() >= HEADERS_WORTH_THREADS {
+        functions
             .par_iter()
             .with_min_len(64)
-            .map(profile)
+            .map(|&f| each(f))
             .collect()
     } else {
-        definitions.iter().map(profile).collect()
+        functions.iter().map(|&f| each(f)).collect()
     }
 }
 
@@ -591,18 +587,13 @@ fn candidates<'m>(
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
     // thousands of functions share a shape (jsonprog-O0: 1522).
     let guesses = &first_read.guesses;
-    let key = |&f: &FuncId| {
+    let keys = per_function(&shared, |f| {
         let header = match guesses.get(&f) {
             Some(&(key, _)) => key,
             None => fingerprint::header_key(&cx, f),
         };
         (shape(f), header)
-    };
-    let keys: Vec<(u64, u64)> = if shared.len() >= HEADERS_WORTH_THREADS {
-        shared.par_iter().with_min_len(64).map(key).collect()
-    } else {
-        shared.iter().map(key).collect()
-    };
+    });
     let mut first_encodings = vec![Vec::new(); first_read.encodings.len()];
     for (encoding, n) in first_read.encodings.drain() {
         first_encodings[n as usize] = encoding.bytes;
