@@ -290,11 +290,7 @@ fn run(command: Command) -> Result<(), String> {
             // A module too small for threads asks for none: starting the pool would cost it
             // half its time.
             match report {
-                Some(path) if !mergefn::read::worth_threads(m.source.len(), 2) => {
-                    drop(emit(&m, Some(&output))?);
-                    write_report(report_json(&r)?.as_bytes(), &path)?;
-                }
-                Some(path) => {
+                Some(path) if mergefn::read::worth_threads(m.source.len(), 2) => {
                     let (written, json) =
                         rayon::join(|| emit(&m, Some(&output)), || report_json(&r));
                     let (replaced, json) = (written?, json?);
@@ -304,7 +300,12 @@ fn run(command: Command) -> Result<(), String> {
                     );
                     reported?;
                 }
-                None => drop(emit(&m, Some(&output))?),
+                report => {
+                    drop(emit(&m, Some(&output))?);
+                    if let Some(path) = report {
+                        write_report(report_json(&r)?.as_bytes(), &path)?;
+                    }
+                }
             }
             if stats {
                 eprintln!("{}", stats_line(&r));
