@@ -3,6 +3,10 @@
 #   sqlite3-O0.ll sqlite3-O2.ll        the SQLite amalgamation bundled in the libsqlite3-sys crate
 #   jsonprog-O0.ll jsonprog-O2.ll      our C++ program using nlohmann-json, files linked by llvm-link
 #   jsonprog-O2-g.ll                   the same at -O2 with debug information
+#   jsonprog-asan.ll                   the same at -O1 instrumented by AddressSanitizer and
+#                                      UndefinedBehaviorSanitizer
+#   jsonprog-cfi.ll                    the same at -O2 as full LTO compiles it for control-flow
+#                                      integrity (type metadata, type tests)
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
 #   zstd-O0.ll zstd-O2.ll              zstd's library (bundled in the zstd-sys crate) with our
 #                                      driver, every file joined with llvm-link
@@ -80,11 +84,16 @@ if [ ! -s "$out/harfbuzz-O2.ll" ] && [ "$small" != --small ]; then
   done
 fi
 
-# --- C++ program with nlohmann-json: every file at -O0, -O2 and -O2 -g, joined with llvm-link ---
-for o in O0 O2 O2-g; do
+# --- C++ program with nlohmann-json: every file at -O0, -O2, -O2 -g, sanitized and for CFI,
+# joined with llvm-link ---
+for o in O0 O2 O2-g asan cfi; do
   if [ ! -s "$out/jsonprog-$o.ll" ]; then
     log "jsonprog-$o.ll"
-    flags=(-"${o%-g}")
+    case $o in
+      asan) flags=(-O1 -fsanitize=address,undefined) ;;
+      cfi) flags=(-O2 -flto -fvisibility=hidden -fsanitize=cfi -fno-sanitize-trap=cfi) ;;
+      *) flags=(-"${o%-g}") ;;
+    esac
     [ "$o" = O2-g ] && flags+=(-g)
     parts=()
     for f in "$root"/bench/programs/jsonprog/*.cpp; do

@@ -30,12 +30,15 @@ for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-stress-22 FileCheck-22;
   command -v "$tool" >/dev/null 2>&1 || missing=1
 done
 [ -f /usr/include/nlohmann/json.hpp ] || missing=1
+# The sanitizers' runtimes, for the sanitized program of the runtime tests.
+compgen -G '/usr/lib/llvm-22/lib/clang/*/lib/*/libclang_rt.asan*' >/dev/null || missing=1
 if [ "$missing" = 1 ]; then
-  echo "test.sh: installing llvm-22 clang-22 llvm-22-tools nlohmann-json3-dev" >&2
+  echo "test.sh: installing llvm-22 clang-22 llvm-22-tools libclang-rt-22-dev nlohmann-json3-dev" >&2
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q llvm-22 clang-22 llvm-22-tools nlohmann-json3-dev
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q llvm-22 clang-22 llvm-22-tools libclang-rt-22-dev \
+    nlohmann-json3-dev
 fi
 
 bash bench/corpus.sh

@@ -1,5 +1,6 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
-//! amalgamation with our SQL driver, our C++ program using nlohmann-json, and the zstd and
+//! amalgamation with our SQL driver, our C++ program using nlohmann-json (also instrumented by
+//! the sanitizers), and the zstd and
 //! HarfBuzz libraries with our drivers, each compiled from the corpus module before and after
 //! `mergefn merge`, must print the same bytes; and our Rust program, its module compiled and
 //! linked as rustc linked it.
@@ -23,8 +24,13 @@ fn run_ok(cmd: &mut Command, what: &str) {
 
 /// How a corpus module becomes a program.
 enum Build<'a> {
-    /// clang-22 (C, linked with libm) or clang++-22, with objects of ours beside it.
-    Clang { cxx: bool, extra: &'a [&'a Path] },
+    /// clang-22 (C, linked with libm) or clang++-22, with objects of ours beside it and
+    /// flags of its own.
+    Clang {
+        cxx: bool,
+        extra: &'a [&'a Path],
+        flags: &'a [&'a str],
+    },
     /// The Rust program: the module compiled to an object, then linked as rustc linked it
     /// (bench/programs/rustprog/keep-link.sh kept that link in this folder).
     RustLink(&'a Path),
@@ -33,10 +39,15 @@ enum Build<'a> {
 fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
     let exe = dir.join(name);
     let (mut cmd, what) = match build {
-        Build::Clang { cxx, extra } => {
+        Build::Clang { cxx, extra, flags } => {
             let compiler = if *cxx { "clang++-22" } else { "clang-22" };
             let mut cmd = Command::new(compiler);
-            cmd.arg("-O1").arg(ll).args(*extra).arg("-o").arg(&exe);
+            cmd.arg("-O1")
+                .args(*flags)
+                .arg(ll)
+                .args(*extra)
+                .arg("-o")
+                .arg(&exe);
             if !cxx {
                 cmd.arg("-lm");
             }
@@ -103,10 +114,12 @@ fn same_behaviour(module: &str, build: &Build) -> usize {
 const C: Build = Build::Clang {
     cxx: false,
     extra: &[],
+    flags: &[],
 };
 const C_PLUS_PLUS: Build = Build::Clang {
     cxx: true,
     extra: &[],
+    flags: &[],
 };
 
 /// Each of `modules`, built as `build` says, prints the same merged.
@@ -132,6 +145,7 @@ fn sqlite_driver_prints_the_same() {
     let build = Build::Clang {
         cxx: false,
         extra: &[&driver],
+        flags: &[],
     };
     modules_behave_the_same(&["sqlite3-O0.ll", "sqlite3-O2.ll"], &build);
 }
@@ -140,6 +154,19 @@ fn sqlite_driver_prints_the_same() {
 fn json_program_prints_the_same() {
     let modules = ["jsonprog-O0.ll", "jsonprog-O2.ll", "jsonprog-O2-g.ll"];
     modules_behave_the_same(&modules, &C_PLUS_PLUS);
+}
+
+/// The program instrumented by AddressSanitizer and UndefinedBehaviorSanitizer: module
+/// constructors, instrumented globals and `llvm.compiler.used`. The module is instrumented
+/// already (clang says so and leaves it); the flags link the sanitizers' runtimes.
+#[test]
+fn sanitized_json_program_prints_the_same() {
+    let build = Build::Clang {
+        cxx: true,
+        extra: &[],
+        flags: &["-fsanitize=address,undefined", "-Wno-backend-plugin"],
+    };
+    modules_behave_the_same(&["jsonprog-asan.ll"], &build);
 }
 
 #[test]
