@@ -1,9 +1,8 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
 //! amalgamation with our SQL driver, our C++ program using nlohmann-json (also instrumented by
-//! the sanitizers), and the zstd and
-//! HarfBuzz libraries with our drivers, each compiled from the corpus module before and after
-//! `mergefn merge`, must print the same bytes; and our Rust program, its module compiled and
-//! linked as rustc linked it.
+//! the sanitizers), and the zstd and HarfBuzz libraries with our drivers, each compiled from
+//! the corpus module before and after `mergefn merge`, must print the same bytes; and our Rust
+//! program, its module compiled and linked as rustc linked it.
 
 mod common;
 
