@@ -336,8 +336,9 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
 }
 
 /// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
-/// visibility and DLL storage with local linkage, the constant expressions it dropped. Each
-/// is refused where opt-22 refuses it.
+/// visibility and DLL storage with local linkage, the constant expressions it dropped, target
+/// extension types with the wrong parameters or without a zero value. Each is refused where
+/// opt-22 refuses it.
 #[test]
 fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     let cases: &[(&str, (u32, u32), &str)] = &[
@@ -826,6 +827,30 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 17),
             "global variable reference must have pointer type",
         ),
+        // Target extension types: the names whose parameters LLVM fixes, and those without
+        // a zero value.
+        (
+            "define void @f() {\n  %v = freeze target(\"dx.Foo\") zeroinitializer\n  ret void\n}\n",
+            (2, 32),
+            "invalid type for null constant",
+        ),
+        (
+            "%T = type target(\"spirv.Image\", void, 0, 0, 0, 0, 0, 0, 0)\n\
+             @g = global %T zeroinitializer\n",
+            (2, 16),
+            "invalid type for null constant",
+        ),
+        (
+            "@g = external global target(\"riscv.vector.tuple\", i8)\n",
+            (2, 1),
+            "target extension type riscv.vector.tuple should have one type parameter and one \
+             integer parameter",
+        ),
+        (
+            "declare void @f(target(\"aarch64.svcount\", 1))\n",
+            (1, 45),
+            "target extension type aarch64.svcount should have no parameters",
+        ),
     ];
     // What the same places hold when LLVM reads them.
     as_opt_reads(
@@ -840,6 +865,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
             "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
             "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
+            "define void @f() {\n  %v = freeze target(\"spirv.Event\") zeroinitializer\n  \
+             %w = freeze target(\"aarch64.svcount\") zeroinitializer\n  \
+             %x = freeze target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2) zeroinitializer\n  \
+             ret void\n}\n",
             "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
             "%T = type i32\n@g = external global <2 x %T>\n",
             "%a = type { ptr, <2 x ptr> }\n%b = type { %a, [2 x %a] }\ndeclare void @llvm.bar(metadata)\n\
