@@ -1,0 +1,426 @@
+//! Attribute lists and groups: each keyword where LLVM 22 takes it, and the arguments it checks.
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    pub(super) fn attribute_group(&mut self) -> PResult<()> {
+        self.bump();
+        let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
+        let n = self.number_after_sigil(t)?;
+        self.expect(Tok::Equal, "'='")?;
+        self.expect(Tok::LBrace, "'{'")?;
+        let start = self.m.attrs.len();
+        while self.tok.kind != Tok::RBrace {
+            match self.next_attribute(AttrPlace::Group)? {
+                Some(a) => self.m.attrs.push(a),
+                None => return Err(self.err("an attribute or '}'")),
+            }
+        }
+        self.bump();
+        let attrs = AttrList::since(&self.m.attrs, start);
+        if self.m.attr_groups.insert(n, attrs).is_some() {
+            return Err(self.err_at(t.span, "redefinition of an attribute group"));
+        }
+        Ok(())
+    }
+
+    /// The next attribute of a list standing in `place`, or `None` where the list ends: at a
+    /// token that is no attribute there, as LLVM reads it (a keyword it does not know, such
+    /// as `foo`, ends the list, and what follows must then be what the grammar expects).
+    pub(super) fn next_attribute(&mut self, place: AttrPlace) -> PResult<Option<Attr>> {
+        let keyword = match self.tok.kind {
+            Tok::Str => None,
+            Tok::AttrGroup if place == AttrPlace::Function => None,
+            Tok::Word => match attributes::keyword(self.text(self.tok)) {
+                Some(k) if k.read_in & place.bit() != 0 => Some(k),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        self.attribute(place, keyword).map(Some)
+    }
+
+    /// What LLVM 22 checks of an argument otherwise stepped over, the `(` being the current
+    /// token: `allockind`'s kinds, and that `range` is of an integer type (one of a name is
+    /// let through, which may name one).
+    fn check_attribute_argument(&self, keyword: Token) -> PResult<()> {
+        if self.tok.kind != Tok::LParen {
+            return Ok(());
+        }
+        let arg = self.peek2();
+        match self.text(keyword) {
+            b"allockind" => {
+                if arg.kind != Tok::Str {
+                    return Err(self.err_at(arg.span, "expected allockind value"));
+                }
+                let text = self.text(arg);
+                let kinds = &text[1..text.len() - 1];
+                // Escapes are left to LLVM (none of its kinds needs one).
+                if kinds.contains(&b'\\') {
+                    return Ok(());
+                }
+                for kind in kinds.split(|&b| b == b',') {
+                    let known = matches!(
+                        kind,
+                        b"alloc" | b"realloc" | b"free" | b"uninitialized" | b"zeroed" | b"aligned"
+                    );
+                    if !known {
+                        let kind = String::from_utf8_lossy(kind);
+                        return Err(self.err_at(arg.span, format!("unknown allockind {kind}")));
+                    }
+                }
+            }
+            b"allocsize" => {
+                self.integers_hold(arg)?;
+                // `allocsize(N, M)`: M, if given, names another parameter than N.
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let [size, comma, count] = [lex.next(), lex.next(), lex.next()];
+                let number = |t: Token| (t.kind == Tok::Int).then(|| decimal_u32(self.text(t)));
+                if comma.kind == Tok::Comma
+                    && let (Some(Some(a)), Some(Some(b))) = (number(size), number(count))
+                    && a == b
+                {
+                    let message = "'allocsize' indices can't refer to the same parameter";
+                    return Err(self.err_at(count.span, message));
+                }
+            }
+            b"initializes" => self.initializes_holds(arg)?,
+            b"dereferenceable" | b"dereferenceable_or_null" => {
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let bytes = lex.next();
+                if !self.is_unsigned_int(bytes) {
+                    return Err(self.err_at(bytes.span, "expected integer"));
+                }
+                if unsigned(self.text(bytes)) == Some(0) {
+                    let message = "dereferenceable bytes must be non-zero";
+                    return Err(self.err_at(bytes.span, message));
+                }
+                self.closes(lex.next())?;
+            }
+            b"alignstack" => {
+                let mut lex = Lexer::starting_at(self.src, arg.span.start as usize);
+                let align = lex.next();
+                if !self.is_unsigned_int(align) {
+                    return Err(self.err_at(align.span, "expected integer"));
+                }
+                if !unsigned(self.text(align)).is_some_and(u64::is_power_of_two) {
+                    let message = "stack alignment is not a power of two";
+                    return Err(self.err_at(align.span, message));
+                }
+                self.closes(lex.next())?;
+            }
+            b"vscale_range" => self.integers_hold(arg)?,
+            b"uwtable" => {
+                if !(arg.kind == Tok::Word && matches!(self.text(arg), b"sync" | b"async")) {
+                    return Err(self.err_at(arg.span, "expected unwind table kind"));
+                }
+                let mut lex = Lexer::starting_at(self.src, arg.span.end as usize);
+                self.closes(lex.next())?;
+            }
+            b"memory" => self.memory_holds(arg)?,
+            b"nofpclass" => self.nofpclass_holds(arg)?,
+            b"captures" => self.captures_holds(arg)?,
+            b"range" => {
+                let integer = match arg.kind {
+                    Tok::Word => is_int_type_word(self.text(arg)),
+                    _ => matches!(arg.kind, Tok::LocalName | Tok::LocalNum),
+                };
+                if !integer {
+                    return Err(self.err_at(arg.span, "the range must have integer type!"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn is_unsigned_int(&self, t: Token) -> bool {
+        t.kind == Tok::Int && self.text(t)[0].is_ascii_digit()
+    }
+
+    /// LLVM's "expected ')'" unless `t` is one.
+    pub(super) fn closes(&self, t: Token) -> PResult<()> {
+        match t.kind {
+            Tok::RParen => Ok(()),
+            _ => Err(self.err_at(t.span, "expected ')'")),
+        }
+    }
+
+    /// `(N)` or `(N, M)` of unsigned integers, from the first (`allocsize`, `vscale_range`).
+    fn integers_hold(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        for _ in 0..2 {
+            if !self.is_unsigned_int(t) {
+                return Err(self.err_at(t.span, "expected integer"));
+            }
+            t = lex.next();
+            if t.kind != Tok::Comma {
+                break;
+            }
+            t = lex.next();
+        }
+        self.closes(t)
+    }
+
+    /// `memory(...)` from the token after `(`: a default access kind first, then locations
+    /// with theirs (`argmem: read`), as LLVM 22 reads it.
+    fn memory_holds(&self, first: Token) -> PResult<()> {
+        const LOCATIONS: [&[u8]; 5] = [
+            b"argmem",
+            b"inaccessiblemem",
+            b"errnomem",
+            b"target_mem0",
+            b"target_mem1",
+        ];
+        let is_kind = |t: Token| {
+            t.kind == Tok::Word
+                && matches!(self.text(t), b"none" | b"read" | b"write" | b"readwrite")
+        };
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        let mut seen_location = false;
+        loop {
+            // The lexer reads `argmem:` as a label.
+            let text = self.text(t);
+            let location = match t.kind {
+                Tok::Label => LOCATIONS.contains(&&text[..text.len() - 1]),
+                Tok::Word if LOCATIONS.contains(&text) => {
+                    return Err(self.err_at(lex.next().span, "expected ':' after location"));
+                }
+                _ => false,
+            };
+            if location {
+                t = lex.next();
+            }
+            if !is_kind(t) {
+                return Err(self.err_at(t.span, match location {
+                    true => "expected access kind (none, read, write, readwrite)",
+                    false => {
+                        "expected memory location (argmem, inaccessiblemem, errnomem) or access \
+                         kind (none, read, write, readwrite)"
+                    }
+                }));
+            }
+            t = lex.next();
+            if !location && seen_location {
+                return Err(self.err_at(t.span, "default access kind must be specified first"));
+            }
+            seen_location |= location;
+            match t.kind {
+                Tok::RParen => return Ok(()),
+                Tok::Comma => t = lex.next(),
+                _ => return Err(self.err_at(t.span, "unterminated memory attribute")),
+            }
+        }
+    }
+
+    /// `nofpclass(...)` from the token after `(`: class words, or one mask.
+    fn nofpclass_holds(&self, first: Token) -> PResult<()> {
+        const CLASSES: [&[u8]; 16] = [
+            b"all", b"nan", b"snan", b"qnan", b"inf", b"ninf", b"pinf", b"norm", b"nnorm",
+            b"pnorm", b"sub", b"nsub", b"psub", b"zero", b"nzero", b"pzero",
+        ];
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let mut t = lex.next();
+        if self.is_unsigned_int(t) {
+            let mask = unsigned(self.text(t));
+            let after = lex.next();
+            if !mask.is_some_and(|m| m != 0 && m < 1 << 10) {
+                return Err(self.err_at(after.span, "invalid mask value for 'nofpclass'"));
+            }
+            return self.closes(after);
+        }
+        loop {
+            if !(t.kind == Tok::Word && CLASSES.contains(&self.text(t))) {
+                return Err(self.err_at(t.span, "expected nofpclass test mask"));
+            }
+            t = lex.next();
+            if t.kind == Tok::RParen {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `captures(...)` from the token after `(`: components, those of the returned value
+    /// after `ret:`.
+    fn captures_holds(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.end as usize);
+        let mut t = first;
+        let mut seen_ret = false;
+        let mut components = 0;
+        let mut none = false;
+        loop {
+            if t.kind == Tok::Label && self.text(t) == b"ret:" {
+                t = lex.next();
+                if seen_ret {
+                    return Err(self.err_at(t.span, "duplicate 'ret' location"));
+                }
+                seen_ret = true;
+                (components, none) = (0, false);
+            } else if t.kind == Tok::Word && self.text(t) == b"ret" {
+                return Err(self.err_at(lex.next().span, "expected ':'"));
+            }
+            let component = t.kind == Tok::Word
+                && matches!(
+                    self.text(t),
+                    b"none" | b"address" | b"address_is_null" | b"provenance" | b"read_provenance"
+                );
+            if !component {
+                let message = "expected one of 'none', 'address', 'address_is_null', \
+                               'provenance' or 'read_provenance'";
+                return Err(self.err_at(t.span, message));
+            }
+            components += 1;
+            none |= self.text(t) == b"none";
+            if components > 1 && none {
+                return Err(self.err_at(t.span, "cannot use 'none' with other component"));
+            }
+            t = lex.next();
+            match t.kind {
+                Tok::RParen => return Ok(()),
+                Tok::Comma => t = lex.next(),
+                _ => return Err(self.err_at(t.span, "expected ',' or ')'")),
+            }
+        }
+    }
+
+    /// `initializes((L, U), ...)`, from its first range's `(`: ranges of two integers, each
+    /// neither empty nor full (refused at its `)`), then all of them ascending (L < U) and
+    /// apart (each U below the next L; refused after the list), as LLVM checks them.
+    fn initializes_holds(&self, first: Token) -> PResult<()> {
+        let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
+        let expect = |t: Token, kind: Tok, what: &str| match t.kind == kind {
+            true => Ok(t),
+            false => Err(self.err_at(t.span, format!("expected {what}"))),
+        };
+        let number = |t: Token| {
+            let text = std::str::from_utf8(self.text(t)).ok();
+            match text.filter(|_| t.kind == Tok::Int).map(str::parse::<i64>) {
+                Some(Ok(n)) => Ok(n),
+                _ => Err(self.err_at(t.span, "expected integer")),
+            }
+        };
+        let (mut ordered, mut previous_upper) = (true, None);
+        loop {
+            expect(lex.next(), Tok::LParen, "'('")?;
+            let lower = number(lex.next())?;
+            expect(lex.next(), Tok::Comma, "','")?;
+            let upper = number(lex.next())?;
+            let close = lex.next();
+            if lower == upper {
+                let message = "the range should not represent the full or empty set!";
+                return Err(self.err_at(close.span, message));
+            }
+            expect(close, Tok::RParen, "')'")?;
+            ordered &= lower < upper && previous_upper.is_none_or(|u| u < lower);
+            previous_upper = Some(upper);
+            let after = lex.next();
+            match after.kind {
+                Tok::Comma => continue,
+                Tok::RParen if !ordered => {
+                    let message = "Invalid (unordered or overlapping) range list";
+                    return Err(self.err_at(lex.next().span, message));
+                }
+                _ => return expect(after, Tok::RParen, "')'").map(|_| ()),
+            }
+        }
+    }
+
+    /// The attribute that starts at the current token: a group, a string, or `keyword` with
+    /// its argument, which must then apply where it stands (LLVM checks in that order).
+    pub(super) fn attribute(
+        &mut self,
+        place: AttrPlace,
+        keyword: Option<&attributes::Keyword>,
+    ) -> PResult<Attr> {
+        let t = self.bump();
+        let Some(k) = keyword else {
+            if t.kind == Tok::AttrGroup {
+                // A group never defined is no error: LLVM reads it as no attributes.
+                let n = self.number_after_sigil(t)?;
+                return Ok(Attr::Group(n, t.span));
+            }
+            let mut end = t.span;
+            if self.eat(Tok::Equal) {
+                end = self.expect(Tok::Str, "a string attribute value")?.span;
+            }
+            return Ok(Attr::Text(t.span.to(end)));
+        };
+        let attr = match k.argument {
+            Argument::None => Attr::Text(t.span),
+            Argument::Type => {
+                self.expect(Tok::LParen, "'('")?;
+                let ty = self.parse_type()?;
+                self.expect(Tok::RParen, "')'")?;
+                Attr::Typed(t.span, ty)
+            }
+            Argument::Align | Argument::AlignStack if place == AttrPlace::Group => {
+                self.expect(Tok::Equal, "'=' here")?;
+                let v = self.expect(Tok::Int, "an integer")?;
+                Attr::Text(t.span.to(v.span))
+            }
+            Argument::Align if self.tok.kind == Tok::LParen => {
+                let open = self.bump();
+                self.expect_alignment(Some(open.span))?;
+                let close = self.expect(Tok::RParen, "')'")?;
+                Attr::Text(t.span.to(close.span))
+            }
+            Argument::Align => {
+                let n = self.tok.span;
+                self.expect_alignment(None)?;
+                Attr::Text(t.span.to(n))
+            }
+            Argument::OptionalParens if self.tok.kind != Tok::LParen => Attr::Text(t.span),
+            Argument::AlignStack | Argument::Parens | Argument::OptionalParens => {
+                self.check_attribute_argument(t)?;
+                Attr::Text(t.span.to(self.skip_parens()?))
+            }
+        };
+        if k.applies & place.bit() == 0 {
+            let what = match place {
+                AttrPlace::Function | AttrPlace::Group => "functions",
+                AttrPlace::Parameter => "parameters",
+                AttrPlace::Return => "return values",
+            };
+            return Err(self.err_at(t.span, format!("this attribute does not apply to {what}")));
+        }
+        Ok(attr)
+    }
+
+    /// The attributes of a list standing in `place`, onto the module's arena of them.
+    pub(super) fn attributes(&mut self, place: AttrPlace) -> PResult<AttrList> {
+        let start = self.m.attrs.len();
+        while let Some(a) = self.next_attribute(place)? {
+            self.m.attrs.push(a);
+        }
+        Ok(AttrList::since(&self.m.attrs, start))
+    }
+
+    /// Read the attributes of a list standing in `place`, keeping none (where LLVM reads and
+    /// ignores them, or refuses them once read). Whether there were any.
+    pub(super) fn step_over_attributes(&mut self, place: AttrPlace) -> PResult<bool> {
+        let mut any = false;
+        while self.next_attribute(place)?.is_some() {
+            any = true;
+        }
+        Ok(any)
+    }
+
+    /// Attributes of an instruction standing in `place` (none at all without one), as an
+    /// item: kept in the body's one arena of attributes (call sites have many lists, mostly
+    /// short).
+    pub(super) fn item_attributes(&mut self, place: Option<AttrPlace>) -> PResult<()> {
+        let start = self.scope().body.attrs.len() as u32;
+        if let Some(place) = place {
+            while let Some(a) = self.next_attribute(place)? {
+                self.scope().body.attrs.push(a);
+            }
+        }
+        let body = &mut self.scope().body;
+        let i = body.attr_lists.len() as u32;
+        body.attr_lists.push((start, body.attrs.len() as u32));
+        body.items.push(Item::Attrs(i));
+        Ok(())
+    }
+}

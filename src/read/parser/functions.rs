@@ -1,0 +1,474 @@
+//! Function headers, and bodies: stepped over in the first phase, read in the second.
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    pub(super) fn function(&mut self) -> PResult<()> {
+        let kw = self.bump();
+        let is_definition = self.text(kw) == b"define";
+        // A declaration's attachments come first: `declare !dbg !7 void @f()`.
+        let mut metadata = Vec::new();
+        while !is_definition && self.tok.kind == Tok::MdName {
+            metadata.push(self.attachment()?);
+        }
+        let mut link = self.linkable()?;
+        self.local_linkage_holds(&link, link.linkage_span)?;
+        let cconv = self.calling_convention()?;
+        let ret_attrs = self.attributes(AttrPlace::Return)?;
+        let ret_ty = self.parse_type_or_void()?;
+        let name = self.expect_global("a function name")?;
+        let func = self.m.functions.next_key();
+        let g = self.define_global(name, GlobalKind::Function(func))?;
+        if is_definition {
+            // The parameters' names are checked here, in the tables of the last header.
+            let mut scope = self.spent_scope.take().unwrap_or_default();
+            scope.reset(ArenaBase::default());
+            self.scope = Some(scope);
+        }
+        self.expect(Tok::LParen, "'('")?;
+        let mut params = Vec::new();
+        let mut varargs = false;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    varargs = true;
+                    break;
+                }
+                let at = self.tok.span;
+                let ty = self.parse_type()?;
+                self.check_argument_type(ty, at)?;
+                let attrs = self.attributes(AttrPlace::Parameter)?;
+                let pname = match self.tok.kind {
+                    Tok::LocalName | Tok::LocalNum => Some(self.bump()),
+                    _ => None,
+                };
+                if is_definition {
+                    let index = params.len() as u32;
+                    self.define_local(pname, LocalDef::Arg(index))?;
+                }
+                params.push(Param {
+                    ty,
+                    attrs,
+                    name: pname.map(|t| t.span),
+                });
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        // The parameter names are checked; the body is read later, on its own.
+        if let Some(scope) = self.scope.take() {
+            self.spent_scope = Some(scope);
+        }
+        let fn_ty = self.intern(Type::Function {
+            ret: ret_ty,
+            params: params.iter().map(|p| p.ty).collect(),
+            varargs,
+        });
+        self.unnamed_addr(&mut link);
+        let addrspace = self.addrspace()?.map(|(_, number)| number);
+        let mut f = Function {
+            global: g,
+            link,
+            cconv,
+            ret_attrs,
+            ret_ty,
+            fn_ty,
+            params,
+            varargs,
+            addrspace,
+            fn_attrs: AttrList::default(),
+            section: None,
+            partition: None,
+            comdat: None,
+            align: None,
+            gc: None,
+            prefix: None,
+            prologue: None,
+            personality: None,
+            metadata,
+            header_span: kw.span,
+            span: kw.span,
+            body: None,
+            rewritten: false,
+            deleted: false,
+        };
+        // Function attributes (LLVM also takes `align N` among them), then the optional parts
+        // in the order LLVM's grammar fixes.
+        let fn_attrs_start = self.m.attrs.len();
+        loop {
+            if self.is_word(b"align") {
+                f.align = Some(self.function_alignment()?);
+            } else if let Some(a) = self.next_attribute(AttrPlace::Function)? {
+                // A call may be marked `builtin`, a function may not (a group may hold it).
+                if let Attr::Text(span) = a
+                    && self.src[span.range()] == *b"builtin"
+                {
+                    return Err(self.err_at(span, "'builtin' attribute not valid on function"));
+                }
+                self.m.attrs.push(a);
+            } else {
+                break;
+            }
+        }
+        f.fn_attrs = AttrList::since(&self.m.attrs, fn_attrs_start);
+        if self.eat_word(b"section") {
+            f.section = Some(self.expect(Tok::Str, "a section name")?.span);
+        }
+        if self.eat_word(b"partition") {
+            f.partition = Some(self.expect(Tok::Str, "a partition name")?.span);
+        }
+        f.comdat = self.comdat_ref(name)?;
+        if self.is_word(b"align") {
+            f.align = Some(self.function_alignment()?);
+        }
+        if self.eat_word(b"gc") {
+            f.gc = Some(self.expect(Tok::Str, "a garbage collector name")?.span);
+        }
+        for (which, slot) in [
+            (&b"prefix"[..], &mut f.prefix),
+            (b"prologue", &mut f.prologue),
+            (b"personality", &mut f.personality),
+        ] {
+            if self.is_word(which) {
+                self.bump();
+                let ty = self.parse_type()?;
+                *slot = Some((ty, self.parse_value(ty)?));
+            }
+        }
+        // `!name = ...` after a declaration is named metadata, not an attachment.
+        while self.tok.kind == Tok::MdName && self.peek2().kind != Tok::Equal {
+            f.metadata.push(self.attachment()?);
+        }
+        f.header_span = kw.span.to(self.prev_end());
+        if is_definition {
+            let span = self.skim_body()?;
+            f.body = Some(BodyInfo {
+                span,
+                blocks: 0,
+                insts: 0,
+                reachable_blocks: 0,
+                reachable_insts: 0,
+                shape: 0,
+                passes_distinct_metadata: false,
+                first_use: 0,
+                use_count: 0,
+            });
+        }
+        f.span = kw.span.to(self.prev_end());
+        self.m.functions.push(f);
+        Ok(())
+    }
+
+    fn function_alignment(&mut self) -> PResult<u64> {
+        self.expect_word("align")?;
+        if self.tok.kind == Tok::LParen {
+            let open = self.bump();
+            let a = self.expect_alignment(Some(open.span))?;
+            self.expect(Tok::RParen, "')'")?;
+            return Ok(a);
+        }
+        self.expect_alignment(None)
+    }
+
+    pub(super) fn calling_convention(&mut self) -> PResult<Option<Span>> {
+        let t = self.tok;
+        if self.is_word(b"cc") {
+            self.bump();
+            let n = self.expect(Tok::Int, "a calling convention number")?;
+            return Ok(Some(t.span.to(n.span)));
+        }
+        if t.kind == Tok::Word && is_calling_conv(self.text(t)) {
+            self.bump();
+            if self.tok.kind == Tok::LParen {
+                let p = self.skip_parens()?;
+                return Ok(Some(t.span.to(p)));
+            }
+            return Ok(Some(t.span));
+        }
+        Ok(None)
+    }
+
+    /// Step over a function body without reading it, as the lexer would: braces balance, and
+    /// strings and comments are skipped. Returns the span from `{` to `}`; a body left open runs
+    /// to the end of the input, where reading it will say what is wrong.
+    pub(super) fn skim_body(&mut self) -> PResult<Span> {
+        if self.tok.kind != Tok::LBrace {
+            return Err(self.err("'{' to start the function body"));
+        }
+        let start = self.tok.span.start as usize;
+        let src = self.src;
+        // Only a `{` that ends its line, as LLVM prints it: a body written on one line would
+        // otherwise run on to the next function's end and have to be read again.
+        if self.body_end == BodyEnd::FirstClosingLine
+            && matches!(src.get(start + 1), Some(b'\n' | b'\r'))
+            && let Some(at) = CLOSING_LINE.find(&src[start..])
+        {
+            let end = start + at + 2;
+            self.seek(end);
+            return Ok(Span::new(start, end));
+        }
+        let mut depth = 0u32;
+        let mut i = start;
+        let end = loop {
+            let Some(at) = next_skim_stop(src, i) else {
+                break src.len();
+            };
+            i = at;
+            match src[i] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break i + 1;
+                    }
+                }
+                b'"' => match memchr::memchr(b'"', &src[i + 1..]) {
+                    Some(close) => i += close + 1,
+                    None => break src.len(),
+                },
+                _ => match memchr::memchr(b'\n', &src[i..]) {
+                    Some(eol) => i += eol,
+                    None => break src.len(),
+                },
+            }
+            i += 1;
+        };
+        self.seek(end);
+        Ok(Span::new(start, end))
+    }
+
+    /// Read the body of `f`, a definition in `base`, whose top level is read. `replay`: the
+    /// body was read before and its uses are the ones `base` recorded then.
+    pub(crate) fn read_body(
+        src: &'a str,
+        base: &'a Module,
+        f: FuncId,
+        replay: bool,
+        scratch: &mut Scratch<'a>,
+    ) -> PResult<(Body, Vec<GlobalUse>)> {
+        let func = &base.functions[f];
+        let mut p = Parser::new(src);
+        let Some(info) = &func.body else {
+            return Err(p.err_at(func.header_span, "a function body"));
+        };
+        p.enter_body(
+            base,
+            f,
+            info.span.range(),
+            replay.then_some((info.first_use, info.use_count)),
+            std::mem::take(&mut scratch.types),
+            scratch.scope.take().unwrap_or_default(),
+        );
+        let read = p.params_and_body(func);
+        // Hand the tables back, whatever happened.
+        scratch.scope = p.scope.take().or(p.spent_scope.take());
+        let bm = p.body_mode.take().expect("in a body");
+        let read = match bm.undefined {
+            Some(e) => read.and(Err(e)),
+            None => read,
+        };
+        scratch.types = bm.types;
+        read.map(|body| (body, bm.uses))
+    }
+
+    /// Read the blocks of `f`'s body (a definition in `base`) from `from` to `to` (a block's
+    /// start, or the body's end when `None`) on their own, as a [`Piece`]. The first piece
+    /// starts at the body's `{`. Names defined elsewhere are left unresolved, and numbers
+    /// are checked within the piece only: joining the pieces checks the rest.
+    pub(crate) fn read_piece(
+        src: &'a str,
+        base: &'a Module,
+        f: FuncId,
+        from: usize,
+        to: Option<usize>,
+    ) -> PResult<Piece<'a>> {
+        let func = &base.functions[f];
+        let mut p = Parser::new(src);
+        let Some(info) = &func.body else {
+            return Err(p.err_at(func.header_span, "a function body"));
+        };
+        let first = from == info.span.start as usize;
+        p.enter_body(
+            base,
+            f,
+            from..to.unwrap_or(info.span.end as usize),
+            None,
+            BodyTypes::default(),
+            Box::default(),
+        );
+        p.scope().numbering_unknown = !first;
+        let start = p.tok.span;
+        if first {
+            p.define_params(func)?;
+            p.expect(Tok::LBrace, "'{' to start the function body")?;
+        }
+        let end = p.blocks_until(to)?;
+        let scope = p.scope.take().expect("in a function");
+        let bm = p.body_mode.take().expect("in a body");
+        if let Some(e) = bm.undefined {
+            return Err(e);
+        }
+        let uses = bm.uses;
+        Ok(Piece {
+            span: start.to(end),
+            uses,
+            scope,
+        })
+    }
+
+    /// Read the `text` of the body of `f` (all of it, or a piece), names resolving in `base`
+    /// and what the body adds kept with it (see [`BodyMode`]), in the tables given, emptied.
+    fn enter_body(
+        &mut self,
+        base: &'a Module,
+        f: FuncId,
+        text: std::ops::Range<usize>,
+        replay_from: Option<(u32, u32)>,
+        mut types: BodyTypes<'a>,
+        mut scope: Box<FnScope<'a>>,
+    ) {
+        self.seek(text.start);
+        types.clear();
+        self.body_mode = Some(BodyMode {
+            base,
+            func: f,
+            uses: Vec::new(),
+            replay_from,
+            first_use: replay_from.map_or(base.uses.len() as u32, |(first, _)| first),
+            types,
+            undefined: None,
+        });
+        scope.reset(ArenaBase::of(base));
+        scope.reserve_for(text.len());
+        self.scope = Some(scope);
+    }
+
+    fn params_and_body(&mut self, func: &Function) -> PResult<Body> {
+        self.define_params(func)?;
+        self.function_body()
+    }
+
+    /// The parameters' names, as the header read them.
+    fn define_params(&mut self, func: &Function) -> PResult<()> {
+        for (index, param) in func.params.iter().enumerate() {
+            let name = param
+                .name
+                .map(|span| Lexer::starting_at(self.src, span.start as usize).next());
+            let l = self.define_local(name, LocalDef::Arg(index as u32))?;
+            self.local_defined_as(l, param.ty, param.name.unwrap_or_default())?;
+        }
+        Ok(())
+    }
+
+    fn function_body(&mut self) -> PResult<Body> {
+        let open = self.expect(Tok::LBrace, "'{' to start the function body")?;
+        let close = self.blocks_until(None)?;
+        let mut scope = self.scope.take().expect("in a function");
+        let undefined = scope
+            .forward
+            .iter()
+            .find(|&&(l, _)| !scope.is_defined(l))
+            .map(|&(_, span)| span);
+        let mut body = std::mem::take(&mut scope.body);
+        self.spent_scope = Some(scope);
+        if let Some(span) = undefined {
+            return Err(self.err_at(span, "use of undefined value"));
+        }
+        body.span = open.span.to(close);
+        Ok(body)
+    }
+
+    /// Read blocks up to the body's `}` (and the use-list orders before it), whose span comes
+    /// back; or, with `stop`, up to the block that starts there, which must be the next token.
+    fn blocks_until(&mut self, stop: Option<usize>) -> PResult<Span> {
+        loop {
+            self.block()?;
+            let at = self.tok.span.start as usize;
+            match stop {
+                Some(stop) if at == stop => return Ok(self.prev_end()),
+                Some(stop) if at > stop => {
+                    return Err(self.err("a block (the piece ends inside this line)"));
+                }
+                _ => {}
+            }
+            if self.tok.kind == Tok::RBrace || self.is_word(b"uselistorder") {
+                break;
+            }
+            if self.tok.kind == Tok::Eof {
+                return Err(self.err("'}' to end the function body"));
+            }
+        }
+        if stop.is_some() {
+            return Err(self.err("a block (the body ends before the piece)"));
+        }
+        // As in LLVM, a body's use-list orders follow its last block.
+        if self.is_word(b"uselistorder") {
+            let src = self.src;
+            let first = self.tok.span.start as usize;
+            let line = first
+                - src[..first]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b' ' || c == b'\t')
+                    .count();
+            let mut last = self.uselistorder()?;
+            while self.is_word(b"uselistorder") {
+                last = self.uselistorder()?;
+            }
+            self.scope().body.use_list_orders = Span::new(line, last.end as usize);
+        }
+        Ok(self
+            .expect(Tok::RBrace, "'}' to end the function body")?
+            .span)
+    }
+
+    pub(super) fn block(&mut self) -> PResult<()> {
+        let start = self.tok.span;
+        let label = match self.tok.kind {
+            Tok::Label | Tok::LabelNum if self.is_label_read(self.tok) => Some(self.bump()),
+            Tok::Label | Tok::LabelNum => return Err(self.err("instruction opcode")),
+            _ => None,
+        };
+        let id = self.scope().body.blocks.next_key();
+        let local = self.define_local(label, LocalDef::Block(id))?;
+        let label_ty = self.intern(Type::Label);
+        let at = label.map_or(self.tok.span, |t| t.span);
+        self.local_defined_as(local, label_ty, at)?;
+        let first_inst = self.scope().body.insts.len() as u32;
+        self.scope().body.blocks.push(Block {
+            local,
+            first_inst,
+            inst_count: 0,
+            span: start,
+        });
+        loop {
+            if self.tok.kind == Tok::DebugRecord {
+                let at = self.tok.span;
+                self.scope().body.debug_forms.record.get_or_insert(at);
+                let span = self.debug_record()?;
+                let before = self.scope().body.insts.next_key();
+                self.scope()
+                    .body
+                    .debug_records
+                    .push(DebugRecord { before, span });
+                continue;
+            }
+            let opcode = self.instruction()?;
+            if opcode.is_terminator() {
+                break;
+            }
+            if matches!(self.tok.kind, Tok::RBrace | Tok::Eof) {
+                return Err(self.err("an instruction (a block must end with a terminator)"));
+            }
+        }
+        let end = self.prev_end();
+        let scope = self.scope();
+        let n = scope.body.insts.len() as u32;
+        let (_, b) = scope.body.blocks.last_mut().expect("just pushed");
+        b.inst_count = n - first_inst;
+        b.span = start.to(end);
+        Ok(())
+    }
+}

@@ -1,0 +1,958 @@
+//! Instructions: every opcode's operands, flags and attachments, as items.
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    fn push_item(&mut self, item: Item) {
+        self.scope().body.items.push(item);
+    }
+
+    fn item_type(&mut self) -> PResult<TypeId> {
+        let ty = self.parse_type()?;
+        self.push_item(Item::Type(ty));
+        Ok(ty)
+    }
+
+    fn item_value(&mut self, ty: TypeId) -> PResult<Value> {
+        let v = self.parse_value(ty)?;
+        self.push_item(Item::Value(v));
+        Ok(v)
+    }
+
+    /// `T V`
+    fn item_typed_value(&mut self) -> PResult<TypeId> {
+        let ty = self.item_type()?;
+        self.item_value(ty)?;
+        Ok(ty)
+    }
+
+    fn push_word(&mut self, span: Span) -> PResult<()> {
+        if span.range().len() > Item::MAX_WORD {
+            return Err(self.err_at(span, "text too long for an instruction operand"));
+        }
+        self.push_item(Item::word(span));
+        Ok(())
+    }
+
+    /// The current token as a word item. A single token longer than `Item::MAX_WORD` only
+    /// occurs in absurd input, where comparing its truncated text stays deterministic.
+    fn item_word(&mut self) {
+        let t = self.bump();
+        self.push_item(Item::word(t.span));
+    }
+
+    fn item_words_while(&mut self, pred: impl Fn(&[u8]) -> bool) {
+        while self.tok.kind == Tok::Word && pred(self.text(self.tok)) {
+            self.item_word();
+        }
+    }
+
+    fn item_comma(&mut self) -> PResult<()> {
+        self.expect(Tok::Comma, "','")?;
+        Ok(())
+    }
+
+    fn item_label(&mut self) -> PResult<()> {
+        self.expect_word("label")?;
+        let t = self.tok;
+        if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
+            return Err(self.err("a block name"));
+        }
+        let label = self.intern(Type::Label);
+        let l = self.typed_local_ref(t, label)?;
+        self.push_item(Item::Value(Value::local(l)));
+        Ok(())
+    }
+
+    /// `syncscope("name")`, if present.
+    fn item_syncscope(&mut self) -> PResult<()> {
+        if self.is_word(b"syncscope") {
+            let t = self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            self.expect(Tok::Str, "a synchronization scope name")?;
+            let close = self.expect(Tok::RParen, "')'")?;
+            self.push_word(t.span.to(close.span))?;
+        }
+        Ok(())
+    }
+
+    /// An atomic ordering, and which it is.
+    fn item_ordering(&mut self) -> PResult<&'a [u8]> {
+        match self.word() {
+            w @ (b"unordered" | b"monotonic" | b"acquire" | b"release" | b"acq_rel"
+            | b"seq_cst") => {
+                self.item_word();
+                Ok(w)
+            }
+            _ => Err(self.err("an atomic ordering")),
+        }
+    }
+
+    /// Where LLVM reports a fault found once an instruction is read: at the token after it,
+    /// or at its first metadata attachment (LLVM has taken the comma before it).
+    fn after_instruction(&self) -> Span {
+        if self.tok.kind == Tok::Comma && self.peek2().kind == Tok::MdName {
+            self.peek2().span
+        } else {
+            self.tok.span
+        }
+    }
+
+    /// `, align N` when the comma is followed by `align`.
+    fn item_opt_align(&mut self) -> PResult<()> {
+        if self.tok.kind == Tok::Comma && self.peek2_is_word(b"align") {
+            self.bump();
+            let t = self.bump();
+            let n = self.tok.span;
+            self.expect_alignment(None)?;
+            self.push_word(t.span.to(n))?;
+        }
+        Ok(())
+    }
+
+    fn peek2_is_word(&self, w: &[u8]) -> bool {
+        let t = self.peek2();
+        t.kind == Tok::Word && &self.src[t.span.range()] == w
+    }
+
+    pub(super) fn instruction(&mut self) -> PResult<Opcode> {
+        let start = self.tok.span;
+        let result_name = match self.tok.kind {
+            Tok::LocalName | Tok::LocalNum => {
+                let t = self.bump();
+                self.expect(Tok::Equal, "'='")?;
+                Some(t)
+            }
+            _ => None,
+        };
+        let opcode = match Opcode::from_keyword(self.word()) {
+            Some(op) => op,
+            None => return Err(self.err("an instruction")),
+        };
+        let items_start = self.scope().body.items.len() as u32;
+        let ty = self.instruction_operands(opcode)?;
+        // Metadata attachments.
+        let md_start = self.scope().body.attachments.len() as u32;
+        while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::MdName {
+            self.bump();
+            let a = self.attachment()?;
+            self.scope().body.attachments.push(a);
+        }
+        if self.tok.kind == Tok::Comma {
+            // A comma after an instruction brings an attachment, or an alignment where one
+            // may follow.
+            self.bump();
+            let with_align = matches!(
+                opcode,
+                Opcode::Load | Opcode::Store | Opcode::AtomicRmw | Opcode::AtomicCmpXchg
+            );
+            return Err(self.err(match with_align {
+                true => "metadata or 'align'",
+                false => "metadata after comma",
+            }));
+        }
+        let md_len = self.scope().body.attachments.len() as u32 - md_start;
+        let end = self.prev_end();
+        let id = self.scope().body.insts.next_key();
+        let is_void = matches!(self.ty(ty), Type::Void);
+        let result = if is_void {
+            if let Some(t) = result_name {
+                return Err(self.err_at(t.span, "instructions returning void cannot have a name"));
+            }
+            None
+        } else {
+            let l = self.define_local(result_name, LocalDef::Inst(id))?;
+            self.local_defined_as(l, ty, result_name.map_or(start, |t| t.span))?;
+            Some(l)
+        };
+        let debug_intrinsic = match opcode == Opcode::Call && result.is_none() {
+            true => self.debug_intrinsic_called(items_start),
+            false => None,
+        };
+        if let Some(intrinsic) = debug_intrinsic {
+            if intrinsic != b"llvm.dbg.label" {
+                // Where LLVM's `parseCall` starts: after the word `call` or `tail`.
+                let at = Lexer::starting_at(self.src, start.end as usize).next().span;
+                self.scope()
+                    .body
+                    .debug_forms
+                    .intrinsic_call
+                    .get_or_insert(at);
+            }
+            // LLVM reads a call of `llvm.dbg.value` and its kin as the debug record it
+            // stands for (`#dbg_value`): so do we, for counts and comparison alike.
+            let body = &mut self.scope().body;
+            body.items.truncate(items_start as usize);
+            body.attachments.truncate(md_start as usize);
+            body.debug_records.push(DebugRecord {
+                before: id,
+                span: start.to(end),
+            });
+            return Ok(opcode);
+        }
+        let scope = self.scope();
+        let items_len = scope.body.items.len() as u32 - items_start;
+        scope.body.insts.push(Inst {
+            opcode,
+            result,
+            ty,
+            items_start,
+            items_len,
+            md_start,
+            md_len: u16::try_from(md_len).unwrap_or(u16::MAX),
+            span: start.to(end),
+        });
+        Ok(opcode)
+    }
+
+    /// Which of `llvm.dbg.value`, `llvm.dbg.declare`, `llvm.dbg.assign` and `llvm.dbg.label`
+    /// (declared or not) the call whose items start at `items_start` calls, if any: its callee
+    /// is its first global operand.
+    fn debug_intrinsic_called(&self, items_start: u32) -> Option<&'static [u8]> {
+        let (Some(bm), Some(scope)) = (&self.body_mode, &self.scope) else {
+            return None;
+        };
+        let callee = scope.body.items[items_start as usize..]
+            .iter()
+            .find_map(|it| match it {
+                Item::Value(v) => match v.kind() {
+                    ValueKind::Global(u) => {
+                        bm.uses.get(u.index().checked_sub(bm.first_use as usize)?)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+        let use_ = callee?;
+        let implicit;
+        let name = if use_.global.is_reserved_value() {
+            implicit = strip_name(&self.src[use_.span.range()][1..]);
+            &implicit[..]
+        } else {
+            match &bm.base.globals[use_.global].name {
+                GlobalName::Named(n) => &n[..],
+                GlobalName::Numbered(_) => return None,
+            }
+        };
+        [
+            &b"llvm.dbg.value"[..],
+            b"llvm.dbg.declare",
+            b"llvm.dbg.assign",
+            b"llvm.dbg.label",
+        ]
+        .into_iter()
+        .find(|&intrinsic| name == intrinsic)
+    }
+
+    pub(super) fn void(&mut self) -> TypeId {
+        self.intern(Type::Void)
+    }
+
+    fn bool_like(&mut self, ty: TypeId) -> TypeId {
+        let i1 = self.intern(Type::Int(1));
+        match *self.ty(ty) {
+            Type::Vector { scalable, len, .. } => self.intern(Type::Vector {
+                scalable,
+                len,
+                elem: i1,
+            }),
+            _ => i1,
+        }
+    }
+
+    /// Read the operands of `opcode` (its keyword is the current token) and return the
+    /// instruction's result type.
+    fn instruction_operands(&mut self, opcode: Opcode) -> PResult<TypeId> {
+        use Opcode::*;
+        if opcode == Call {
+            return self.call_like(Call);
+        }
+        self.bump();
+        Ok(match opcode {
+            Ret => {
+                let at = self.tok.span;
+                let ty = if self.is_word(b"void") {
+                    let ty = self.parse_type_or_void()?;
+                    self.push_item(Item::Type(ty));
+                    ty
+                } else {
+                    self.item_typed_value()?
+                };
+                // Told apart once resolved, as a select's values are.
+                if let Some(bm) = &self.body_mode {
+                    let result = bm.base.functions[bm.func].ret_ty;
+                    if self.resolve_ty(result) != self.resolve_ty(ty) {
+                        let message = format!(
+                            "value doesn't match function result type '{}'",
+                            self.type_text(result)
+                        );
+                        return Err(self.err_at(at, message));
+                    }
+                }
+                self.void()
+            }
+            Br => {
+                if self.is_word(b"label") {
+                    self.item_label()?;
+                } else {
+                    self.item_typed_value()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                }
+                self.void()
+            }
+            Switch => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_label()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                while self.tok.kind != Tok::RSquare {
+                    self.item_typed_value()?;
+                    self.item_comma()?;
+                    self.item_label()?;
+                }
+                self.bump();
+                self.push_item(Item::Mark(b']'));
+                self.void()
+            }
+            IndirectBr => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_bracketed(|p| p.item_label().map(drop))?;
+                self.void()
+            }
+            Invoke | CallBr => self.call_like(opcode)?,
+            Resume => {
+                self.item_typed_value()?;
+                self.void()
+            }
+            Unreachable => self.void(),
+            CleanupRet => {
+                self.expect_word("from")?;
+                self.pad_value()?;
+                self.expect_word("unwind")?;
+                self.unwind_dest()?;
+                self.void()
+            }
+            CatchRet => {
+                self.expect_word("from")?;
+                self.pad_value()?;
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.void()
+            }
+            CatchSwitch => {
+                self.expect_word("within")?;
+                self.pad_value()?;
+                self.expect(Tok::LSquare, "'['")?;
+                self.push_item(Item::Mark(b'['));
+                loop {
+                    self.item_label()?;
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                self.push_item(Item::Mark(b']'));
+                self.expect_word("unwind")?;
+                self.unwind_dest()?;
+                self.intern(Type::Token)
+            }
+            CatchPad | CleanupPad => {
+                self.expect_word("within")?;
+                self.pad_value()?;
+                self.item_bracketed(|p| p.item_typed_value().map(drop))?;
+                self.intern(Type::Token)
+            }
+            FNeg => {
+                self.item_words_while(is_fast_math_flag);
+                self.item_typed_value()?
+            }
+            Add | Sub | Mul | Shl | UDiv | SDiv | LShr | AShr | Or | And | Xor | URem | SRem
+            | FAdd | FSub | FMul | FDiv | FRem => {
+                self.item_words_while(|w| {
+                    matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint") || is_fast_math_flag(w)
+                });
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_value(ty)?;
+                ty
+            }
+            ICmp | FCmp => {
+                self.item_words_while(|w| w == b"samesign" || is_fast_math_flag(w));
+                let predicate = self.tok;
+                let known = predicate.kind == Tok::Word
+                    && match opcode {
+                        ICmp => is_icmp_predicate(self.text(predicate)),
+                        _ => is_fcmp_predicate(self.text(predicate)),
+                    };
+                if !known {
+                    let message = match opcode {
+                        ICmp => "expected icmp predicate (e.g. 'eq')",
+                        _ => "expected fcmp predicate (e.g. 'oeq')",
+                    };
+                    return Err(self.err_at(predicate.span, message));
+                }
+                self.item_word();
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_value(ty)?;
+                self.bool_like(ty)
+            }
+            Trunc | ZExt | SExt | FpToUi | FpToSi | UiToFp | SiToFp | FpTrunc | FpExt
+            | PtrToInt | PtrToAddr | IntToPtr | BitCast | AddrSpaceCast => {
+                self.item_words_while(|w| {
+                    matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fast_math_flag(w)
+                });
+                let from_at = self.tok.span;
+                let from = self.item_type()?;
+                let from_span = from_at.to(self.prev_end());
+                self.item_value(from)?;
+                self.expect_word("to")?;
+                let to_at = self.tok.span;
+                let to = self.item_type()?;
+                self.cast_holds(
+                    opcode,
+                    (from, from_span),
+                    (to, to_at.to(self.prev_end())),
+                    from_at,
+                )?;
+                to
+            }
+            Select => {
+                self.item_words_while(is_fast_math_flag);
+                let at = self.tok.span;
+                let condition = self.item_typed_value()?;
+                self.item_comma()?;
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                let other = self.item_typed_value()?;
+                if let Some(message) = self.select_misfit(condition, ty, other) {
+                    return Err(self.err_at(at, message));
+                }
+                ty
+            }
+            VaArg => {
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_type()?
+            }
+            ExtractElement => {
+                let vty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                match *self.ty(self.resolve_ty(vty)) {
+                    Type::Vector { elem, .. } => elem,
+                    _ => vty,
+                }
+            }
+            InsertElement => {
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                ty
+            }
+            ShuffleVector => {
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let mask = self.item_typed_value()?;
+                match (self.ty(ty).clone(), self.ty(mask).clone()) {
+                    (Type::Vector { elem, .. }, Type::Vector { scalable, len, .. }) => {
+                        self.intern(Type::Vector {
+                            scalable,
+                            len,
+                            elem,
+                        })
+                    }
+                    _ => ty,
+                }
+            }
+            ExtractValue => {
+                let at = self.tok.span;
+                let aggregate = self.item_typed_value()?;
+                let indices = self.item_value_indices()?;
+                self.member_type(aggregate, &indices)
+                    .map_err(|why| self.err_at(at, why.message("extractvalue")))?
+            }
+            InsertValue => {
+                let at = self.tok.span;
+                let aggregate = self.item_typed_value()?;
+                self.item_comma()?;
+                let value_at = self.tok.span;
+                let value = self.item_typed_value()?;
+                let indices = self.item_value_indices()?;
+                let member = self
+                    .member_type(aggregate, &indices)
+                    .map_err(|why| self.err_at(at, why.message("insertvalue")))?;
+                // Told apart once resolved, as a select's values are.
+                if self.resolve_ty(member) != self.resolve_ty(value) {
+                    let message = format!(
+                        "insertvalue operand and field disagree in type: '{}' instead of '{}'",
+                        self.type_text(value),
+                        self.type_text(member)
+                    );
+                    return Err(self.err_at(value_at, message));
+                }
+                aggregate
+            }
+            Alloca => {
+                self.item_words_while(|w| matches!(w, b"inalloca" | b"swifterror"));
+                let at = self.tok.span;
+                let ty = self.item_type()?;
+                if !self.is_array_element(ty) {
+                    return Err(self.err_at(at, "invalid type for alloca"));
+                }
+                if !self.is_scalar(ty) && !self.is_sized(ty) {
+                    return Err(self.err_at(at, "Cannot allocate unsized type"));
+                }
+                if self.tok.kind == Tok::Comma
+                    && !matches!(self.peek2().kind, Tok::MdName)
+                    && !self.peek2_is_word(b"align")
+                    && !self.peek2_is_word(b"addrspace")
+                {
+                    self.bump();
+                    self.item_typed_value()?;
+                }
+                self.item_opt_align()?;
+                // LLVM 22's reader ignores the datalayout's `A` here.
+                let mut addr_space = 0;
+                if self.tok.kind == Tok::Comma && self.peek2_is_word(b"addrspace") {
+                    self.bump();
+                    let t = self.tok;
+                    addr_space = self.opt_addrspace_number()?;
+                    self.push_word(t.span.to(self.prev_end()))?;
+                }
+                self.intern(Type::Ptr(addr_space))
+            }
+            Load => {
+                let atomic = self.is_word(b"atomic");
+                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                let at = self.tok.span;
+                let ty = self.item_type()?;
+                self.item_comma()?;
+                let pointer = self.tok.span;
+                self.item_typed_value()?;
+                self.check_memory_type(
+                    ty,
+                    (
+                        pointer,
+                        "load operand must be a pointer to a first class type",
+                    ),
+                    (at, "loading unsized types is not allowed"),
+                )?;
+                if atomic {
+                    self.item_syncscope()?;
+                    if matches!(self.item_ordering()?, b"release" | b"acq_rel") {
+                        let message = "atomic load cannot use Release ordering";
+                        return Err(self.err_at(pointer, message));
+                    }
+                }
+                self.item_opt_align()?;
+                ty
+            }
+            Store => {
+                let atomic = self.is_word(b"atomic");
+                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                let value = self.tok.span;
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                self.item_typed_value()?;
+                self.check_memory_type(
+                    ty,
+                    (value, "store operand must be a first class value"),
+                    (value, "storing unsized types is not allowed"),
+                )?;
+                if atomic {
+                    self.item_syncscope()?;
+                    if matches!(self.item_ordering()?, b"acquire" | b"acq_rel") {
+                        let message = "atomic store cannot use Acquire ordering";
+                        return Err(self.err_at(value, message));
+                    }
+                }
+                self.item_opt_align()?;
+                self.void()
+            }
+            Fence => {
+                self.item_syncscope()?;
+                let ordering = self.item_ordering()?;
+                if matches!(ordering, b"unordered" | b"monotonic") {
+                    let message = format!("fence cannot be {}", String::from_utf8_lossy(ordering));
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
+                self.void()
+            }
+            AtomicCmpXchg => {
+                self.item_words_while(|w| matches!(w, b"weak" | b"volatile"));
+                let pointer = (self.tok.span, self.item_typed_value()?);
+                self.item_comma()?;
+                let ty = self.item_typed_value()?;
+                self.item_comma()?;
+                let new = (self.tok.span, self.item_typed_value()?);
+                self.item_syncscope()?;
+                let success = self.item_ordering()?;
+                let failure = self.item_ordering()?;
+                self.item_opt_align()?;
+                if success == b"unordered" {
+                    let message = "invalid cmpxchg success ordering";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
+                if matches!(failure, b"unordered" | b"release" | b"acq_rel") {
+                    let message = "invalid cmpxchg failure ordering";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
+                if !matches!(self.body_ty(pointer.1), Type::Ptr(_)) {
+                    return Err(self.err_at(pointer.0, "cmpxchg operand must be a pointer"));
+                }
+                if self.resolve_ty(ty) != self.resolve_ty(new.1) {
+                    let message = "compare value and new value type do not match";
+                    return Err(self.err_at(new.0, message));
+                }
+                if !self.is_first_class(new.1) {
+                    let message = "cmpxchg operand must be a first class value";
+                    return Err(self.err_at(new.0, message));
+                }
+                let i1 = self.intern(Type::Int(1));
+                self.intern(Type::Struct {
+                    packed: false,
+                    elems: vec![ty, i1],
+                })
+            }
+            AtomicRmw => {
+                self.item_words_while(|w| w == b"volatile");
+                let operation = self.tok;
+                if operation.kind != Tok::Word || atomicrmw_kind(self.text(operation)).is_none() {
+                    return Err(self.err("binary operation in atomicrmw"));
+                }
+                self.item_word();
+                self.item_typed_value()?;
+                self.item_comma()?;
+                let value = self.tok.span;
+                let ty = self.item_typed_value()?;
+                if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {
+                    return Err(self.err_at(value, message));
+                }
+                self.item_syncscope()?;
+                let ordering = self.item_ordering()?;
+                self.item_opt_align()?;
+                if ordering == b"unordered" {
+                    let message = "atomicrmw cannot be unordered";
+                    return Err(self.err_at(self.after_instruction(), message));
+                }
+                ty
+            }
+            GetElementPtr => {
+                self.item_words_while(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
+                let source = self.item_type()?;
+                self.item_comma()?;
+                let base = self.tok.span;
+                let mut result = self.item_typed_value()?;
+                let mut width = self.gep_width(result);
+                // The type each index after the first steps into, while it can be followed.
+                let mut indexed = None;
+                let mut invalid = false;
+                while self.tok.kind == Tok::Comma && self.peek2().kind != Tok::MdName {
+                    self.bump();
+                    let at = self.tok.span;
+                    let ity = self.item_type()?;
+                    let index = self.tok;
+                    self.item_value(ity)?;
+                    if let Err(message) = self.gep_index_holds(ity, &mut width) {
+                        return Err(self.err_at(at, message));
+                    }
+                    indexed = match indexed {
+                        None => Some(Some(source)),
+                        Some(Some(ty)) => {
+                            Some(self.gep_step(ty, ity, index).unwrap_or_else(|()| {
+                                invalid = true;
+                                None
+                            }))
+                        }
+                        Some(None) => Some(None),
+                    };
+                    if let Type::Vector { scalable, len, .. } = *self.ty(ity)
+                        && !matches!(self.ty(result), Type::Vector { .. })
+                    {
+                        result = self.intern(Type::Vector {
+                            scalable,
+                            len,
+                            elem: result,
+                        });
+                    }
+                }
+                let layout = self.layout(source, 0);
+                if indexed.is_some() && !layout.sized {
+                    return Err(self.err_at(base, "base element of getelementptr must be sized"));
+                }
+                if layout.scalable && matches!(self.body_ty(source), Type::Struct { .. }) {
+                    let message =
+                        "getelementptr cannot target structure that contains scalable vector type";
+                    return Err(self.err_at(base, message));
+                }
+                if invalid {
+                    return Err(self.err_at(base, "invalid getelementptr indices"));
+                }
+                result
+            }
+            Phi => {
+                self.item_words_while(is_fast_math_flag);
+                let at = self.tok.span;
+                let ty = self.item_type()?;
+                if !self.is_first_class(ty) {
+                    return Err(self.err_at(at, "phi node must have first class type"));
+                }
+                // No incoming value at all is valid (a block that no edge reaches).
+                let mut incoming = self.tok.kind == Tok::LSquare;
+                while incoming {
+                    self.expect(Tok::LSquare, "'['")?;
+                    self.item_value(ty)?;
+                    self.item_comma()?;
+                    let t = self.tok;
+                    if !matches!(t.kind, Tok::LocalName | Tok::LocalNum) {
+                        return Err(self.err("a block name"));
+                    }
+                    let label = self.intern(Type::Label);
+                    let l = self.typed_local_ref(t, label)?;
+                    self.push_item(Item::Value(Value::local(l)));
+                    self.expect(Tok::RSquare, "']'")?;
+                    incoming = self.tok.kind == Tok::Comma && self.peek2().kind == Tok::LSquare;
+                    if incoming {
+                        self.bump();
+                    }
+                }
+                ty
+            }
+            LandingPad => {
+                let ty = self.item_type()?;
+                loop {
+                    match self.word() {
+                        b"cleanup" => self.item_word(),
+                        b"catch" | b"filter" => {
+                            self.item_word();
+                            self.item_typed_value()?;
+                        }
+                        _ => break,
+                    }
+                }
+                ty
+            }
+            Freeze => self.item_typed_value()?,
+            Call => unreachable!("handled above"),
+        })
+    }
+
+    /// `[ x, y, ... ]` (possibly empty), each element read by `element`, between marks.
+    fn item_bracketed(&mut self, mut element: impl FnMut(&mut Self) -> PResult<()>) -> PResult<()> {
+        self.expect(Tok::LSquare, "'['")?;
+        self.push_item(Item::Mark(b'['));
+        if self.tok.kind != Tok::RSquare {
+            loop {
+                element(self)?;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        self.push_item(Item::Mark(b']'));
+        Ok(())
+    }
+
+    /// The `, N` indices of extractvalue and insertvalue, kept as words; a number out of
+    /// range stands as `u64::MAX`, which indexes nothing.
+    fn item_value_indices(&mut self) -> PResult<Vec<u64>> {
+        let mut indices = Vec::new();
+        while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
+            self.bump();
+            let t = self.bump();
+            self.push_word(t.span)?;
+            indices.push(unsigned(self.text(t)).unwrap_or(u64::MAX));
+        }
+        Ok(indices)
+    }
+
+    /// The member of `aggregate` the indices name (`ExtractValueInst::getIndexedType`), or
+    /// why there is none.
+    fn member_type(&self, aggregate: TypeId, indices: &[u64]) -> Result<TypeId, NoMember> {
+        if !matches!(
+            self.body_ty(aggregate),
+            Type::Struct { .. } | Type::Array(..)
+        ) {
+            return Err(NoMember::NotAggregate);
+        }
+        let mut ty = aggregate;
+        for &index in indices {
+            ty = match self.body_ty(ty) {
+                Type::Struct { elems, .. } => elems.get(index as usize).copied(),
+                Type::Array(n, elem) if index < *n => Some(*elem),
+                _ => None,
+            }
+            .ok_or(NoMember::InvalidIndices)?;
+        }
+        Ok(ty)
+    }
+
+    /// The parent pad of a funclet instruction: a local value or `none`.
+    fn pad_value(&mut self) -> PResult<()> {
+        let token = self.intern(Type::Token);
+        self.item_value(token)?;
+        Ok(())
+    }
+
+    fn unwind_dest(&mut self) -> PResult<()> {
+        if self.is_word(b"to") {
+            self.bump();
+            let t = self.expect_word("caller")?;
+            self.push_word(t.span)?;
+            Ok(())
+        } else {
+            self.item_label()
+        }
+    }
+
+    /// call, invoke and callbr: `[tail] call [fmf] [cc] [retattrs] [addrspace] T callee(args)
+    /// [fnattrs] [bundles]` and the destinations of invoke and callbr.
+    fn call_like(&mut self, opcode: Opcode) -> PResult<TypeId> {
+        let mut musttail = false;
+        if opcode == Opcode::Call {
+            if TAIL_KINDS.contains(&self.word()) {
+                musttail = self.word() == b"musttail";
+                self.item_word();
+            }
+            self.expect_word("call")?;
+            self.item_words_while(is_fast_math_flag);
+        }
+        if let Some(cc) = self.calling_convention()? {
+            self.push_word(cc)?;
+        }
+        self.item_attributes(Some(AttrPlace::Return))?;
+        // The callee is a pointer into this address space, the program's unless written.
+        let addr_space = match self.addrspace()? {
+            Some((text, number)) => {
+                self.push_word(text)?;
+                number
+            }
+            None => self.data_layout().program_addr_space,
+        };
+        let fn_or_ret = self.parse_type_or_void()?;
+        self.push_item(Item::Type(fn_or_ret));
+        // A named type may stand for the function type (`%FnTy = type i32 ()`).
+        let ret = match self.body_ty(fn_or_ret) {
+            Type::Function { ret, .. } => *ret,
+            _ => fn_or_ret,
+        };
+        // The callee.
+        let ptr = self.intern(Type::Ptr(addr_space));
+        let callee_tok = self.tok;
+        let callee = self.parse_value(ptr)?;
+        if let (ValueKind::Global(u), Tok::GlobalName | Tok::GlobalNum) =
+            (callee.kind(), callee_tok.kind)
+        {
+            self.set_use_role(u, UseRole::Callee);
+        }
+        self.push_item(Item::Value(callee));
+        // Arguments.
+        self.expect(Tok::LParen, "'(' to start the argument list")?;
+        self.push_item(Item::Mark(b'('));
+        // A musttail call in a varargs function forwards the caller's own variable arguments,
+        // written `...` last, and only there.
+        let in_varargs = |p: &Self| match &p.body_mode {
+            Some(bm) => bm.base.functions[bm.func].varargs,
+            None => false,
+        };
+        let mut forwards_varargs = false;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.tok.kind == Tok::DotDotDot {
+                    let unexpected = "unexpected ellipsis in argument list for ";
+                    if !musttail {
+                        let message = format!("{unexpected}non-musttail call");
+                        return Err(self.err_at(self.tok.span, message));
+                    }
+                    if !in_varargs(self) {
+                        let message = format!("{unexpected}musttail call in non-varargs function");
+                        return Err(self.err_at(self.tok.span, message));
+                    }
+                    self.item_word();
+                    forwards_varargs = true;
+                    break;
+                }
+                let at = self.tok.span;
+                let ty = self.item_type()?;
+                // A metadata argument has no attributes (`metadata ptr @g`: `ptr` is its type).
+                let metadata = matches!(self.ty(ty), Type::Metadata);
+                if !metadata {
+                    self.check_argument_type(ty, at)?;
+                }
+                self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
+                if metadata {
+                    // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
+                    let md = self.md_operand(true)?;
+                    let c = self.push_const(Const::Metadata(md));
+                    self.push_item(Item::Value(c));
+                } else {
+                    self.item_value(ty)?;
+                }
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        if musttail && !forwards_varargs && self.tok.kind == Tok::RParen && in_varargs(self) {
+            let message = "expected '...' at end of argument list for musttail call in varargs \
+                           function";
+            return Err(self.err_at(self.tok.span, message));
+        }
+        self.expect(Tok::RParen, "')'")?;
+        self.push_item(Item::Mark(b')'));
+        // Function attributes.
+        self.item_attributes(Some(AttrPlace::Function))?;
+        // Operand bundles.
+        if self.tok.kind == Tok::LSquare {
+            self.bump();
+            self.push_item(Item::Mark(b'['));
+            loop {
+                let tag = self.expect(Tok::Str, "an operand bundle tag")?;
+                self.push_word(tag.span)?;
+                self.expect(Tok::LParen, "'('")?;
+                self.push_item(Item::Mark(b'('));
+                if self.tok.kind != Tok::RParen {
+                    loop {
+                        self.item_typed_value()?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, "')'")?;
+                self.push_item(Item::Mark(b')'));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RSquare, "']'")?;
+            self.push_item(Item::Mark(b']'));
+        }
+        match opcode {
+            Opcode::Invoke => {
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.expect_word("unwind")?;
+                self.item_label()?;
+            }
+            Opcode::CallBr => {
+                self.expect_word("to")?;
+                self.item_label()?;
+                self.item_bracketed(|p| p.item_label().map(drop))?;
+            }
+            _ => {}
+        }
+        Ok(ret)
+    }
+}

@@ -1,0 +1,414 @@
+//! The top level, in order: directives, comdats, named types, summary entries and `uselistorder`,
+//! with the checks that need the whole of it.
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    /// Read the top level: everything but the function bodies, which are stepped over (see
+    /// `read::parse`). On an error, the module read so far comes with it.
+    /// With [`BodyEnd::FirstClosingLine`], the fields of specialized metadata nodes are
+    /// stepped over too, and their spans come back to be read in the second phase.
+    pub fn module(mut self, body_end: BodyEnd) -> TopLevel {
+        self.body_end = body_end;
+        // Room for what a module of this size holds at most as LLVM prints one: grown by
+        // doubling, each copy writes to pages never touched before (a tenth of the top
+        // level's page faults), while room reserved and not used is never touched.
+        let len = self.src.len();
+        self.m.functions.reserve(len / 1024);
+        self.m.globals.reserve(len / 1024);
+        // Grown by doubling, the name table would hash every name again at each step, and
+        // C++ names run to hundreds of bytes (harfbuzz-O0: 7% of the top level's time).
+        self.m.global_by_name.reserve(len / 1024);
+        self.comdats_defined.reserve(len / 2048);
+        self.m.attrs.reserve(len / 128);
+        // Every block and branch target has this type: interned here, it is found without
+        // hashing in every body (see `Types::known`).
+        self.m.types.intern(Type::Label);
+        let result = self.top_level();
+        self.m.types.settle_layouts();
+        TopLevel {
+            module: self.m,
+            deferred_fields: self.deferred_fields,
+            use_list_checks: self.use_list_checks,
+            error: result.err(),
+        }
+    }
+
+    pub(super) fn top_level(&mut self) -> PResult<()> {
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::Eof => break,
+                Tok::Word => match self.text(t) {
+                    b"source_filename" => {
+                        self.bump();
+                        self.expect(Tok::Equal, "'='")?;
+                        self.expect(Tok::Str, "a string")?;
+                    }
+                    b"target" => {
+                        self.bump();
+                        let is_layout = self.is_word(b"datalayout");
+                        if !is_layout && !self.is_word(b"triple") {
+                            return Err(self.err("'datalayout' or 'triple'"));
+                        }
+                        self.bump();
+                        self.expect(Tok::Equal, "'='")?;
+                        let s = self.expect(Tok::Str, "a string")?;
+                        if is_layout {
+                            let body = &self.text(s)[1..s.span.range().len() - 1];
+                            DataLayout::check(body).map_err(|e| self.err_at(s.span, e))?;
+                            self.m.data_layout = DataLayout::parse(body);
+                        }
+                    }
+                    b"module" => {
+                        self.bump();
+                        self.expect_word("asm")?;
+                        self.expect(Tok::Str, "a string")?;
+                    }
+                    b"define" | b"declare" => self.function()?,
+                    b"attributes" => self.attribute_group()?,
+                    b"uselistorder" | b"uselistorder_bb" => {
+                        // What a directive names is no use: it orders uses (LLVM's folds
+                        // ignore it too), and the first edit deletes it.
+                        let uses = self.m.uses.len();
+                        let span = self.uselistorder()?;
+                        for u in uses..self.m.uses.len() {
+                            let g = self.m.uses[UseId::new(u)].global;
+                            self.m.globals[g].uses.pop();
+                        }
+                        self.m.use_list_orders.push(span);
+                    }
+                    _ => return Err(self.err("a top-level entity")),
+                },
+                Tok::LocalName | Tok::LocalNum => self.type_definition()?,
+                Tok::GlobalName | Tok::GlobalNum => self.global_definition()?,
+                Tok::ComdatName => self.comdat()?,
+                Tok::MdName => self.named_metadata()?,
+                Tok::MdNum => self.metadata_definition()?,
+                Tok::SummaryId => self.summary_entry()?,
+                _ => return Err(self.err("a top-level entity")),
+            }
+        }
+        self.check_module_references()
+    }
+
+    fn check_module_references(&self) -> PResult<()> {
+        // As LLVM reports them: first the comdats, the first name in byte order.
+        if let Some((name, &span)) = self.comdat_refs.iter().min_by_key(|&(name, _)| name) {
+            let message = format!(
+                "use of undefined comdat '${}'",
+                String::from_utf8_lossy(name)
+            );
+            return Err(self.err_at(span, message));
+        }
+        if let Some(g) = self
+            .m
+            .globals
+            .values()
+            .find(|g| g.kind == GlobalKind::Pending)
+        {
+            // Outside a body nothing is called: an intrinsic never declared is misused.
+            let message = match &g.name {
+                GlobalName::Named(n) if is_intrinsic_name(n) => NOT_A_CALLEE,
+                _ => "use of undefined value",
+            };
+            return Err(self.err_at(g.first_use, message));
+        }
+        if let Some(n) = self.m.types.named.values().find(|n| n.body.is_none()) {
+            return Err(self.err_at(n.first_use, "use of undefined type"));
+        }
+        if let Some(&span) = self.md_text_refs.values().min_by_key(|s| s.start) {
+            return Err(undefined_metadata(self.src, span));
+        }
+        if let Some(node) = self
+            .m
+            .metadata
+            .values()
+            .find(|n| matches!(n.body, MdBody::Pending))
+        {
+            return Err(undefined_metadata(self.src, node.span));
+        }
+        Ok(())
+    }
+
+    /// `^N = kind: ...`, stepped over as LLVM steps over it when it reads a module (not a
+    /// summary): `flags` and `blockcount` take an integer, `gv`, `module` and `typeid`
+    /// balanced parentheses; any other kind is refused (clang-22 writes
+    /// `typeidCompatibleVTable` with -flto=thin, which opt-22 refuses too).
+    fn summary_entry(&mut self) -> PResult<()> {
+        const KINDS: &str = "Expected 'gv', 'module', 'typeid', 'flags' or 'blockcount' at the start of summary entry";
+        self.bump();
+        self.m.labels_end = self.m.labels_end.min(self.tok.span.start);
+        self.expect(Tok::Equal, "'='")?;
+        let kind = self.tok;
+        let word = match kind.kind {
+            Tok::Label => &self.text(kind)[..kind.span.range().len() - 1],
+            Tok::Word => self.text(kind),
+            _ => b"",
+        };
+        let takes_integer = match word {
+            b"flags" | b"blockcount" => true,
+            b"gv" | b"module" | b"typeid" => false,
+            _ => return Err(self.err_at(kind.span, KINDS)),
+        };
+        self.bump();
+        // The lexer has no token for a lone `:` (LLVM's reads `gv :` as `gv:` here).
+        let colon = self.tok.kind == Tok::Invalid && self.text(self.tok) == b":";
+        if colon {
+            self.bump();
+        } else if kind.kind == Tok::Word {
+            let message = if takes_integer {
+                "expected ':' here"
+            } else {
+                "expected ':' at start of summary entry"
+            };
+            return Err(self.err_at(self.tok.span, message));
+        }
+        if takes_integer {
+            if self.tok.kind != Tok::Int || !self.text(self.tok)[0].is_ascii_digit() {
+                return Err(self.err_at(self.tok.span, "expected integer"));
+            }
+            self.bump();
+            return Ok(());
+        }
+        if self.tok.kind != Tok::LParen {
+            return Err(self.err_at(self.tok.span, "expected '(' at start of summary entry"));
+        }
+        let mut depth = 0u32;
+        loop {
+            match self.tok.kind {
+                Tok::LParen => depth += 1,
+                Tok::RParen => depth -= 1,
+                Tok::Eof => {
+                    let message = "found end of file while parsing summary entry";
+                    return Err(self.err_at(self.tok.span, message));
+                }
+                // LLVM skips every other token here, even one it cannot lex (a lone `%`),
+                // but for a string left open, which runs to the end.
+                Tok::Invalid if self.tok.span.end as usize == self.src.len() => {
+                    return Err(self.err_at(self.tok.span, "end of file in string constant"));
+                }
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A `uselistorder` or `uselistorder_bb` directive; its span.
+    pub(super) fn uselistorder(&mut self) -> PResult<Span> {
+        let is_bb = self.is_word(b"uselistorder_bb");
+        let start = self.bump().span;
+        // The global the directive orders the uses of, or the function and block.
+        let (mut global, mut block) = (None, None);
+        if is_bb {
+            let g = self.expect_global("a function")?;
+            self.global_use(g, UseRole::Operand, GlobalUse::UNTYPED)?;
+            self.expect(Tok::Comma, "','")?;
+            if !matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum) {
+                return Err(self.err("a block name"));
+            }
+            block = Some((g, self.bump()));
+        } else {
+            let ty = self.parse_type()?;
+            let value = self.tok;
+            self.parse_value(ty)?;
+            // A global itself, not a constant that names one.
+            if matches!(value.kind, Tok::GlobalName | Tok::GlobalNum) && self.tok.kind == Tok::Comma
+            {
+                global = global_named(&self.m, &self.src[value.span.range()][1..]);
+            }
+        }
+        self.expect(Tok::Comma, "','")?;
+        let open = self.expect(Tok::LBrace, "'{'")?;
+        if self.tok.kind == Tok::RBrace {
+            return Err(self.err("non-empty list of uselistorder indexes"));
+        }
+        // The indexes are a permutation of 0..n other than the identity, told as LLVM tells
+        // it: their sum's excess over 0 + 1 + ... + (n - 1), in wrapping `u32`, and their
+        // largest.
+        let (mut excess, mut largest, mut count, mut ordered) = (0u32, 0u32, 0u32, true);
+        loop {
+            let t = self.expect(Tok::Int, "a use index")?;
+            let index = decimal_u32(self.text(t)).unwrap_or(u32::MAX);
+            excess = excess.wrapping_add(index.wrapping_sub(count));
+            largest = largest.max(index);
+            ordered &= index == count;
+            count += 1;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let end = self.expect(Tok::RBrace, "'}'")?.span;
+        let message = if count < 2 {
+            "expected >= 2 uselistorder indexes"
+        } else if excess != 0 || largest >= count {
+            "expected distinct uselistorder indexes in range [0, size)"
+        } else if ordered {
+            "expected uselistorder indexes to change the order"
+        } else {
+            if let Some(global) = global {
+                self.use_list_checks.push(UseListCheck::Global {
+                    at: start,
+                    global,
+                    indexes: count,
+                });
+            }
+            if let Some((function, block)) = block {
+                self.uselistorder_bb_holds(function, block)?;
+            }
+            return Ok(start.to(end));
+        };
+        Err(self.err_at(open.span, message))
+    }
+
+    /// What LLVM checks of `uselistorder_bb @f, %block` where it stands: `@f` is a function
+    /// defined before it, and the block is named, not numbered. That `f` has such a block is
+    /// checked once its body is read.
+    fn uselistorder_bb_holds(&mut self, function: Token, block: Token) -> PResult<()> {
+        let global = global_named(&self.m, &self.src[function.span.range()][1..]);
+        let kind = global.map(|g| self.m.globals[g].kind);
+        let f = match kind {
+            None | Some(GlobalKind::Pending) => {
+                let message = "invalid function forward reference in uselistorder_bb";
+                return Err(self.err_at(function.span, message));
+            }
+            Some(GlobalKind::Function(f)) => f,
+            Some(_) => {
+                let message = "expected function name in uselistorder_bb";
+                return Err(self.err_at(function.span, message));
+            }
+        };
+        if self.m.functions[f].body.is_none() {
+            let message = "invalid declaration in uselistorder_bb";
+            return Err(self.err_at(function.span, message));
+        }
+        if block.kind == Tok::LocalNum {
+            let message = "invalid numeric label in uselistorder_bb";
+            return Err(self.err_at(block.span, message));
+        }
+        self.use_list_checks.push(UseListCheck::Block {
+            function: f,
+            block: block.span,
+        });
+        Ok(())
+    }
+
+    pub(super) fn expect_global(&mut self, what: &str) -> PResult<Token> {
+        if matches!(self.tok.kind, Tok::GlobalName | Tok::GlobalNum) {
+            Ok(self.bump())
+        } else {
+            Err(self.err(what))
+        }
+    }
+
+    pub(super) fn comdat(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect_word("comdat")?;
+        let kind = self.tok;
+        match self.word() {
+            b"any" | b"exactmatch" | b"largest" | b"nodeduplicate" | b"noduplicates"
+            | b"samesize" => {}
+            _ => return Err(self.err("a comdat selection kind")),
+        }
+        self.bump();
+        // Checked once the definition is read, as LLVM does.
+        let key = strip_name(&self.src[name.span.range()][1..]);
+        self.comdat_refs.remove(&key);
+        if !self.comdats_defined.insert(key) {
+            let key = strip_name(&self.src[name.span.range()][1..]);
+            let message = format!(
+                "redefinition of comdat '${}'",
+                String::from_utf8_lossy(&key)
+            );
+            return Err(self.err_at(name.span, message));
+        }
+        self.m.comdats.push(Comdat {
+            name: name.span,
+            kind: kind.span,
+            span: name.span.to(kind.span),
+        });
+        Ok(())
+    }
+
+    fn type_definition(&mut self) -> PResult<()> {
+        let name = self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        self.expect_word("type")?;
+        let n = self.named_type(name)?;
+        if self.m.types.named[n].body.is_some() {
+            return Err(self.err_at(name.span, "redefinition of a type"));
+        }
+        let body = if self.eat_word(b"opaque") {
+            None
+        } else {
+            Some(self.parse_type()?)
+        };
+        self.m.types.named[n].body = Some(body);
+        // A struct that holds itself, not through a pointer, has no size: LLVM refuses it
+        // once the definition that closes the cycle is read.
+        if body.is_some_and(|body| self.holds_by_value(body, n, &mut Vec::new())) {
+            let name = self.m.types.named[n].spelling.trim_matches('"');
+            let message = format!("identified structure type '{name}' is recursive");
+            return Err(self.err_at(self.tok.span, message));
+        }
+        Ok(())
+    }
+
+    /// Whether a value of type `ty` holds one of the named type `target` (in a struct, array
+    /// or vector element, followed through named types defined so far; `seen` are the named
+    /// types already followed).
+    fn holds_by_value(&self, ty: TypeId, target: NamedTypeId, seen: &mut Vec<NamedTypeId>) -> bool {
+        match self.m.types.get(ty) {
+            Type::Named(n) if *n == target => true,
+            Type::Named(n) => match self.m.types.named[*n].body {
+                Some(Some(body)) if !seen.contains(n) => {
+                    seen.push(*n);
+                    self.holds_by_value(body, target, seen)
+                }
+                _ => false,
+            },
+            Type::Struct { elems, .. } => {
+                elems.iter().any(|&e| self.holds_by_value(e, target, seen))
+            }
+            Type::Array(_, elem) | Type::Vector { elem, .. } => {
+                self.holds_by_value(*elem, target, seen)
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn named_type(&mut self, t: Token) -> PResult<NamedTypeId> {
+        let text = self.text(t);
+        // The key is `%` and the unquoted, unescaped name: the text itself when bare, else
+        // made in a buffer kept for the next (C++ names its types `%"class.std::..."`).
+        let key: &[u8] = if t.kind == Tok::LocalNum || text.get(1) != Some(&b'"') {
+            text
+        } else {
+            self.key_buffer.clear();
+            self.key_buffer.push(b'%');
+            self.key_buffer.extend_from_slice(&strip_name(&text[1..]));
+            &self.key_buffer
+        };
+        if let Some(bm) = &self.body_mode {
+            return match bm.base.types.named_by_key.get(key) {
+                Some(&n) if bm.base.types.named[n].body.is_some() => Ok(n),
+                _ => Err(self.err_at(t.span, "use of undefined type")),
+            };
+        }
+        if let Some(&n) = self.m.types.named_by_key.get(key) {
+            return Ok(n);
+        }
+        let key: Box<[u8]> = key.into();
+        let n = self.m.types.named.push(crate::model::types::NamedType {
+            spelling: String::from_utf8_lossy(&text[1..]).into(),
+            body: None,
+            first_use: t.span,
+        });
+        self.m.types.named_by_key.insert(key, n);
+        Ok(n)
+    }
+}
