@@ -2215,5 +2215,27 @@ fn use_list_order_indexes_are_checked_where_llvm_checks_them() {
         ("{ 1 }", "expected >= 2 uselistorder indexes"),
     ]
     .map(|(indexes, message)| (directive(indexes), (5, 22), message));
-    as_opt_reads(&cases, &[&directive("{ 2, 0, 1 }")]);
+    // Fewer indexes than uses, each use the operand itself (an aliasee, an instruction's
+    // operand): counted as LLVM counts them.
+    let too_few = [
+        (
+            directive("{ 1, 0 }"),
+            (5, 1),
+            "wrong number of indexes, expected 3",
+        ),
+        (
+            DIRECT_USES_OF_G.replace("INDEXES", "{ 1, 0, 2 }"),
+            (9, 1),
+            "wrong number of indexes, expected 4",
+        ),
+    ];
+    let all_uses = DIRECT_USES_OF_G.replace("INDEXES", "{ 1, 0, 3, 2 }");
+    as_opt_reads(&cases, &[&directive("{ 2, 0, 1 }"), &all_uses]);
+    as_opt_reads(&too_few, &[]);
 }
+
+/// `@g` named four times in a function, each time as the instruction's operand itself (so
+/// LLVM counts four uses), and a `uselistorder` of it with `INDEXES` to be filled in.
+const DIRECT_USES_OF_G: &str = "@g = global i32 0\ndefine void @f(ptr %p) {\n  \
+    store ptr @g, ptr %p\n  store ptr @g, ptr @g\n  call void @h(ptr @g)\n  ret void\n}\n\
+    declare void @h(ptr)\nuselistorder ptr @g, INDEXES\n";

@@ -244,6 +244,11 @@ pub struct GlobalUse {
     /// `blockaddress`).
     pub addr_space: u32,
     pub role: UseRole,
+    /// The global is itself the operand (of an instruction, as a global variable's
+    /// initializer, an alias's aliasee, a function's prefix, prologue or personality), not
+    /// named inside a constant or metadata: LLVM counts one use of it here, where a constant
+    /// written twice is one user of what it names and metadata none.
+    pub direct: bool,
     /// The text holding it is gone: an edit replaced or deleted it.
     pub dropped: bool,
 }

@@ -509,7 +509,9 @@ impl DebugFormCheck {
 /// they are known here: a global's uses are its names in the text, which may be more than
 /// LLVM counts (a constant written twice is one user, a name in metadata none), so a global
 /// named fewer times than the directive has indexes, or once, or never, is refused as LLVM
-/// refuses it, and one named more times is let through. A `uselistorder_bb` must name a
+/// refuses it. When every name is the operand itself ([`GlobalUse::direct`]) the names are
+/// LLVM's uses, and any other number of indexes is refused too; otherwise one named more
+/// times is let through. A `uselistorder_bb` must name a
 /// block of its function; the count of the block's uses is not checked.
 fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> {
     let src = m.source.as_bytes();
@@ -523,14 +525,19 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
                 global,
                 indexes,
             } => {
-                let named = m
-                    .uses_of(global)
-                    .filter(|&u| m.uses[u].role != UseRole::Definition)
-                    .count();
+                let (mut named, mut all_direct) = (0, true);
+                for u in m.uses_of(global) {
+                    if m.uses[u].role != UseRole::Definition {
+                        named += 1;
+                        all_direct &= m.uses[u].direct;
+                    }
+                }
                 let message = match named {
                     0 => "value has no uses".to_string(),
                     1 => "value only has one use".to_string(),
-                    n if n < indexes as usize => format!("wrong number of indexes, expected {n}"),
+                    n if n < indexes as usize || all_direct && n != indexes as usize => {
+                        format!("wrong number of indexes, expected {n}")
+                    }
                     _ => continue,
                 };
                 fail(ReadError::at(src, at, &message));

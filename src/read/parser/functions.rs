@@ -134,7 +134,8 @@ impl<'a> Parser<'a> {
             if self.is_word(which) {
                 self.bump();
                 let ty = self.parse_type()?;
-                *slot = Some((ty, self.parse_value(ty)?));
+                let v = self.parse_value(ty)?;
+                *slot = Some((ty, self.note_direct_use(v)));
             }
         }
         // `!name = ...` after a declaration is named metadata, not an attachment.

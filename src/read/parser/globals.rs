@@ -220,7 +220,8 @@ impl<'a> Parser<'a> {
         let has_init = link.linkage_span.is_empty()
             || !matches!(link.linkage, Linkage::External | Linkage::ExternWeak);
         let init = if has_init {
-            Some(self.parse_value(ty)?)
+            let init = self.parse_value(ty)?;
+            Some(self.note_direct_use(init))
         } else {
             None
         };
@@ -300,7 +301,8 @@ impl<'a> Parser<'a> {
             (target, self.expression_ty(target).unwrap_or(ptr))
         } else {
             let ty = self.parse_type()?;
-            (self.parse_value(ty)?, ty)
+            let target = self.parse_value(ty)?;
+            (self.note_direct_use(target), ty)
         };
         while self.tok.kind == Tok::Comma {
             self.bump();

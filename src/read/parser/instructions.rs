@@ -15,6 +15,7 @@ impl<'a> Parser<'a> {
 
     fn item_value(&mut self, ty: TypeId) -> PResult<Value> {
         let v = self.parse_value(ty)?;
+        let v = self.note_direct_use(v);
         self.push_item(Item::Value(v));
         Ok(v)
     }
@@ -851,6 +852,7 @@ impl<'a> Parser<'a> {
         let ptr = self.intern(Type::Ptr(addr_space));
         let callee_tok = self.tok;
         let callee = self.parse_value(ptr)?;
+        let callee = self.note_direct_use(callee);
         if let (ValueKind::Global(u), Tok::GlobalName | Tok::GlobalNum) =
             (callee.kind(), callee_tok.kind)
         {

@@ -1111,19 +1111,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn set_use_role(&mut self, u: UseId, role: UseRole) {
+    /// The use `u` recorded: the module's, or in body mode the body's own.
+    fn recorded_use(&mut self, u: UseId) -> Option<&mut GlobalUse> {
         match &mut self.body_mode {
-            None => self.m.uses[u].role = role,
-            Some(bm) => {
-                if let Some(use_) = u
-                    .index()
-                    .checked_sub(bm.first_use as usize)
-                    .and_then(|i| bm.uses.get_mut(i))
-                {
-                    use_.role = role;
-                }
-            }
+            None => Some(&mut self.m.uses[u]),
+            Some(bm) => u
+                .index()
+                .checked_sub(bm.first_use as usize)
+                .and_then(|i| bm.uses.get_mut(i)),
         }
+    }
+
+    fn set_use_role(&mut self, u: UseId, role: UseRole) {
+        if let Some(use_) = self.recorded_use(u) {
+            use_.role = role;
+        }
+    }
+
+    /// `v`, read where a value is an operand of its own (not inside a constant): if it names
+    /// a global, that use is [`GlobalUse::direct`].
+    fn note_direct_use(&mut self, v: Value) -> Value {
+        if let ValueKind::Global(u) = v.kind()
+            && let Some(use_) = self.recorded_use(u)
+        {
+            use_.direct = true;
+        }
+        v
     }
 
     // ---- token helpers ----
@@ -1340,6 +1353,7 @@ impl<'a> Parser<'a> {
                 in_function: bm.func.into(),
                 addr_space,
                 role,
+                direct: false,
                 dropped: false,
             });
             return Ok(u);
@@ -1386,6 +1400,7 @@ impl<'a> Parser<'a> {
             in_function: None.into(),
             addr_space,
             role,
+            direct: false,
             dropped: false,
         });
         self.m.globals[global].uses.push(u);
