@@ -337,8 +337,8 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
 
 /// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
 /// visibility and DLL storage with local linkage, the constant expressions it dropped, target
-/// extension types with the wrong parameters or without a zero value. Each is refused where
-/// opt-22 refuses it.
+/// extension types with the wrong parameters or without a zero value, intrinsics it does not
+/// know called without a declaration. Each is refused where opt-22 refuses it.
 #[test]
 fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     let cases: &[(&str, (u32, u32), &str)] = &[
@@ -827,6 +827,12 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 17),
             "global variable reference must have pointer type",
         ),
+        // An intrinsic called without a declaration: LLVM declares only those it knows.
+        (
+            "define void @f() {\n  call void @llvm.donothing.x()\n  ret void\n}\n",
+            (2, 13),
+            "unknown intrinsic 'llvm.donothing.x'",
+        ),
         // Target extension types: the names whose parameters LLVM fixes, and those without
         // a zero value.
         (
@@ -865,6 +871,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "declare cc42 void @f()\ndefine void @g() {\n  call cc 42 void @f()\n  ret void\n}\n",
             "define void @f() align(16) {\n  %a = alloca i32, align 4294967296\n  ret void\n}\n",
             "@g = global i8** null\n@h = external global void ()*\n@i = external global { x86_amx }\n",
+            "define void @f(ptr %p) {\n  \
+             call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %p, i64 1, i1 false)\n  \
+             call void @llvm.donothing()\n  ret void\n}\n",
             "define void @f() {\n  %v = freeze target(\"spirv.Event\") zeroinitializer\n  \
              %w = freeze target(\"aarch64.svcount\") zeroinitializer\n  \
              %x = freeze target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2) zeroinitializer\n  \

@@ -12,6 +12,7 @@
 mod attributes;
 mod debug_info;
 mod error;
+mod intrinsics;
 mod lexer;
 mod parser;
 mod pieces;
@@ -216,7 +217,9 @@ fn error_offset(e: &ReadError) -> usize {
 /// Names used but never defined: LLVM reports these once the whole module is read.
 fn is_reference_error(e: &ReadError) -> bool {
     matches!(e, ReadError::Syntax(d)
-        if d.message.starts_with("use of undefined") || d.message == NOT_A_CALLEE)
+        if d.message.starts_with("use of undefined")
+            || d.message.starts_with("unknown intrinsic")
+            || d.message == NOT_A_CALLEE)
 }
 
 /// The error LLVM reports first: syntax errors by position, then names left undefined.
@@ -233,13 +236,18 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 }
 
 /// The global a body's use of an intrinsic never declared names: made at its first use, as
-/// LLVM declares it then. LLVM's own checks of its name and type against the call are not
-/// made here (that needs LLVM's table of intrinsics); the text is written back as it was.
+/// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]). LLVM's check of
+/// the call's type against the intrinsic's is not made here (that needs LLVM's tables of
+/// intrinsic signatures); the text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
     if use_.role != UseRole::Callee {
         return Err(ReadError::at(m.source.as_bytes(), use_.span, NOT_A_CALLEE));
     }
     let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
+    if !intrinsics::is_known(&name) {
+        let message = format!("unknown intrinsic '{}'", String::from_utf8_lossy(&name));
+        return Err(ReadError::at(m.source.as_bytes(), use_.span, &message));
+    }
     Ok(match m.global_by_name.get(name.as_ref()) {
         Some(&g) => g,
         None => m.add_global(
