@@ -12,8 +12,9 @@ pub(super) fn is_known(name: &[u8]) -> bool {
     if lookup(name).is_some() {
         return true;
     }
-    let cuts = (0..name.len()).rev().filter(|&at| name[at] == b'.');
-    cuts.into_iter()
+    (0..name.len())
+        .rev()
+        .filter(|&at| name[at] == b'.')
         .find_map(|at| lookup(&name[..at]))
         .unwrap_or(false)
 }

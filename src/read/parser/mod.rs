@@ -1,9 +1,11 @@
 //! Recursive-descent parser from tokens to the [`Module`] model.
 //!
-//! It follows the grammar of LLVM 22's `LLParser`: each function below names the construct it
-//! reads. Names are resolved as they are read; forward references (to globals, metadata, named
-//! types, locals) are recorded and checked once their scope ends, so that an undefined name is
-//! an error at its first use, as LLVM reports it.
+//! It follows the grammar of LLVM 22's `LLParser`: each function names the construct it reads,
+//! in the submodule of its part of the grammar; this module holds the parser's state, the
+//! arenas it fills (the module's, or a body's own), tokens and names. Names are resolved as
+//! they are read; forward references (to globals, metadata, named types, locals) are recorded
+//! and checked once their scope ends, so that an undefined name is an error at its first use,
+//! as LLVM reports it.
 
 use super::attributes::{self, Argument};
 use super::debug_info;
