@@ -212,9 +212,17 @@ pub fn write_file_as(m: &Module, path: &Path, comments: Comments) -> io::Result<
     write_file_with(path, |mut file| write_to_as(m, &mut file, comments))
 }
 
-/// Write `bytes` to `path` atomically, as [`write_file`] does.
-pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_file_with(path, |mut file| file.write_all(bytes)).map(drop)
+/// Write to `path` atomically, as [`write_file`] does, what `fill` writes (through a buffer).
+pub fn write_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write_file_with(path, |file| {
+        let mut out = io::BufWriter::new(file);
+        fill(&mut out)?;
+        out.flush()
+    })
+    .map(drop)
 }
 
 /// The file a written one replaced, now under a temporary name, removed when this is dropped.
@@ -445,7 +453,7 @@ mod tests {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::read(fifo).unwrap())
         };
-        write_bytes_atomically(&fifo, b"; text\n").unwrap();
+        write_atomically(&fifo, |out| out.write_all(b"; text\n")).unwrap();
         use std::os::unix::fs::FileTypeExt;
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
         assert_eq!(reader.join().unwrap(), b"; text\n");
@@ -458,7 +466,7 @@ mod tests {
         let (file, link) = (dir.path().join("real.ll"), dir.path().join("link.ll"));
         std::fs::write(&file, "old").unwrap();
         std::os::unix::fs::symlink(&file, &link).unwrap();
-        write_bytes_atomically(&link, b"new").unwrap();
+        write_atomically(&link, |out| out.write_all(b"new")).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
         assert_eq!(std::fs::read(&file).unwrap(), b"new");
     }
