@@ -285,16 +285,14 @@ fn run(command: Command) -> Result<(), String> {
                 preserve_debug_info,
             };
             let (m, r) = load_and_merge(&input, &opts)?;
-            // The report is written while the module is, and the file the module replaced is
-            // removed (jsonprog-O0: 1 ms of the 3.5 all took in turn). A module too small for
-            // threads asks for none: starting the pool would cost it half its time.
+            // Once the module is written, and only then, the report is written while the file
+            // the module replaced is removed. A module too small for threads asks for none:
+            // starting the pool would cost it half its time.
             match report {
                 Some(path) if mergefn::read::worth_threads(m.source.len(), 2) => {
-                    let (written, reported) = rayon::join(
-                        || emit(&m, Some(&output)).map(drop),
-                        || write_report(&r, &path),
-                    );
-                    written?;
+                    let replaced = emit(&m, Some(&output))?;
+                    let ((), reported) =
+                        rayon::join(move || drop(replaced), || write_report(&r, &path));
                     reported?;
                 }
                 report => {

@@ -783,6 +783,35 @@ fn output_does_not_depend_on_threads() {
     }
 }
 
+/// A module that cannot be written leaves its report unwritten: the report says what the
+/// written module holds. Both ways of writing them, a small module's (one thread) and a large
+/// one's (the report beside the removal of the file the module replaced).
+#[test]
+fn a_failed_write_leaves_the_report_alone() {
+    let mut inputs = vec![root().join("tests/fixtures/merge/call_tree.ll")];
+    inputs.extend(
+        corpus()
+            .into_iter()
+            .filter(|p| p.file_name().is_some_and(|n| n == "jsonprog-O0.ll")),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("no-such-folder").join("out.ll");
+    let report = dir.path().join("report.json");
+    for input in &inputs {
+        let (ok, _, stderr) = mergefn_cli(&[
+            "merge",
+            input.to_str().unwrap(),
+            "-o",
+            output.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        assert!(!ok, "{}: the write should fail", input.display());
+        assert!(stderr.contains("out.ll"), "{stderr}");
+        assert!(!report.exists(), "{}: report written", input.display());
+    }
+}
+
 /// Uses move between members whose types are equal but not the same, as LLVM moves them
 /// (spec §6): an unnamed_addr member is replaced everywhere and deleted, a member whose address
 /// is significant keeps a thunk but its direct calls go to the survivor.
