@@ -12,7 +12,7 @@ use mergefn::model::{
 };
 use mergefn::{Options, Report, parse};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn read(p: &Path) -> String {
@@ -745,16 +745,23 @@ fn header_keys_agree_with_encodings() {
     );
 }
 
-/// The same input gives byte-identical output and report whatever the thread count: bodies
-/// are read and fingerprinted in parallel, and every result goes back to its place.
-#[test]
-fn output_does_not_depend_on_threads() {
+/// A module small enough to be merged on one thread, and one (from the corpus, when it is
+/// there) large enough for the thread pool.
+fn small_and_large_modules() -> Vec<PathBuf> {
     let mut inputs = vec![root().join("tests/fixtures/merge/call_tree.ll")];
     inputs.extend(
         corpus()
             .into_iter()
             .filter(|p| p.file_name().is_some_and(|n| n == "jsonprog-O0.ll")),
     );
+    inputs
+}
+
+/// The same input gives byte-identical output and report whatever the thread count: bodies
+/// are read and fingerprinted in parallel, and every result goes back to its place.
+#[test]
+fn output_does_not_depend_on_threads() {
+    let inputs = small_and_large_modules();
     let dir = tempfile::tempdir().unwrap();
     for input in &inputs {
         let mut outputs = Vec::new();
@@ -788,12 +795,7 @@ fn output_does_not_depend_on_threads() {
 /// one's (the report beside the removal of the file the module replaced).
 #[test]
 fn a_failed_write_leaves_the_report_alone() {
-    let mut inputs = vec![root().join("tests/fixtures/merge/call_tree.ll")];
-    inputs.extend(
-        corpus()
-            .into_iter()
-            .filter(|p| p.file_name().is_some_and(|n| n == "jsonprog-O0.ll")),
-    );
+    let inputs = small_and_large_modules();
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("no-such-folder").join("out.ll");
     let report = dir.path().join("report.json");

@@ -1268,6 +1268,14 @@ impl Module {
         }
     }
 
+    /// The functions with a body, in module order.
+    pub fn definitions(&self) -> impl Iterator<Item = FuncId> + '_ {
+        self.functions
+            .iter()
+            .filter(|(_, f)| f.body.is_some())
+            .map(|(f, _)| f)
+    }
+
     /// The uses of `g` still in the text, in source order until an edit moves uses to it.
     pub fn uses_of(&self, g: GlobalId) -> impl Iterator<Item = UseId> + '_ {
         let uses = &self.globals[g].uses;

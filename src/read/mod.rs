@@ -282,12 +282,7 @@ fn read_bodies(
     use_list_checks: Option<&[UseListCheck]>,
     work: Option<&dyn BodyWork>,
 ) -> (Option<ReadError>, bool) {
-    let mut definitions: Vec<FuncId> = m
-        .functions
-        .iter()
-        .filter(|(_, f)| f.body.is_some())
-        .map(|(id, _)| id)
-        .collect();
+    let mut definitions: Vec<FuncId> = m.definitions().collect();
     if let Some(limit) = limit {
         definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
     }

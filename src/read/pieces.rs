@@ -317,10 +317,8 @@ mod tests {
         let m = parse(text.to_string()).unwrap();
         let facts = |f: &BodyFacts| format!("{:?} {:?} {:?}", f.info, f.uses, f.debug_forms);
         let mut scratch = Scratch::default();
-        m.functions
-            .iter()
-            .filter(|(_, func)| func.body.is_some())
-            .map(|(f, _)| {
+        m.definitions()
+            .map(|f| {
                 let whole = read_whole(&m, f, &mut scratch, None).unwrap();
                 (
                     facts(&whole),
