@@ -244,18 +244,18 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
         return Err(ReadError::at(m.source.as_bytes(), use_.span, NOT_A_CALLEE));
     }
     let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
+    if let Some(&g) = m.global_by_name.get(name.as_ref()) {
+        return Ok(g);
+    }
     if !intrinsics::is_known(&name) {
         let message = format!("unknown intrinsic '{}'", String::from_utf8_lossy(&name));
         return Err(ReadError::at(m.source.as_bytes(), use_.span, &message));
     }
-    Ok(match m.global_by_name.get(name.as_ref()) {
-        Some(&g) => g,
-        None => m.add_global(
-            GlobalName::Named(name.as_ref().into()),
-            GlobalKind::Intrinsic,
-            use_.span,
-        ),
-    })
+    Ok(m.add_global(
+        GlobalName::Named(name.as_ref().into()),
+        GlobalKind::Intrinsic,
+        use_.span,
+    ))
 }
 
 /// What reading one body finds: its facts, its uses of globals in order, and where its
