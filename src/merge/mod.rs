@@ -932,11 +932,15 @@ impl Module {
         if let Some(d) = definition {
             self.retarget_uses(&[d], p);
         }
-        if let Some(c) = self.functions[f].comdat
-            && self.bytes(c) == b"comdat"
-        {
-            let text = format!("comdat(${})", &global_name(&self.globals[old].name)[1..]);
-            self.patch(c, text);
+        // Out of its comdat, as LLVM leaves it: the callers redirected to it need not be in
+        // the comdat, and a linker that keeps another module's copy of the comdat would drop
+        // a body they still call.
+        if let Some(c) = self.functions[f].comdat.take() {
+            let start = self.source.as_bytes()[..c.start as usize]
+                .iter()
+                .rposition(|b| !matches!(b, b' ' | b'\t'))
+                .map_or(0, |i| i + 1);
+            self.patch(Span::new(start, c.end as usize), String::new());
         }
         self.globals[old].kind = GlobalKind::Pending;
         self.functions[f].global = p;
