@@ -120,6 +120,22 @@ fn thunk_callee(m: &Module, f: FuncId) -> Option<String> {
     callee
 }
 
+/// How many forwarders `@name` leads through before a function that does more (or none).
+fn forwarding_depth(m: &Module, name: &str) -> usize {
+    let mut name = name.to_string();
+    let mut depth = 0;
+    while depth < 64
+        && let Some(next) = m
+            .lookup(&name)
+            .and_then(|g| m.function_of(g))
+            .and_then(|f| thunk_callee(m, f))
+    {
+        name = next;
+        depth += 1;
+    }
+    depth
+}
+
 /// Whether `@name` is a number (`@3`), which opt-22 may give another function when it prints.
 fn is_numbered(name: &str) -> bool {
     name[1..].bytes().all(|b| b.is_ascii_digit())
@@ -142,15 +158,10 @@ fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
                 (_, None) => false,
                 (None, Some(_)) => true,
                 // A forwarder to a numbered function, which opt-22 may have renumbered: it
-                // became a thunk only if its callee's body now has another shape.
+                // became a thunk only if its chain of forwarders grew (a folded forwarder
+                // calls a new one, which calls the old callee).
                 (Some(old), Some(new)) if is_numbered(&old) || is_numbered(&new) => {
-                    let shape_of = |m: &Module, name: &str| {
-                        m.lookup(name)
-                            .and_then(|g| m.function_of(g))
-                            .filter(|&c| m.functions[c].body.is_some())
-                            .map(|c| shape(m, c))
-                    };
-                    shape_of(before, &old) != shape_of(after, &new)
+                    forwarding_depth(after, &new) > forwarding_depth(before, &old)
                 }
                 // A forwarder already: it became a thunk only if it now calls something else
                 // than its old callee, while that callee keeps a body of its own elsewhere,
