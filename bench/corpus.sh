@@ -7,6 +7,8 @@
 #                                      UndefinedBehaviorSanitizer
 #   jsonprog-cfi.ll                    the same at -O2 as full LTO compiles it for control-flow
 #                                      integrity (type metadata, type tests)
+#   stlprog-O0.ll stlprog-O2.ll        our C++ program using the standard library (regex,
+#                                      containers, variant...), files linked by llvm-link
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
 #   zstd-O0.ll zstd-O2.ll              zstd's library (bundled in the zstd-sys crate) with our
 #                                      driver, every file joined with llvm-link
@@ -102,6 +104,21 @@ for o in O0 O2 O2-g asan cfi; do
       parts+=("$p")
     done
     llvm-link-22 -S "${parts[@]}" -o "$out/jsonprog-$o.ll"
+    rm -f "${parts[@]}"
+  fi
+done
+
+# --- C++ program using the standard library: every file at -O0 and -O2, joined ---
+for o in O0 O2; do
+  if [ ! -s "$out/stlprog-$o.ll" ]; then
+    log "stlprog-$o.ll"
+    parts=()
+    for f in "$root"/bench/programs/stlprog/*.cpp; do
+      p="$out/stlprog-$o-$(basename "$f" .cpp).ll"
+      clang++-22 -std=c++17 -"$o" -S -emit-llvm "$f" -o "$p"
+      parts+=("$p")
+    done
+    llvm-link-22 -S "${parts[@]}" -o "$out/stlprog-$o.ll"
     rm -f "${parts[@]}"
   fi
 done

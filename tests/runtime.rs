@@ -1,9 +1,10 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
 //! amalgamation with our SQL driver, our C++ program using nlohmann-json (also instrumented by
-//! the sanitizers), and the zstd and HarfBuzz libraries with our drivers, each compiled from
-//! the corpus module before and after `mergefn merge`, must print the same bytes; and our Rust
-//! program, its module compiled and linked as rustc linked it. The C++ program is also built
-//! as usual builds go: each unit merged on its own, then linked.
+//! the sanitizers), our C++ program using the standard library, and the zstd and HarfBuzz
+//! libraries with our drivers, each compiled from the corpus module before and after
+//! `mergefn merge`, must print the same bytes; and our Rust program, its module compiled and
+//! linked as rustc linked it. The C++ programs are also built as usual builds go: each unit
+//! merged on its own, then linked.
 
 mod common;
 
@@ -156,6 +157,11 @@ fn json_program_prints_the_same() {
     modules_behave_the_same(&modules, &C_PLUS_PLUS);
 }
 
+#[test]
+fn stl_program_prints_the_same() {
+    modules_behave_the_same(&["stlprog-O0.ll", "stlprog-O2.ll"], &C_PLUS_PLUS);
+}
+
 /// The program instrumented by AddressSanitizer and UndefinedBehaviorSanitizer: module
 /// constructors, instrumented globals and `llvm.compiler.used`. The module is instrumented
 /// already (clang says so and leaves it); the flags link the sanitizers' runtimes.
@@ -195,7 +201,7 @@ fn rust_program_prints_the_same() {
     eprintln!("rustprog-O0.ll: {folded} functions folded, same output");
 }
 
-/// The usual build: each translation unit of the C++ program compiled to IR and merged on its
+/// The usual build: each translation unit of the C++ programs compiled to IR and merged on its
 /// own, then compiled and linked. Every unit defines the same inline functions in the same
 /// comdats, and the linker keeps one unit's copy of each comdat: a body made private for a
 /// class (§6) must not stay in its comdat, or the callers left in the other units' kept code
@@ -206,85 +212,91 @@ fn separately_merged_units_link_in_either_order() {
     if std::env::var_os("MERGEFN_CORPUS").is_none() || opt().is_none() {
         return;
     }
+    for program in ["jsonprog", "stlprog"] {
+        for level in ["-O0", "-O2"] {
+            units_merged_alone_link_in_either_order(program, level);
+        }
+    }
+}
+
+fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let sources: Vec<_> = std::fs::read_dir(root().join("bench/programs/jsonprog"))
+    let sources: Vec<_> = std::fs::read_dir(root().join("bench/programs").join(program))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "cpp"))
         .collect();
-    for level in ["-O0", "-O2"] {
-        let units: Vec<_> = sources
+    let units: Vec<_> = sources
+        .iter()
+        .map(|source| {
+            let stem = source.file_stem().unwrap().to_string_lossy();
+            let ll = dir.path().join(format!("{stem}{level}.ll"));
+            let child = Command::new("clang++-22")
+                .args(["-std=c++17", level, "-S", "-emit-llvm"])
+                .arg(source)
+                .arg("-o")
+                .arg(&ll)
+                .spawn()
+                .unwrap();
+            (ll, child)
+        })
+        .collect();
+    let units: Vec<_> = units
+        .into_iter()
+        .map(|(ll, mut child)| {
+            assert!(child.wait().unwrap().success(), "clang++-22 {level} failed");
+            ll
+        })
+        .collect();
+    let objects = |suffix: &str, transform: &dyn Fn(&Path) -> std::path::PathBuf| {
+        units
             .iter()
-            .map(|source| {
-                let stem = source.file_stem().unwrap().to_string_lossy();
-                let ll = dir.path().join(format!("{stem}{level}.ll"));
-                let child = Command::new("clang++-22")
-                    .args(["-std=c++17", level, "-S", "-emit-llvm"])
-                    .arg(source)
-                    .arg("-o")
-                    .arg(&ll)
-                    .spawn()
-                    .unwrap();
-                (ll, child)
+            .map(|ll| {
+                let object = ll.with_extension(format!("{suffix}.o"));
+                let mut compile = Command::new("clang-22");
+                compile.args(["-O1", "-c", "-Wno-override-module"]);
+                run_ok(
+                    compile.arg(transform(ll)).arg("-o").arg(&object),
+                    "clang-22 -c",
+                );
+                object
             })
-            .collect();
-        let units: Vec<_> = units
-            .into_iter()
-            .map(|(ll, mut child)| {
-                assert!(child.wait().unwrap().success(), "clang++-22 {level} failed");
-                ll
-            })
-            .collect();
-        let objects = |suffix: &str, transform: &dyn Fn(&Path) -> std::path::PathBuf| {
-            units
-                .iter()
-                .map(|ll| {
-                    let object = ll.with_extension(format!("{suffix}.o"));
-                    let mut compile = Command::new("clang-22");
-                    compile.args(["-O1", "-c", "-Wno-override-module"]);
-                    run_ok(
-                        compile.arg(transform(ll)).arg("-o").arg(&object),
-                        "clang-22 -c",
-                    );
-                    object
-                })
-                .collect::<Vec<_>>()
-        };
-        let link_and_run = |objects: &[std::path::PathBuf], name: &str| {
-            let exe = dir.path().join(name);
-            let mut link = Command::new("clang++-22");
-            run_ok(link.args(objects).arg("-o").arg(&exe), "clang++-22 (link)");
-            let run = Command::new(&exe).output().unwrap();
-            assert!(
-                run.status.success() && !run.stdout.is_empty(),
-                "{name} failed"
-            );
-            run.stdout
-        };
-        let expected = link_and_run(&objects("plain", &|ll| ll.to_path_buf()), "plain");
-        let mut folded = 0;
-        for ll in &units {
-            let mut m = mergefn::parse(std::fs::read_to_string(ll).unwrap()).unwrap();
-            folded += mergefn::merge(&mut m, &mergefn::Options::default()).folded;
-            mergefn::write::write_file(&m, &ll.with_extension("merged.ll")).unwrap();
-        }
-        let mut merged = objects("merged", &|ll| ll.with_extension("merged.ll"));
+            .collect::<Vec<_>>()
+    };
+    let link_and_run = |objects: &[std::path::PathBuf], name: &str| {
+        let exe = dir.path().join(name);
+        let mut link = Command::new("clang++-22");
+        run_ok(link.args(objects).arg("-o").arg(&exe), "clang++-22 (link)");
+        let run = Command::new(&exe).output().unwrap();
         assert!(
-            folded > 0,
-            "{level}: nothing merged, the test would prove nothing"
+            run.status.success() && !run.stdout.is_empty(),
+            "{name} failed"
         );
-        for order in ["forward", "reverse"] {
-            let out = link_and_run(&merged, &format!("merged{level}-{order}"));
-            assert_eq!(
-                String::from_utf8_lossy(&expected),
-                String::from_utf8_lossy(&out),
-                "{level}, linked {order}: the merged build prints something else"
-            );
-            merged.reverse();
-        }
-        eprintln!(
-            "{level}: {folded} functions folded in {} units, same output",
-            units.len()
-        );
+        run.stdout
+    };
+    let expected = link_and_run(&objects("plain", &|ll| ll.to_path_buf()), "plain");
+    let mut folded = 0;
+    for ll in &units {
+        let mut m = mergefn::parse(std::fs::read_to_string(ll).unwrap()).unwrap();
+        folded += mergefn::merge(&mut m, &mergefn::Options::default()).folded;
+        mergefn::write::write_file(&m, &ll.with_extension("merged.ll")).unwrap();
     }
+    let mut merged = objects("merged", &|ll| ll.with_extension("merged.ll"));
+    assert!(
+        folded > 0,
+        "{program} {level}: nothing merged, the test would prove nothing"
+    );
+    for order in ["forward", "reverse"] {
+        let out = link_and_run(&merged, &format!("merged{level}-{order}"));
+        assert_eq!(
+            String::from_utf8_lossy(&expected),
+            String::from_utf8_lossy(&out),
+            "{program} {level}, linked {order}: the merged build prints something else"
+        );
+        merged.reverse();
+    }
+    eprintln!(
+        "{program} {level}: {folded} functions folded in {} units, same output",
+        units.len()
+    );
 }
