@@ -939,3 +939,42 @@ fn fixture_outputs_are_opts_where_no_rule_differs() {
     }
     assert!(checked >= 10, "only {checked} fixtures compared");
 }
+
+/// A ThinLTO summary describes the module as it was read: it goes at the first edit, and
+/// `llvm-as` (which reads summaries, where opt-22 skips them) accepts what we write. An
+/// unedited module keeps it, byte for byte.
+#[test]
+fn summaries_go_at_the_first_edit() {
+    if opt().is_none() {
+        return;
+    }
+    let text = read(&root().join("tests/fixtures/merge/thin_lto_summary.ll"));
+    let assemble = |text: &str| {
+        let mut child = Command::new("llvm-as-22")
+            .args(["-", "-o", "/dev/null"])
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("llvm-as-22 (package llvm-22)");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "llvm-as-22 refused it:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    assemble(&text);
+    let unedited = parse(text.clone()).unwrap();
+    assert_eq!(mergefn::write::to_string(&unedited), text);
+    let (ours, folded, _) = merged(&text, &Options::default());
+    assert!(folded.contains("@twice_plus_one"), "{folded:?}");
+    assert!(!ours.lines().any(|l| l.starts_with('^')), "{ours}");
+    assert!(!ours.contains("; guid ="), "{ours}");
+    assemble(&ours);
+}

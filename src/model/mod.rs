@@ -1237,6 +1237,11 @@ pub struct Module {
     /// level's name is not recorded as a use (they order uses, they are none); a body's are
     /// read with the body, as uses of it.
     pub use_list_orders: Vec<Span>,
+    /// The summary entries (`^0 = module: ...`, `^1 = gv: ...`: a ThinLTO index of the module,
+    /// its functions, their calls and references), until the first edit deletes them: they
+    /// describe the module as it was, and `llvm-as` refuses an entry that names a function no
+    /// longer defined (opt-22 never prints them).
+    pub summary_entries: Vec<Span>,
     /// Where LLVM's lexer stops reading bare labels (`entry:`, `line:`): from the `=` of the
     /// first summary entry (`^0 = ...`) on, it reads `name:` as a name and a colon, as within
     /// an entry (`u32::MAX` without one). The reader refuses a bare label past it, as LLVM does.

@@ -16,7 +16,7 @@ impl Module {
     }
 
     fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: String) {
-        self.drop_use_list_orders();
+        self.drop_what_edits_invalidate();
         // A later edit of the same text replaces the earlier one.
         match self.patch_index.get(&(span, slot)) {
             Some(&i) => self.patches[i].text = text,
@@ -150,13 +150,28 @@ impl Module {
         self.drop_uses(dropped);
     }
 
-    /// Delete the top level's `uselistorder` directives at the first edit: an order lists
-    /// every use of a value, and LLVM refuses one that no longer does. A use-list order is no
-    /// part of what a module computes, and LLVM prints them only when asked to.
-    fn drop_use_list_orders(&mut self) {
+    /// Delete at the first edit what an edit makes wrong: the `uselistorder` directives (an
+    /// order lists every use of a value, and LLVM refuses one that no longer does) and the
+    /// summary entries (an index of the module as it was; `llvm-as` refuses one naming a
+    /// function that is gone). Neither is part of what a module computes, and LLVM prints
+    /// them only when asked to. A summary entry goes with the rest of its line (LLVM ends it
+    /// with a `; guid = ...` comment).
+    fn drop_what_edits_invalidate(&mut self) {
         for mut span in std::mem::take(&mut self.use_list_orders) {
             if self.source.as_bytes().get(span.end as usize) == Some(&b'\n') {
                 span.end += 1;
+            }
+            self.patch(span, String::new());
+        }
+        for mut span in std::mem::take(&mut self.summary_entries) {
+            let rest = &self.source.as_bytes()[span.end as usize..];
+            let line = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest, |n| &rest[..=n]);
+            let blank = line.iter().position(|b| !b.is_ascii_whitespace());
+            if blank.is_none_or(|i| line[i] == b';') {
+                span.end += line.len() as u32;
             }
             self.patch(span, String::new());
         }
@@ -185,7 +200,7 @@ impl Module {
 
     /// Append a top-level entity written by the caller (a function, declaration or alias).
     pub fn append_entity(&mut self, text: &str) {
-        self.drop_use_list_orders();
+        self.drop_what_edits_invalidate();
         if !self.appended.is_empty() {
             self.appended.push('\n');
         }
@@ -196,7 +211,7 @@ impl Module {
     /// Add an alias written by the caller before the first function, after the aliases
     /// before it, where LLVM prints aliases.
     pub fn add_alias_text(&mut self, text: &str) {
-        self.drop_use_list_orders();
+        self.drop_what_edits_invalidate();
         self.aliases_added.push_str(text.trim_end());
         self.aliases_added.push('\n');
     }

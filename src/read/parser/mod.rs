@@ -932,6 +932,7 @@ impl<'a> Parser<'a> {
                 aliases_added: String::new(),
                 next_appended_metadata: None,
                 use_list_orders: Vec::new(),
+                summary_entries: Vec::new(),
                 labels_end: u32::MAX,
             },
             body_mode: None,

@@ -85,7 +85,10 @@ impl<'a> Parser<'a> {
                 Tok::ComdatName => self.comdat()?,
                 Tok::MdName => self.named_metadata()?,
                 Tok::MdNum => self.metadata_definition()?,
-                Tok::SummaryId => self.summary_entry()?,
+                Tok::SummaryId => {
+                    let span = self.summary_entry()?;
+                    self.m.summary_entries.push(span);
+                }
                 _ => return Err(self.err("a top-level entity")),
             }
         }
@@ -134,10 +137,10 @@ impl<'a> Parser<'a> {
     /// `^N = kind: ...`, stepped over as LLVM steps over it when it reads a module (not a
     /// summary): `flags` and `blockcount` take an integer, `gv`, `module` and `typeid`
     /// balanced parentheses; any other kind is refused (clang-22 writes
-    /// `typeidCompatibleVTable` with -flto=thin, which opt-22 refuses too).
-    fn summary_entry(&mut self) -> PResult<()> {
+    /// `typeidCompatibleVTable` with -flto=thin, which opt-22 refuses too). Its span.
+    fn summary_entry(&mut self) -> PResult<Span> {
         const KINDS: &str = "Expected 'gv', 'module', 'typeid', 'flags' or 'blockcount' at the start of summary entry";
-        self.bump();
+        let start = self.bump().span.start as usize;
         self.m.labels_end = self.m.labels_end.min(self.tok.span.start);
         self.expect(Tok::Equal, "'='")?;
         let kind = self.tok;
@@ -168,8 +171,8 @@ impl<'a> Parser<'a> {
             if self.tok.kind != Tok::Int || !self.text(self.tok)[0].is_ascii_digit() {
                 return Err(self.err_at(self.tok.span, "expected integer"));
             }
-            self.bump();
-            return Ok(());
+            let last = self.bump();
+            return Ok(Span::new(start, last.span.end as usize));
         }
         if self.tok.kind != Tok::LParen {
             return Err(self.err_at(self.tok.span, "expected '(' at start of summary entry"));
@@ -190,9 +193,9 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
-            self.bump();
+            let last = self.bump();
             if depth == 0 {
-                return Ok(());
+                return Ok(Span::new(start, last.span.end as usize));
             }
         }
     }
