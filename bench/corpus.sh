@@ -14,6 +14,8 @@
 #                                      driver, every file joined with llvm-link
 #   harfbuzz-O0.ll harfbuzz-O2.ll      HarfBuzz's C++ (bundled in the harfbuzz-sys crate, one
 #                                      file) with our driver, joined with llvm-link
+#   rustprog-cgu16/                    the Rust program at opt-level 0 in 16 code generation
+#                                      units, each unit's IR with the link (no corpus module)
 #   stress-<size>-<seed>.ll            llvm-stress-22 modules
 # Usage: bench/corpus.sh [--small]   (--small: skip the slow large inputs; for quick checks)
 set -euo pipefail
@@ -141,6 +143,28 @@ for level in 0 3; do
     cp "$ll" "$out/rustprog-O$level.ll"
   fi
 done
+
+# --- The Rust program in 16 code generation units, as rustc splits a crate by default ---
+# Each unit's IR in rustprog-cgu16/ (cgu.<n>.ll; a folder, so the units are no corpus modules
+# of their own) with the link beside it, for the runtime test that merges each unit alone.
+if [ ! -s "$out/rustprog-cgu16/link/args" ]; then
+  log "rustprog-cgu16/"
+  target="$out/rust-target"
+  rm -rf "$out/rustprog-cgu16"
+  mkdir -p "$out/rustprog-cgu16"
+  touch "$out/rustprog-cgu16/.start"
+  (cd "$root/bench/programs/rustprog" &&
+    RUSTFLAGS= CARGO_TARGET_DIR="$target" KEEP_LINK_DIR="$out/rustprog-cgu16/link" \
+      cargo rustc -q --release --config "profile.release.opt-level=0" \
+      --config "profile.release.codegen-units=16" -- \
+      --emit=llvm-ir,link -C linker="$root/bench/programs/rustprog/keep-link.sh")
+  find "$target/release/deps" -name 'rustprog-*-cgu.*.rcgu.ll' -newer "$out/rustprog-cgu16/.start" |
+    while read -r ll; do
+      n=${ll##*-cgu.}
+      cp "$ll" "$out/rustprog-cgu16/cgu.${n%.rcgu.ll}.ll"
+    done
+  rm "$out/rustprog-cgu16/.start"
+fi
 
 # --- llvm-stress modules of several sizes and seeds ---
 for size in 100 1000 10000; do

@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Run a build step; its error output if it fails.
@@ -37,6 +37,30 @@ enum Build<'a> {
     RustLink(&'a Path),
 }
 
+/// Compile IR to an object file with clang-22.
+fn compile_object(ll: &Path, object: &Path, level: &str) {
+    let mut compile = Command::new("clang-22");
+    compile.args([level, "-c", "-Wno-override-module"]);
+    run_ok(compile.arg(ll).arg("-o").arg(object), "clang-22 -c");
+}
+
+/// rustc's link kept by bench/programs/rustprog/keep-link.sh, writing `exe`, with the object
+/// `unit` gives for each of the program's units (`@MAIN@`, `@CGU.<n>@`).
+fn rustc_link(link: &Path, exe: &Path, unit: impl Fn(&str) -> Option<PathBuf>) -> Command {
+    let args = std::fs::read_to_string(link.join("args")).unwrap();
+    let mut cmd = Command::new("cc");
+    for arg in args.lines() {
+        if arg == "@OUT@" {
+            cmd.arg(exe);
+        } else if arg.starts_with('@') && arg.ends_with('@') {
+            cmd.arg(unit(arg).unwrap_or_else(|| panic!("no object for {arg}")));
+        } else {
+            cmd.arg(arg);
+        }
+    }
+    cmd
+}
+
 fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
     let exe = dir.join(name);
     let (mut cmd, what) = match build {
@@ -56,18 +80,10 @@ fn build_and_run(ll: &Path, build: &Build, dir: &Path, name: &str) -> Vec<u8> {
         }
         Build::RustLink(link) => {
             let object = dir.join(format!("{name}.o"));
-            let mut compile = Command::new("clang-22");
-            compile.args(["-O1", "-c", "-Wno-override-module"]);
-            run_ok(compile.arg(ll).arg("-o").arg(&object), "clang-22 -c");
-            let args = std::fs::read_to_string(link.join("args")).unwrap();
-            let mut cmd = Command::new("cc");
-            for arg in args.lines() {
-                match arg {
-                    "@MAIN@" => cmd.arg(&object),
-                    "@OUT@" => cmd.arg(&exe),
-                    _ => cmd.arg(arg),
-                };
-            }
+            compile_object(ll, &object, "-O1");
+            let cmd = rustc_link(link, &exe, |unit| {
+                (unit == "@MAIN@").then(|| object.clone())
+            });
             (cmd, "cc (rustc's link)")
         }
     };
@@ -199,6 +215,72 @@ fn rust_program_prints_the_same() {
     );
     let folded = same_behaviour("rustprog-O0.ll", &Build::RustLink(&link));
     eprintln!("rustprog-O0.ll: {folded} functions folded, same output");
+}
+
+/// The Rust program as rustc splits a crate by default, in code generation units (16 here),
+/// each unit's IR merged on its own (generic functions are instantiated in several units),
+/// compiled and linked as rustc linked them, prints what the unmerged units print.
+#[test]
+fn rust_units_merged_alone_link() {
+    let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") else {
+        return;
+    };
+    if opt().is_none() {
+        return;
+    }
+    let parts = Path::new(&corpus).join("rustprog-cgu16");
+    let link = parts.join("link");
+    assert!(
+        link.join("args").is_file(),
+        "{} missing: run bench/corpus.sh",
+        link.display()
+    );
+    let mut units: Vec<PathBuf> = std::fs::read_dir(&parts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .collect();
+    units.sort();
+    assert!(units.len() > 1, "{}: fewer than two units", parts.display());
+    let dir = tempfile::tempdir().unwrap();
+    let mut folded = 0;
+    let mut outputs = Vec::new();
+    for merged in [false, true] {
+        let mut objects = std::collections::HashMap::new();
+        for ll in &units {
+            let stem = ll.file_stem().unwrap().to_string_lossy().into_owned();
+            let mut input = ll.clone();
+            if merged {
+                input = dir.path().join(format!("{stem}.merged.ll"));
+                let mut m = mergefn::parse(std::fs::read_to_string(ll).unwrap()).unwrap();
+                folded += mergefn::merge(&mut m, &mergefn::Options::default()).folded;
+                mergefn::write::write_file(&m, &input).unwrap();
+            }
+            let object = dir.path().join(format!("{stem}.{merged}.o"));
+            compile_object(&input, &object, "-O0");
+            // cgu.07 is linked as @CGU.07@.
+            objects.insert(format!("@CGU.{}@", &stem["cgu.".len()..]), object);
+        }
+        let exe = dir.path().join(format!("rustprog-{merged}"));
+        let mut cmd = rustc_link(&link, &exe, |unit| objects.get(unit).cloned());
+        run_ok(&mut cmd, "cc (rustc's link)");
+        let run = Command::new(&exe).output().unwrap();
+        assert!(
+            run.status.success() && !run.stdout.is_empty(),
+            "{exe:?} failed"
+        );
+        outputs.push(run.stdout);
+    }
+    assert!(folded > 0, "nothing merged, the test would prove nothing");
+    assert_eq!(
+        String::from_utf8_lossy(&outputs[0]),
+        String::from_utf8_lossy(&outputs[1]),
+        "the units merged alone print something else"
+    );
+    eprintln!(
+        "rustprog in {} units: {folded} functions folded, same output",
+        units.len()
+    );
 }
 
 /// The usual build: each translation unit of the C++ programs compiled to IR and merged on its
