@@ -12,7 +12,6 @@ use mergefn::model::{
 };
 use mergefn::{Options, Report, parse};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -453,14 +452,8 @@ fn preserved_debug_info_is_what_llvm_keeps() {
             continue;
         }
         let (ours, folded, _) = merged(&text, &opts);
-        let mut reprint = Command::new(opt)
-            .args(["-S", "-o", "-", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut reprint.stdin.take().unwrap(), ours.as_bytes()).unwrap();
-        let reprinted = String::from_utf8(reprint.wait_with_output().unwrap().stdout).unwrap();
+        let reprint = run_on_text(opt, &["-S", "-o", "-", "-"], &ours);
+        let reprinted = String::from_utf8(reprint.stdout).unwrap();
         let theirs = run_opt(&path, &opts);
         for f in &folded {
             assert_eq!(
@@ -700,21 +693,9 @@ define i32 @user() {
     assert!(!out.contains(';'), "{out}");
     assert!(out.contains("  %y = add i32 %x, 1\n  %z"), "{out}");
     let filecheck = |input: &str| {
-        use std::io::Write;
-        let mut child = Command::new("FileCheck-22")
-            .arg(&path)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("FileCheck-22 (package llvm-22-tools)");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait().unwrap().success()
+        run_on_text("FileCheck-22", &[path.to_str().unwrap()], input)
+            .status
+            .success()
     };
     assert!(filecheck(&out), "{out}");
     let theirs = Command::new(opt)
@@ -898,19 +879,7 @@ fn fixture_outputs_are_opts_where_no_rule_differs() {
         return;
     };
     let printed = |text: &str| {
-        let mut child = Command::new(opt)
-            .args(["-S", "-o", "-", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = run_on_text(opt, &["-S", "-o", "-", "-"], text);
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
@@ -950,19 +919,7 @@ fn summaries_go_at_the_first_edit() {
     }
     let text = read(&root().join("tests/fixtures/merge/thin_lto_summary.ll"));
     let assemble = |text: &str| {
-        let mut child = Command::new("llvm-as-22")
-            .args(["-", "-o", "/dev/null"])
-            .stdin(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("llvm-as-22 (package llvm-22)");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = run_on_text("llvm-as-22", &["-", "-o", "/dev/null"], text);
         assert!(
             out.status.success(),
             "llvm-as-22 refused it:\n{}",

@@ -81,3 +81,23 @@ pub fn verify(text: &str) -> Result<(), String> {
         Err(String::from_utf8_lossy(&out.stderr).into_owned())
     }
 }
+
+/// Run an LLVM tool on IR text given on its standard input; its output, whether it succeeded.
+pub fn run_on_text(program: &str, args: &[&str], text: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    // Written from another thread: the tool may fill its output pipe before it reads all.
+    let mut stdin = child.stdin.take().unwrap();
+    let text = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
+}
