@@ -106,9 +106,10 @@ fn counts_agree_with_llvm() {
     assert!(functions > 0);
 }
 
+/// The located error reading `src` gives: a syntax error or a name never defined.
 fn syntax_error(src: &str) -> mergefn::read::Diagnostic {
     match parse(src.to_string()) {
-        Err(ReadError::Syntax(d)) => *d,
+        Err(e) if e.diagnostic().is_some() => e.diagnostic().unwrap().clone(),
         other => panic!("expected a syntax error for {src:?}, got {other:?}"),
     }
 }
@@ -1747,8 +1748,10 @@ fn attribute_keywords_are_refused_where_llvm_refuses_them() {
     cases.par_iter().for_each(|text| {
         let ours = match parse(text.clone()) {
             Ok(_) => None,
-            Err(ReadError::Syntax(d)) => Some((d.line, d.col)),
-            Err(other) => panic!("{other:?}"),
+            Err(e) => {
+                let d = e.diagnostic().unwrap_or_else(|| panic!("{e:?}"));
+                Some((d.line, d.col))
+            }
         };
         assert_eq!(ours, opt_error_at(opt, text), "{text}");
     });
@@ -1824,9 +1827,10 @@ fn casts_are_refused_where_llvm_refuses_them() {
     }
     assert_eq!(opt_error_at(opt, &all_read), None);
     refused.par_iter().step_by(12).for_each(|text| {
-        let Err(ReadError::Syntax(d)) = parse(text.to_string()) else {
+        let Err(e) = parse(text.to_string()) else {
             unreachable!()
         };
+        let d = e.diagnostic().unwrap();
         assert_eq!(opt_error_at(opt, text), Some((d.line, d.col)), "{text}");
     });
 }

@@ -15,6 +15,10 @@ pub enum ReadError {
     /// A syntax or name-resolution error (boxed: the reader passes results up through every
     /// rule, and a small error keeps them small).
     Syntax(Box<Diagnostic>),
+    /// A name used and never defined (a value, type, comdat, metadata node, or an intrinsic
+    /// LLVM does not know or that is not called): LLVM reports these once the whole module
+    /// is read, so any syntax error comes first.
+    Undefined(Box<Diagnostic>),
 }
 
 impl ReadError {
@@ -27,6 +31,22 @@ impl ReadError {
             len,
             message.into(),
         )))
+    }
+
+    /// An [`ReadError::Undefined`] name at `span`.
+    pub(crate) fn undefined(src: &[u8], span: Span, message: impl Into<String>) -> ReadError {
+        match ReadError::at(src, span, message) {
+            ReadError::Syntax(d) => ReadError::Undefined(d),
+            other => other,
+        }
+    }
+
+    /// Where in the text, and what, for an error about the text.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            ReadError::Syntax(d) | ReadError::Undefined(d) => Some(d),
+            _ => None,
+        }
     }
 }
 
@@ -86,7 +106,7 @@ impl fmt::Display for ReadError {
                 write!(f, "{line}:{col}: invalid UTF-8; LLVM IR text must be UTF-8")
             }
             ReadError::TooLarge => write!(f, "1:1: input larger than 1 GiB"),
-            ReadError::Syntax(d) => {
+            ReadError::Syntax(d) | ReadError::Undefined(d) => {
                 if d.found.is_empty() {
                     write!(f, "{}:{}: {}, found end of input", d.line, d.col, d.message)?;
                 } else {

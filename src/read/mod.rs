@@ -208,18 +208,12 @@ impl Module {
 }
 
 fn error_offset(e: &ReadError) -> usize {
-    match e {
-        ReadError::Syntax(d) => d.offset,
-        _ => 0,
-    }
+    e.diagnostic().map_or(0, |d| d.offset)
 }
 
 /// Names used but never defined: LLVM reports these once the whole module is read.
 fn is_reference_error(e: &ReadError) -> bool {
-    matches!(e, ReadError::Syntax(d)
-        if d.message.starts_with("use of undefined")
-            || d.message.starts_with("unknown intrinsic")
-            || d.message == NOT_A_CALLEE)
+    matches!(e, ReadError::Undefined(_))
 }
 
 /// The error LLVM reports first: syntax errors by position, then names left undefined.
@@ -241,7 +235,11 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 /// intrinsic signatures); the text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
     if use_.role != UseRole::Callee {
-        return Err(ReadError::at(m.source.as_bytes(), use_.span, NOT_A_CALLEE));
+        return Err(ReadError::undefined(
+            m.source.as_bytes(),
+            use_.span,
+            NOT_A_CALLEE,
+        ));
     }
     let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
     if let Some(&g) = m.global_by_name.get(name.as_ref()) {
@@ -249,7 +247,11 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
     }
     if !intrinsics::is_known(&name) {
         let message = format!("unknown intrinsic '{}'", String::from_utf8_lossy(&name));
-        return Err(ReadError::at(m.source.as_bytes(), use_.span, &message));
+        return Err(ReadError::undefined(
+            m.source.as_bytes(),
+            use_.span,
+            &message,
+        ));
     }
     Ok(m.add_global(
         GlobalName::Named(name.as_ref().into()),
@@ -587,13 +589,14 @@ fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadE
             Some(f) => in_bodies.push((f, block)),
         }
     }
-    blocks_named(m, in_bodies, |block, is_block| {
-        let message = match is_block {
-            Some(true) => return,
-            Some(false) => "referenced value is not a basic block",
-            None => "use of undefined value",
-        };
-        fail(ReadError::at(src, block, message));
+    blocks_named(m, in_bodies, |block, is_block| match is_block {
+        Some(true) => {}
+        Some(false) => fail(ReadError::at(
+            src,
+            block,
+            "referenced value is not a basic block",
+        )),
+        None => fail(ReadError::undefined(src, block, "use of undefined value")),
     })?;
     first.map_or(Ok(()), Err)
 }

@@ -375,7 +375,7 @@ impl<'a> Parser<'a> {
         let mut body = std::mem::take(&mut scope.body);
         self.spent_scope = Some(scope);
         if let Some(span) = undefined {
-            return Err(self.err_at(span, "use of undefined value"));
+            return Err(self.undefined_at(span, "use of undefined value"));
         }
         body.span = open.span.to(close);
         Ok(body)

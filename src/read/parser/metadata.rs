@@ -584,7 +584,9 @@ impl<'a> Parser<'a> {
                 let ty = match self.parse_type() {
                     Ok(ty) => ty,
                     // What cannot start a type cannot start an operand.
-                    Err(ReadError::Syntax(d)) if d.offset == t.span.start as usize => {
+                    Err(ReadError::Syntax(d) | ReadError::Undefined(d))
+                        if d.offset == t.span.start as usize =>
+                    {
                         return Err(self.err_at(t.span, "expected metadata operand"));
                     }
                     Err(e) => return Err(e),

@@ -541,7 +541,7 @@ fn unescaped_len(body: &[u8]) -> u64 {
 fn undefined_metadata(src: &[u8], reference: Span) -> ReadError {
     let number = Span::new(reference.start as usize + 1, reference.end as usize);
     let text = String::from_utf8_lossy(&src[reference.range()]);
-    ReadError::at(src, number, format!("use of undefined metadata '{text}'"))
+    ReadError::undefined(src, number, format!("use of undefined metadata '{text}'"))
 }
 
 /// Whether the node whose name is at `name` is written `distinct` (only a numbered node's
@@ -1209,6 +1209,11 @@ impl<'a> Parser<'a> {
         ReadError::at(self.src, span, message)
     }
 
+    /// A name used at `span` and never defined ([`ReadError::Undefined`]).
+    fn undefined_at(&self, span: Span, message: impl Into<String>) -> ReadError {
+        ReadError::undefined(self.src, span, message)
+    }
+
     fn err(&self, expected: &str) -> ReadError {
         if self.tok.kind == Tok::Invalid && super::lexer::is_nul_name(self.text(self.tok)) {
             return self.err_at(self.tok.span, "NUL character is not allowed in names");
@@ -1344,7 +1349,8 @@ impl<'a> Parser<'a> {
                 None => {
                     // Reading goes on (see `BodyMode::undefined`).
                     if !is_implicit_intrinsic(t.kind, body) && bm.undefined.is_none() {
-                        bm.undefined = Some(ReadError::at(src, t.span, "use of undefined value"));
+                        bm.undefined =
+                            Some(ReadError::undefined(src, t.span, "use of undefined value"));
                     }
                     GlobalId::reserved_value()
                 }

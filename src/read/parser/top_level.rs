@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
                 "use of undefined comdat '${}'",
                 String::from_utf8_lossy(name)
             );
-            return Err(self.err_at(span, message));
+            return Err(self.undefined_at(span, message));
         }
         if let Some(g) = self
             .m
@@ -115,10 +115,10 @@ impl<'a> Parser<'a> {
                 GlobalName::Named(n) if is_intrinsic_name(n) => NOT_A_CALLEE,
                 _ => "use of undefined value",
             };
-            return Err(self.err_at(g.first_use, message));
+            return Err(self.undefined_at(g.first_use, message));
         }
         if let Some(n) = self.m.types.named.values().find(|n| n.body.is_none()) {
-            return Err(self.err_at(n.first_use, "use of undefined type"));
+            return Err(self.undefined_at(n.first_use, "use of undefined type"));
         }
         if let Some(&span) = self.md_text_refs.values().min_by_key(|s| s.start) {
             return Err(undefined_metadata(self.src, span));
@@ -399,7 +399,7 @@ impl<'a> Parser<'a> {
         if let Some(bm) = &self.body_mode {
             return match bm.base.types.named_by_key.get(key) {
                 Some(&n) if bm.base.types.named[n].body.is_some() => Ok(n),
-                _ => Err(self.err_at(t.span, "use of undefined type")),
+                _ => Err(self.undefined_at(t.span, "use of undefined type")),
             };
         }
         if let Some(&n) = self.m.types.named_by_key.get(key) {
