@@ -1,7 +1,7 @@
 //! mergefn: find functions in LLVM IR that do the same thing and keep one copy.
 //!
 //! The data takes one path: [`read`] → [`model`] → [`fingerprint`] → [`partition`] →
-//! [`decide`] → [`rewrite`] → [`write`], driven by [`merge()`]. See ARCHITECTURE.md for what
+//! [`decide`] → [`rewrite`] → [`write`](mod@write), driven by [`merge()`]. See ARCHITECTURE.md for what
 //! each stage owns.
 //!
 //! ```

@@ -286,7 +286,7 @@ pub fn is_hole(m: &Module, g: GlobalId) -> bool {
 /// one read is left to be read again and the others are encoded: memory goes only to
 /// functions that another one may equal. The first is encoded too when a guess made from the
 /// text before any body is read says another function will share its key
-/// ([`body_profile`]), so that it need not be read again.
+/// (`body_profile`), so that it need not be read again.
 #[derive(Default)]
 pub struct FirstReadEncodings {
     state: Mutex<FirstRead>,

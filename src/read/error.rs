@@ -22,23 +22,14 @@ pub enum ReadError {
 }
 
 impl ReadError {
-    /// A syntax or name error about the text of `span` (at least one byte of it is shown).
+    /// A [`ReadError::Syntax`] error about the text of `span` (at least one byte of it is shown).
     pub(crate) fn at(src: &[u8], span: Span, message: impl Into<String>) -> ReadError {
-        let len = (span.end - span.start).max(1) as usize;
-        ReadError::Syntax(Box::new(Diagnostic::at(
-            src,
-            span.start as usize,
-            len,
-            message.into(),
-        )))
+        ReadError::Syntax(Diagnostic::of_span(src, span, message.into()))
     }
 
     /// An [`ReadError::Undefined`] name at `span`.
     pub(crate) fn undefined(src: &[u8], span: Span, message: impl Into<String>) -> ReadError {
-        match ReadError::at(src, span, message) {
-            ReadError::Syntax(d) => ReadError::Undefined(d),
-            other => other,
-        }
+        ReadError::Undefined(Diagnostic::of_span(src, span, message.into()))
     }
 
     /// Where in the text, and what, for an error about the text.
@@ -67,6 +58,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    fn of_span(src: &[u8], span: Span, message: String) -> Box<Diagnostic> {
+        let len = (span.end - span.start).max(1) as usize;
+        Box::new(Diagnostic::at(src, span.start as usize, len, message))
+    }
+
     pub fn at(src: &[u8], offset: usize, len: usize, message: String) -> Diagnostic {
         let offset = offset.min(src.len());
         let line_start = src[..offset]
