@@ -1,8 +1,8 @@
 //! mergefn: find functions in LLVM IR that do the same thing and keep one copy.
 //!
 //! The data takes one path: [`read`] → [`model`] → [`fingerprint`] → [`partition`] →
-//! [`decide`] → [`rewrite`] → [`write`](mod@write), driven by [`merge()`]. See ARCHITECTURE.md for what
-//! each stage owns.
+//! [`decide`] → [`rewrite`] → [`write`](mod@write), driven by [`merge()`]. See ARCHITECTURE.md
+//! for what each stage owns.
 //!
 //! ```
 //! let text = "define internal i32 @a(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n\
