@@ -5,7 +5,8 @@ void containers_part(std::ostream &out) {
   for (int i = 0; i < 100; ++i) { si.add((i * 37) % 101); sl.add(i * 1000003L % 97); sd.add(i * 0.5); su.add(i * 7u % 13); sh.add(short(i % 9)); }
   out << si.sum() << ' ' << sl.sum() << ' ' << sd.sum() << ' ' << su.sum() << ' ' << sh.sum() << '\n';
   out << si.max() << ' ' << sl.max() << ' ' << sd.max() << ' ' << su.max() << ' ' << sh.max() << '\n';
-  dump(out, std::vector<int>(si.sorted().begin(), si.sorted().begin() + 10));
+  auto sorted = si.sorted();
+  dump(out, std::vector<int>(sorted.begin(), sorted.begin() + 10));
   std::unordered_map<std::string, int> um; std::unordered_map<int, std::string> mu;
   for (int i = 0; i < 50; ++i) { um["k" + std::to_string(i)] = i; mu[i] = "v" + std::to_string(i * i); }
   std::map<int, std::string> ordered(mu.begin(), mu.end());
