@@ -288,20 +288,32 @@ fn rust_units_merged_alone_link() {
 /// comdats, and the linker keeps one unit's copy of each comdat: a body made private for a
 /// class (§6) must not stay in its comdat, or the callers left in the other units' kept code
 /// would call a body the linker dropped. Linked in both orders, so each unit's copies are
-/// both kept and dropped.
+/// both kept and dropped. At -O0, -O2, and -O1 instrumented by AddressSanitizer and
+/// UndefinedBehaviorSanitizer (each unit's module constructor, and a check that the programs
+/// themselves are sound).
 #[test]
 fn separately_merged_units_link_in_either_order() {
     if std::env::var_os("MERGEFN_CORPUS").is_none() || opt().is_none() {
         return;
     }
+    // Each build: its flags, and what its link adds (the sanitizers' runtimes).
+    let builds: [(&[&str], &[&str]); 3] = [
+        (&["-O0"], &[]),
+        (&["-O2"], &[]),
+        (
+            &["-O1", "-fsanitize=address,undefined"],
+            &["-fsanitize=address,undefined"],
+        ),
+    ];
     for program in ["jsonprog", "stlprog"] {
-        for level in ["-O0", "-O2"] {
-            units_merged_alone_link_in_either_order(program, level);
+        for (flags, link) in builds {
+            units_merged_alone_link_in_either_order(program, flags, link);
         }
     }
 }
 
-fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
+fn units_merged_alone_link_in_either_order(program: &str, flags: &[&str], link_flags: &[&str]) {
+    let level = flags.join(" ");
     let dir = tempfile::tempdir().unwrap();
     let sources: Vec<_> = std::fs::read_dir(root().join("bench/programs").join(program))
         .unwrap()
@@ -312,9 +324,11 @@ fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
         .iter()
         .map(|source| {
             let stem = source.file_stem().unwrap().to_string_lossy();
-            let ll = dir.path().join(format!("{stem}{level}.ll"));
+            let ll = dir.path().join(format!("{stem}.ll"));
             let child = Command::new("clang++-22")
-                .args(["-std=c++17", level, "-S", "-emit-llvm"])
+                .arg("-std=c++17")
+                .args(flags)
+                .args(["-S", "-emit-llvm"])
                 .arg(source)
                 .arg("-o")
                 .arg(&ll)
@@ -336,7 +350,8 @@ fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
             .map(|ll| {
                 let object = ll.with_extension(format!("{suffix}.o"));
                 let mut compile = Command::new("clang-22");
-                compile.args(["-O1", "-c", "-Wno-override-module"]);
+                // An instrumented module is compiled as it is (clang says so and leaves it).
+                compile.args(["-O1", "-c", "-Wno-override-module", "-Wno-backend-plugin"]);
                 run_ok(
                     compile.arg(transform(ll)).arg("-o").arg(&object),
                     "clang-22 -c",
@@ -348,7 +363,8 @@ fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
     let link_and_run = |objects: &[std::path::PathBuf], name: &str| {
         let exe = dir.path().join(name);
         let mut link = Command::new("clang++-22");
-        run_ok(link.args(objects).arg("-o").arg(&exe), "clang++-22 (link)");
+        link.args(link_flags).args(objects);
+        run_ok(link.arg("-o").arg(&exe), "clang++-22 (link)");
         let run = Command::new(&exe).output().unwrap();
         assert!(
             run.status.success() && !run.stdout.is_empty(),
@@ -369,7 +385,7 @@ fn units_merged_alone_link_in_either_order(program: &str, level: &str) {
         "{program} {level}: nothing merged, the test would prove nothing"
     );
     for order in ["forward", "reverse"] {
-        let out = link_and_run(&merged, &format!("merged{level}-{order}"));
+        let out = link_and_run(&merged, &format!("merged-{order}"));
         assert_eq!(
             String::from_utf8_lossy(&expected),
             String::from_utf8_lossy(&out),
