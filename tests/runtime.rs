@@ -37,10 +37,11 @@ enum Build<'a> {
     RustLink(&'a Path),
 }
 
-/// Compile IR to an object file with clang-22.
+/// Compile IR to an object file with clang-22. An instrumented module is compiled as it is
+/// (clang says so, and leaves it).
 fn compile_object(ll: &Path, object: &Path, level: &str) {
     let mut compile = Command::new("clang-22");
-    compile.args([level, "-c", "-Wno-override-module"]);
+    compile.args([level, "-c", "-Wno-override-module", "-Wno-backend-plugin"]);
     run_ok(compile.arg(ll).arg("-o").arg(object), "clang-22 -c");
 }
 
@@ -349,13 +350,7 @@ fn units_merged_alone_link_in_either_order(program: &str, flags: &[&str], link_f
             .iter()
             .map(|ll| {
                 let object = ll.with_extension(format!("{suffix}.o"));
-                let mut compile = Command::new("clang-22");
-                // An instrumented module is compiled as it is (clang says so and leaves it).
-                compile.args(["-O1", "-c", "-Wno-override-module", "-Wno-backend-plugin"]);
-                run_ok(
-                    compile.arg(transform(ll)).arg("-o").arg(&object),
-                    "clang-22 -c",
-                );
+                compile_object(&transform(ll), &object, "-O1");
                 object
             })
             .collect::<Vec<_>>()
