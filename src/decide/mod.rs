@@ -126,31 +126,43 @@ pub fn decide(
     // layout, `ptr` and the pointer-sized integer), as LLVM moves them: spec §4 makes such
     // types equal because they are passed and returned alike, so a call whose type is not its
     // new callee's behaves as the old call did.
+    // Folded into a body kept elsewhere: every use moves if the member's address is not
+    // significant, else its calls (none if it can be interposed).
+    let into_kept_body = |member: FuncId| {
+        let g = &m.functions[member];
+        if g.link.linkage.is_interposable() || opts.preserve_debug_info {
+            Redirect::Nothing
+        } else if g.link.unnamed_addr == UnnamedAddr::Global && !is_used(member) {
+            Redirect::AllUses
+        } else {
+            Redirect::DirectCalls
+        }
+    };
     let folds = if private_body {
+        // LLVM folds pairwise in module order: the first two members are the ODR pair, both
+        // left as thunks with their direct callers moved to the private body; each later
+        // member meets that body, a local function, and is folded into it as into any other.
+        let partner = members.iter().copied().filter(|&f| f != survivor).min();
         members
             .iter()
             .map(|&member| {
                 let odr = m.functions[member].link.linkage.is_odr();
-                let redirect = if odr && !opts.preserve_debug_info {
+                let pair = member == survivor || Some(member) == partner;
+                let redirect = if !odr || opts.preserve_debug_info {
+                    Redirect::Nothing
+                } else if pair || s.link.linkage.is_interposable() {
                     Redirect::DirectCalls
                 } else {
-                    Redirect::Nothing
+                    into_kept_body(member)
                 };
                 Fold { member, redirect }
             })
             .collect()
     } else {
         rest.iter()
-            .map(|&member| {
-                let g = &m.functions[member];
-                let redirect = if g.link.linkage.is_interposable() || opts.preserve_debug_info {
-                    Redirect::Nothing
-                } else if g.link.unnamed_addr == UnnamedAddr::Global && !is_used(member) {
-                    Redirect::AllUses
-                } else {
-                    Redirect::DirectCalls
-                };
-                Fold { member, redirect }
+            .map(|&member| Fold {
+                member,
+                redirect: into_kept_body(member),
             })
             .collect()
     };
