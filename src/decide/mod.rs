@@ -116,7 +116,20 @@ pub fn decide(
     members: &[FuncId],
     is_used: &dyn Fn(FuncId) -> bool,
 ) -> Option<ClassPlan> {
-    let (&survivor, rest) = members.split_first()?;
+    let (&best, _) = members.split_first()?;
+    // An ODR class is folded by LLVM pairwise in module order: the first two members make
+    // the pair, and the better of them keeps the body (moved to a private function).
+    let all_odr = members
+        .iter()
+        .all(|&f| m.functions[f].link.linkage.is_odr());
+    let mut first_two: Vec<FuncId> = members.to_vec();
+    first_two.sort_unstable();
+    first_two.truncate(2);
+    let survivor = if all_odr {
+        *members.iter().find(|f| first_two.contains(f))?
+    } else {
+        best
+    };
     let s = &m.functions[survivor];
     let private_body = needs_private_body(s.link.linkage);
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
@@ -142,7 +155,11 @@ pub fn decide(
         // LLVM folds pairwise in module order: the first two members are the ODR pair, both
         // left as thunks with their direct callers moved to the private body; each later
         // member meets that body, a local function, and is folded into it as into any other.
-        let partner = members.iter().copied().filter(|&f| f != survivor).min();
+        let partner = if all_odr {
+            first_two.iter().copied().find(|&f| f != survivor)
+        } else {
+            members.iter().copied().filter(|&f| f != survivor).min()
+        };
         members
             .iter()
             .map(|&member| {
@@ -159,8 +176,11 @@ pub fn decide(
             })
             .collect()
     } else {
-        rest.iter()
-            .map(|&member| Fold {
+        members
+            .iter()
+            .copied()
+            .filter(|&f| f != survivor)
+            .map(|member| Fold {
                 member,
                 redirect: into_kept_body(member),
             })
