@@ -117,30 +117,35 @@ pub fn decide(
     is_used: &dyn Fn(FuncId) -> bool,
 ) -> Option<ClassPlan> {
     let (&best, _) = members.split_first()?;
-    // An ODR class is folded by LLVM pairwise in module order: the first two members make
-    // the pair, and the better of them keeps the body (moved to a private function).
+    // LLVM folds pairwise in module order. In a class of ODR functions the first two members
+    // make the pair: the better of them keeps the body, moved to a private function, and
+    // both become thunks whose direct callers call that body; each later member meets the
+    // body, a local function, and is folded into it as into any other.
     let all_odr = members
         .iter()
         .all(|&f| m.functions[f].link.linkage.is_odr());
-    let mut first_two: Vec<FuncId> = members.to_vec();
-    first_two.sort_unstable();
-    first_two.truncate(2);
+    let first = members.iter().copied().min()?;
+    let second = members.iter().copied().filter(|&f| f != first).min();
     let survivor = if all_odr {
-        *members.iter().find(|f| first_two.contains(f))?
+        members
+            .iter()
+            .copied()
+            .find(|&f| f == first || Some(f) == second)?
     } else {
         best
     };
+    let partner = members.iter().copied().filter(|&f| f != survivor).min();
     let s = &m.functions[survivor];
     let private_body = needs_private_body(s.link.linkage);
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
         return None;
     }
-    // Uses move between functions of different but equal types too (`%A` and `%B` of one
-    // layout, `ptr` and the pointer-sized integer), as LLVM moves them: spec §4 makes such
-    // types equal because they are passed and returned alike, so a call whose type is not its
-    // new callee's behaves as the old call did.
     // Folded into a body kept elsewhere: every use moves if the member's address is not
-    // significant, else its calls (none if it can be interposed).
+    // significant, else its calls (none if it can be interposed). Uses move between
+    // functions of different but equal types too (`%A` and `%B` of one layout, `ptr` and the
+    // pointer-sized integer), as LLVM moves them: spec §4 makes such types equal because they
+    // are passed and returned alike, so a call whose type is not its new callee's behaves as
+    // the old call did.
     let into_kept_body = |member: FuncId| {
         let g = &m.functions[member];
         if g.link.linkage.is_interposable() || opts.preserve_debug_info {
@@ -152,14 +157,6 @@ pub fn decide(
         }
     };
     let folds = if private_body {
-        // LLVM folds pairwise in module order: the first two members are the ODR pair, both
-        // left as thunks with their direct callers moved to the private body; each later
-        // member meets that body, a local function, and is folded into it as into any other.
-        let partner = if all_odr {
-            first_two.iter().copied().find(|&f| f != survivor)
-        } else {
-            members.iter().copied().filter(|&f| f != survivor).min()
-        };
         members
             .iter()
             .map(|&member| {
