@@ -46,6 +46,22 @@ fn rename_moves_every_reference_and_keeps_the_comdat() {
 }
 
 #[test]
+fn a_function_leaves_its_comdat() {
+    let mut m = base();
+    let f = function(&m, "f");
+    m.leave_comdat(f);
+    let (text, again) = written(&m);
+    assert!(
+        again.functions[function(&again, "f")].comdat.is_none(),
+        "{text}"
+    );
+    assert!(
+        text.contains("define linkonce_odr i32 @f(i32 %x) {"),
+        "{text}"
+    );
+}
+
+#[test]
 fn retarget_changes_one_use_only() {
     let mut m = base();
     let (f, k) = (global(&m, "f"), global(&m, "k"));

@@ -935,13 +935,7 @@ impl Module {
         // Out of its comdat, as LLVM leaves it: the callers redirected to it need not be in
         // the comdat, and a linker that keeps another module's copy of the comdat would drop
         // a body they still call.
-        if let Some(c) = self.functions[f].comdat.take() {
-            let start = self.source.as_bytes()[..c.start as usize]
-                .iter()
-                .rposition(|b| !matches!(b, b' ' | b'\t'))
-                .map_or(0, |i| i + 1);
-            self.patch(Span::new(start, c.end as usize), String::new());
-        }
+        self.leave_comdat(f);
         self.globals[old].kind = GlobalKind::Pending;
         self.functions[f].global = p;
         self.set_linkage(p, Linkage::Private);

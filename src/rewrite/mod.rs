@@ -296,6 +296,19 @@ impl Module {
         });
     }
 
+    /// Take a function out of its comdat (the `comdat` of its header goes, with the space
+    /// before it).
+    pub fn leave_comdat(&mut self, f: FuncId) {
+        let Some(c) = self.functions[f].comdat.take() else {
+            return;
+        };
+        let start = self.source.as_bytes()[..c.start as usize]
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t'))
+            .map_or(0, |i| i + 1);
+        self.patch(Span::new(start, c.end as usize), String::new());
+    }
+
     pub fn set_visibility(&mut self, g: GlobalId, visibility: Visibility) {
         self.edit_linkable(g, |l| l.visibility = visibility);
     }
