@@ -935,3 +935,35 @@ fn summaries_go_at_the_first_edit() {
     assert!(!ours.contains("; guid ="), "{ours}");
     assemble(&ours);
 }
+
+/// LLVM's code generator names a function's KCFI type symbol after the function
+/// (`__cfi_<name>`), so two unnamed functions with a `!kcfi_type` define `__cfi_` twice and
+/// the module does not compile. A body made private keeps a name when it has one.
+#[test]
+fn kcfi_bodies_made_private_compile() {
+    if opt().is_none() {
+        return;
+    }
+    let text = read(&root().join("tests/fixtures/merge/kcfi.ll"));
+    let (ours, folded, _) = merged(&text, &Options::default());
+    assert!(
+        folded.contains("@w1") && folded.contains("@v1"),
+        "{folded:?}"
+    );
+    let out = run_on_text(
+        "llc-22",
+        &[
+            "-mtriple=x86_64-unknown-linux-gnu",
+            "-filetype=obj",
+            "-o",
+            "/dev/null",
+            "-",
+        ],
+        &ours,
+    );
+    assert!(
+        out.status.success(),
+        "llc-22 refused it:\n{}\n{ours}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1067,6 +1067,15 @@ fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
 }
 
 impl Module {
+    fn has_kcfi_type(&self, g: GlobalId) -> bool {
+        self.function_of(g).is_some_and(|f| {
+            let attachments = &self.functions[f].metadata;
+            attachments
+                .iter()
+                .any(|(kind, _)| self.bytes(*kind) == b"!kcfi_type")
+        })
+    }
+
     /// `<name>.merged`, or `<name>.merged.N` if taken.
     fn merged_name(&self, old: GlobalId) -> Vec<u8> {
         let base = match &self.globals[old].name {
@@ -1085,8 +1094,11 @@ impl Module {
     /// Name the bodies made private by numbers, as LLVM leaves them unnamed (`@0`, `@1` in
     /// the order of the text), where a number fits: above the numbered globals before and
     /// below those after (LLVM reads them in increasing order). One that does not fit keeps
-    /// its `<name>.merged`. `bodies` pairs each body with the survivor's name it took the
-    /// place of, whose text is written just before it.
+    /// its `<name>.merged`, and so does one with a `!kcfi_type` (we differ: LLVM's code
+    /// generator names a function's KCFI type symbol `__cfi_<name>`, so two unnamed functions
+    /// with one fail to compile: "symbol '__cfi_' is already defined"). `bodies` pairs each
+    /// body with the survivor's name it took the place of, whose text is written just before
+    /// it.
     fn number_private_bodies(&mut self, bodies: &[(GlobalId, GlobalId)]) {
         let at = |m: &Module, g: GlobalId| {
             m.uses_of(g)
@@ -1110,6 +1122,9 @@ impl Module {
             };
             if let GlobalName::Numbered(n) = self.globals[old].name {
                 numbered.push((place, n));
+            }
+            if self.has_kcfi_type(body) {
+                continue;
             }
             places.push((place + 1, body));
         }
