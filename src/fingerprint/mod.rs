@@ -176,7 +176,10 @@ impl Tables {
             single_groups.insert(n, out);
         }
         let mut text_lists: FxHashMap<Box<[u8]>, Vec<u8>> = FxHashMap::default();
+        // Headers lie all over the text; each maps in the pages around it.
+        let mut behind = ReleaseBehind::new(&module.source);
         for f in module.functions.values() {
+            behind.read(f.header_span.range());
             let lists = f.params.iter().map(|p| p.attrs).chain([f.ret_attrs]);
             for list in lists.map(|l| module.attr_list(l)) {
                 let Some(text) = text_only_list(module, list) else {

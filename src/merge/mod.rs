@@ -221,14 +221,8 @@ fn ineligibility_by_own_text(func: &Function, body: &BodyInfo) -> Option<&'stati
 }
 
 fn is_blockaddress_use(m: &Module, u: UseId) -> bool {
-    // The use of `@f` in `blockaddress(@f, %bb)` is followed by `, %bb)`.
-    let span = m.uses[u].span;
-    let before = &m.source.as_bytes()[..span.start as usize];
-    let trimmed = before.trim_ascii_end();
-    trimmed.ends_with(b"(")
-        && trimmed[..trimmed.len() - 1]
-            .trim_ascii_end()
-            .ends_with(b"blockaddress")
+    let start = m.uses[u].span.start;
+    m.block_address_uses.binary_search(&start).is_ok()
 }
 
 /// Functions named in `llvm.used` or `llvm.compiler.used`: their symbol has uses LLVM cannot
@@ -420,7 +414,7 @@ impl BodyWork for FirstReadEncodings {
         let cx = Context::with_tables(m, Box::new(move |g| is_hole(m, g)), Arc::new(tables));
         *self.state() = FirstRead {
             text: text_identity(m),
-            guesses: guess_shared_keys(&cx, definitions, profiles),
+            guesses: guess_shared_keys(m, &cx, definitions, profiles),
             tables: Some(cx.tables().clone()),
             ..FirstRead::default()
         };
@@ -488,11 +482,12 @@ fn share_droppable_texts(texts: &mut FxHashSet<Arc<[u8]>>, droppables: &mut [Dro
 /// header key with the [`body_profile`] of its text (`profiles`, in the order of
 /// `definitions`). The keys are made in parallel when there are many.
 fn guess_shared_keys(
+    m: &Module,
     cx: &Context,
     definitions: Vec<FuncId>,
     profiles: Vec<u64>,
 ) -> FxHashMap<FuncId, (u64, bool)> {
-    let headers = per_function(&definitions, |f| fingerprint::header_key(cx, f));
+    let headers = per_function(m, &definitions, |f| fingerprint::header_key(cx, f));
     let keys: Vec<(u64, u64)> = headers.into_iter().zip(profiles).collect();
     let mut count: FxHashMap<(u64, u64), u32> = FxHashMap::default();
     for &key in &keys {
@@ -507,7 +502,7 @@ fn guess_shared_keys(
 
 /// The [`body_profile`] of each of `definitions`, in parallel when there are many.
 fn body_profiles(m: &Module, definitions: &[FuncId]) -> Vec<u64> {
-    per_function(definitions, |f| {
+    per_function(m, definitions, |f| {
         let text = m.functions[f]
             .body
             .as_ref()
@@ -516,17 +511,28 @@ fn body_profiles(m: &Module, definitions: &[FuncId]) -> Vec<u64> {
     })
 }
 
-/// `each` of `functions`, in order: in parallel when there are many, as a header takes
-/// microseconds to encode.
-fn per_function<T: Send>(functions: &[FuncId], each: impl Fn(FuncId) -> T + Sync) -> Vec<T> {
+/// `each` of `functions` (in module order), in order: in parallel when there are many, as a
+/// header takes microseconds to encode. Their text is given back behind (see
+/// `Source::release`): headers lie all over the text, and each maps in the pages around it.
+fn per_function<T: Send>(
+    m: &Module,
+    functions: &[FuncId],
+    each: impl Fn(FuncId) -> T + Sync,
+) -> Vec<T> {
+    let each = |behind: &mut ReleaseBehind, &f: &FuncId| {
+        let result = each(f);
+        behind.read(m.functions[f].span.range());
+        result
+    };
     if functions.len() >= HEADERS_WORTH_THREADS {
         functions
             .par_iter()
             .with_min_len(64)
-            .map(|&f| each(f))
+            .map_init(|| ReleaseBehind::new(&m.source), each)
             .collect()
     } else {
-        functions.iter().map(|&f| each(f)).collect()
+        let mut behind = ReleaseBehind::new(&m.source);
+        functions.iter().map(|f| each(&mut behind, f)).collect()
     }
 }
 
@@ -574,15 +580,16 @@ fn candidates<'m>(
     for f in m.functions.keys().filter(|&f| eligible[f]) {
         by_shape.entry(shape(f)).or_default().push(f);
     }
-    let shared: Vec<FuncId> = by_shape
+    let mut shared: Vec<FuncId> = by_shape
         .into_values()
         .filter(|g| g.len() > 1)
         .flatten()
         .collect();
+    shared.sort_unstable();
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
     // thousands of functions share a shape (jsonprog-O0: 1522).
     let guesses = &first_read.guesses;
-    let keys = per_function(&shared, |f| {
+    let keys = per_function(m, &shared, |f| {
         let header = match guesses.get(&f) {
             Some(&(key, _)) => key,
             None => fingerprint::header_key(&cx, f),
@@ -603,9 +610,12 @@ fn candidates<'m>(
     groups.sort_unstable_by_key(|g| g[0].0);
     // Within a group: equal encodings get equal local numbers, in order of first appearance.
     let first_encodings = &first_encodings;
+    // Bodies are read again all over the text, each maps in the pages around it.
+    let budget = TextBudget::default();
     let encode_group = |scratch: &mut Scratch<'m>, group: Vec<Member>| {
         let mut encode = |f: FuncId| {
             let body = m.body_reusing(f, scratch).ok()?;
+            budget.read(&m.source, body.span.range().len());
             let fp = fingerprint::fingerprint(&cx, f, &body);
             scratch.recycle(body);
             Some(fp)
@@ -730,6 +740,8 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     let mut pending: Vec<Pending> = Vec::new();
     let mut private_bodies = Vec::new();
     let mut dropped = Dropped::default();
+    // The members of a class lie all over the text, each maps in the pages around it.
+    let budget = TextBudget::default();
     loop {
         report.rounds += 1;
         let (candidates, set_aside) = candidates(m, &eligible, &mut first_read);
@@ -777,6 +789,7 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 if fold.member != survivor {
                     eligible[fold.member] = false;
                 }
+                budget.read(&m.source, m.functions[fold.member].span.range().len());
             }
         }
         if !addresses_changed {
@@ -1177,8 +1190,14 @@ fn write_folded(
 ) {
     let deletable = |p: &Pending| p.link.linkage.is_discardable() && !opts.preserve_debug_info;
     let mut added = Vec::new();
-    for p in pending.iter_mut().filter(|p| !deletable(p)) {
+    // Members lie all over the text, each maps in the pages around it.
+    let budget = TextBudget::default();
+    let mut write = |m: &mut Module, p: &mut Pending| {
         write_member(m, opts, p, folded_into, &mut added);
+        budget.read(&m.source, m.functions[p.header].span.range().len());
+    };
+    for p in pending.iter_mut().filter(|p| !deletable(p)) {
+        write(m, p);
     }
     loop {
         let mut changed = false;
@@ -1196,7 +1215,7 @@ fn write_folded(
         }
     }
     for p in pending.iter_mut().filter(|p| p.fate.is_none()) {
-        write_member(m, opts, p, folded_into, &mut added);
+        write(m, p);
     }
     added.sort_by_key(|(order, _)| *order);
     for (_, text) in added {

@@ -13,7 +13,7 @@ use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-pub use source::Source;
+pub use source::{RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
 /// A byte range of the source text.
@@ -924,6 +924,9 @@ pub struct Function {
     pub header_span: Span,
     /// The whole entity.
     pub span: Span,
+    /// How many newlines follow it: the line it ends and the blank lines after (what goes
+    /// with it when it is removed; kept so that removing it need not read the text).
+    pub newlines_after: u32,
     /// Facts about its body, for a definition; the body is read with [`Module::body`].
     pub body: Option<BodyInfo>,
     /// Its body was replaced by an edit (the model's `body` still describes the text read).
@@ -1237,6 +1240,9 @@ pub struct Module {
     /// level's name is not recorded as a use (they order uses, they are none); a body's are
     /// read with the body, as uses of it.
     pub use_list_orders: Vec<Span>,
+    /// Where each function name in a `blockaddress(@f, %bb)` starts, in order: such a use
+    /// pins `@f`'s blocks.
+    pub block_address_uses: Vec<u32>,
     /// The summary entries (`^0 = module: ...`, `^1 = gv: ...`: a ThinLTO index of the module,
     /// its functions, their calls and references), until the first edit deletes them: they
     /// describe the module as it was, and `llvm-as` refuses an entry that names a function no

@@ -24,11 +24,15 @@ impl Source {
         if map.is_empty() {
             return None;
         }
-        let valid = valid_up_to(&map, |from, len| {
-            // Mapped in at once rather than a fault at a time; on an older kernel than 5.14,
-            // which refuses this, the pages fault in as they are checked.
-            let _ = map.advise_range(memmap2::Advice::PopulateRead, from, len);
-        });
+        let valid = valid_up_to(
+            &map,
+            |from, len| {
+                // Mapped in at once rather than a fault at a time; on an older kernel than
+                // 5.14, which refuses this, the pages fault in as they are checked.
+                let _ = map.advise_range(memmap2::Advice::PopulateRead, from, len);
+            },
+            |from, len| release(&map, from..from + len),
+        );
         Some(match valid == map.len() {
             true => Ok(Source(Text::Mapped(map))),
             false => Err((map, valid)),
@@ -36,37 +40,217 @@ impl Source {
     }
 }
 
+impl Source {
+    /// Give back the memory of the pages wholly inside `range` of a mapped text: the reader
+    /// and the writer call this behind them, so a module's text is not all resident at once
+    /// (it is most of what reading costs in memory). What is read there again comes back
+    /// from the file, unchanged. A text read into memory stays as it is.
+    pub fn release(&self, range: std::ops::Range<usize>) {
+        if let Text::Mapped(map) = &self.0 {
+            release(map, range);
+        }
+    }
+
+    /// Map in the pages of `range` of a mapped text at once, ahead of reading them: one call
+    /// to the system rather than a fault every sixteen pages.
+    pub fn prefetch(&self, range: std::ops::Range<usize>) {
+        if let Text::Mapped(map) = &self.0
+            && map.len() >= RELEASE_MIN
+            && range.start < range.end.min(map.len())
+        {
+            let len = range.end.min(map.len()) - range.start;
+            // On a kernel older than 5.14, which refuses this, the pages fault in as read.
+            let _ = map.advise_range(memmap2::Advice::PopulateRead, range.start, len);
+        }
+    }
+
+    /// Where `piece` starts in the text, if it is a slice of it.
+    pub fn offset_of(&self, piece: &[u8]) -> Option<usize> {
+        let base = self.as_ptr() as usize;
+        let at = piece.as_ptr() as usize;
+        (at >= base && at + piece.len() <= base + self.len()).then(|| at - base)
+    }
+}
+
+/// Gives back the text behind a reader that goes forward through it ([`Source::release`]),
+/// a step at a time: one call to the system per [`RELEASE_STEP`] bytes, not one per body.
+/// What is still pending goes when it is dropped.
+pub struct ReleaseBehind<'a> {
+    source: &'a Source,
+    from: usize,
+    to: usize,
+    /// Whether the step ahead is mapped in at each step (see [`ReleaseBehind::reading_on`]).
+    ahead: bool,
+}
+
+impl<'a> ReleaseBehind<'a> {
+    pub fn new(source: &'a Source) -> ReleaseBehind<'a> {
+        ReleaseBehind {
+            source,
+            from: 0,
+            to: 0,
+            ahead: false,
+        }
+    }
+
+    /// For a reader that goes through the whole text in order on one thread (the top
+    /// level): the step ahead of it is mapped in at once as each step behind it is given
+    /// back ([`Source::prefetch`]).
+    pub fn reading_on(source: &'a Source) -> ReleaseBehind<'a> {
+        source.prefetch(0..RELEASE_STEP);
+        ReleaseBehind {
+            ahead: true,
+            ..ReleaseBehind::new(source)
+        }
+    }
+
+    /// `range` has been read and is not needed again soon. Ranges read one after another
+    /// (bodies, headers) are given back together, with what lies between them, which was read
+    /// before (the top level) or is read by another thread (a large body: it is mapped in
+    /// again).
+    pub fn read(&mut self, range: std::ops::Range<usize>) {
+        if self.from == self.to || range.start < self.to {
+            self.flush();
+            self.from = range.start;
+        }
+        self.to = range.end.max(self.to);
+        if self.to - self.from >= RELEASE_STEP {
+            self.flush();
+        }
+    }
+
+    /// Everything up to `end` has been read.
+    pub fn read_up_to(&mut self, end: usize) {
+        self.read(self.to..end);
+    }
+
+    fn flush(&mut self) {
+        if self.from < self.to {
+            self.source.release(self.from..self.to);
+            if self.ahead {
+                self.source.prefetch(self.to..self.to + RELEASE_STEP);
+            }
+        }
+        self.from = self.to;
+    }
+}
+
+impl Drop for ReleaseBehind<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// Gives back the whole text each time [`RELEASE_STEP`] bytes of it have been read here and
+/// there (bodies read again, headers of the members of a class), by a stage that reads in no
+/// order: the text is then never all resident, at the cost of mapping in again, now and then,
+/// a page still in use.
+/// One budget may be shared by threads.
+#[derive(Default)]
+pub struct TextBudget {
+    read: std::sync::atomic::AtomicUsize,
+}
+
+impl TextBudget {
+    /// `bytes` more bytes of `source` have been read, in one place: at least the pages the
+    /// system maps in around a page read (Linux's fault-around: 64 KiB).
+    pub fn read(&self, source: &Source, bytes: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let before = self.read.fetch_add(bytes.max(FAULT_AROUND), Relaxed);
+        let after = before + bytes.max(FAULT_AROUND);
+        if before / RELEASE_STEP != after / RELEASE_STEP {
+            source.release(0..source.len());
+        }
+    }
+}
+
+const FAULT_AROUND: usize = 64 << 10;
+
+/// How much text read is given back at once.
+pub const RELEASE_STEP: usize = 512 << 10;
+/// Below this size a mapped text is not given back: it is a small part of what reading
+/// costs in memory (the model, the program), and mapping pages in again costs time (about a
+/// tenth more to merge harfbuzz-O0, 27 MB: each page is mapped in by each pass over the text).
+pub const RELEASE_MIN: usize = 8 << 20;
+
+/// [`Source::release`] on a mapping.
+fn release(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
+    if map.len() < RELEASE_MIN {
+        return;
+    }
+    let start = range.start.next_multiple_of(PAGE);
+    let end = match range.end >= map.len() {
+        true => map.len(),
+        false => range.end / PAGE * PAGE,
+    };
+    if start < end {
+        // SAFETY: the mapping is private and never written, so dropping its pages loses
+        // nothing: a later read maps the file's bytes in again (the file does not change
+        // while mergefn runs, as `Source::map` assumes).
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
+    }
+}
+
+/// The page size `Source::release` rounds to; where pages are larger, the system rounds
+/// further, which at worst gives back a page still to be read (it is mapped in again).
+const PAGE: usize = 4096;
+
 /// Below this many bytes, checking in one piece is faster than starting a second thread.
 const UTF8_WORTH_THREADS: usize = 1 << 20;
 
 /// How many of `bytes` are valid UTF-8 from the start: all of them when the text is. A large
-/// text is checked in two halves on two threads, each half given to `prepare` first (to map
-/// it in): the halves are cut before a byte that starts a character, so the text is valid
-/// exactly when both halves are, and an error in the second counts from the cut.
-fn valid_up_to(bytes: &[u8], prepare: impl Fn(usize, usize) + Sync) -> usize {
+/// text is checked in two halves on two threads, each in steps of [`UTF8_STEP`] bytes given to
+/// `prepare` first (to map them in) and to `done` after (to give their memory back): every cut
+/// falls before a byte that starts a character, so the text is valid exactly when every step
+/// is, and an error in a step counts from its start.
+fn valid_up_to(
+    bytes: &[u8],
+    prepare: impl Fn(usize, usize) + Sync,
+    done: impl Fn(usize, usize) + Sync,
+) -> usize {
     let check = |from: usize, to: usize| {
-        prepare(from, to - from);
-        match std::str::from_utf8(&bytes[from..to]) {
-            Ok(_) => to - from,
-            Err(e) => e.valid_up_to(),
+        let mut at = from;
+        while at < to {
+            let end = match char_start_after(bytes, at + UTF8_STEP) {
+                Some(cut) if cut < to => cut,
+                _ => to,
+            };
+            prepare(at, end - at);
+            let valid = match std::str::from_utf8(&bytes[at..end]) {
+                Ok(_) => end - at,
+                Err(e) => e.valid_up_to(),
+            };
+            done(at, end - at);
+            if valid < end - at {
+                return at + valid - from;
+            }
+            at = end;
         }
+        to - from
     };
     let len = bytes.len();
-    let mut cut = len / 2;
-    // At most three bytes of a character follow its first (0b10xx_xxxx each).
-    for _ in 0..3 {
-        if bytes.get(cut).is_some_and(|&b| b & 0xC0 == 0x80) {
-            cut += 1;
+    match char_start_after(bytes, len / 2) {
+        Some(cut) if len >= UTF8_WORTH_THREADS && cut < len => {
+            match rayon::join(|| check(0, cut), || check(cut, len)) {
+                (first, _) if first < cut => first,
+                (_, second) => cut + second,
+            }
         }
-    }
-    if len < UTF8_WORTH_THREADS || bytes.get(cut).is_some_and(|&b| b & 0xC0 == 0x80) {
-        return check(0, len);
-    }
-    match rayon::join(|| check(0, cut), || check(cut, len)) {
-        (first, _) if first < cut => first,
-        (_, second) => cut + second,
+        _ => check(0, len),
     }
 }
+
+/// The first place from `at` where a character may start (a byte that is not
+/// 0b10xx_xxxx), looking at most three bytes on, as a character has at most three bytes after
+/// its first; `None` if there is none (the text is not UTF-8 there, and is checked uncut).
+fn char_start_after(bytes: &[u8], at: usize) -> Option<usize> {
+    (at..at + 4).find(|&i| bytes.get(i).is_none_or(|&b| b & 0xC0 != 0x80))
+}
+
+/// How much of the text is checked at a time: mapped in, checked, given back.
+const UTF8_STEP: usize = 1 << 20;
 
 impl From<String> for Source {
     fn from(s: String) -> Source {
@@ -102,33 +286,62 @@ impl fmt::Debug for Source {
 mod tests {
     use super::*;
 
-    /// The halves agree with one check of the whole text, wherever the cut falls in a
-    /// character and wherever the text stops being UTF-8.
+    /// Pages given back read the same when read again, however the text is walked: forward
+    /// behind a reader, by a budget shared by threads, or at each step of the check of UTF-8.
+    #[test]
+    fn a_text_given_back_reads_the_same() {
+        let line = "define void @f() {\n  ret void\n}\n\u{e9}\n";
+        let text = line.repeat(RELEASE_MIN / line.len() + 1000);
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+        let source = Source::map(&file).unwrap().unwrap();
+        assert!(source.len() >= RELEASE_MIN);
+        let mut behind = ReleaseBehind::reading_on(&source);
+        for at in (0..source.len()).step_by(4096) {
+            behind.read_up_to(at);
+        }
+        drop(behind);
+        let budget = TextBudget::default();
+        rayon::join(
+            || (0..64).for_each(|_| budget.read(&source, 100)),
+            || (0..64).for_each(|_| budget.read(&source, 100)),
+        );
+        source.release(5..source.len() - 5);
+        assert_eq!(&source[..], text);
+    }
+
+    /// The halves and their steps agree with one check of the whole text, wherever a cut
+    /// falls in a character and wherever the text stops being UTF-8.
     #[test]
     fn halves_find_what_one_check_finds() {
         let whole = |b: &[u8]| std::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), |_| b.len());
         let mut text = "a\u{e9}\u{20ac}\u{1f600}"
-            .repeat(UTF8_WORTH_THREADS / 5)
+            .repeat(3 * UTF8_STEP / 10)
             .into_bytes();
         for shift in 0..4 {
             text.insert(0, b'x');
-            assert_eq!(valid_up_to(&text, |_, _| {}), text.len(), "{shift}");
+            assert_eq!(
+                valid_up_to(&text, |_, _| {}, |_, _| {}),
+                text.len(),
+                "{shift}"
+            );
             let half = text.len() / 2;
-            for at in [
-                1,
-                half - 1,
-                half,
-                half + 1,
-                half + 2,
-                half + 3,
-                text.len() - 1,
-            ] {
+            let around = |cut: usize| cut - 1..cut + 4;
+            let cuts = [half, UTF8_STEP, half + UTF8_STEP].into_iter();
+            for at in cuts.flat_map(around).chain([1, text.len() - 1]) {
                 let mut bad = text.clone();
                 bad[at] = 0xFF;
-                assert_eq!(valid_up_to(&bad, |_, _| {}), whole(&bad), "{shift} {at}");
+                assert_eq!(
+                    valid_up_to(&bad, |_, _| {}, |_, _| {}),
+                    whole(&bad),
+                    "{shift} {at}"
+                );
                 let mut cut_short = text.clone();
                 cut_short.truncate(at);
-                assert_eq!(valid_up_to(&cut_short, |_, _| {}), whole(&cut_short));
+                assert_eq!(
+                    valid_up_to(&cut_short, |_, _| {}, |_, _| {}),
+                    whole(&cut_short)
+                );
             }
         }
     }

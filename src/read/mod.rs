@@ -76,7 +76,9 @@ fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Mod
         deferred_fields,
         use_list_checks,
         error,
-    } = Parser::new(&source).module(BodyEnd::FirstClosingLine);
+    } = Parser::new(&source)
+        .releasing(&source)
+        .module(BodyEnd::FirstClosingLine);
     module.source = source;
     if error.is_some() {
         return Err(module.source);
@@ -99,7 +101,9 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         use_list_checks,
         error: top_error,
         ..
-    } = Parser::new(&source).module(BodyEnd::BalancedBrace);
+    } = Parser::new(&source)
+        .releasing(&source)
+        .module(BodyEnd::BalancedBrace);
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error; any body may
     // hold a syntax error, which comes before a name left undefined.
@@ -359,6 +363,8 @@ fn read_bodies(
             ..facts.info
         };
     }
+    m.block_address_uses = block_addresses.iter().map(|(f, _)| f.start).collect();
+    m.block_address_uses.sort_unstable();
     // Body uses were added after the top level's: keep each global's list in source order.
     let uses = &m.uses;
     for g in m.globals.values_mut() {
@@ -634,12 +640,17 @@ const FIELDS_WORTH_THREADS: usize = 2 * FIELDS_PER_JOB;
 
 /// Whether the metadata fields the first phase stepped over read (see [`Parser::module`]).
 fn fields_hold(m: &Module, fields: &[Span]) -> bool {
+    let hold = |chunk: &[Span]| {
+        let held = Parser::deferred_fields_hold(&m.source, m, chunk);
+        if let (Some(first), Some(last)) = (chunk.first(), chunk.last()) {
+            m.source.release(first.start as usize..last.end as usize);
+        }
+        held
+    };
     if fields.len() < FIELDS_WORTH_THREADS {
-        return Parser::deferred_fields_hold(&m.source, m, fields);
+        return hold(fields);
     }
-    fields
-        .par_chunks(FIELDS_PER_JOB)
-        .all(|chunk| Parser::deferred_fields_hold(&m.source, m, chunk))
+    fields.par_chunks(FIELDS_PER_JOB).all(hold)
 }
 
 /// Below this much body text, threads cost more than they save.
@@ -680,9 +691,10 @@ fn read_in_parallel(
     };
     if !worth_threads(text, definitions.len()) {
         let mut scratch = Scratch::default();
+        let mut behind = ReleaseBehind::new(&m.source);
         return definitions
             .iter()
-            .map(|&f| read_one(m, f, share, &mut scratch, visit))
+            .map(|&f| read_and_release(m, f, share, &mut scratch, &mut behind, visit))
             .collect();
     }
     // A body begun last would keep its thread busy after the others are done (rustprog-O3's
@@ -706,9 +718,12 @@ fn read_in_parallel(
             .par_iter()
             .with_min_len(min_len)
             .with_max_len(max_len)
-            .map_init(Scratch::default, |scratch, &(i, f)| {
-                (i, read_one(m, f, share, scratch, visit))
-            })
+            .map_init(
+                || (Scratch::default(), ReleaseBehind::new(&m.source)),
+                |(scratch, behind), &(i, f)| {
+                    (i, read_and_release(m, f, share, scratch, behind, visit))
+                },
+            )
             .collect::<Vec<_>>()
     };
     let (mut read, rest) =
@@ -716,6 +731,22 @@ fn read_in_parallel(
     read.extend(rest);
     read.sort_unstable_by_key(|&(i, _)| i);
     read.into_iter().map(|(_, result)| result).collect()
+}
+
+/// [`read_one`], then give the body's text back (see `Source::release`).
+fn read_and_release<'a>(
+    m: &'a Module,
+    f: FuncId,
+    share: usize,
+    scratch: &mut Scratch<'a>,
+    behind: &mut ReleaseBehind<'_>,
+    visit: Option<&Visit>,
+) -> Result<BodyFacts, ReadError> {
+    let result = read_one(m, f, share, scratch, visit);
+    if let Some(body) = &m.functions[f].body {
+        behind.read(body.span.range());
+    }
+    result
 }
 
 /// Read `f`'s body: in pieces if it has more than `share` bytes and enough for pieces.

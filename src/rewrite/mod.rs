@@ -124,17 +124,13 @@ impl Module {
         self.patch(span, String::new());
     }
 
-    /// A function's text with the line it ends and the blank line after it, if any.
+    /// A function's text with the line it ends and the blank lines after it.
     fn function_lines(&self, f: FuncId) -> Span {
-        let mut span = self.functions[f].span;
-        let src = self.source.as_bytes();
-        while (span.end as usize) < src.len() && src[span.end as usize] == b'\n' {
-            span.end += 1;
-            if src.get(span.end as usize) != Some(&b'\n') {
-                break;
-            }
-        }
-        span
+        let func = &self.functions[f];
+        Span::new(
+            func.span.start as usize,
+            (func.span.end + func.newlines_after) as usize,
+        )
     }
 
     /// Forget the uses in the text of function `f`, `span` (its text, or more).

@@ -1,7 +1,7 @@
 //! write: [`Module`] → text. The source is copied with the edits' patches spliced in, then the
 //! appended entities; an unedited module is written back byte for byte.
 
-use crate::model::{GlobalName, Module};
+use crate::model::{GlobalName, Module, RELEASE_STEP, ReleaseBehind, Source};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The pieces of the output in order: source slices between patches, patch texts, then the
 /// appended entities; added aliases go before the first function. Writing them one after
 /// another gives the edited module without copying the source.
-fn pieces(m: &Module) -> Vec<&str> {
+fn pieces(m: &Module) -> Vec<&[u8]> {
     let mut patches: Vec<_> = m.patches.iter().collect();
     // By position; of two patches starting together the wider one wins and covers the other.
     patches.sort_by_key(|p| (p.span.start, std::cmp::Reverse(p.span.end), p.slot));
@@ -23,6 +23,7 @@ fn pieces(m: &Module) -> Vec<&str> {
             .min()
             .map_or(m.source.len(), |at| above_comments(m.source.as_bytes(), at))
     });
+    let src = m.source.as_bytes();
     let mut cursor = 0usize;
     for p in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
@@ -32,37 +33,37 @@ fn pieces(m: &Module) -> Vec<&str> {
         if start < cursor {
             continue; // inside a wider patch already applied
         }
-        out.push(&m.source[cursor..start]);
-        out.push(p.text.as_str());
+        out.push(&src[cursor..start]);
+        out.push(p.text.as_bytes());
         cursor = end;
     }
     if let Some(at) = aliases_at {
         put_aliases(m, at, &mut cursor, &mut out);
     }
-    out.push(&m.source[cursor..]);
+    out.push(&src[cursor..]);
     if !m.appended.is_empty() {
         // After a blank line, as LLVM separates functions.
         match out.iter().rev().find(|p| !p.is_empty()) {
-            Some(end) if end.ends_with("\n\n") => {}
-            Some(end) if end.ends_with('\n') => out.push("\n"),
-            Some(_) => out.push("\n\n"),
+            Some(end) if end.ends_with(b"\n\n") => {}
+            Some(end) if end.ends_with(b"\n") => out.push(b"\n"),
+            Some(_) => out.push(b"\n\n"),
             None => {}
         }
-        out.push(&m.appended);
+        out.push(m.appended.as_bytes());
     }
     out
 }
 
 /// The source up to `at` (or, should a patch cover it, from where the text kept reaches),
 /// then the added aliases on lines of their own.
-fn put_aliases<'a>(m: &'a Module, at: usize, cursor: &mut usize, out: &mut Vec<&'a str>) {
+fn put_aliases<'a>(m: &'a Module, at: usize, cursor: &mut usize, out: &mut Vec<&'a [u8]>) {
     let at = at.max(*cursor);
-    let before = &m.source[*cursor..at];
+    let before = &m.source.as_bytes()[*cursor..at];
     out.push(before);
-    if !before.is_empty() && !before.ends_with('\n') {
-        out.push("\n");
+    if !before.is_empty() && !before.ends_with(b"\n") {
+        out.push(b"\n");
     }
-    out.extend([m.aliases_added.as_str(), "\n"]);
+    out.extend([m.aliases_added.as_bytes(), b"\n"]);
     *cursor = at;
 }
 
@@ -96,47 +97,90 @@ pub enum Comments {
 
 /// The module's text, with every edit applied.
 pub fn to_string(m: &Module) -> String {
-    pieces(m).concat()
+    // Every piece is cut where a token starts or ends, never inside a character.
+    String::from_utf8_lossy(&pieces(m).concat()).into_owned()
 }
 
 pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
     write_to_as(m, w, Comments::Keep)
 }
 
-/// [`write_to`], keeping or dropping the comments.
+/// [`write_to`], keeping or dropping the comments. The source is written a step at a time,
+/// each step's text given back to the system once written (see `Source::release`), so a
+/// mapped text is never all resident while it is written.
 pub fn write_to_as(m: &Module, w: &mut impl Write, comments: Comments) -> io::Result<()> {
-    let pieces = pieces(m);
-    match comments {
-        Comments::Keep => write_all_pieces(w, &pieces),
-        Comments::Drop => write_all_pieces(w, &without_comments(&pieces)),
+    let mut out = PieceWriter::new(w, &m.source);
+    let mut strip = CommentStripper::default();
+    for piece in pieces(m) {
+        for step in in_steps(piece) {
+            match comments {
+                Comments::Keep => out.put(step)?,
+                Comments::Drop => {
+                    strip.push(step);
+                    for settled in strip.settled() {
+                        out.put(settled)?;
+                    }
+                }
+            }
+        }
     }
+    for rest in strip.out {
+        out.put(rest)?;
+    }
+    out.flush()
 }
 
-/// The pieces of a valid module's text with its comments taken out, as slices of them. A line
+/// `piece` in parts of at most [`RELEASE_STEP`] bytes, each but the last ending after a
+/// newline (so a part never ends inside a character).
+fn in_steps(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = piece;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = match rest.len() > RELEASE_STEP {
+            true => memchr::memchr(b'\n', &rest[RELEASE_STEP..])
+                .map_or(rest.len(), |at| RELEASE_STEP + at + 1),
+            false => rest.len(),
+        };
+        let (step, after) = rest.split_at(cut);
+        rest = after;
+        Some(step)
+    })
+}
+
+/// Takes the comments out of pieces of a valid module's text, as slices of them. A line
 /// that held only a comment goes whole; a comment after other text goes with the blanks before
 /// it. In valid IR a `"` only opens or closes a string (quoted names too; escapes are `\22`),
 /// and a `;` outside a string opens a comment, so strings are stepped over and nothing else
 /// needs lexing.
-fn without_comments<'a>(pieces: &[&'a str]) -> Vec<&'a str> {
-    let mut out: Vec<&'a str> = Vec::with_capacity(pieces.len());
-    let (mut in_string, mut in_comment, mut line_goes) = (false, false, false);
-    for &piece in pieces {
-        let bytes = piece.as_bytes();
+#[derive(Default)]
+struct CommentStripper<'a> {
+    /// The text kept, the last pieces of which may still lose their blanks at the end.
+    out: Vec<&'a [u8]>,
+    in_string: bool,
+    in_comment: bool,
+    line_goes: bool,
+}
+
+impl<'a> CommentStripper<'a> {
+    fn push(&mut self, piece: &'a [u8]) {
+        let bytes = piece;
         // `kept` is where the text to keep starts; `i` where the search goes on.
         let (mut kept, mut i) = (0, 0);
         while i < bytes.len() {
-            if in_comment {
+            if self.in_comment {
                 let Some(p) = memchr::memchr(b'\n', &bytes[i..]) else {
                     break;
                 };
-                in_comment = false;
+                self.in_comment = false;
                 i += p + 1;
-                kept = if line_goes { i } else { i - 1 };
-            } else if in_string {
+                kept = if self.line_goes { i } else { i - 1 };
+            } else if self.in_string {
                 let Some(p) = memchr::memchr(b'"', &bytes[i..]) else {
                     break;
                 };
-                in_string = false;
+                self.in_string = false;
                 i += p + 1;
             } else {
                 let Some(p) = memchr::memchr2(b'"', b';', &bytes[i..]) else {
@@ -144,59 +188,118 @@ fn without_comments<'a>(pieces: &[&'a str]) -> Vec<&'a str> {
                 };
                 i += p;
                 if bytes[i] == b'"' {
-                    in_string = true;
+                    self.in_string = true;
                 } else {
-                    out.push(&piece[kept..i]);
-                    line_goes = trim_blanks_at_end(&mut out);
-                    in_comment = true;
+                    self.out.push(&piece[kept..i]);
+                    self.line_goes = trim_blanks_at_end(&mut self.out);
+                    self.in_comment = true;
                 }
                 i += 1;
             }
         }
-        if !in_comment {
-            out.push(&piece[kept..]);
+        if !self.in_comment {
+            self.out.push(&piece[kept..]);
         }
     }
-    out
+
+    /// The pieces kept that no later comment can change: all but the last one holding more
+    /// than blanks, and the blanks after it.
+    fn settled(&mut self) -> std::vec::Drain<'_, &'a [u8]> {
+        let last_text = self
+            .out
+            .iter()
+            .rposition(|p| !p.iter().all(|&b| b == b' ' || b == b'\t'))
+            .unwrap_or(0);
+        self.out.drain(..last_text)
+    }
 }
 
 /// Take the spaces and tabs off the end of the text kept so far; whether the line is then
 /// empty (the first line of the text, or one after a newline).
-fn trim_blanks_at_end(out: &mut Vec<&str>) -> bool {
+fn trim_blanks_at_end(out: &mut Vec<&[u8]>) -> bool {
     while let Some(last) = out.last_mut() {
-        let trimmed = last.trim_end_matches([' ', '\t']);
+        let blanks = last.iter().rev().take_while(|&&b| b == b' ' || b == b'\t');
+        let trimmed = &last[..last.len() - blanks.count()];
         if trimmed.is_empty() {
             out.pop();
             continue;
         }
         *last = trimmed;
-        return trimmed.ends_with('\n');
+        return trimmed.ends_with(b"\n");
     }
     true
 }
 
-/// Write the pieces in order, handing the system many at a time (`writev`): the source is
-/// copied once, from its mapping into the file, rather than into a buffer first.
-fn write_all_pieces(w: &mut impl Write, pieces: &[&str]) -> io::Result<()> {
-    // At most what one `writev` takes (IOV_MAX on Linux).
+/// Writes pieces in order, handing the system many at a time (`writev`): the source is
+/// copied once, from its mapping into the file, rather than into a buffer first. Once a step
+/// of the source is written, its memory is given back.
+struct PieceWriter<'w, 'a, W: Write> {
+    w: &'w mut W,
+    slices: Vec<io::IoSlice<'a>>,
+    /// The bytes in `slices`.
+    bytes: usize,
+    source: &'a Source,
+    /// Where the source pieces written so far end.
+    source_end: usize,
+    behind: ReleaseBehind<'a>,
+}
+
+impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
+    /// At most what one `writev` takes (IOV_MAX on Linux).
     const BATCH: usize = 1024;
-    let mut slices: Vec<io::IoSlice> = Vec::with_capacity(BATCH.min(pieces.len()));
-    for batch in pieces.chunks(BATCH) {
-        slices.clear();
+
+    fn new(w: &'w mut W, source: &'a Source) -> Self {
+        PieceWriter {
+            w,
+            slices: Vec::with_capacity(Self::BATCH),
+            bytes: 0,
+            source,
+            source_end: 0,
+            behind: ReleaseBehind::new(source),
+        }
+    }
+
+    fn put(&mut self, piece: &'a [u8]) -> io::Result<()> {
         // Empty pieces (between adjacent patches) left out: a write of nothing returns 0.
-        let nonempty = batch.iter().filter(|p| !p.is_empty());
-        slices.extend(nonempty.map(|p| io::IoSlice::new(p.as_bytes())));
-        let mut rest = &mut slices[..];
+        if piece.is_empty() {
+            return Ok(());
+        }
+        if let Some(at) = self.source.offset_of(piece) {
+            self.source_end = self.source_end.max(at + piece.len());
+        }
+        self.slices.push(io::IoSlice::new(piece));
+        self.bytes += piece.len();
+        if self.slices.len() == Self::BATCH || self.bytes >= RELEASE_STEP {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let in_source = |s: &io::IoSlice| self.source.offset_of(s).map(|at| at + s.len());
+        if let Some(start) = self.slices.iter().find_map(|s| self.source.offset_of(s)) {
+            let end = self
+                .slices
+                .iter()
+                .rev()
+                .find_map(in_source)
+                .unwrap_or(start);
+            self.source.prefetch(start..end);
+        }
+        let mut rest = &mut self.slices[..];
         while !rest.is_empty() {
-            match w.write_vectored(rest) {
+            match self.w.write_vectored(rest) {
                 Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
                 Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
+        self.slices.clear();
+        self.bytes = 0;
+        self.behind.read_up_to(self.source_end);
+        Ok(())
     }
-    Ok(())
 }
 
 /// Write the module to `path` atomically: a temporary file in the same directory, renamed over
@@ -405,12 +508,33 @@ mod tests {
             .enumerate()
             .map(|(i, n)| if i % 3 == 0 { "" } else { n.as_str() })
             .collect();
+        fn write_all_pieces(w: &mut impl Write, pieces: &[&str]) -> io::Result<()> {
+            let source = Source::default();
+            let mut out = PieceWriter::new(w, &source);
+            for piece in pieces {
+                out.put(piece.as_bytes())?;
+            }
+            out.flush()
+        }
         let mut whole = Vec::new();
         write_all_pieces(&mut whole, &pieces).unwrap();
         let mut trickle = Trickle(Vec::new());
         write_all_pieces(&mut trickle, &pieces).unwrap();
         assert_eq!(whole, pieces.concat().into_bytes());
         assert_eq!(trickle.0, whole);
+    }
+
+    /// The pieces with the comments taken out, taken as `write_to_as` takes them: what is
+    /// settled after each piece, then the rest.
+    fn without_comments(pieces: &[&str]) -> String {
+        let mut strip = CommentStripper::default();
+        let mut out = Vec::new();
+        for &piece in pieces {
+            strip.push(piece.as_bytes());
+            out.extend(strip.settled());
+        }
+        out.extend(strip.out);
+        String::from_utf8(out.concat()).unwrap()
     }
 
     /// Comments go, wherever the pieces are cut; strings and quoted names stay whole.
@@ -425,15 +549,11 @@ mod tests {
         for a in 0..=text.len() {
             for b in (a..=text.len()).step_by(7) {
                 let pieces = [&text[..a], &text[a..b], &text[b..]];
-                assert_eq!(
-                    without_comments(&pieces).concat(),
-                    expected,
-                    "cut at {a}, {b}"
-                );
+                assert_eq!(without_comments(&pieces), expected, "cut at {a}, {b}");
             }
         }
-        assert_eq!(without_comments(&["a\r\n; c\r\nb"]).concat(), "a\r\nb");
-        assert_eq!(without_comments(&["x ;c"]).concat(), "x");
+        assert_eq!(without_comments(&["a\r\n; c\r\nb"]), "a\r\nb");
+        assert_eq!(without_comments(&["x ;c"]), "x");
     }
 
     #[cfg(unix)]

@@ -90,6 +90,7 @@ impl<'a> Parser<'a> {
             metadata,
             header_span: kw.span,
             span: kw.span,
+            newlines_after: 0,
             body: None,
             rewritten: false,
             deleted: false,
@@ -158,6 +159,8 @@ impl<'a> Parser<'a> {
             });
         }
         f.span = kw.span.to(self.prev_end());
+        let after = &self.src[f.span.end as usize..];
+        f.newlines_after = after.iter().take_while(|&&b| b == b'\n').count() as u32;
         self.m.functions.push(f);
         Ok(())
     }

@@ -380,6 +380,8 @@ pub struct Parser<'a> {
     /// The top level's `uselistorder` directives whose counts are checked once every body is
     /// read.
     use_list_checks: Vec<UseListCheck>,
+    /// The top level's text behind the parser, given back as it goes (see `Source::release`).
+    behind: Option<ReleaseBehind<'a>>,
 }
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,
@@ -932,6 +934,7 @@ impl<'a> Parser<'a> {
                 aliases_added: String::new(),
                 next_appended_metadata: None,
                 use_list_orders: Vec::new(),
+                block_address_uses: Vec::new(),
                 summary_entries: Vec::new(),
                 labels_end: u32::MAX,
             },
@@ -947,6 +950,7 @@ impl<'a> Parser<'a> {
             key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
             use_list_checks: Vec::new(),
+            behind: None,
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
         }

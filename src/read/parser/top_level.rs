@@ -34,9 +34,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Give the text back as the top level is read (see `Source::release`): `source` is the
+    /// text this parser reads.
+    pub fn releasing(mut self, source: &'a Source) -> Self {
+        self.behind = Some(ReleaseBehind::reading_on(source));
+        self
+    }
+
     pub(super) fn top_level(&mut self) -> PResult<()> {
         loop {
             let t = self.tok;
+            if let Some(behind) = &mut self.behind {
+                behind.read_up_to(t.span.start as usize);
+            }
             match t.kind {
                 Tok::Eof => break,
                 Tok::Word => match self.text(t) {
