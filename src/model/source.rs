@@ -38,13 +38,12 @@ impl Source {
             false => Err((map, valid)),
         })
     }
-}
 
-impl Source {
-    /// Give back the memory of the pages wholly inside `range` of a mapped text: the reader
-    /// and the writer call this behind them, so a module's text is not all resident at once
-    /// (it is most of what reading costs in memory). What is read there again comes back
-    /// from the file, unchanged. A text read into memory stays as it is.
+    /// Give back the memory of the pages wholly inside `range` of a mapped text of 8 MiB or
+    /// more (`RELEASE_MIN`): the reader and the writer call this behind them, so a module's
+    /// text is not all resident at once (it is most of what reading costs in memory). What is
+    /// read there again comes back from the file, unchanged. A text read into memory stays as
+    /// it is.
     pub fn release(&self, range: std::ops::Range<usize>) {
         if let Text::Mapped(map) = &self.0 {
             release(map, range);
@@ -144,8 +143,7 @@ impl Drop for ReleaseBehind<'_> {
 /// Gives back the whole text each time [`RELEASE_STEP`] bytes of it have been read here and
 /// there (bodies read again, headers of the members of a class), by a stage that reads in no
 /// order: the text is then never all resident, at the cost of mapping in again, now and then,
-/// a page still in use.
-/// One budget may be shared by threads.
+/// a page still in use. One budget may be shared by threads.
 #[derive(Default)]
 pub struct TextBudget {
     read: std::sync::atomic::AtomicUsize,
