@@ -34,11 +34,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Give the text back as the top level is read (see `Source::release`): `source` is the
-    /// text this parser reads.
-    pub fn releasing(mut self, source: &'a Source) -> Self {
-        self.behind = Some(ReleaseBehind::reading_on(source));
-        self
+    /// A parser of `source` that gives the text back as the top level is read (see
+    /// `Source::release`).
+    pub fn releasing(source: &'a Source) -> Self {
+        let mut parser = Parser::new(source);
+        parser.behind = Some(ReleaseBehind::reading_on(source));
+        parser
     }
 
     pub(super) fn top_level(&mut self) -> PResult<()> {
