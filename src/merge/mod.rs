@@ -681,6 +681,9 @@ fn candidates<'m>(
             .map_init(Scratch::default, encode_group)
             .collect()
     };
+    // What the bodies read again left mapped in is given back: folding the classes reads no
+    // more text, and what writing reads it gives back behind it.
+    budget.give_back(&m.source);
     // Number the encodings across groups (different shapes never share an encoding).
     let mut result = Vec::new();
     let mut set_aside = Droppables::default();
@@ -740,8 +743,6 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
     let mut pending: Vec<Pending> = Vec::new();
     let mut private_bodies = Vec::new();
     let mut dropped = Dropped::default();
-    // The members of a class lie all over the text, each maps in the pages around it.
-    let budget = TextBudget::default();
     loop {
         report.rounds += 1;
         let (candidates, set_aside) = candidates(m, &eligible, &mut first_read);
@@ -789,7 +790,6 @@ pub fn merge_first_read(m: &mut Module, opts: &Options, encodings: FirstReadEnco
                 if fold.member != survivor {
                     eligible[fold.member] = false;
                 }
-                budget.read(&m.source, m.functions[fold.member].span.range().len());
             }
         }
         if !addresses_changed {

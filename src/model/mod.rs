@@ -911,8 +911,7 @@ pub struct Function {
     pub fn_attrs: AttrList,
     pub section: Option<Span>,
     pub partition: Option<Span>,
-    /// `comdat` or `comdat($name)` as written.
-    pub comdat: Option<Span>,
+    pub comdat: Option<ComdatRef>,
     pub align: Option<u64>,
     pub gc: Option<Span>,
     pub prefix: Option<(TypeId, Value)>,
@@ -935,6 +934,17 @@ pub struct Function {
     pub deleted: bool,
 }
 
+/// A global's `comdat` or `comdat($name)`, as written.
+#[derive(Clone, Copy, Debug)]
+pub struct ComdatRef {
+    pub span: Span,
+    /// Written `comdat`: the comdat of the global's own name.
+    pub implicit: bool,
+    /// Where the spaces before it start: taking the global out of its comdat removes them
+    /// too. Kept so that the edit need not read the text again.
+    pub spaced_from: u32,
+}
+
 #[derive(Clone, Debug)]
 pub struct Variable {
     pub global: GlobalId,
@@ -946,7 +956,7 @@ pub struct Variable {
     pub addrspace: Option<u32>,
     pub init: Option<Value>,
     pub align: Option<u64>,
-    pub comdat: Option<Span>,
+    pub comdat: Option<ComdatRef>,
     pub section: Option<Span>,
     pub metadata: Vec<(Span, MdRef)>,
     pub span: Span,

@@ -160,6 +160,13 @@ impl TextBudget {
             source.release(0..source.len());
         }
     }
+
+    /// Reading is done: give back what was read since the text was last given back.
+    pub fn give_back(&self, source: &Source) {
+        if self.read.load(std::sync::atomic::Ordering::Relaxed) % RELEASE_STEP != 0 {
+            source.release(0..source.len());
+        }
+    }
 }
 
 const FAULT_AROUND: usize = 64 << 10;

@@ -44,10 +44,10 @@ impl Module {
         // Spelled out once, under the name it had then (the one the text gives it).
         if let GlobalKind::Function(f) = self.globals[g].kind
             && let Some(c) = self.functions[f].comdat
-            && self.bytes(c) == b"comdat"
-            && !self.patch_index.contains_key(&(c, PatchSlot::Text))
+            && c.implicit
+            && !self.patch_index.contains_key(&(c.span, PatchSlot::Text))
         {
-            self.patch(c, format!("comdat(${})", &old[1..]));
+            self.patch(c.span, format!("comdat(${})", &old[1..]));
         }
         match &self.globals[g].name {
             GlobalName::Named(n) => self.global_by_name.remove(n),
@@ -298,11 +298,10 @@ impl Module {
         let Some(c) = self.functions[f].comdat.take() else {
             return;
         };
-        let start = self.source.as_bytes()[..c.start as usize]
-            .iter()
-            .rposition(|b| !matches!(b, b' ' | b'\t'))
-            .map_or(0, |i| i + 1);
-        self.patch(Span::new(start, c.end as usize), String::new());
+        self.patch(
+            Span::new(c.spaced_from as usize, c.span.end as usize),
+            String::new(),
+        );
     }
 
     pub fn set_visibility(&mut self, g: GlobalId, visibility: Visibility) {

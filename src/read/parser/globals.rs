@@ -138,11 +138,15 @@ impl<'a> Parser<'a> {
     }
 
     /// `comdat($c)`, or `comdat` naming the comdat of `global`'s name, if there.
-    pub(super) fn comdat_ref(&mut self, global: Token) -> PResult<Option<Span>> {
+    pub(super) fn comdat_ref(&mut self, global: Token) -> PResult<Option<ComdatRef>> {
         if !self.is_word(b"comdat") {
             return Ok(None);
         }
         let t = self.bump();
+        let spaced_from = self.src[..t.span.start as usize]
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t'))
+            .map_or(0, |i| i + 1) as u32;
         let (name, span) = if self.tok.kind == Tok::LParen {
             self.bump();
             let name = self.expect(Tok::ComdatName, "a comdat name")?;
@@ -159,7 +163,11 @@ impl<'a> Parser<'a> {
             let at = if name == global.span { t.span } else { name };
             self.comdat_refs.entry(key).or_insert(at);
         }
-        Ok(Some(span))
+        Ok(Some(ComdatRef {
+            span,
+            implicit: span == t.span,
+            spaced_from,
+        }))
     }
 
     pub(super) fn attachment(&mut self) -> PResult<(Span, MdRef)> {
