@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A module's text, valid UTF-8. Mapping a file instead of copying it saves the copy and the
 /// fresh memory it would fill; either way the text is read through `&str`.
@@ -146,14 +147,13 @@ impl Drop for ReleaseBehind<'_> {
 /// a page still in use. One budget may be shared by threads.
 #[derive(Default)]
 pub struct TextBudget {
-    read: std::sync::atomic::AtomicUsize,
+    read: AtomicUsize,
 }
 
 impl TextBudget {
     /// `bytes` more bytes of `source` have been read, in one place: at least the pages the
     /// system maps in around a page read (Linux's fault-around: 64 KiB).
     pub fn read(&self, source: &Source, bytes: usize) {
-        use std::sync::atomic::Ordering::Relaxed;
         let before = self.read.fetch_add(bytes.max(FAULT_AROUND), Relaxed);
         let after = before + bytes.max(FAULT_AROUND);
         if before / RELEASE_STEP != after / RELEASE_STEP {
@@ -163,7 +163,7 @@ impl TextBudget {
 
     /// Reading is done: give back what was read since the text was last given back.
     pub fn give_back(&self, source: &Source) {
-        if self.read.load(std::sync::atomic::Ordering::Relaxed) % RELEASE_STEP != 0 {
+        if self.read.load(Relaxed) % RELEASE_STEP != 0 {
             source.release(0..source.len());
         }
     }

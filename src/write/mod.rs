@@ -164,8 +164,7 @@ struct CommentStripper<'a> {
 }
 
 impl<'a> CommentStripper<'a> {
-    fn push(&mut self, piece: &'a [u8]) {
-        let bytes = piece;
+    fn push(&mut self, bytes: &'a [u8]) {
         // `kept` is where the text to keep starts; `i` where the search goes on.
         let (mut kept, mut i) = (0, 0);
         while i < bytes.len() {
@@ -190,7 +189,7 @@ impl<'a> CommentStripper<'a> {
                 if bytes[i] == b'"' {
                     self.in_string = true;
                 } else {
-                    self.out.push(&piece[kept..i]);
+                    self.out.push(&bytes[kept..i]);
                     self.line_goes = trim_blanks_at_end(&mut self.out);
                     self.in_comment = true;
                 }
@@ -198,7 +197,7 @@ impl<'a> CommentStripper<'a> {
             }
         }
         if !self.in_comment {
-            self.out.push(&piece[kept..]);
+            self.out.push(&bytes[kept..]);
         }
     }
 
@@ -276,15 +275,9 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        let in_source = |s: &io::IoSlice| self.source.offset_of(s).map(|at| at + s.len());
+        // Source pieces come in text order, so the batch's end is where they end so far.
         if let Some(start) = self.slices.iter().find_map(|s| self.source.offset_of(s)) {
-            let end = self
-                .slices
-                .iter()
-                .rev()
-                .find_map(in_source)
-                .unwrap_or(start);
-            self.source.prefetch(start..end);
+            self.source.prefetch(start..self.source_end);
         }
         let mut rest = &mut self.slices[..];
         while !rest.is_empty() {
