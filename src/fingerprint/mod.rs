@@ -137,13 +137,14 @@ pub struct Context<'m> {
     module: &'m Module,
     /// Whether direct calls of this global are holes compared by class (merging's rule:
     /// a defined function that cannot be interposed, see `merge::is_hole`).
-    is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>,
+    is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
     tables: Arc<Tables>,
 }
 
 /// The encodings of attribute lists that recur, made once for a module's text and header: a
 /// module read and not edited since has the tables it had when it was read, so merging's
 /// first round takes those its reading made (jsonprog-O0: 0.5 ms).
+#[derive(Clone)]
 pub struct Tables {
     /// The encoding of an attribute list that is one group (`#N`), as [`Encoder::attrs`]
     /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules
@@ -158,6 +159,20 @@ pub struct Tables {
 
 impl Tables {
     pub fn new(module: &Module) -> Tables {
+        let mut tables = Tables::of_groups(module);
+        // Headers lie all over the text; each maps in the pages around it.
+        let mut behind = ReleaseBehind::new(&module.source);
+        for f in module.functions.keys() {
+            behind.read(module.functions[f].header_span.range());
+            tables.add_header_lists(module, f);
+        }
+        tables
+    }
+
+    /// The tables with the attribute groups' encodings and no header's lists yet: those are
+    /// added header by header ([`Tables::add_header_lists`]), by threads that each hold
+    /// tables of their own, joined at the end ([`Tables::join`]).
+    pub fn of_groups(module: &Module) -> Tables {
         let mut single_groups = FxHashMap::default();
         for (&n, &group) in &module.attr_groups {
             let group = module.attr_list(group);
@@ -175,47 +190,60 @@ impl Tables {
             put_attribute_keys(&mut out, &mut keys);
             single_groups.insert(n, out);
         }
-        let mut text_lists: FxHashMap<Box<[u8]>, Vec<u8>> = FxHashMap::default();
-        // Headers lie all over the text; each maps in the pages around it.
-        let mut behind = ReleaseBehind::new(&module.source);
-        for f in module.functions.values() {
-            behind.read(f.header_span.range());
-            let lists = f.params.iter().map(|p| p.attrs).chain([f.ret_attrs]);
-            for list in lists.map(|l| module.attr_list(l)) {
-                let Some(text) = text_only_list(module, list) else {
-                    continue;
-                };
-                if text_lists.contains_key(text) {
-                    continue;
-                }
-                let mut keys: Vec<&[u8]> = list
-                    .iter()
-                    .filter_map(|a| match *a {
-                        Attr::Text(s) => Some(module.bytes(s)),
-                        _ => None,
-                    })
-                    .collect();
-                let mut out = vec![tag::ATTRS];
-                put_attribute_keys(&mut out, &mut keys);
-                text_lists.insert(text.into(), out);
-            }
-        }
         Tables {
             single_groups,
-            text_lists,
+            text_lists: FxHashMap::default(),
+        }
+    }
+
+    /// Adds the encodings of `f`'s lists of text attributes (its parameters' and its
+    /// result's) that the tables do not hold yet.
+    pub fn add_header_lists(&mut self, module: &Module, f: FuncId) {
+        let f = &module.functions[f];
+        let lists = f.params.iter().map(|p| p.attrs).chain([f.ret_attrs]);
+        for list in lists.map(|l| module.attr_list(l)) {
+            let Some(text) = text_only_list(module, list) else {
+                continue;
+            };
+            if self.text_lists.contains_key(text) {
+                continue;
+            }
+            let mut keys: Vec<&[u8]> = list
+                .iter()
+                .filter_map(|a| match *a {
+                    Attr::Text(s) => Some(module.bytes(s)),
+                    _ => None,
+                })
+                .collect();
+            let mut out = vec![tag::ATTRS];
+            put_attribute_keys(&mut out, &mut keys);
+            self.text_lists.insert(text.into(), out);
+        }
+    }
+
+    /// Takes in the header lists `other` holds (tables of the same module's groups).
+    pub fn join(&mut self, other: Tables) {
+        if self.text_lists.len() < other.text_lists.len() {
+            let mine = std::mem::replace(&mut self.text_lists, other.text_lists);
+            self.text_lists.extend(mine);
+        } else {
+            self.text_lists.extend(other.text_lists);
         }
     }
 }
 
 impl<'m> Context<'m> {
-    pub fn new(module: &'m Module, is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>) -> Self {
+    pub fn new(
+        module: &'m Module,
+        is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
+    ) -> Self {
         Context::with_tables(module, is_hole, Arc::new(Tables::new(module)))
     }
 
     /// A context with `tables` made for this module as it is now.
     pub fn with_tables(
         module: &'m Module,
-        is_hole: Box<dyn Fn(GlobalId) -> bool + Sync + 'm>,
+        is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
         tables: Arc<Tables>,
     ) -> Self {
         Context {
@@ -227,6 +255,16 @@ impl<'m> Context<'m> {
 
     pub fn tables(&self) -> &Arc<Tables> {
         &self.tables
+    }
+
+    /// Adds `f`'s header lists to the context's tables ([`Tables::add_header_lists`]).
+    pub fn add_header_lists(&mut self, f: FuncId) {
+        Arc::make_mut(&mut self.tables).add_header_lists(self.module, f);
+    }
+
+    /// The context's tables, to join with others ([`Tables::join`]).
+    pub fn into_tables(self) -> Tables {
+        Arc::unwrap_or_clone(self.tables)
     }
 }
 
