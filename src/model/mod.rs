@@ -13,7 +13,7 @@ use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-pub use source::{RELEASE_STEP, ReleaseBehind, Source, TextBudget};
+pub use source::{Progress, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
 /// A byte range of the source text.

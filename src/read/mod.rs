@@ -76,7 +76,9 @@ fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Mod
         deferred_fields,
         use_list_checks,
         error,
-    } = Parser::releasing(&source).module(BodyEnd::FirstClosingLine);
+    } = source.read_beside(|progress| {
+        Parser::telling(&source, progress).module(BodyEnd::FirstClosingLine)
+    });
     module.source = source;
     if error.is_some() {
         return Err(module.source);
@@ -99,7 +101,8 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         use_list_checks,
         error: top_error,
         ..
-    } = Parser::releasing(&source).module(BodyEnd::BalancedBrace);
+    } = source
+        .read_beside(|progress| Parser::telling(&source, progress).module(BodyEnd::BalancedBrace));
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error; any body may
     // hold a syntax error, which comes before a name left undefined.

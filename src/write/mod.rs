@@ -1,7 +1,7 @@
 //! write: [`Module`] → text. The source is copied with the edits' patches spliced in, then the
 //! appended entities; an unedited module is written back byte for byte.
 
-use crate::model::{GlobalName, Module, RELEASE_STEP, ReleaseBehind, Source};
+use crate::model::{GlobalName, Module, Progress, RELEASE_STEP, Source};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -106,28 +106,30 @@ pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
 }
 
 /// [`write_to`], keeping or dropping the comments. The source is written a step at a time,
-/// each step's text given back to the system once written (see `Source::release`), so a
-/// mapped text is never all resident while it is written.
+/// while another thread maps in the step ahead and gives back the text written
+/// (`Source::read_beside`), so a mapped text is never all resident while it is written.
 pub fn write_to_as(m: &Module, w: &mut impl Write, comments: Comments) -> io::Result<()> {
-    let mut out = PieceWriter::new(w, &m.source);
-    let mut strip = CommentStripper::default();
-    for piece in pieces(m) {
-        for step in in_steps(piece) {
-            match comments {
-                Comments::Keep => out.put(step)?,
-                Comments::Drop => {
-                    strip.push(step);
-                    for settled in strip.settled() {
-                        out.put(settled)?;
+    m.source.read_beside(|progress| {
+        let mut out = PieceWriter::new(w, &m.source, progress);
+        let mut strip = CommentStripper::default();
+        for piece in pieces(m) {
+            for step in in_steps(piece) {
+                match comments {
+                    Comments::Keep => out.put(step)?,
+                    Comments::Drop => {
+                        strip.push(step);
+                        for settled in strip.settled() {
+                            out.put(settled)?;
+                        }
                     }
                 }
             }
         }
-    }
-    for rest in strip.out {
-        out.put(rest)?;
-    }
-    out.flush()
+        for rest in strip.out {
+            out.put(rest)?;
+        }
+        out.flush()
+    })
 }
 
 /// `piece` in parts of at most [`RELEASE_STEP`] bytes, each but the last ending after a
@@ -230,8 +232,8 @@ fn trim_blanks_at_end(out: &mut Vec<&[u8]>) -> bool {
 }
 
 /// Writes pieces in order, handing the system many at a time (`writev`): the source is
-/// copied once, from its mapping into the file, rather than into a buffer first. Once a step
-/// of the source is written, its memory is given back.
+/// copied once, from its mapping into the file, rather than into a buffer first. How far the
+/// source is written is told to the thread that maps it in and gives it back.
 struct PieceWriter<'w, 'a, W: Write> {
     w: &'w mut W,
     slices: Vec<io::IoSlice<'a>>,
@@ -240,21 +242,21 @@ struct PieceWriter<'w, 'a, W: Write> {
     source: &'a Source,
     /// Where the source pieces written so far end.
     source_end: usize,
-    behind: ReleaseBehind<'a>,
+    progress: Option<&'a Progress>,
 }
 
 impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
     /// At most what one `writev` takes (IOV_MAX on Linux).
     const BATCH: usize = 1024;
 
-    fn new(w: &'w mut W, source: &'a Source) -> Self {
+    fn new(w: &'w mut W, source: &'a Source, progress: Option<&'a Progress>) -> Self {
         PieceWriter {
             w,
             slices: Vec::with_capacity(Self::BATCH),
             bytes: 0,
             source,
             source_end: 0,
-            behind: ReleaseBehind::new(source),
+            progress,
         }
     }
 
@@ -275,10 +277,6 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        // Source pieces come in text order, so the batch's end is where they end so far.
-        if let Some(start) = self.slices.iter().find_map(|s| self.source.offset_of(s)) {
-            self.source.prefetch(start..self.source_end);
-        }
         let mut rest = &mut self.slices[..];
         while !rest.is_empty() {
             match self.w.write_vectored(rest) {
@@ -290,7 +288,10 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
         }
         self.slices.clear();
         self.bytes = 0;
-        self.behind.read_up_to(self.source_end);
+        if let Some(progress) = self.progress {
+            // Source pieces come in text order: all before their end is written.
+            progress.read_up_to(self.source_end);
+        }
         Ok(())
     }
 }
@@ -503,7 +504,7 @@ mod tests {
             .collect();
         fn write_all_pieces(w: &mut impl Write, pieces: &[&str]) -> io::Result<()> {
             let source = Source::default();
-            let mut out = PieceWriter::new(w, &source);
+            let mut out = PieceWriter::new(w, &source, None);
             for piece in pieces {
                 out.put(piece.as_bytes())?;
             }

@@ -380,8 +380,9 @@ pub struct Parser<'a> {
     /// The top level's `uselistorder` directives whose counts are checked once every body is
     /// read.
     use_list_checks: Vec<UseListCheck>,
-    /// The top level's text behind the parser, given back as it goes (see `Source::release`).
-    behind: Option<ReleaseBehind<'a>>,
+    /// How far the top level has been read, told to the thread that maps the text in ahead
+    /// of it and gives it back behind it (see `Source::read_beside`).
+    progress: Option<&'a Progress>,
 }
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,
@@ -950,7 +951,7 @@ impl<'a> Parser<'a> {
             key_buffer: Vec::new(),
             deferred_fields: Vec::new(),
             use_list_checks: Vec::new(),
-            behind: None,
+            progress: None,
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
         }

@@ -34,19 +34,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A parser of `source` that gives the text back as the top level is read (see
-    /// `Source::release`).
-    pub fn releasing(source: &'a Source) -> Self {
+    /// A parser of `source` that tells `progress` how far the top level has been read (see
+    /// `Source::read_beside`).
+    pub fn telling(source: &'a Source, progress: Option<&'a Progress>) -> Self {
         let mut parser = Parser::new(source);
-        parser.behind = Some(ReleaseBehind::reading_on(source));
+        parser.progress = progress;
         parser
     }
 
     pub(super) fn top_level(&mut self) -> PResult<()> {
         loop {
             let t = self.tok;
-            if let Some(behind) = &mut self.behind {
-                behind.read_up_to(t.span.start as usize);
+            if let Some(progress) = self.progress {
+                progress.read_up_to(t.span.start as usize);
             }
             match t.kind {
                 Tok::Eof => break,
