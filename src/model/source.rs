@@ -78,11 +78,23 @@ impl Source {
         let progress = Progress::default();
         // The reader stays on this thread: on the main thread, what it allocates grows the
         // allocator's main heap, where a thread's heap grows by a call to the system for
-        // each few pages (harfbuzz-O0: a fifth of the top level's time).
-        rayon::in_place_scope(|scope| {
-            scope.spawn(|_| self.keep_ahead(&progress));
+        // each few pages (harfbuzz-O0: a fifth of the top level's time). The thread beside
+        // it is a thread of its own, not one of the pool's, which may all be busy: the reader
+        // would wait for one at the end.
+        std::thread::scope(|scope| {
+            let beside =
+                std::thread::Builder::new().spawn_scoped(scope, || self.keep_ahead(&progress));
             let _finished = Finished(&progress);
-            read(Some(&progress))
+            match beside {
+                Ok(_) => read(Some(&progress)),
+                // No thread to be had: the text is mapped in as it is read, and given back
+                // at the end.
+                Err(_) => {
+                    let result = read(None);
+                    self.release(0..self.len());
+                    result
+                }
+            }
         })
     }
 
