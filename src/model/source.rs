@@ -18,9 +18,17 @@ enum Text {
 }
 
 impl Source {
-    /// Map `file`, if it is text. `None` when it cannot be mapped (a pipe, an empty file):
-    /// read it instead. `Err` with the byte offset where the bytes stop being UTF-8.
-    pub fn map(file: &std::fs::File) -> Option<Result<Source, (memmap2::Mmap, usize)>> {
+    /// Map `file` and read its bytes with `read`, which goes through them once, in order,
+    /// telling its [`Progress`], while a thread beside it checks that they are UTF-8 (and, on
+    /// a text given back, maps it in ahead of the reader and gives it back behind it, as
+    /// [`Source::read_beside`]): the check costs the reader no pass of its own. `None` when
+    /// the file cannot be mapped (a pipe, an empty file): read it instead. The text and what
+    /// `read` made if it is UTF-8; else the mapping, with the byte offset where it stops
+    /// being UTF-8 (what `read` made of bytes that are not text is dropped).
+    pub fn map_reading<R>(
+        file: &std::fs::File,
+        read: impl FnOnce(&[u8], Option<&Progress>) -> R,
+    ) -> Option<Result<(Source, R), (memmap2::Mmap, usize)>> {
         // SAFETY: the file is mapped read-only and private; mergefn's inputs are the files a
         // build wrote before calling it, and like a linker it assumes they do not change
         // while it reads them (a change could make the text differ between two reads).
@@ -28,17 +36,18 @@ impl Source {
         if map.is_empty() {
             return None;
         }
-        let valid = valid_up_to(
-            &map,
-            |from, len| {
-                // Mapped in at once rather than a fault at a time; on an older kernel than
-                // 5.14, which refuses this, the pages fault in as they are checked.
-                let _ = map.advise_range(memmap2::Advice::PopulateRead, from, len);
-            },
-            |from, len| release(&map, from..from + len),
-        );
+        let (result, valid) = if map.len() < UTF8_WORTH_THREADS {
+            let mut check = Utf8Check::default();
+            check.up_to(&map, map.len());
+            (read(&map, None), check.valid_up_to(map.len()))
+        } else {
+            let given_back = (map.len() >= RELEASE_MIN).then_some(&map);
+            read_beside(&map, given_back, Some(Utf8Check::default()), |progress| {
+                read(&map, progress)
+            })
+        };
         Some(match valid == map.len() {
-            true => Ok(Source(Text::Mapped(map))),
+            true => Ok((Source(Text::Mapped(map)), result)),
             false => Err((map, valid)),
         })
     }
@@ -54,82 +63,16 @@ impl Source {
         }
     }
 
-    /// Map in the pages of `range` of a mapped text at once, ahead of reading them: one call
-    /// to the system rather than a fault every sixteen pages.
-    pub fn prefetch(&self, range: std::ops::Range<usize>) {
-        if let Text::Mapped(map) = &self.0
-            && map.len() >= RELEASE_MIN
-            && range.start < range.end.min(map.len())
-        {
-            let len = range.end.min(map.len()) - range.start;
-            // On a kernel older than 5.14, which refuses this, the pages fault in as read.
-            let _ = map.advise_range(memmap2::Advice::PopulateRead, range.start, len);
-        }
-    }
-
     /// Runs `read`, a reader that goes through the whole text once, in order, telling its
     /// [`Progress`], while another thread maps the text in a step ahead of it and gives the
     /// text behind it back. A text that is not given back (read into memory, or under
     /// [`RELEASE_MIN`]) needs no such thread: `read` gets no progress to tell.
     pub fn read_beside<R>(&self, read: impl FnOnce(Option<&Progress>) -> R) -> R {
-        if !matches!(&self.0, Text::Mapped(map) if map.len() >= RELEASE_MIN) {
-            return read(None);
-        }
-        let progress = Progress::default();
-        // The reader stays on this thread: on the main thread, what it allocates grows the
-        // allocator's main heap, where a thread's heap grows by a call to the system for
-        // each few pages (harfbuzz-O0: a fifth of the top level's time). The thread beside
-        // it is a thread of its own, not one of the pool's, which may all be busy: the reader
-        // would wait for one at the end.
-        std::thread::scope(|scope| {
-            let beside =
-                std::thread::Builder::new().spawn_scoped(scope, || self.keep_ahead(&progress));
-            let _finished = Finished(&progress);
-            match beside {
-                Ok(_) => read(Some(&progress)),
-                // No thread to be had: the text is mapped in as it is read, and given back
-                // at the end.
-                Err(_) => {
-                    let result = read(None);
-                    self.release(0..self.len());
-                    result
-                }
+        match &self.0 {
+            Text::Mapped(map) if map.len() >= RELEASE_MIN => {
+                read_beside(map, Some(map), None, read).0
             }
-        })
-    }
-
-    /// The thread beside a reader ([`Source::read_beside`]): maps in the step the reader is
-    /// in and the next, gives back the steps behind it, and waits for it to reach another.
-    fn keep_ahead(&self, progress: &Progress) {
-        let (mut mapped, mut released) = (0, 0);
-        loop {
-            let done = progress.done.load(Acquire);
-            let at = progress.at.load(Acquire);
-            let behind = match done {
-                true => self.len(),
-                false => at / RELEASE_STEP * RELEASE_STEP,
-            };
-            if behind > released {
-                self.release(released..behind);
-                released = behind;
-            }
-            if done {
-                return;
-            }
-            let ahead = ((at / RELEASE_STEP + 2) * RELEASE_STEP).min(self.len());
-            if mapped < ahead {
-                self.prefetch(mapped.max(released)..ahead);
-                mapped = ahead;
-                continue;
-            }
-            let held = progress
-                .moved
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            let step = progress.at.load(Acquire) / RELEASE_STEP;
-            if !progress.done.load(Acquire) && step == at / RELEASE_STEP {
-                drop(progress.wake.wait(held));
-            }
+            _ => read(None),
         }
     }
 
@@ -226,6 +169,160 @@ impl Drop for Finished<'_> {
     }
 }
 
+/// Runs `read` over `bytes` with a thread beside it ([`Source::read_beside`]) that gives
+/// back `given_back` (a mapping of `bytes`) behind the reader, mapping it in ahead of it, and
+/// makes `check` of all of `bytes`; returns what `read` made and how many bytes are valid
+/// UTF-8 (all of them, unchecked). The reader stays on this thread: on the main thread, what
+/// it allocates grows the allocator's main heap, where a thread's heap grows by a call to the
+/// system for each few pages (harfbuzz-O0: a fifth of the top level's time). The thread beside
+/// it is a thread of its own, not one of the pool's, which may all be busy: the reader would
+/// wait for one at the end.
+fn read_beside<R>(
+    bytes: &[u8],
+    given_back: Option<&memmap2::Mmap>,
+    check: Option<Utf8Check>,
+    read: impl FnOnce(Option<&Progress>) -> R,
+) -> (R, usize) {
+    let progress = Progress::default();
+    let beside = Beside {
+        bytes,
+        given_back,
+        check,
+    };
+    std::thread::scope(|scope| {
+        let thread =
+            std::thread::Builder::new().spawn_scoped(scope, || beside.keep_ahead(&progress));
+        let finished = Finished(&progress);
+        let result = match &thread {
+            Ok(_) => read(Some(&progress)),
+            Err(_) => read(None),
+        };
+        drop(finished);
+        let valid = match thread {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: the text was mapped in as it was read; it is checked and
+            // given back now.
+            Err(_) => beside.keep_ahead(&progress),
+        };
+        (result, valid)
+    })
+}
+
+/// The thread beside a reader ([`read_beside`]).
+#[derive(Clone, Copy)]
+struct Beside<'b> {
+    bytes: &'b [u8],
+    given_back: Option<&'b memmap2::Mmap>,
+    check: Option<Utf8Check>,
+}
+
+impl Beside<'_> {
+    /// Maps in the step the reader is in and the next and checks them, gives back (once
+    /// checked) the steps behind it, and waits for it to reach another; once the reader is
+    /// done, checks and gives back the rest. Returns how many bytes are valid UTF-8.
+    fn keep_ahead(mut self, progress: &Progress) -> usize {
+        let len = self.bytes.len();
+        let (mut mapped, mut released) = (0, 0);
+        loop {
+            let done = progress.done.load(Acquire);
+            let at = progress.at.load(Acquire).min(len);
+            let behind = match done {
+                true => len,
+                false => at / RELEASE_STEP * RELEASE_STEP,
+            };
+            while released < behind {
+                let to = behind.min(released + RELEASE_STEP);
+                if mapped < to {
+                    self.map_in(released.max(mapped)..to);
+                    mapped = to;
+                }
+                self.check_up_to(to);
+                self.give_back(released..to);
+                released = to;
+            }
+            if done {
+                return self.check.map_or(len, |check| check.valid_up_to(len));
+            }
+            let ahead = ((at / RELEASE_STEP + 2) * RELEASE_STEP).min(len);
+            if mapped < ahead {
+                self.map_in(mapped.max(released)..ahead);
+                mapped = ahead;
+                self.check_up_to(ahead);
+                continue;
+            }
+            let held = progress
+                .moved
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let step = progress.at.load(Acquire) / RELEASE_STEP;
+            if !progress.done.load(Acquire) && step == at / RELEASE_STEP {
+                drop(progress.wake.wait(held));
+            }
+        }
+    }
+
+    fn map_in(&self, range: std::ops::Range<usize>) {
+        if let Some(map) = self.given_back
+            && range.start < range.end
+        {
+            // Mapped in at once rather than a fault every sixteen pages; on an older kernel
+            // than 5.14, which refuses this, the pages fault in as they are read.
+            let _ = map.advise_range(
+                memmap2::Advice::PopulateRead,
+                range.start,
+                range.end - range.start,
+            );
+        }
+    }
+
+    fn check_up_to(&mut self, to: usize) {
+        if let Some(check) = &mut self.check {
+            check.up_to(self.bytes, to);
+        }
+    }
+
+    fn give_back(&self, range: std::ops::Range<usize>) {
+        if let Some(map) = self.given_back {
+            release(map, range);
+        }
+    }
+}
+
+/// Checks that bytes are UTF-8 from their start, a part at a time: every cut falls before a
+/// byte that starts a character, so the bytes are valid exactly when every part is, and an
+/// error in a part counts from its start.
+#[derive(Clone, Copy, Default)]
+struct Utf8Check {
+    /// Checked up to here.
+    at: usize,
+    /// Where the bytes stop being UTF-8, once found.
+    invalid: Option<usize>,
+}
+
+impl Utf8Check {
+    /// Check on to the first place from `to` where a character may start.
+    fn up_to(&mut self, bytes: &[u8], to: usize) {
+        if self.invalid.is_some() || self.at >= to {
+            return;
+        }
+        let end = match char_start_after(bytes, to) {
+            Some(cut) if cut < bytes.len() => cut,
+            _ => bytes.len(),
+        };
+        if let Err(e) = std::str::from_utf8(&bytes[self.at..end]) {
+            self.invalid = Some(self.at + e.valid_up_to());
+        }
+        self.at = end;
+    }
+
+    /// How many of the `len` bytes are UTF-8, once all are checked.
+    fn valid_up_to(&self, len: usize) -> usize {
+        self.invalid.unwrap_or(len)
+    }
+}
+
 /// Gives back the whole text each time [`RELEASE_STEP`] bytes of it have been read here and
 /// there (bodies read again, headers of the members of a class), by a stage that reads in no
 /// order: the text is then never all resident, at the cost of mapping in again, now and then,
@@ -276,7 +373,7 @@ fn release(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
     if start < end {
         // SAFETY: the mapping is private and never written, so dropping its pages loses
         // nothing: a later read maps the file's bytes in again (the file does not change
-        // while mergefn runs, as `Source::map` assumes).
+        // while mergefn runs, as `Source::map_reading` assumes).
         let _ = unsafe {
             map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
         };
@@ -287,50 +384,9 @@ fn release(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
 /// further, which at worst gives back a page still to be read (it is mapped in again).
 const PAGE: usize = 4096;
 
-/// Below this many bytes, checking in one piece is faster than starting a second thread.
+/// Below this many bytes, the text is checked in one piece before it is read: a thread
+/// beside the reader costs more.
 const UTF8_WORTH_THREADS: usize = 1 << 20;
-
-/// How many of `bytes` are valid UTF-8 from the start: all of them when the text is. A large
-/// text is checked in two halves on two threads, each in steps of [`UTF8_STEP`] bytes given to
-/// `prepare` first (to map them in) and to `done` after (to give their memory back): every cut
-/// falls before a byte that starts a character, so the text is valid exactly when every step
-/// is, and an error in a step counts from its start.
-fn valid_up_to(
-    bytes: &[u8],
-    prepare: impl Fn(usize, usize) + Sync,
-    done: impl Fn(usize, usize) + Sync,
-) -> usize {
-    let check = |from: usize, to: usize| {
-        let mut at = from;
-        while at < to {
-            let end = match char_start_after(bytes, at + UTF8_STEP) {
-                Some(cut) if cut < to => cut,
-                _ => to,
-            };
-            prepare(at, end - at);
-            let valid = match std::str::from_utf8(&bytes[at..end]) {
-                Ok(_) => end - at,
-                Err(e) => e.valid_up_to(),
-            };
-            done(at, end - at);
-            if valid < end - at {
-                return at + valid - from;
-            }
-            at = end;
-        }
-        to - from
-    };
-    let len = bytes.len();
-    match char_start_after(bytes, len / 2) {
-        Some(cut) if len >= UTF8_WORTH_THREADS && cut < len => {
-            match rayon::join(|| check(0, cut), || check(cut, len)) {
-                (first, _) if first < cut => first,
-                (_, second) => cut + second,
-            }
-        }
-        _ => check(0, len),
-    }
-}
 
 /// The first place from `at` where a character may start (a byte that is not
 /// 0b10xx_xxxx), looking at most three bytes on, as a character has at most three bytes after
@@ -338,9 +394,6 @@ fn valid_up_to(
 fn char_start_after(bytes: &[u8], at: usize) -> Option<usize> {
     (at..at + 4).find(|&i| bytes.get(i).is_none_or(|&b| b & 0xC0 != 0x80))
 }
-
-/// How much of the text is checked at a time: mapped in, checked, given back.
-const UTF8_STEP: usize = 1 << 20;
 
 impl From<String> for Source {
     fn from(s: String) -> Source {
@@ -360,7 +413,7 @@ impl Deref for Source {
     fn deref(&self) -> &str {
         match &self.0 {
             Text::Owned(s) => s,
-            // SAFETY: checked to be UTF-8 in `Source::map`, and the mapping is read-only.
+            // SAFETY: checked to be UTF-8 in `Source::map_reading`, and the mapping is read-only.
             Text::Mapped(m) => unsafe { std::str::from_utf8_unchecked(m) },
         }
     }
@@ -377,22 +430,22 @@ mod tests {
     use super::*;
 
     /// Pages given back read the same when read again, however the text is walked: forward
-    /// beside a reader, forward behind a reader, by a budget shared by threads, or at each step of the check of UTF-8.
+    /// beside a reader (while the thread beside it checks it), forward behind a reader, by a
+    /// budget shared by threads.
     #[test]
     fn a_text_given_back_reads_the_same() {
         let line = "define void @f() {\n  ret void\n}\n\u{e9}\n";
         let text = line.repeat(RELEASE_MIN / line.len() + 1000);
-        let mut file = tempfile::tempfile().unwrap();
-        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
-        let source = Source::map(&file).unwrap().unwrap();
-        assert!(source.len() >= RELEASE_MIN);
-        let read = |progress: Option<&Progress>| {
-            for at in (0..source.len()).step_by(4096) {
+        let file = file_of(text.as_bytes());
+        let walk = |bytes: &[u8], progress: Option<&Progress>| {
+            for at in (0..bytes.len()).step_by(4096) {
                 progress.unwrap().read_up_to(at);
-                assert_eq!(source.as_bytes()[at], text.as_bytes()[at]);
+                assert_eq!(bytes[at], text.as_bytes()[at]);
             }
         };
-        source.read_beside(read);
+        let (source, ()) = Source::map_reading(&file, walk).unwrap().unwrap();
+        assert!(source.len() >= RELEASE_MIN);
+        source.read_beside(|progress| walk(source.as_bytes(), progress));
         let mut behind = ReleaseBehind::new(&source);
         for at in (0..source.len()).step_by(4096) {
             behind.read(at..at + 4096);
@@ -407,39 +460,58 @@ mod tests {
         assert_eq!(&source[..], text);
     }
 
-    /// The halves and their steps agree with one check of the whole text, wherever a cut
-    /// falls in a character and wherever the text stops being UTF-8.
+    fn file_of(bytes: &[u8]) -> std::fs::File {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, bytes).unwrap();
+        file
+    }
+
+    /// Checked a step at a time, beside a reader or after it, a text is found to be UTF-8 or
+    /// not where one check of the whole finds it, wherever a step's end falls in a character
+    /// and wherever the text stops being UTF-8; what the reader made of a text that is not is
+    /// dropped.
     #[test]
-    fn halves_find_what_one_check_finds() {
+    fn steps_find_what_one_check_finds() {
         let whole = |b: &[u8]| std::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), |_| b.len());
-        let mut text = "a\u{e9}\u{20ac}\u{1f600}"
-            .repeat(3 * UTF8_STEP / 10)
-            .into_bytes();
+        let chars = "a\u{e9}\u{20ac}\u{1f600}";
+        let mut text = chars.repeat(5 * RELEASE_STEP / chars.len()).into_bytes();
         for shift in 0..4 {
             text.insert(0, b'x');
-            assert_eq!(
-                valid_up_to(&text, |_, _| {}, |_, _| {}),
-                text.len(),
-                "{shift}"
-            );
-            let half = text.len() / 2;
+            let mut check = Utf8Check::default();
+            for to in (0..text.len()).step_by(RELEASE_STEP) {
+                check.up_to(&text, to);
+            }
+            check.up_to(&text, text.len());
+            assert_eq!(check.valid_up_to(text.len()), text.len(), "{shift}");
             let around = |cut: usize| cut - 1..cut + 4;
-            let cuts = [half, UTF8_STEP, half + UTF8_STEP].into_iter();
+            let cuts = [RELEASE_STEP, 2 * RELEASE_STEP, 4 * RELEASE_STEP + 1].into_iter();
             for at in cuts.flat_map(around).chain([1, text.len() - 1]) {
                 let mut bad = text.clone();
                 bad[at] = 0xFF;
-                assert_eq!(
-                    valid_up_to(&bad, |_, _| {}, |_, _| {}),
-                    whole(&bad),
-                    "{shift} {at}"
-                );
                 let mut cut_short = text.clone();
                 cut_short.truncate(at);
-                assert_eq!(
-                    valid_up_to(&cut_short, |_, _| {}, |_, _| {}),
-                    whole(&cut_short)
-                );
+                for bytes in [&bad, &cut_short] {
+                    let mut check = Utf8Check::default();
+                    for to in (0..bytes.len()).step_by(RELEASE_STEP).skip(1) {
+                        check.up_to(bytes, to - 1);
+                    }
+                    check.up_to(bytes, bytes.len());
+                    assert_eq!(check.valid_up_to(bytes.len()), whole(bytes), "{shift} {at}");
+                }
             }
+        }
+        // Beside a reader that reads it all, and one that stops at once.
+        for stop in [false, true] {
+            let mut bad = text.clone();
+            bad[3 * RELEASE_STEP + 2] = 0xFF;
+            let read = |bytes: &[u8], progress: Option<&Progress>| {
+                for at in (0..bytes.len()).step_by(4096).take_while(|_| !stop) {
+                    progress.unwrap().read_up_to(at);
+                }
+            };
+            let found = Source::map_reading(&file_of(&bad), read).unwrap();
+            assert_eq!(found.err().map(|(_, at)| at), Some(whole(&bad)), "{stop}");
+            assert!(Source::map_reading(&file_of(&text), read).unwrap().is_ok());
         }
     }
 }

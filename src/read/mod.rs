@@ -71,14 +71,27 @@ pub fn parse_source_with(source: Source, work: Option<&dyn BodyWork>) -> Result<
 
 /// Read with body ends guessed; the text back if a guess did not hold or anything failed.
 fn read_guessing_ends(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Source> {
+    let top = source.read_beside(|progress| top_level_guessing_ends(source.as_bytes(), progress));
+    read_bodies_guessing_ends(source, top, work)
+}
+
+/// The top level of `text`, with body ends guessed, telling `progress` how far it has read.
+fn top_level_guessing_ends(text: &[u8], progress: Option<&Progress>) -> TopLevel {
+    Parser::telling(text, progress).module(BodyEnd::FirstClosingLine)
+}
+
+/// [`read_guessing_ends`], once the top level is read.
+fn read_bodies_guessing_ends(
+    source: Source,
+    top: TopLevel,
+    work: Option<&dyn BodyWork>,
+) -> Result<Module, Source> {
     let TopLevel {
         mut module,
         deferred_fields,
         use_list_checks,
         error,
-    } = source.read_beside(|progress| {
-        Parser::telling(&source, progress).module(BodyEnd::FirstClosingLine)
-    });
+    } = top;
     module.source = source;
     if error.is_some() {
         return Err(module.source);
@@ -101,8 +114,9 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         use_list_checks,
         error: top_error,
         ..
-    } = source
-        .read_beside(|progress| Parser::telling(&source, progress).module(BodyEnd::BalancedBrace));
+    } = source.read_beside(|progress| {
+        Parser::telling(source.as_bytes(), progress).module(BodyEnd::BalancedBrace)
+    });
     module.source = source;
     // Bodies before a syntax error of the top level may hold an earlier error; any body may
     // hold a syntax error, which comes before a name left undefined.
@@ -164,9 +178,18 @@ pub fn parse_file_with(
     file: &std::fs::File,
     work: Option<&dyn BodyWork>,
 ) -> Option<Result<Module, ReadError>> {
-    Some(match Source::map(file)? {
-        Ok(source) => parse_source_with(source, work),
+    // The top level is read while the text is checked to be UTF-8 (a text too large is not
+    // read at all: once it is found to be UTF-8, it is refused).
+    let read_top = |text: &[u8], progress: Option<&Progress>| {
+        crate::model::Value::fits(text.len()).then(|| top_level_guessing_ends(text, progress))
+    };
+    Some(match Source::map_reading(file, read_top)? {
         Err((bytes, valid_up_to)) => Err(not_text(&bytes, valid_up_to)),
+        Ok((_, None)) => Err(ReadError::TooLarge),
+        Ok((source, Some(top))) => match read_bodies_guessing_ends(source, top, work) {
+            Ok(module) => Ok(module),
+            Err(source) => read_exact(source, work),
+        },
     })
 }
 
@@ -924,7 +947,7 @@ mod tests {
             deferred_fields: deferred,
             error,
             ..
-        } = Parser::new(text).module(BodyEnd::FirstClosingLine);
+        } = Parser::new(text.as_bytes()).module(BodyEnd::FirstClosingLine);
         assert!(error.is_none());
         let stepped: Vec<&str> = deferred.iter().map(|s| &text[s.range()]).collect();
         // The node that names a global is read at once, in order with the other uses.

@@ -253,7 +253,7 @@ impl<'a> Parser<'a> {
         scratch: &mut Scratch<'a>,
     ) -> PResult<(Body, Vec<GlobalUse>)> {
         let func = &base.functions[f];
-        let mut p = Parser::new(src);
+        let mut p = Parser::new(src.as_bytes());
         let Some(info) = &func.body else {
             return Err(p.err_at(func.header_span, "a function body"));
         };
@@ -289,7 +289,7 @@ impl<'a> Parser<'a> {
         to: Option<usize>,
     ) -> PResult<Piece<'a>> {
         let func = &base.functions[f];
-        let mut p = Parser::new(src);
+        let mut p = Parser::new(src.as_bytes());
         let Some(info) = &func.body else {
             return Err(p.err_at(func.header_span, "a function body"));
         };

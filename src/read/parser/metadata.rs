@@ -160,7 +160,7 @@ impl<'a> Parser<'a> {
     /// The fields of the specialized node whose name (`!DIxxx`) is at `name` in `src`, which
     /// was read before (so this cannot fail).
     pub(crate) fn specialized_fields(src: &'a str, name: Span) -> Vec<(Span, Span)> {
-        let mut p = Parser::new(src);
+        let mut p = Parser::new(src.as_bytes());
         p.seek(name.end as usize);
         let mut fields = Vec::new();
         // A throwaway parser: the references it notes go nowhere.
@@ -172,7 +172,7 @@ impl<'a> Parser<'a> {
     /// Whether the fields the first phase stepped over (see [`Parser::module`]) read, each
     /// ending where it was stepped over to, and name only metadata `base` defines.
     pub(crate) fn deferred_fields_hold(src: &'a str, base: &'a Module, fields: &[Span]) -> bool {
-        let mut p = Parser::new(src);
+        let mut p = Parser::new(src.as_bytes());
         p.fields_of = Some(base);
         let mut scratch = Vec::new();
         let read = fields.iter().all(|span| {

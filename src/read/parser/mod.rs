@@ -902,11 +902,13 @@ fn decimal_checked(digits: &[u8]) -> Option<u32> {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(src: &'a str) -> Parser<'a> {
-        let mut lex = Lexer::new(src.as_bytes());
+    /// A parser of `src`, which need not be UTF-8 (the top level of a mapped file is read
+    /// while the file is checked to be, see `Source::map_reading`).
+    pub fn new(src: &'a [u8]) -> Parser<'a> {
+        let mut lex = Lexer::new(src);
         let tok = lex.next();
         Parser {
-            src: src.as_bytes(),
+            src,
             lex,
             tok,
             peeked: Cell::new(None),
