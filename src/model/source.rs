@@ -131,25 +131,54 @@ impl Drop for ReleaseBehind<'_> {
     }
 }
 
-/// How far a reader that goes through the whole text in order on one thread (the top level)
-/// has got, told to a thread beside it that maps the text in ahead of it and gives it back
-/// behind it ([`Source::read_beside`]): the reader neither waits for the system to map pages
-/// in nor gives them back itself (harfbuzz-O0, 27 MB: a fifth of the top level's time).
-#[derive(Default)]
-pub struct Progress {
+/// How far a reader that goes through the whole text in order on one thread (the top level,
+/// the writer) has got, told to a thread beside it that maps the text in ahead of it and gives
+/// it back behind it ([`Source::read_beside`]): the reader neither waits for the system to map
+/// pages in nor gives them back itself (harfbuzz-O0, 27 MB: a fifth of the top level's time),
+/// unless that thread falls behind (it has no core: the pool's threads spin a while once
+/// their work is done), when the reader gives back what lies more than [`MAX_LAG`] behind it
+/// (stlprog-O0 merge, its text written that way: peak up to 22 MiB, 16 otherwise; text the
+/// thread beside has yet to check is then mapped in again to be checked).
+pub struct Progress<'m> {
     at: AtomicUsize,
     done: AtomicBool,
     /// Held to wait for, and to tell of, a new step reached or the end.
     moved: Mutex<()>,
     wake: Condvar,
+    /// The mapping given back, if any.
+    given_back: Option<&'m memmap2::Mmap>,
+    /// Given back up to here by the thread beside the reader, and by the reader itself.
+    given: AtomicUsize,
+    taken_back: AtomicUsize,
 }
 
-impl Progress {
+impl<'m> Progress<'m> {
+    fn new(given_back: Option<&'m memmap2::Mmap>) -> Progress<'m> {
+        Progress {
+            at: AtomicUsize::new(0),
+            done: AtomicBool::new(false),
+            moved: Mutex::new(()),
+            wake: Condvar::new(),
+            given_back,
+            given: AtomicUsize::new(0),
+            taken_back: AtomicUsize::new(0),
+        }
+    }
+
     /// Everything before `at` has been read.
     pub fn read_up_to(&self, at: usize) {
         let before = self.at.swap(at, Release);
-        if before / RELEASE_STEP != at / RELEASE_STEP {
-            self.tell();
+        if before / RELEASE_STEP == at / RELEASE_STEP {
+            return;
+        }
+        self.tell();
+        if let Some(map) = self.given_back {
+            let behind = at / RELEASE_STEP * RELEASE_STEP;
+            let from = self.given.load(Acquire).max(self.taken_back.load(Relaxed));
+            if behind > from + MAX_LAG {
+                release(map, from..behind);
+                self.taken_back.store(behind, Relaxed);
+            }
         }
     }
 
@@ -159,10 +188,13 @@ impl Progress {
     }
 }
 
-/// Tells the thread beside a reader that it is done, however it ends.
-struct Finished<'a>(&'a Progress);
+/// How much text read may stay mapped in behind a reader whose thread beside it falls behind.
+const MAX_LAG: usize = 2 * RELEASE_STEP;
 
-impl Drop for Finished<'_> {
+/// Tells the thread beside a reader that it is done, however it ends.
+struct Finished<'a, 'm>(&'a Progress<'m>);
+
+impl Drop for Finished<'_, '_> {
     fn drop(&mut self) {
         self.0.done.store(true, Release);
         self.0.tell();
@@ -183,7 +215,7 @@ fn read_beside<R>(
     check: Option<Utf8Check>,
     read: impl FnOnce(Option<&Progress>) -> R,
 ) -> (R, usize) {
-    let progress = Progress::default();
+    let progress = Progress::new(given_back);
     let beside = Beside {
         bytes,
         given_back,
@@ -222,7 +254,7 @@ impl Beside<'_> {
     /// Maps in the step the reader is in and the next and checks them, gives back (once
     /// checked) the steps behind it, and waits for it to reach another; once the reader is
     /// done, checks and gives back the rest. Returns how many bytes are valid UTF-8.
-    fn keep_ahead(mut self, progress: &Progress) -> usize {
+    fn keep_ahead(mut self, progress: &Progress<'_>) -> usize {
         let len = self.bytes.len();
         let (mut mapped, mut released) = (0, 0);
         loop {
@@ -241,6 +273,7 @@ impl Beside<'_> {
                 self.check_up_to(to);
                 self.give_back(released..to);
                 released = to;
+                progress.given.store(released, Release);
             }
             if done {
                 return self.check.map_or(len, |check| check.valid_up_to(len));

@@ -242,14 +242,14 @@ struct PieceWriter<'w, 'a, W: Write> {
     source: &'a Source,
     /// Where the source pieces written so far end.
     source_end: usize,
-    progress: Option<&'a Progress>,
+    progress: Option<&'a Progress<'a>>,
 }
 
 impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
     /// At most what one `writev` takes (IOV_MAX on Linux).
     const BATCH: usize = 1024;
 
-    fn new(w: &'w mut W, source: &'a Source, progress: Option<&'a Progress>) -> Self {
+    fn new(w: &'w mut W, source: &'a Source, progress: Option<&'a Progress<'a>>) -> Self {
         PieceWriter {
             w,
             slices: Vec::with_capacity(Self::BATCH),

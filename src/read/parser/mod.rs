@@ -382,7 +382,7 @@ pub struct Parser<'a> {
     use_list_checks: Vec<UseListCheck>,
     /// How far the top level has been read, told to the thread that maps the text in ahead
     /// of it and gives it back behind it (see `Source::read_beside`).
-    progress: Option<&'a Progress>,
+    progress: Option<&'a Progress<'a>>,
 }
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,

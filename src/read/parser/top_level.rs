@@ -36,7 +36,7 @@ impl<'a> Parser<'a> {
 
     /// A parser of `source` that tells `progress` how far the top level has been read (see
     /// `Source::read_beside`).
-    pub fn telling(source: &'a [u8], progress: Option<&'a Progress>) -> Self {
+    pub fn telling(source: &'a [u8], progress: Option<&'a Progress<'a>>) -> Self {
         let mut parser = Parser::new(source);
         parser.progress = progress;
         parser
