@@ -1914,6 +1914,61 @@ fn truncations_and_corruptions_never_panic() {
     );
 }
 
+/// A file is read as its bytes are: the top level of a mapped file of 1 MiB or more is read
+/// while a thread beside it checks the text to be UTF-8, and of 8 MiB or more, maps it in and
+/// gives it back. Large modules, whole and corrupted (a syntax error, bytes that are not UTF-8
+/// early, late or both, a character cut at the end), give the same module or the same error.
+#[test]
+fn a_mapped_file_reads_as_its_bytes() {
+    let function = |n: usize| {
+        format!(
+            "; caf\u{e9} {n}\ndefine i32 @f{n}(i32 %x) {{\nentry:\n  %y = add i32 %x, {n}\n  \
+             ret i32 %y\n}}\n\n"
+        )
+    };
+    for size in [3 << 20, 9 << 20] {
+        let mut text = String::new();
+        let mut n = 0;
+        while text.len() < size {
+            text.push_str(&function(n));
+            n += 1;
+        }
+        let whole = text.into_bytes();
+        let at = |fraction: usize| whole.len() * fraction / 8;
+        let mut cases = vec![whole.clone()];
+        for (early, late) in [
+            (Some(at(1)), None),
+            (None, Some(at(7))),
+            (Some(at(2)), Some(at(6))),
+        ] {
+            let mut bad = whole.clone();
+            for place in [early, late].into_iter().flatten() {
+                bad[place] = 0xFF;
+            }
+            cases.push(bad);
+        }
+        let mut syntax = whole.clone();
+        syntax[at(3)..at(3) + 6].copy_from_slice(b"defXne");
+        cases.push(syntax.clone());
+        syntax[at(5)] = 0xC3;
+        cases.push(syntax);
+        let mut cut = whole.clone();
+        cut.extend_from_slice(b"; \xE2\x82");
+        cases.push(cut);
+        for (i, bytes) in cases.into_iter().enumerate() {
+            let mut file = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut file, &bytes).unwrap();
+            let mapped = mergefn::read::parse_file(&file).unwrap();
+            let read = parse_bytes(bytes);
+            match (mapped, read) {
+                (Ok(m), Ok(r)) => assert_eq!(write::to_string(&m), write::to_string(&r)),
+                (Err(m), Err(r)) => assert_eq!(m.to_string(), r.to_string(), "{size} {i}"),
+                (m, r) => panic!("{size} {i}: mapped {:?}, read {:?}", m.err(), r.err()),
+            }
+        }
+    }
+}
+
 /// Corruptions of small modules (with debug information among them) are read or refused as
 /// opt-22 reads or refuses them: nothing LLVM's parser refuses is read and written back as if
 /// it were IR, and nothing it reads is refused. (Where each error is reported is checked case
