@@ -440,9 +440,12 @@ impl BodyWork for FirstReadEncodings {
                         }
                     }),
                 };
-                let mut droppable = print.droppable;
+                let (mut holes, mut droppable) = (print.holes, print.droppable);
+                // Kept until merging: without the room the lists grew into.
+                holes.shrink_to_fit();
+                droppable.shrink_to_fit();
                 share_droppable_texts(&mut state.droppable_texts, &mut droppable);
-                state.prints.insert(f, (kept, print.holes, droppable));
+                state.prints.insert(f, (kept, holes, droppable));
             }
         })
     }
