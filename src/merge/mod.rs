@@ -478,7 +478,7 @@ fn share_droppable_texts(texts: &mut FxHashSet<Arc<[u8]>>, droppables: &mut [Dro
 /// mapping the text in again: harfbuzz-O0 merge 149.5 -> 140.7 ms, 11 alternated runs).
 fn tables_and_guesses(m: &Module) -> (fingerprint::Tables, FxHashMap<FuncId, (u64, bool)>) {
     let groups = fingerprint::Tables::of_groups(m);
-    let context = || Context::with_tables(m, Box::new(|_| false), Arc::new(groups.clone()));
+    let context = || Context::with_tables(m, Box::new(|g| is_hole(m, g)), Arc::new(groups.clone()));
     // Every header's lists go into the tables (call sites repeat them); a definition also
     // gets its keys.
     let each = |cx: &mut Context, behind: &mut ReleaseBehind, keys: &mut Vec<_>, f: FuncId| {
