@@ -42,7 +42,7 @@ impl Source {
             (read(&map, None), check.valid_up_to(map.len()))
         } else {
             let given_back = (map.len() >= RELEASE_MIN).then_some(&map);
-            read_beside(&map, given_back, Some(Utf8Check::default()), |progress| {
+            run_beside(&map, given_back, Some(Utf8Check::default()), |progress| {
                 read(&map, progress)
             })
         };
@@ -70,7 +70,7 @@ impl Source {
     pub fn read_beside<R>(&self, read: impl FnOnce(Option<&Progress>) -> R) -> R {
         match &self.0 {
             Text::Mapped(map) if map.len() >= RELEASE_MIN => {
-                read_beside(map, Some(map), None, read).0
+                run_beside(map, Some(map), None, read).0
             }
             _ => read(None),
         }
@@ -209,7 +209,7 @@ impl Drop for Finished<'_, '_> {
 /// system for each few pages (harfbuzz-O0: a fifth of the top level's time). The thread beside
 /// it is a thread of its own, not one of the pool's, which may all be busy: the reader would
 /// wait for one at the end.
-fn read_beside<R>(
+fn run_beside<R>(
     bytes: &[u8],
     given_back: Option<&memmap2::Mmap>,
     check: Option<Utf8Check>,
@@ -242,7 +242,7 @@ fn read_beside<R>(
     })
 }
 
-/// The thread beside a reader ([`read_beside`]).
+/// The thread beside a reader ([`run_beside`]).
 #[derive(Clone, Copy)]
 struct Beside<'b> {
     bytes: &'b [u8],

@@ -795,8 +795,8 @@ fn read_whole<'a>(
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, mut uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
-    // Kept until every body is read: without the room the list grew into (a quarter of it,
-    // on average).
+    // Kept until every body is read: without the room the list grew into (up to as much
+    // again).
     uses.shrink_to_fit();
     let walk = body.reachable_blocks();
     let info = BodyInfo {
