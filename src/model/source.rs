@@ -37,9 +37,13 @@ impl Source {
             return None;
         }
         let (result, valid) = if map.len() < UTF8_WORTH_THREADS {
+            // Checked first: a text that is not UTF-8 is not read at all.
             let mut check = Utf8Check::default();
             check.up_to(&map, map.len());
-            (read(&map, None), check.valid_up_to(map.len()))
+            match check.valid_up_to(map.len()) {
+                valid if valid < map.len() => return Some(Err((map, valid))),
+                valid => (read(&map, None), valid),
+            }
         } else {
             let given_back = (map.len() >= RELEASE_MIN).then_some(&map);
             run_beside(&map, given_back, Some(Utf8Check::default()), |progress| {
