@@ -12,8 +12,8 @@ use crate::partition::{Candidate, partition};
 use crate::read::{BodyWork, Scratch, Visit};
 use crate::rewrite::{DebugInfo, alias_text, kept_entry, thunk_text};
 use crate::write::global_name;
-use cranelift_entity::SecondaryMap;
 use cranelift_entity::packed_option::ReservedValue;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
@@ -21,7 +21,7 @@ use std::hash::{Hash, Hasher};
 #[cfg(test)]
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 pub use crate::decide::Options;
 
@@ -283,21 +283,19 @@ pub fn is_hole(m: &Module, g: GlobalId) -> bool {
 /// text before any body is read says another function will share its key
 /// (`body_profile`), so that it need not be read again.
 ///
-/// The threads reading bodies share what they make in shards, each under its own lock, so
-/// that they seldom wait for each other: under one lock, a thread waited while the other
-/// looked an encoding up or grew a table (stlprog-O0: 3% of the samples taken in merging were
-/// in the lock; merge 52.2 -> 48.4 ms, 21 alternated runs).
+/// The threads reading bodies share what they make without waiting for each other: each
+/// function's encoding has its slot, and the keys met and the encodings made are in shards,
+/// each under its own lock. Under one lock, a thread waited while the other looked an
+/// encoding up or grew a table (stlprog-O0: 3% of the samples taken in merging were in the
+/// lock; merge 53.8 -> 52.0 ms, 51 alternated runs; harfbuzz-O0's peak 30.9 -> 30.4 MiB).
 #[derive(Default)]
 pub struct FirstReadEncodings {
     /// What is made before any body is read.
     head: Mutex<Head>,
     /// The shapes and header keys met, sharded by key.
-    seen: [Mutex<FxHashSet<(u64, u64)>>; SHARDS],
+    seen: [Shard<FxHashSet<(u64, u64)>>; SHARDS],
     /// Each encoding made once, with its number, sharded by hash.
-    encodings: [Mutex<FxHashMap<Prehashed, u32>>; SHARDS],
-    /// The functions' encodings, in one table: sharded, its tables took more of the
-    /// memory merging took then (harfbuzz-O0's peak: 0.5 MiB more with four).
-    prints: Mutex<FxHashMap<FuncId, FirstPrint>>,
+    encodings: [Shard<FxHashMap<Prehashed, u32>>; SHARDS],
     /// The number the next new encoding takes.
     next_number: AtomicU32,
     /// The kinds and node encodings of the attachments set aside, each held once: a
@@ -309,18 +307,29 @@ pub struct FirstReadEncodings {
 /// As many shards as make two threads, or a few, seldom meet in one.
 const SHARDS: usize = 4;
 
+/// A lock alone on its line of the cache, so that threads taking different ones do not
+/// contend for the line.
+#[derive(Default)]
+#[repr(align(128))]
+struct Shard<T>(Mutex<T>);
+
 /// What [`FirstReadEncodings`] makes before any body is read.
 #[derive(Default)]
 struct Head {
     /// Where the text read lies in memory and its length.
     text: (usize, usize),
     guesses: Arc<Guesses>,
+    prints: Arc<Prints>,
     tables: Option<Arc<fingerprint::Tables>>,
 }
 
 /// Every definition's header key, and whether another definition is guessed to share its
 /// shape too, made before the bodies are read ([`tables_and_guesses`]).
-type Guesses = FxHashMap<FuncId, (u64, bool)>;
+type Guesses = SecondaryMap<FuncId, Option<(u64, bool)>>;
+
+/// The functions' encodings made as they were read, by function: each is set once, by the
+/// thread that read it, without a lock.
+type Prints = Vec<OnceLock<FirstPrint>>;
 
 /// What the first reading made, as merging takes it.
 #[derive(Default)]
@@ -331,7 +340,7 @@ struct FirstRead {
     /// Each encoding made once, with its number (most functions encoded equal another), in
     /// the shards they were made in: gathered into one, they would take a table again.
     encodings: Vec<FxHashMap<Prehashed, u32>>,
-    prints: FxHashMap<FuncId, FirstPrint>,
+    prints: Prints,
     /// The encoding context's tables made for the module as read.
     tables: Option<Arc<fingerprint::Tables>>,
 }
@@ -438,6 +447,11 @@ fn shard(hash: u64) -> usize {
 }
 
 impl FirstRead {
+    /// `f`'s encoding made as it was read, if it was.
+    fn take_print(&mut self, f: FuncId) -> Option<FirstPrint> {
+        self.prints.get_mut(f.index())?.take()
+    }
+
     /// The encodings made, by their numbers.
     fn take_encodings(&mut self) -> Vec<Vec<u8>> {
         let mut by_number = vec![Vec::new(); self.encodings.iter().map(|e| e.len()).sum()];
@@ -455,8 +469,13 @@ impl FirstReadEncodings {
         FirstRead {
             text: head.text,
             guesses: Arc::try_unwrap(head.guesses).unwrap_or_else(|shared| (*shared).clone()),
-            encodings: self.encodings.into_iter().map(into_inner).collect(),
-            prints: into_inner(self.prints),
+            encodings: self
+                .encodings
+                .into_iter()
+                .map(|s| into_inner(s.0))
+                .collect(),
+            // The reading is done: the visits that held the prints are gone.
+            prints: Arc::try_unwrap(head.prints).unwrap_or_default(),
             tables: head.tables,
         }
     }
@@ -467,19 +486,16 @@ impl BodyWork for FirstReadEncodings {
         let (tables, guesses) = tables_and_guesses(m);
         let cx = Context::with_tables(m, Box::new(move |g| is_hole(m, g)), Arc::new(tables));
         let guesses = Arc::new(guesses);
+        let prints: Arc<Prints> = Arc::new(m.functions.keys().map(|_| OnceLock::new()).collect());
         // A module read again from its start starts the work over.
         *locked(&self.head) = Head {
             text: text_identity(m),
             guesses: guesses.clone(),
+            prints: prints.clone(),
             tables: Some(cx.tables().clone()),
         };
-        self.seen.iter().for_each(|seen| locked(seen).clear());
-        self.encodings
-            .iter()
-            .for_each(|shard| locked(shard).clear());
-        // Made at its full size, so as not to grow while a thread holds it.
-        *locked(&self.prints) =
-            FxHashMap::with_capacity_and_hasher(guesses.len(), Default::default());
+        self.seen.iter().for_each(|seen| locked(&seen.0).clear());
+        self.encodings.iter().for_each(|e| locked(&e.0).clear());
         self.next_number.store(0, Ordering::Relaxed);
         locked(&self.droppable_texts).clear();
         Box::new(move |f, body, uses, info| {
@@ -489,11 +505,11 @@ impl BodyWork for FirstReadEncodings {
             if undeclared || ineligibility_by_own_text(&m.functions[f], info).is_some() {
                 return;
             }
-            let Some(&(header, guessed_shared)) = guesses.get(&f) else {
+            let Some((header, guessed_shared)) = guesses[f] else {
                 return;
             };
             let key = (info.shape, header);
-            let first = locked(&self.seen[shard(info.shape ^ header)]).insert(key);
+            let first = locked(&self.seen[shard(info.shape ^ header)].0).insert(key);
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
                 let mut bytes = Prehashed::new(print.bytes);
@@ -507,7 +523,7 @@ impl BodyWork for FirstReadEncodings {
                 let kept = match bytes.bytes.len() > LONG_ENCODING {
                     true => Kept::Digest(bytes.digest()),
                     false => {
-                        let mut encodings = locked(&self.encodings[shard(bytes.hash)]);
+                        let mut encodings = locked(&self.encodings[shard(bytes.hash)].0);
                         Kept::Number(match encodings.get(&bytes) {
                             Some(&known) => known,
                             None => {
@@ -521,8 +537,8 @@ impl BodyWork for FirstReadEncodings {
                         })
                     }
                 };
-                let print = (kept, holes, droppable);
-                locked(&self.prints).insert(f, print);
+                // Each function is read once.
+                let _ = prints[f.index()].set((kept, holes, droppable));
             }
         })
     }
@@ -553,7 +569,7 @@ fn share_droppable_texts(texts: &mut FxHashSet<Arc<[u8]>>, droppables: &mut [Dro
 /// the functions makes them, in parallel when there are many, each function's text read once
 /// (made one after another, the tables, the keys and the profiles took three passes, each
 /// mapping the text in again: harfbuzz-O0 merge 149.5 -> 140.7 ms, 11 alternated runs).
-fn tables_and_guesses(m: &Module) -> (fingerprint::Tables, FxHashMap<FuncId, (u64, bool)>) {
+fn tables_and_guesses(m: &Module) -> (fingerprint::Tables, Guesses) {
     let groups = fingerprint::Tables::of_groups(m);
     let context = || Context::with_tables(m, Box::new(|g| is_hole(m, g)), Arc::new(groups.clone()));
     // Every header's lists go into the tables (call sites repeat them); a definition also
@@ -600,10 +616,10 @@ fn tables_and_guesses(m: &Module) -> (fingerprint::Tables, FxHashMap<FuncId, (u6
     for (_, key) in &keys {
         *count.entry(*key).or_default() += 1;
     }
-    let guesses = keys
-        .into_iter()
-        .map(|(f, key)| (f, (key.0, count[&key] > 1)))
-        .collect();
+    let mut guesses = Guesses::with_capacity(m.functions.len());
+    for (f, key) in keys {
+        guesses[f] = Some((key.0, count[&key] > 1));
+    }
     (tables, guesses)
 }
 
@@ -771,8 +787,8 @@ fn candidates<'m>(
     // thousands of functions share a shape (jsonprog-O0: 1522).
     let guesses = &first_read.guesses;
     let keys = per_function(m, &shared, |f| {
-        let header = match guesses.get(&f) {
-            Some(&(key, _)) => key,
+        let header = match guesses.get(f).copied().flatten() {
+            Some((key, _)) => key,
             None => fingerprint::header_key(&cx, f),
         };
         (shape(f), header)
@@ -780,7 +796,7 @@ fn candidates<'m>(
     let first_encodings = first_read.take_encodings();
     let mut by_header: FxHashMap<(u64, u64), Vec<Member>> = FxHashMap::default();
     for (f, key) in shared.into_iter().zip(keys) {
-        let print = first_read.prints.remove(&f);
+        let print = first_read.take_print(f);
         by_header.entry(key).or_default().push((f, print));
     }
     // Groups in the order of their first member, so the result does not depend on hashing.
@@ -1794,7 +1810,13 @@ mod tests {
             let mut first = encodings.into_first_read();
             let bytes = first.take_encodings();
             let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
-            for (f, (kept, holes, droppable)) in first.prints {
+            let prints = first.prints.into_iter().map(OnceLock::into_inner);
+            for (f, (kept, holes, droppable)) in m
+                .functions
+                .keys()
+                .zip(prints)
+                .filter_map(|(f, p)| Some((f, p?)))
+            {
                 let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
                 match kept {
                     Kept::Number(n) => {
