@@ -313,6 +313,12 @@ const SHARDS: usize = 4;
 #[repr(align(128))]
 struct Shard<T>(Mutex<T>);
 
+impl<T> Shard<T> {
+    fn lock(&self) -> MutexGuard<'_, T> {
+        locked(&self.0)
+    }
+}
+
 /// What [`FirstReadEncodings`] makes before any body is read.
 #[derive(Default)]
 struct Head {
@@ -494,8 +500,8 @@ impl BodyWork for FirstReadEncodings {
             prints: prints.clone(),
             tables: Some(cx.tables().clone()),
         };
-        self.seen.iter().for_each(|seen| locked(&seen.0).clear());
-        self.encodings.iter().for_each(|e| locked(&e.0).clear());
+        self.seen.iter().for_each(|shard| shard.lock().clear());
+        self.encodings.iter().for_each(|shard| shard.lock().clear());
         self.next_number.store(0, Ordering::Relaxed);
         locked(&self.droppable_texts).clear();
         Box::new(move |f, body, uses, info| {
@@ -509,7 +515,7 @@ impl BodyWork for FirstReadEncodings {
                 return;
             };
             let key = (info.shape, header);
-            let first = locked(&self.seen[shard(info.shape ^ header)].0).insert(key);
+            let first = self.seen[shard(info.shape ^ header)].lock().insert(key);
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
                 let mut bytes = Prehashed::new(print.bytes);
@@ -523,7 +529,7 @@ impl BodyWork for FirstReadEncodings {
                 let kept = match bytes.bytes.len() > LONG_ENCODING {
                     true => Kept::Digest(bytes.digest()),
                     false => {
-                        let mut encodings = locked(&self.encodings[shard(bytes.hash)].0);
+                        let mut encodings = self.encodings[shard(bytes.hash)].lock();
                         Kept::Number(match encodings.get(&bytes) {
                             Some(&known) => known,
                             None => {
@@ -1810,13 +1816,10 @@ mod tests {
             let mut first = encodings.into_first_read();
             let bytes = first.take_encodings();
             let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
-            let prints = first.prints.into_iter().map(OnceLock::into_inner);
-            for (f, (kept, holes, droppable)) in m
-                .functions
-                .keys()
-                .zip(prints)
-                .filter_map(|(f, p)| Some((f, p?)))
-            {
+            for f in m.functions.keys() {
+                let Some((kept, holes, droppable)) = first.take_print(f) else {
+                    continue;
+                };
                 let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
                 match kept {
                     Kept::Number(n) => {
