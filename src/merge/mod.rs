@@ -20,7 +20,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::hash::{Hash, Hasher};
 #[cfg(test)]
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 pub use crate::decide::Options;
@@ -288,7 +288,6 @@ pub fn is_hole(m: &Module, g: GlobalId) -> bool {
 /// each under its own lock. Under one lock, a thread waited while the other looked an
 /// encoding up or grew a table (stlprog-O0: 3% of the samples taken in merging were in the
 /// lock; merge 53.8 -> 52.0 ms, 51 alternated runs; harfbuzz-O0's peak 30.9 -> 30.4 MiB).
-#[derive(Default)]
 pub struct FirstReadEncodings {
     /// What is made before any body is read.
     head: Mutex<Head>,
@@ -296,6 +295,13 @@ pub struct FirstReadEncodings {
     seen: [Shard<FxHashSet<(u64, u64)>>; SHARDS],
     /// Each encoding made once, with its number, sharded by hash.
     encodings: [Shard<FxHashMap<Prehashed, u32>>; SHARDS],
+    /// The digests of the long encodings met, sharded by hash (see [`LONG_ENCODING`]).
+    long_met: [Shard<FxHashSet<Digest>>; SHARDS],
+    /// The bytes of long encodings met for the first time that may be kept whole:
+    /// [`LONG_BUDGET`], but in tests.
+    long_budget: usize,
+    /// The bytes of long encodings met for the first time kept whole so far.
+    long_budget_used: AtomicUsize,
     /// The number the next new encoding takes.
     next_number: AtomicU32,
     /// The kinds and node encodings of the attachments set aside, each held once: a
@@ -351,11 +357,21 @@ struct FirstRead {
     tables: Option<Arc<fingerprint::Tables>>,
 }
 
-/// An encoding longer than this is kept as its [`Digest`] until merging. Long bodies that
+/// An encoding longer than this may be kept as its [`Digest`] until merging. Long bodies that
 /// share a shape mostly differ (zstd's block compressors, one per match length: at -O0, 109
-/// distinct encodings over 16 KiB, 7.7 MB, none equal to another), so they are rarely read
-/// again, and keeping them doubled the memory a module took to merge.
+/// distinct encodings over 16 KiB, 7.7 MB, none equal to another), and keeping them all
+/// doubled the memory a module took to merge. One is kept whole all the same when its digest
+/// was met before (another body is likely equal: kept once, it costs little), or while the
+/// long encodings kept whole take less than [`LONG_BUDGET`]: a digest that another member of
+/// its group shares means reading both bodies again, to compare them byte for byte. Bodies
+/// read again: stlprog-O0 84 -> 15 (most of 14-21 KiB), stlprog-O2 46 -> 0, harfbuzz-O0
+/// 64 -> 31; stlprog-O0 merge 57.1 -> 54.0 ms, stlprog-O2 20.7 -> 19.3 ms (21 alternated
+/// runs); harfbuzz-O0's peak 30.3 -> 31.0 MiB.
 const LONG_ENCODING: usize = 4096;
+
+/// The bytes of long encodings met for the first time that are kept whole (see
+/// [`LONG_ENCODING`]).
+const LONG_BUDGET: usize = 512 << 10;
 
 /// What tells encodings apart without their bytes: unequal digests, unequal encodings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -468,7 +484,43 @@ impl FirstRead {
     }
 }
 
+impl Default for FirstReadEncodings {
+    fn default() -> FirstReadEncodings {
+        FirstReadEncodings::with_long_budget(LONG_BUDGET)
+    }
+}
+
 impl FirstReadEncodings {
+    fn with_long_budget(long_budget: usize) -> FirstReadEncodings {
+        FirstReadEncodings {
+            head: Mutex::default(),
+            seen: Default::default(),
+            encodings: Default::default(),
+            long_met: Default::default(),
+            long_budget,
+            long_budget_used: AtomicUsize::new(0),
+            next_number: AtomicU32::new(0),
+            droppable_texts: Mutex::default(),
+        }
+    }
+
+    /// Whether `encoding` is kept whole rather than as its digest (see [`LONG_ENCODING`]).
+    fn keeps_whole(&self, encoding: &Prehashed) -> bool {
+        let len = encoding.bytes.len();
+        if len <= LONG_ENCODING {
+            return true;
+        }
+        let met = !self.long_met[shard(encoding.hash)]
+            .lock()
+            .insert(encoding.digest());
+        met || self
+            .long_budget_used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used + len <= self.long_budget).then_some(used + len)
+            })
+            .is_ok()
+    }
+
     /// What the reading made, once it is done.
     fn into_first_read(self) -> FirstRead {
         let head = into_inner(self.head);
@@ -502,6 +554,8 @@ impl BodyWork for FirstReadEncodings {
         };
         self.seen.iter().for_each(|shard| shard.lock().clear());
         self.encodings.iter().for_each(|shard| shard.lock().clear());
+        self.long_met.iter().for_each(|shard| shard.lock().clear());
+        self.long_budget_used.store(0, Ordering::Relaxed);
         self.next_number.store(0, Ordering::Relaxed);
         locked(&self.droppable_texts).clear();
         Box::new(move |f, body, uses, info| {
@@ -526,22 +580,21 @@ impl BodyWork for FirstReadEncodings {
                 if !droppable.is_empty() {
                     share_droppable_texts(&mut locked(&self.droppable_texts), &mut droppable);
                 }
-                let kept = match bytes.bytes.len() > LONG_ENCODING {
-                    true => Kept::Digest(bytes.digest()),
-                    false => {
-                        let mut encodings = self.encodings[shard(bytes.hash)].lock();
-                        Kept::Number(match encodings.get(&bytes) {
-                            Some(&known) => known,
-                            None => {
-                                // The encoder reserves room for its longest output; what
-                                // stays until merging is the encoding alone.
-                                bytes.bytes.shrink_to_fit();
-                                let next = self.next_number.fetch_add(1, Ordering::Relaxed);
-                                encodings.insert(bytes, next);
-                                next
-                            }
-                        })
-                    }
+                let kept = if self.keeps_whole(&bytes) {
+                    let mut encodings = self.encodings[shard(bytes.hash)].lock();
+                    Kept::Number(match encodings.get(&bytes) {
+                        Some(&known) => known,
+                        None => {
+                            // The encoder reserves room for its longest output; what stays
+                            // until merging is the encoding alone.
+                            bytes.bytes.shrink_to_fit();
+                            let next = self.next_number.fetch_add(1, Ordering::Relaxed);
+                            encodings.insert(bytes, next);
+                            next
+                        }
+                    })
+                } else {
+                    Kept::Digest(bytes.digest())
                 };
                 // Each function is read once.
                 let _ = prints[f.index()].set((kept, holes, droppable));
@@ -840,6 +893,19 @@ fn candidates<'m>(
         for (_, kept, _, _, _) in &members {
             if let Kept::Digest(d) = kept {
                 *digests.entry(*d).or_default() += 1;
+            }
+        }
+        // The members kept whole count too: a long encoding is, once its digest was met.
+        if !digests.is_empty() {
+            let lengths: FxHashSet<usize> = digests.keys().map(|d| d.len).collect();
+            for (_, kept, _, _, _) in &members {
+                let Kept::Number(n) = kept else { continue };
+                let whole = &first_encodings[*n as usize];
+                if lengths.contains(&whole.len())
+                    && let Some(count) = digests.get_mut(&Digest::of(whole))
+                {
+                    *count += 1;
+                }
             }
         }
         for (f, kept, bytes, _, _) in &mut members {
@@ -1728,8 +1794,9 @@ mod tests {
     const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge");
 
     /// Merging with the encodings made as the module was read gives what merging without
-    /// them gives, on every fixture (`long_bodies.ll` has long encodings kept as digests, two
-    /// of them equal).
+    /// them gives, on every fixture, with long encodings kept whole and, as past the budget,
+    /// the first of each as its digest (`long_bodies.ll` has long encodings, two of them
+    /// equal).
     #[test]
     fn merging_with_first_read_encodings_changes_nothing() {
         let mut merged = 0;
@@ -1738,22 +1805,16 @@ mod tests {
             let opts = Options::default();
             let mut plain = crate::read::parse_source_with(text.clone().into(), None).unwrap();
             let expected = merge(&mut plain, &opts);
-            let encodings = FirstReadEncodings::default();
-            let mut m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
-            let report = merge_first_read(&mut m, &opts, encodings);
-            assert_eq!(
-                report.folded_names(),
-                expected.folded_names(),
-                "{}",
-                path.display()
-            );
-            let written = crate::write::to_string(&m);
-            assert_eq!(
-                written,
-                crate::write::to_string(&plain),
-                "{}",
-                path.display()
-            );
+            for long_budget in [LONG_BUDGET, 0] {
+                let encodings = FirstReadEncodings::with_long_budget(long_budget);
+                let mut m =
+                    crate::read::parse_source_with(text.clone().into(), Some(&encodings)).unwrap();
+                let report = merge_first_read(&mut m, &opts, encodings);
+                let what = format!("{} (budget {long_budget})", path.display());
+                assert_eq!(report.folded_names(), expected.folded_names(), "{what}");
+                let written = crate::write::to_string(&m);
+                assert_eq!(written, crate::write::to_string(&plain), "{what}");
+            }
             merged += 1;
         }
         assert!(merged >= 20, "only {merged} fixtures");
@@ -1808,7 +1869,7 @@ mod tests {
             let modules = ["jsonprog-O0.ll", "rustprog-O0.ll", "zstd-O0.ll"];
             paths.extend(modules.map(|f| Path::new(&corpus).join(f)));
         }
-        let mut compared = 0;
+        let (mut compared, mut long_digests) = (0, 0);
         for path in &paths {
             let text = std::fs::read_to_string(path).unwrap();
             let encodings = FirstReadEncodings::default();
@@ -1827,6 +1888,7 @@ mod tests {
                     }
                     Kept::Digest(d) => {
                         assert!(again.bytes.len() > LONG_ENCODING);
+                        long_digests += 1;
                         assert_eq!(Digest::of(&again.bytes), d, "{}", path.display());
                     }
                 }
@@ -1836,5 +1898,9 @@ mod tests {
             }
         }
         assert!(compared >= 20, "only {compared} encodings compared");
+        // Past the budget, zstd-O0's long encodings are kept as digests.
+        if std::env::var_os("MERGEFN_CORPUS").is_some() {
+            assert!(long_digests > 0, "no long encoding kept as a digest");
+        }
     }
 }
