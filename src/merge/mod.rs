@@ -491,6 +491,8 @@ impl Default for FirstReadEncodings {
 }
 
 impl FirstReadEncodings {
+    /// Keeping whole at most `long_budget` bytes of long encodings met for the first time
+    /// (see [`LONG_ENCODING`]).
     fn with_long_budget(long_budget: usize) -> FirstReadEncodings {
         FirstReadEncodings {
             head: Mutex::default(),
@@ -1859,48 +1861,56 @@ mod tests {
     }
 
     /// Every encoding made as a module is read equals the one made from its body read again:
-    /// the merge takes one for the other.
+    /// the merge takes one for the other. With no budget for long encodings, the first of
+    /// each is kept as its digest and the later equal ones whole (`long_bodies.ll`).
     #[test]
     fn encodings_made_as_bodies_are_read_equal_those_read_again() {
         let mut paths = crate::read::ll_files(FIXTURES);
         // The corpus, when built (`bench/corpus.sh`), has thousands of functions encoded, and
-        // zstd's long ones are kept as digests.
-        if let Some(corpus) = std::env::var_os("MERGEFN_CORPUS") {
+        // zstd's long ones go past the budget.
+        let corpus = std::env::var_os("MERGEFN_CORPUS");
+        if let Some(corpus) = &corpus {
             let modules = ["jsonprog-O0.ll", "rustprog-O0.ll", "zstd-O0.ll"];
-            paths.extend(modules.map(|f| Path::new(&corpus).join(f)));
+            paths.extend(modules.map(|f| Path::new(corpus).join(f)));
         }
-        let (mut compared, mut long_digests) = (0, 0);
-        for path in &paths {
-            let text = std::fs::read_to_string(path).unwrap();
-            let encodings = FirstReadEncodings::default();
-            let m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
-            let mut first = encodings.into_first_read();
-            let bytes = first.take_encodings();
-            let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
-            for f in m.functions.keys() {
-                let Some((kept, holes, droppable)) = first.take_print(f) else {
-                    continue;
-                };
-                let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
-                match kept {
-                    Kept::Number(n) => {
-                        assert_eq!(again.bytes, bytes[n as usize], "{}", path.display())
+        for long_budget in [LONG_BUDGET, 0] {
+            let (mut compared, mut long_digests, mut long_whole) = (0, 0, 0);
+            for path in &paths {
+                let text = std::fs::read_to_string(path).unwrap();
+                let encodings = FirstReadEncodings::with_long_budget(long_budget);
+                let m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
+                let mut first = encodings.into_first_read();
+                let bytes = first.take_encodings();
+                let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
+                for f in m.functions.keys() {
+                    let Some((kept, holes, droppable)) = first.take_print(f) else {
+                        continue;
+                    };
+                    let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
+                    match kept {
+                        Kept::Number(n) => {
+                            assert_eq!(again.bytes, bytes[n as usize], "{}", path.display());
+                            long_whole += usize::from(again.bytes.len() > LONG_ENCODING);
+                        }
+                        Kept::Digest(d) => {
+                            assert!(again.bytes.len() > LONG_ENCODING);
+                            assert_eq!(Digest::of(&again.bytes), d, "{}", path.display());
+                            long_digests += 1;
+                        }
                     }
-                    Kept::Digest(d) => {
-                        assert!(again.bytes.len() > LONG_ENCODING);
-                        long_digests += 1;
-                        assert_eq!(Digest::of(&again.bytes), d, "{}", path.display());
-                    }
+                    assert_eq!(again.holes, holes, "{}", path.display());
+                    assert_eq!(again.droppable, droppable, "{}", path.display());
+                    compared += 1;
                 }
-                assert_eq!(again.holes, holes, "{}", path.display());
-                assert_eq!(again.droppable, droppable, "{}", path.display());
-                compared += 1;
             }
-        }
-        assert!(compared >= 20, "only {compared} encodings compared");
-        // Past the budget, zstd-O0's long encodings are kept as digests.
-        if std::env::var_os("MERGEFN_CORPUS").is_some() {
-            assert!(long_digests > 0, "no long encoding kept as a digest");
+            assert!(compared >= 20, "only {compared} encodings compared");
+            assert!(
+                long_whole > 0,
+                "budget {long_budget}: no long encoding kept whole"
+            );
+            if long_budget == 0 || corpus.is_some() {
+                assert!(long_digests > 0, "budget {long_budget}: no long digest");
+            }
         }
     }
 }
