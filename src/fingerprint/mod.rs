@@ -155,6 +155,65 @@ pub struct Tables {
     /// (`noundef nonnull align 8 dereferenceable(16)`), at headers and at call sites alike,
     /// and equal texts hold equal attributes.
     text_lists: FxHashMap<Box<[u8]>, Vec<u8>>,
+    /// The encoding of each of the module's types, by id, that is or names a scalar type
+    /// (empty for the others): most types an encoder meets are `ptr`, `i32` and the like.
+    /// Shared by every copy of the tables.
+    scalar_types: Arc<[ScalarType]>,
+}
+
+/// The encoding of a scalar type ([`Encoder::ty`]): a tag, a kind and at most a number.
+#[derive(Clone, Copy, Default)]
+struct ScalarType {
+    len: u8,
+    bytes: [u8; 7],
+}
+
+impl ScalarType {
+    /// The encoding of `ty` if it is a scalar (not an aggregate, a function, a target
+    /// extension or a named type).
+    fn encoding(m: &Module, ty: &Type) -> Option<ScalarType> {
+        let (kind, number) = match *ty {
+            Type::Void => (0, None),
+            Type::Label => (1, None),
+            Type::Metadata => (2, None),
+            Type::Token => (3, None),
+            Type::X86Amx => (4, None),
+            Type::Float(k) => (5, Some(k as u32)),
+            Type::Int(w) => (6, Some(w)),
+            // A pointer of address space 0 encodes as the integer of its width.
+            Type::Ptr(0) => (6, Some(m.data_layout.pointer_bits(0))),
+            Type::Ptr(a) => (7, Some(a)),
+            _ => return None,
+        };
+        let mut scalar = ScalarType {
+            len: 2,
+            bytes: [tag::TYPE, kind, 0, 0, 0, 0, 0],
+        };
+        let mut push = |b: u8| {
+            scalar.bytes[scalar.len as usize] = b;
+            scalar.len += 1;
+        };
+        match (kind, number) {
+            // A float's kind is one byte, whatever its value.
+            (5, Some(k)) => push(k as u8),
+            // As `put_num` writes it: five bytes at most for 32 bits.
+            (_, Some(mut n)) => loop {
+                let low = (n & 0x7f) as u8;
+                n >>= 7;
+                if n == 0 {
+                    push(low);
+                    break;
+                }
+                push(low | 0x80);
+            },
+            (_, None) => {}
+        }
+        Some(scalar)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
 }
 
 impl Tables {
@@ -190,9 +249,21 @@ impl Tables {
             put_attribute_keys(&mut out, &mut keys);
             single_groups.insert(n, out);
         }
+        // As `Encoder::ty` finds it: a named type by its body.
+        let empty = Body {
+            base: ArenaBase::of(module),
+            ..Body::default()
+        };
+        let scalar_types = (0..module.types.len())
+            .map(|t| {
+                let ty = empty.ty(module, empty.resolve_ty(module, TypeId::new(t)));
+                ScalarType::encoding(module, ty).unwrap_or_default()
+            })
+            .collect();
         Tables {
             single_groups,
             text_lists: FxHashMap::default(),
+            scalar_types,
         }
     }
 
@@ -840,38 +911,31 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- types ----
 
     fn ty(&mut self, t: TypeId, depth: u32) {
+        // A scalar type of the module's (not one first written in this body) is encoded once
+        // (see `Tables::scalar_types`). Past the depth where named types are no longer
+        // followed, a name that stands for a scalar encodes as a name.
+        if depth < MAX_TYPE_DEPTH
+            && t.index() < self.body.base.types as usize
+            && let Some(scalar) = self.cx.tables.scalar_types.get(t.index())
+            && !scalar.bytes().is_empty()
+        {
+            self.out.extend_from_slice(scalar.bytes());
+            return;
+        }
         let (m, body) = (self.m, self.body);
         let resolved = if depth < MAX_TYPE_DEPTH {
             body.resolve_ty(m, t)
         } else {
             t
         };
-        self.byte(tag::TYPE);
-        match body.ty(m, resolved) {
-            Type::Void => self.byte(0),
-            Type::Label => self.byte(1),
-            Type::Metadata => self.byte(2),
-            Type::Token => self.byte(3),
-            Type::X86Amx => self.byte(4),
-            Type::Float(k) => {
-                self.byte(5);
-                self.byte(*k as u8);
-            }
-            Type::Int(w) => {
-                self.byte(6);
-                self.num((*w).into());
-            }
-            Type::Ptr(0) => {
-                let bits = m.data_layout.pointer_bits(0);
-                self.byte(6);
-                self.num(bits.into());
-            }
-            Type::Ptr(a) => {
-                self.byte(7);
-                self.num((*a).into());
-            }
+        let ty = body.ty(m, resolved);
+        if let Some(scalar) = ScalarType::encoding(m, ty) {
+            self.out.extend_from_slice(scalar.bytes());
+            return;
+        }
+        match ty {
             Type::Array(n, e) => {
-                self.byte(8);
+                self.out.extend([tag::TYPE, 8]);
                 self.num(*n);
                 self.ty(*e, depth + 1);
             }
@@ -880,14 +944,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 len,
                 elem,
             } => {
-                self.byte(9);
-                self.byte(*scalable as u8);
+                self.out.extend([tag::TYPE, 9, *scalable as u8]);
                 self.num(*len);
                 self.ty(*elem, depth + 1);
             }
             Type::Struct { packed, elems } => {
-                self.byte(10);
-                self.byte(*packed as u8);
+                self.out.extend([tag::TYPE, 10, *packed as u8]);
                 self.num(elems.len() as u64);
                 for &e in elems {
                     self.ty(e, depth + 1);
@@ -898,8 +960,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 params,
                 varargs,
             } => {
-                self.byte(11);
-                self.byte(*varargs as u8);
+                self.out.extend([tag::TYPE, 11, *varargs as u8]);
                 self.ty(*ret, depth + 1);
                 self.num(params.len() as u64);
                 for &p in params {
@@ -907,7 +968,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 }
             }
             Type::TargetExt { name, types, ints } => {
-                self.byte(12);
+                self.out.extend([tag::TYPE, 12]);
                 self.bytes(name);
                 self.num(types.len() as u64);
                 for &t in types {
@@ -920,10 +981,18 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             Type::Named(n) => {
                 // Opaque, undefined, or nested too deep: by name.
-                self.out.pop();
                 self.byte(tag::NAMED_TYPE);
                 self.bytes(m.types.named[*n].spelling.as_bytes());
             }
+            // Encoded above.
+            Type::Void
+            | Type::Label
+            | Type::Metadata
+            | Type::Token
+            | Type::X86Amx
+            | Type::Float(_)
+            | Type::Int(_)
+            | Type::Ptr(_) => {}
         }
     }
 
@@ -1339,5 +1408,38 @@ define void @other(ptr noundef nonnull align 4 %p) {
         };
         assert_eq!(print("cached"), print("reordered"));
         assert_ne!(print("cached"), print("other"));
+    }
+
+    /// A scalar type encodes the same whether the tables give its encoding or it is made
+    /// anew: the module's own, one a named type stands for, and one first written in a body.
+    #[test]
+    fn scalar_types_encode_alike_from_the_tables() {
+        let text = r#"
+%int = type i32
+%pair = type { %int, ptr addrspace(1) }
+define %int @f(%int %x, ptr addrspace(1) %p, half %h, i128 %w) {
+  %a = alloca %pair
+  %v = load <2 x float>, ptr %a
+  %y = add i7 0, 1
+  %z = fadd double 1.0, 2.0
+  store i1 true, ptr %a
+  ret %int %x
+}
+"#;
+        let m = crate::read::parse(text.to_string()).unwrap();
+        let cx = Context::new(&m, Box::new(|_| false));
+        let i32_type = m.types.lookup(&Type::Int(32)).unwrap();
+        assert_eq!(
+            cx.tables.scalar_types[i32_type.index()].bytes(),
+            [tag::TYPE, 6, 32]
+        );
+        let mut anew = Context::new(&m, Box::new(|_| false));
+        Arc::make_mut(&mut anew.tables).scalar_types = Arc::new([]);
+        let f = m.function_of(m.lookup("f").unwrap()).unwrap();
+        let body = m.body(f).unwrap();
+        assert_eq!(
+            fingerprint(&cx, f, &body).bytes,
+            fingerprint(&anew, f, &body).bytes
+        );
     }
 }
