@@ -353,7 +353,8 @@ struct FirstRead {
     /// the shards they were made in: gathered into one, they would take a table again.
     encodings: Vec<FxHashMap<Prehashed, u32>>,
     prints: Prints,
-    /// The encoding context's tables made for the module as read.
+    /// The encoding context's tables, made as the module was read or by the first round,
+    /// kept for the rounds after (see [`FirstRead::forget_encodings`]).
     tables: Option<Arc<fingerprint::Tables>>,
 }
 
@@ -469,6 +470,14 @@ fn shard(hash: u64) -> usize {
 }
 
 impl FirstRead {
+    /// Forget the encodings made as the module was read, which the first edit may make
+    /// wrong. The tables and the header keys stay: folds change no header, attribute group
+    /// or type, and the tables find each encoding by what decides it.
+    fn forget_encodings(&mut self) {
+        self.encodings = Vec::new();
+        self.prints = Prints::new();
+    }
+
     /// `f`'s encoding made as it was read, if it was.
     fn take_print(&mut self, f: FuncId) -> Option<FirstPrint> {
         self.prints.get_mut(f.index())?.take()
@@ -818,7 +827,8 @@ impl LastRound {
 /// encoding classes and holes. A function whose shape no other eligible function has cannot
 /// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
 /// parallel, so only one shape's encodings are alive at once per thread. What `first_read`
-/// holds (made from the bodies as the module was read, before any edit) is taken from it.
+/// holds (made as the module was read: encodings before any edit, the tables and header keys
+/// for every round) is taken from it.
 fn candidates<'m>(
     m: &'m Module,
     eligible: &SecondaryMap<FuncId, bool>,
@@ -826,10 +836,10 @@ fn candidates<'m>(
     last_round: Option<&LastRound>,
 ) -> (Vec<Candidate>, Droppables) {
     let hole = Box::new(|g| is_hole(m, g));
-    let cx = match first_read.tables.take() {
-        Some(tables) => Context::with_tables(m, hole, tables),
-        None => Context::new(m, hole),
-    };
+    let tables = first_read
+        .tables
+        .get_or_insert_with(|| Arc::new(fingerprint::Tables::new(m)));
+    let cx = Context::with_tables(m, hole, tables.clone());
     // Functions can be equal only if their bodies have one shape and their headers encode
     // alike; only those that share both with another are encoded (read again unless
     // encoded as the module was read).
@@ -1037,8 +1047,7 @@ fn merge_rounds(
             candidates(m, &eligible, &mut first_read, last_round.as_ref());
         let classes = partition(m, &candidates);
         let llvm_rounds = llvm_rounds(m, &candidates, &classes);
-        // What the first reading made holds until the first edit.
-        first_read = FirstRead::default();
+        first_read.forget_encodings();
         let mut addresses_changed = false;
         let mut edits = RoundEdits::default();
         for (mut members, llvm_round) in classes.into_iter().zip(llvm_rounds) {
