@@ -846,7 +846,8 @@ impl Body {
     /// The blocks reachable from the entry, in depth-first preorder with successors taken in
     /// terminator operand order: the walk order of the merge-semantics spec (§3).
     pub fn reachable_blocks(&self) -> Vec<BlockId> {
-        let mut order = Vec::new();
+        // Sized once: grown block by block, the lists took a fifth of the walk.
+        let mut order = Vec::with_capacity(self.blocks.len());
         let Some(entry) = self.entry() else {
             return order;
         };
@@ -856,7 +857,8 @@ impl Body {
             return order;
         }
         let mut seen = vec![false; self.blocks.len()];
-        let mut stack = vec![entry];
+        let mut stack = Vec::with_capacity(self.blocks.len());
+        stack.push(entry);
         while let Some(b) = stack.pop() {
             if std::mem::replace(&mut seen[b.index()], true) {
                 continue;
@@ -1198,7 +1200,8 @@ pub struct Patch {
     /// Which part of an entity the patch rewrites: a later edit of the same part replaces it, and
     /// insertions at one position are written in slot order (linkage before `unnamed_addr`).
     pub slot: PatchSlot,
-    pub text: String,
+    /// Shared: renaming or retargeting a global writes one text at each of its uses.
+    pub text: Arc<str>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,6 +4,7 @@
 use crate::model::*;
 use crate::write::{global_name, quote_name};
 use cranelift_entity::EntityRef;
+use std::sync::Arc;
 
 mod fold;
 mod preserve;
@@ -11,11 +12,11 @@ pub use fold::{DebugInfo, alias_text, thunk_text};
 pub use preserve::{KeptEntry, kept_entry};
 
 impl Module {
-    pub(crate) fn patch(&mut self, span: Span, text: String) {
-        self.patch_slot(span, PatchSlot::Text, text);
+    pub(crate) fn patch(&mut self, span: Span, text: impl Into<Arc<str>>) {
+        self.patch_slot(span, PatchSlot::Text, text.into());
     }
 
-    fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: String) {
+    fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: Arc<str>) {
         self.drop_what_edits_invalidate();
         // A later edit of the same text replaces the earlier one.
         match self.patch_index.get(&(span, slot)) {
@@ -36,7 +37,7 @@ impl Module {
     /// [`Module::rename_global`] to a name or a number.
     pub fn rename_global_to(&mut self, g: GlobalId, name: GlobalName) {
         let old = global_name(&self.globals[g].name);
-        let text = global_name(&name);
+        let text: Arc<str> = global_name(&name).into();
         for u in self.uses_of(g).collect::<Vec<_>>() {
             let span = self.uses[u].span;
             self.patch(span, text.clone());
@@ -86,7 +87,7 @@ impl Module {
         self.globals[from]
             .uses
             .retain(|u| moved.binary_search(u).is_err());
-        let text = global_name(&self.globals[to].name);
+        let text: Arc<str> = global_name(&self.globals[to].name).into();
         for &u in &moved {
             self.uses[u].global = to;
             let span = self.uses[u].span;
@@ -319,7 +320,7 @@ impl Module {
         } else {
             unnamed.keyword().to_string()
         };
-        self.patch_slot(span, PatchSlot::UnnamedAddr, text);
+        self.patch_slot(span, PatchSlot::UnnamedAddr, text.into());
     }
 
     fn linkable_mut(&mut self, g: GlobalId) -> Option<&mut Linkable> {
@@ -363,6 +364,6 @@ impl Module {
         if !text.is_empty() {
             text.push(' ');
         }
-        self.patch_slot(l.prefix_span, PatchSlot::LinkagePrefix, text);
+        self.patch_slot(l.prefix_span, PatchSlot::LinkagePrefix, text.into());
     }
 }
