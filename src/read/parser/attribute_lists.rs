@@ -2,7 +2,149 @@
 
 use super::*;
 
+/// Attribute lists of parameters and results read once, found again by their text: C++ and
+/// Rust repeat a few lists (`noundef nonnull align 8 dereferenceable(16)`) at thousands of
+/// headers and call sites. Kept by the thread that reads, from body to body (see
+/// [`Scratch`]). Only lists of text attributes are kept, whose reading depends on their text
+/// alone (a typed one, `byval(%T)`, names a type of the module or the body).
+#[derive(Default)]
+pub(crate) struct KnownLists {
+    /// By place (parameter, result), then by text (see [`list_text_end`]).
+    by_text: [FxHashMap<Box<[u8]>, KnownList>; 2],
+}
+
+/// A list as its first reading left it: each attribute's span, and where the token after
+/// the list starts, as offsets from the list's start.
+struct KnownList {
+    attrs: Box<[(u32, u32)]>,
+    end: u32,
+}
+
+/// How many bytes of text a list is found by at most, and how many attributes it holds.
+const KNOWN_LIST_TEXT: usize = 256;
+const KNOWN_LIST_ATTRS: usize = 16;
+
+/// Where the text that decides how a list of parameter or result attributes starting at
+/// `start` reads ends: after the first `%`, `@`, `,` or `)` outside parentheses, whose token
+/// is no attribute and so ends any list there (it does not depend on what follows it). `None`
+/// if a string, a comment or the line's end comes first, or nothing within
+/// [`KNOWN_LIST_TEXT`] bytes.
+fn list_text_end(src: &[u8], start: usize) -> Option<usize> {
+    let text = src.get(start..)?;
+    let text = &text[..text.len().min(KNOWN_LIST_TEXT)];
+    let mut depth = 0u32;
+    let mut i = 0;
+    loop {
+        // Most bytes are none of these: stepped over a table lookup at a time.
+        while *LIST_STOPS.get(*text.get(i)? as usize)? == 0 {
+            i += 1;
+        }
+        match text[i] {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b'%' | b'@' | b',' | b')' if depth == 0 => return Some(start + i + 1),
+            b'%' | b'@' | b',' => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+}
+
+/// The bytes [`list_text_end`] stops at.
+const LIST_STOPS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let stops = *b"()%@,\";\n\r";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = 1;
+        i += 1;
+    }
+    t
+};
+
+impl KnownLists {
+    fn places(&mut self, place: AttrPlace) -> Option<&mut FxHashMap<Box<[u8]>, KnownList>> {
+        match place {
+            AttrPlace::Parameter => Some(&mut self.by_text[0]),
+            AttrPlace::Return => Some(&mut self.by_text[1]),
+            AttrPlace::Function | AttrPlace::Group => None,
+        }
+    }
+}
+
 impl<'a> Parser<'a> {
+    /// The attributes of the list at the current token in `place` as read before from the
+    /// same text, pushed with `push` at their spans here, the lexer moved past them; or the
+    /// list's text to remember it by once read (see [`Parser::remember_list`]).
+    fn known_list(
+        &mut self,
+        place: AttrPlace,
+        mut push: impl FnMut(&mut Self, Attr),
+    ) -> Result<(), Option<(usize, usize)>> {
+        if self.tok.kind != Tok::Word || self.known_lists.places(place).is_none() {
+            return Err(None);
+        }
+        // A list of one attribute, or one before a number (`noundef %x`, `noundef 7`), reads
+        // faster than it is found: only a word followed by another is looked for.
+        let next = self.src[self.tok.span.end as usize..]
+            .iter()
+            .find(|&&b| b != b' ');
+        if !next.is_some_and(u8::is_ascii_alphabetic) {
+            return Err(None);
+        }
+        let start = self.tok.span.start as usize;
+        let end = list_text_end(self.src, start).ok_or(None)?;
+        let Some(known) = self
+            .known_lists
+            .places(place)
+            .and_then(|lists| lists.get(&self.src[start..end]))
+        else {
+            return Err(Some((start, end)));
+        };
+        // Copied out, as pushing borrows the parser.
+        let mut spans = [(0, 0); KNOWN_LIST_ATTRS];
+        let attrs = &mut spans[..known.attrs.len()];
+        attrs.copy_from_slice(&known.attrs);
+        let after = known.end;
+        for &mut (from, to) in attrs {
+            push(
+                self,
+                Attr::Text(Span::new(start + from as usize, start + to as usize)),
+            );
+        }
+        self.seek(start + after as usize);
+        Ok(())
+    }
+
+    /// Remember `attrs`, the list just read from the text `start..end` in `place`, if its
+    /// reading depends on that text alone.
+    fn remember_list(&mut self, place: AttrPlace, (start, end): (usize, usize), attrs: &[Attr]) {
+        let after = self.tok.span.start as usize;
+        if after >= end || attrs.len() > KNOWN_LIST_ATTRS {
+            return;
+        }
+        let Some(spans) = attrs
+            .iter()
+            .map(|a| match *a {
+                Attr::Text(s) => Some((s.start - start as u32, s.end - start as u32)),
+                Attr::Group(..) | Attr::Typed(..) => None,
+            })
+            .collect::<Option<Box<[_]>>>()
+        else {
+            return;
+        };
+        let text: Box<[u8]> = self.src[start..end].into();
+        if let Some(lists) = self.known_lists.places(place) {
+            lists.insert(
+                text,
+                KnownList {
+                    attrs: spans,
+                    end: (after - start) as u32,
+                },
+            );
+        }
+    }
+
     pub(super) fn attribute_group(&mut self) -> PResult<()> {
         self.bump();
         let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
@@ -391,8 +533,17 @@ impl<'a> Parser<'a> {
     /// The attributes of a list standing in `place`, onto the module's arena of them.
     pub(super) fn attributes(&mut self, place: AttrPlace) -> PResult<AttrList> {
         let start = self.m.attrs.len();
+        let text = match self.known_list(place, |p, a| p.m.attrs.push(a)) {
+            Ok(()) => return Ok(AttrList::since(&self.m.attrs, start)),
+            Err(text) => text,
+        };
         while let Some(a) = self.next_attribute(place)? {
             self.m.attrs.push(a);
+        }
+        if let Some(text) = text {
+            let attrs = std::mem::take(&mut self.m.attrs);
+            self.remember_list(place, text, &attrs[start..]);
+            self.m.attrs = attrs;
         }
         Ok(AttrList::since(&self.m.attrs, start))
     }
@@ -413,8 +564,16 @@ impl<'a> Parser<'a> {
     pub(super) fn item_attributes(&mut self, place: Option<AttrPlace>) -> PResult<()> {
         let start = self.scope().body.attrs.len() as u32;
         if let Some(place) = place {
-            while let Some(a) = self.next_attribute(place)? {
-                self.scope().body.attrs.push(a);
+            let push = |p: &mut Self, a| p.scope().body.attrs.push(a);
+            if let Err(text) = self.known_list(place, push) {
+                while let Some(a) = self.next_attribute(place)? {
+                    self.scope().body.attrs.push(a);
+                }
+                if let Some(text) = text {
+                    let attrs = std::mem::take(&mut self.scope().body.attrs);
+                    self.remember_list(place, text, &attrs[start as usize..]);
+                    self.scope().body.attrs = attrs;
+                }
             }
         }
         let body = &mut self.scope().body;

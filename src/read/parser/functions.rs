@@ -265,9 +265,11 @@ impl<'a> Parser<'a> {
             std::mem::take(&mut scratch.types),
             scratch.scope.take().unwrap_or_default(),
         );
+        p.known_lists = std::mem::take(&mut scratch.known_lists);
         let read = p.params_and_body(func);
         // Hand the tables back, whatever happened.
         scratch.scope = p.scope.take().or(p.spent_scope.take());
+        scratch.known_lists = std::mem::take(&mut p.known_lists);
         let bm = p.body_mode.take().expect("in a body");
         let read = match bm.undefined {
             Some(e) => read.and(Err(e)),

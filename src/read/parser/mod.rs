@@ -12,6 +12,7 @@ use super::debug_info;
 use super::error::ReadError;
 use super::lexer::{Lexer, Tok, Token, unescape};
 use crate::model::*;
+use attribute_lists::KnownLists;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -281,6 +282,7 @@ pub(crate) struct Scratch<'a> {
     /// a small body a tenth of its reading. `None` before the first body.
     scope: Option<Box<FnScope<'a>>>,
     types: BodyTypes<'a>,
+    known_lists: KnownLists,
 }
 
 impl Scratch<'_> {
@@ -383,6 +385,8 @@ pub struct Parser<'a> {
     /// How far the top level has been read, told to the thread that maps the text in ahead
     /// of it and gives it back behind it (see `Source::read_beside`).
     progress: Option<&'a Progress<'a>>,
+    /// Attribute lists read before, by their text.
+    known_lists: KnownLists,
 }
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,
@@ -956,6 +960,7 @@ impl<'a> Parser<'a> {
             progress: None,
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
+            known_lists: KnownLists::default(),
         }
     }
 
@@ -1725,6 +1730,56 @@ mod tests {
             }
             Type::Named(n) => m.types.named[*n].spelling.to_string(),
             other => format!("{other:?}"),
+        }
+    }
+
+    /// Lists of attributes found again by their text (`KnownLists`) read as written there:
+    /// each attribute's span lies in its own header or body, and lists that begin alike but
+    /// go on otherwise (more attributes, another argument, a value after) read as theirs.
+    #[test]
+    fn attribute_lists_found_by_their_text_read_as_written() {
+        let lists = [
+            "noundef nonnull align 8 dereferenceable(16)",
+            "noundef nonnull",
+            "noundef nonnull align 4 dereferenceable(16)",
+            "nonnull noundef",
+            "noundef nonnull align 8 dereferenceable(16)",
+            "noundef nonnull",
+        ];
+        let mut text = String::from("declare void @g(ptr)\n");
+        for (i, list) in lists.iter().enumerate() {
+            text.push_str(&format!(
+                "define void @f{i}(ptr {list} %p) {{\n  call void @g(ptr {list} %p)\n  \
+                 call void @g(ptr noundef nonnull null)\n  ret void\n}}\n"
+            ));
+        }
+        let m = crate::read::parse(text).unwrap();
+        let texts = |attrs: &[crate::model::Attr], within: crate::model::Span| -> String {
+            let words: Vec<&str> = attrs
+                .iter()
+                .map(|a| match *a {
+                    crate::model::Attr::Text(s) => {
+                        assert!(within.start <= s.start && s.end <= within.end);
+                        std::str::from_utf8(m.bytes(s)).unwrap()
+                    }
+                    _ => panic!("a text attribute"),
+                })
+                .collect();
+            words.join(" ")
+        };
+        for (i, list) in lists.iter().enumerate() {
+            let f = m.function_of(m.lookup(&format!("@f{i}")).unwrap()).unwrap();
+            let func = &m.functions[f];
+            let header = m.attr_list(func.params[0].attrs);
+            assert_eq!(texts(header, func.header_span), *list);
+            let body = m.body(f).unwrap();
+            let read: Vec<String> = body
+                .attr_lists
+                .iter()
+                .filter(|&&(from, to)| from < to)
+                .map(|&(from, to)| texts(&body.attrs[from as usize..to as usize], body.span))
+                .collect();
+            assert_eq!(read, [*list, "noundef nonnull"]);
         }
     }
 
