@@ -105,6 +105,9 @@ pub struct Types {
     /// almost every operand names, found without hashing.
     small_ints: Vec<Option<TypeId>>,
     simple: [Option<TypeId>; SIMPLE_TYPES],
+    /// `%T` by its named type, when interned: found without hashing too, as C++ bodies name
+    /// their classes at every alloca and getelementptr.
+    named_ids: Vec<Option<TypeId>>,
     /// Each type's [`Layout`], once the top level is read ([`Types::settle_layouts`]): the
     /// reader asks it of every alloca and getelementptr, and a struct's takes a walk of its
     /// members.
@@ -203,10 +206,13 @@ impl Types {
     }
 
     pub fn intern(&mut self, ty: Type) -> TypeId {
-        let slot = simple_slot(&ty);
-        if let Some(Some(id)) = slot.map(|i| self.simple[i]) {
+        if let Some(id) = self.known(&ty) {
             return id;
         }
+        let (slot, named) = match ty {
+            Type::Named(n) => (None, Some(n.index())),
+            _ => (simple_slot(&ty), None),
+        };
         let id = match self.dedup.get(&ty) {
             Some(&id) => id,
             None => {
@@ -217,6 +223,12 @@ impl Types {
         };
         if let Some(i) = slot {
             self.simple[i] = Some(id);
+        }
+        if let Some(n) = named {
+            if self.named_ids.len() <= n {
+                self.named_ids.resize(n + 1, None);
+            }
+            self.named_ids[n] = Some(id);
         }
         id
     }
@@ -275,10 +287,11 @@ impl Types {
         self.small_ints.get(bits as usize).copied().flatten()
     }
 
-    /// The id of a small integer type or a type without parts, when interned.
+    /// The id of a small integer type, a type without parts or a named type, when interned.
     pub fn known(&self, ty: &Type) -> Option<TypeId> {
         match *ty {
             Type::Int(bits) => self.known_int(bits),
+            Type::Named(n) => self.named_ids.get(n.index()).copied().flatten(),
             _ => simple_slot(ty).and_then(|i| self.simple[i]),
         }
     }
