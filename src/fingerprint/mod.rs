@@ -196,16 +196,8 @@ impl ScalarType {
         match (kind, number) {
             // A float's kind is one byte, whatever its value.
             (5, Some(k)) => push(k as u8),
-            // As `put_num` writes it: five bytes at most for 32 bits.
-            (_, Some(mut n)) => loop {
-                let low = (n & 0x7f) as u8;
-                n >>= 7;
-                if n == 0 {
-                    push(low);
-                    break;
-                }
-                push(low | 0x80);
-            },
+            // Five bytes at most for 32 bits.
+            (_, Some(n)) => num_bytes(n.into(), push),
             (_, None) => {}
         }
         Some(scalar)
@@ -375,15 +367,20 @@ fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
 }
 
 /// `n` in LEB128: seven bits a byte, low first.
-fn put_num(out: &mut Vec<u8>, mut n: u64) {
+fn put_num(out: &mut Vec<u8>, n: u64) {
+    num_bytes(n, |b| out.push(b));
+}
+
+/// The bytes of `n` in LEB128, to `push` one by one.
+fn num_bytes(mut n: u64, mut push: impl FnMut(u8)) {
     loop {
         let low = (n & 0x7f) as u8;
         n >>= 7;
         if n == 0 {
-            out.push(low);
+            push(low);
             return;
         }
-        out.push(low | 0x80);
+        push(low | 0x80);
     }
 }
 

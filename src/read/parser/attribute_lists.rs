@@ -20,9 +20,8 @@ struct KnownList {
     end: u32,
 }
 
-/// How many bytes of text a list is found by at most, and how many attributes it holds.
+/// How many bytes of text a list is found by at most.
 const KNOWN_LIST_TEXT: usize = 256;
-const KNOWN_LIST_ATTRS: usize = 16;
 
 /// Where the text that decides how a list of parameter or result attributes starting at
 /// `start` reads ends: after the first `%`, `@`, `,` or `)` outside parentheses, whose token
@@ -62,65 +61,46 @@ const LIST_STOPS: [u8; 256] = {
     t
 };
 
-impl KnownLists {
-    fn places(&mut self, place: AttrPlace) -> Option<&mut FxHashMap<Box<[u8]>, KnownList>> {
-        match place {
-            AttrPlace::Parameter => Some(&mut self.by_text[0]),
-            AttrPlace::Return => Some(&mut self.by_text[1]),
-            AttrPlace::Function | AttrPlace::Group => None,
-        }
-    }
+/// Where a list stands and the text it is found by (see [`KnownLists::text_of`]).
+#[derive(Clone, Copy)]
+struct ListText {
+    place: usize,
+    start: usize,
+    end: usize,
 }
 
-impl<'a> Parser<'a> {
-    /// The attributes of the list at the current token in `place` as read before from the
-    /// same text, pushed with `push` at their spans here, the lexer moved past them; or the
-    /// list's text to remember it by once read (see [`Parser::remember_list`]).
-    fn known_list(
-        &mut self,
-        place: AttrPlace,
-        mut push: impl FnMut(&mut Self, Attr),
-    ) -> Result<(), Option<(usize, usize)>> {
-        if self.tok.kind != Tok::Word || self.known_lists.places(place).is_none() {
-            return Err(None);
-        }
-        // A list of one attribute, or one before a number (`noundef %x`, `noundef 7`), reads
-        // faster than it is found: only a word followed by another is looked for.
-        let next = self.src[self.tok.span.end as usize..]
-            .iter()
-            .find(|&&b| b != b' ');
-        if !next.is_some_and(u8::is_ascii_alphabetic) {
-            return Err(None);
-        }
-        let start = self.tok.span.start as usize;
-        let end = list_text_end(self.src, start).ok_or(None)?;
-        let Some(known) = self
-            .known_lists
-            .places(place)
-            .and_then(|lists| lists.get(&self.src[start..end]))
-        else {
-            return Err(Some((start, end)));
+impl KnownLists {
+    /// The text the list at `tok` in `place` is found by, if such a list is kept: of
+    /// parameters or results, starting with a word followed by another (a list of one
+    /// attribute, or one before a number, `noundef %x`, `noundef 7`, reads faster than it is
+    /// found).
+    fn text_of(src: &[u8], tok: Token, place: AttrPlace) -> Option<ListText> {
+        let place = match place {
+            AttrPlace::Parameter => 0,
+            AttrPlace::Return => 1,
+            AttrPlace::Function | AttrPlace::Group => return None,
         };
-        // Copied out, as pushing borrows the parser.
-        let mut spans = [(0, 0); KNOWN_LIST_ATTRS];
-        let attrs = &mut spans[..known.attrs.len()];
-        attrs.copy_from_slice(&known.attrs);
-        let after = known.end;
-        for &mut (from, to) in attrs {
-            push(
-                self,
-                Attr::Text(Span::new(start + from as usize, start + to as usize)),
-            );
+        if tok.kind != Tok::Word {
+            return None;
         }
-        self.seek(start + after as usize);
-        Ok(())
+        let next = src[tok.span.end as usize..].iter().find(|&&b| b != b' ');
+        if !next.is_some_and(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        let start = tok.span.start as usize;
+        let end = list_text_end(src, start)?;
+        Some(ListText { place, start, end })
     }
 
-    /// Remember `attrs`, the list just read from the text `start..end` in `place`, if its
-    /// reading depends on that text alone.
-    fn remember_list(&mut self, place: AttrPlace, (start, end): (usize, usize), attrs: &[Attr]) {
-        let after = self.tok.span.start as usize;
-        if after >= end || attrs.len() > KNOWN_LIST_ATTRS {
+    fn get(&self, src: &[u8], text: ListText) -> Option<&KnownList> {
+        self.by_text[text.place].get(&src[text.start..text.end])
+    }
+
+    /// Remember `attrs`, the list just read from `text`, the token after it at `after`, if
+    /// its reading depends on that text alone.
+    fn remember(&mut self, src: &[u8], text: ListText, after: usize, attrs: &[Attr]) {
+        let start = text.start;
+        if after >= text.end {
             return;
         }
         let Some(spans) = attrs
@@ -133,18 +113,26 @@ impl<'a> Parser<'a> {
         else {
             return;
         };
-        let text: Box<[u8]> = self.src[start..end].into();
-        if let Some(lists) = self.known_lists.places(place) {
-            lists.insert(
-                text,
-                KnownList {
-                    attrs: spans,
-                    end: (after - start) as u32,
-                },
-            );
-        }
+        self.by_text[text.place].insert(
+            src[start..text.end].into(),
+            KnownList {
+                attrs: spans,
+                end: (after - start) as u32,
+            },
+        );
     }
+}
 
+impl KnownList {
+    /// The list's attributes, at their spans in the text found at `start`.
+    fn attrs_at(&self, start: usize) -> impl Iterator<Item = Attr> + '_ {
+        self.attrs.iter().map(move |&(from, to)| {
+            Attr::Text(Span::new(start + from as usize, start + to as usize))
+        })
+    }
+}
+
+impl<'a> Parser<'a> {
     pub(super) fn attribute_group(&mut self) -> PResult<()> {
         self.bump();
         let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
@@ -533,17 +521,21 @@ impl<'a> Parser<'a> {
     /// The attributes of a list standing in `place`, onto the module's arena of them.
     pub(super) fn attributes(&mut self, place: AttrPlace) -> PResult<AttrList> {
         let start = self.m.attrs.len();
-        let text = match self.known_list(place, |p, a| p.m.attrs.push(a)) {
-            Ok(()) => return Ok(AttrList::since(&self.m.attrs, start)),
-            Err(text) => text,
-        };
+        let text = KnownLists::text_of(self.src, self.tok, place);
+        if let Some(text) = text
+            && let Some(known) = self.known_lists.get(self.src, text)
+        {
+            self.m.attrs.extend(known.attrs_at(text.start));
+            let after = text.start + known.end as usize;
+            self.seek(after);
+            return Ok(AttrList::since(&self.m.attrs, start));
+        }
         while let Some(a) = self.next_attribute(place)? {
             self.m.attrs.push(a);
         }
         if let Some(text) = text {
-            let attrs = std::mem::take(&mut self.m.attrs);
-            self.remember_list(place, text, &attrs[start..]);
-            self.m.attrs = attrs;
+            let after = self.tok.span.start as usize;
+            (self.known_lists).remember(self.src, text, after, &self.m.attrs[start..]);
         }
         Ok(AttrList::since(&self.m.attrs, start))
     }
@@ -564,22 +556,38 @@ impl<'a> Parser<'a> {
     pub(super) fn item_attributes(&mut self, place: Option<AttrPlace>) -> PResult<()> {
         let start = self.scope().body.attrs.len() as u32;
         if let Some(place) = place {
-            let push = |p: &mut Self, a| p.scope().body.attrs.push(a);
-            if let Err(text) = self.known_list(place, push) {
-                while let Some(a) = self.next_attribute(place)? {
-                    self.scope().body.attrs.push(a);
-                }
-                if let Some(text) = text {
-                    let attrs = std::mem::take(&mut self.scope().body.attrs);
-                    self.remember_list(place, text, &attrs[start as usize..]);
-                    self.scope().body.attrs = attrs;
-                }
-            }
+            self.read_item_attributes(place, start as usize)?;
         }
         let body = &mut self.scope().body;
         let i = body.attr_lists.len() as u32;
         body.attr_lists.push((start, body.attrs.len() as u32));
         body.items.push(Item::Attrs(i));
+        Ok(())
+    }
+
+    /// The attributes of an instruction's list in `place`, onto the body's arena from
+    /// `start` (found by their text when they were read before: [`KnownLists`]).
+    fn read_item_attributes(&mut self, place: AttrPlace, start: usize) -> PResult<()> {
+        let text = KnownLists::text_of(self.src, self.tok, place);
+        let scope = self
+            .scope
+            .as_mut()
+            .expect("an instruction is read inside a function");
+        if let Some(text) = text
+            && let Some(known) = self.known_lists.get(self.src, text)
+        {
+            scope.body.attrs.extend(known.attrs_at(text.start));
+            let after = text.start + known.end as usize;
+            self.seek(after);
+            return Ok(());
+        }
+        while let Some(a) = self.next_attribute(place)? {
+            self.scope().body.attrs.push(a);
+        }
+        if let (Some(text), Some(scope)) = (text, &self.scope) {
+            let after = self.tok.span.start as usize;
+            (self.known_lists).remember(self.src, text, after, &scope.body.attrs[start..]);
+        }
         Ok(())
     }
 }
