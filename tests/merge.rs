@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
-use mergefn::merge::{Explanation, eligible_functions, explain, ineligibility, is_hole};
+use mergefn::merge::{Explainer, Explanation, eligible_functions, ineligibility, is_hole};
 use mergefn::model::{
     FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, ValueKind, Visibility,
 };
@@ -193,17 +193,18 @@ fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
 
 /// The opcodes in walk order: LLVM's structural hash, to find the functions opt-22 could
 /// have folded a function into.
-fn shape(m: &Module, f: FuncId) -> Vec<Opcode> {
-    let body = m.body(f).unwrap();
-    body.reachable_blocks()
-        .into_iter()
-        .flat_map(|b| body.blocks[b].insts())
-        .map(|i| body.insts[i].opcode)
-        .collect()
+/// The shape hash of `f`'s body (block sizes and opcodes along the walk of §3): functions
+/// whose encodings could be equal have equal shapes.
+fn shape(m: &Module, f: FuncId) -> Option<u64> {
+    m.functions[f].body.as_ref().map(|b| b.shape)
 }
 
+/// How far down chains of callees a "we differ" rule is looked for: rustc's iterators call
+/// through five levels of generic functions to the one that differs (syn at opt-level 3).
+const MAX_CALLEE_DEPTH: u32 = 8;
+
 /// The "we differ" rule that keeps `f` from every function it could equal, if one does.
-fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
+fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String> {
     if let Some(reason) = ineligibility(m, f) {
         return reason
             .contains("block addresses")
@@ -211,13 +212,10 @@ fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
     }
     let s = shape(m, f);
     for g in m.functions.keys() {
-        if g == f || m.functions[g].body.is_none() || ineligibility(m, g).is_some() {
+        if g == f || shape(m, g) != s || ineligibility(m, g).is_some() {
             continue;
         }
-        if shape(m, g) != s {
-            continue;
-        }
-        match explain(m, f, g) {
+        match ex.explain(f, g) {
             Explanation::Differ { left, right } => {
                 if let Some(rule) = [left, right]
                     .into_iter()
@@ -227,9 +225,11 @@ fn we_differ(m: &Module, f: FuncId, depth: u32) -> Option<String> {
                     return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
                 }
             }
-            Explanation::Callees { left, right, .. } if depth < 4 => {
+            Explanation::Callees { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
                 let (a, b) = (m.function_of(left)?, m.function_of(right)?);
-                if let Some(r) = we_differ(m, a, depth + 1).or_else(|| we_differ(m, b, depth + 1)) {
+                if let Some(r) =
+                    we_differ(ex, m, a, depth + 1).or_else(|| we_differ(ex, m, b, depth + 1))
+                {
                     return Some(format!("callee {}: {r}", m.name_of(left)));
                 }
             }
@@ -247,10 +247,9 @@ fn beyond_llvm(m: &Module, f: FuncId) -> bool {
     // differ in their bytes, not in their holes, and are not counted here.
     let hole = |g| is_hole(m, g) && m.function_of(g).is_some_and(|h| eligible[h]);
     let cx = Context::new(m, Box::new(hole));
-    let shape = |h: FuncId| m.functions[h].body.as_ref().map(|b| b.shape);
     let pf = fingerprint(&cx, f, &m.body(f).unwrap());
     m.functions.keys().any(|g| {
-        g != f && eligible[g] && shape(g) == shape(f) && {
+        g != f && eligible[g] && shape(m, g) == shape(m, f) && {
             let pg = fingerprint(&cx, g, &m.body(g).unwrap());
             pg.bytes == pf.bytes && pg.holes != pf.holes
         }
@@ -362,11 +361,13 @@ fn differential(path: &Path) -> Differences {
     let survivor_swap_extra = |n: &str| {
         class_mates(&report, n).is_some_and(|(_, others)| others.iter().any(|o| theirs.contains(o)))
     };
+    let explainer = Explainer::new(&before);
     Differences {
         missing: theirs
             .difference(&ours_named)
             .map(|n| {
-                let why = survivor_swap_missing(n).or_else(|| we_differ(&before, func(n), 0));
+                let why =
+                    survivor_swap_missing(n).or_else(|| we_differ(&explainer, &before, func(n), 0));
                 (n.clone(), why)
             })
             .collect(),

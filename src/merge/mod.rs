@@ -1699,74 +1699,108 @@ pub enum Explanation {
 
 /// Compare two functions as `merge` would.
 pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
-    for x in [f, g] {
-        if let Some(reason) = ineligibility(m, x) {
+    Explainer::new(m).explain(f, g)
+}
+
+/// Compares functions of one module as `merge` would. What every comparison needs is made
+/// once: the encoding tables at once, the module's classes when a comparison first needs
+/// them (two equal encodings whose calls name other functions), so comparing many pairs costs
+/// each pair's two encodings and not a merge of the whole module.
+pub struct Explainer<'m> {
+    m: &'m Module,
+    cx: Context<'m>,
+    /// The class of each function that takes part.
+    class_of: std::cell::OnceCell<FxHashMap<FuncId, usize>>,
+}
+
+impl<'m> Explainer<'m> {
+    pub fn new(m: &'m Module) -> Explainer<'m> {
+        Explainer {
+            m,
+            cx: Context::new(m, Box::new(|h| is_hole(m, h))),
+            class_of: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn class_of(&self, f: FuncId) -> Option<usize> {
+        let class_of = self.class_of.get_or_init(|| {
+            let eligible = eligible_functions(self.m);
+            let prints = candidates(self.m, &eligible, &mut FirstRead::default(), None).0;
+            let classes = partition(self.m, &prints);
+            let members = classes.iter().enumerate();
+            members
+                .flat_map(|(c, members)| members.iter().map(move |&x| (x, c)))
+                .collect()
+        });
+        class_of.get(&f).copied()
+    }
+
+    /// Why `f` and `g` would or would not merge.
+    pub fn explain(&self, f: FuncId, g: FuncId) -> Explanation {
+        let m = self.m;
+        for x in [f, g] {
+            if let Some(reason) = ineligibility(m, x) {
+                return Explanation::Ineligible {
+                    function: global_name(&m.globals[m.functions[x].global].name),
+                    reason,
+                };
+            }
+        }
+        let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
             return Explanation::Ineligible {
-                function: global_name(&m.globals[m.functions[x].global].name),
-                reason,
+                function: global_name(&m.globals[m.functions[f].global].name),
+                reason: "its body cannot be read",
+            };
+        };
+        let (pf, tf) = fingerprint::fingerprint_traced(&self.cx, f, &body_f);
+        let (pg, tg) = fingerprint::fingerprint_traced(&self.cx, g, &body_g);
+        if pf.bytes != pg.bytes {
+            let at = pf
+                .bytes
+                .iter()
+                .zip(&pg.bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(pf.bytes.len().min(pg.bytes.len()));
+            let find = |t: &[TraceMark]| t.iter().rev().find(|mk| mk.at <= at).copied();
+            return Explanation::Differ {
+                left: find(&tf),
+                right: find(&tg),
             };
         }
-    }
-    let eligible = eligible_functions(m);
-    let cx = Context::new(m, Box::new(|h| is_hole(m, h)));
-    let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
-        return Explanation::Ineligible {
-            function: global_name(&m.globals[m.functions[f].global].name),
-            reason: "its body cannot be read",
-        };
-    };
-    let (pf, tf) = fingerprint::fingerprint_traced(&cx, f, &body_f);
-    let (pg, tg) = fingerprint::fingerprint_traced(&cx, g, &body_g);
-    if pf.bytes != pg.bytes {
-        let at = pf
-            .bytes
-            .iter()
-            .zip(&pg.bytes)
-            .position(|(a, b)| a != b)
-            .unwrap_or(pf.bytes.len().min(pg.bytes.len()));
-        let find = |t: &[TraceMark]| t.iter().rev().find(|mk| mk.at <= at).copied();
-        return Explanation::Differ {
-            left: find(&tf),
-            right: find(&tg),
-        };
-    }
-    // The places (instruction, kind) where the two do not hold one equal attachment.
-    fn at<'a>(x: &'a [Droppable], inst: u32, kind: &[u8]) -> Option<&'a [u8]> {
-        x.iter()
-            .find(|d| d.inst == inst && *d.kind == *kind)
-            .map(|d| &*d.md)
-    }
-    let places: std::collections::BTreeSet<(u32, &[u8])> =
-        (pf.droppable.iter().chain(&pg.droppable))
-            .map(|d| (d.inst, &*d.kind))
-            .collect();
-    let merge = Explanation::Merge {
-        attachments_dropped: places
-            .into_iter()
-            .filter(|&(i, k)| at(&pf.droppable, i, k) != at(&pg.droppable, i, k))
-            .count(),
-    };
-    let classes = partition(
-        m,
-        &candidates(m, &eligible, &mut FirstRead::default(), None).0,
-    );
-    if classes.iter().any(|c| c.contains(&f) && c.contains(&g)) {
-        return merge;
-    }
-    let class_of = |h: GlobalId| {
-        m.function_of(h)
-            .and_then(|x| classes.iter().position(|c| c.contains(&x)))
-    };
-    for (index, (&a, &b)) in pf.holes.iter().zip(&pg.holes).enumerate() {
-        if a != b && (class_of(a).is_none() || class_of(a) != class_of(b)) {
-            return Explanation::Callees {
-                index,
-                left: a,
-                right: b,
-            };
+        // The places (instruction, kind) where the two do not hold one equal attachment.
+        fn at<'a>(x: &'a [Droppable], inst: u32, kind: &[u8]) -> Option<&'a [u8]> {
+            x.iter()
+                .find(|d| d.inst == inst && *d.kind == *kind)
+                .map(|d| &*d.md)
         }
+        let places: std::collections::BTreeSet<(u32, &[u8])> =
+            (pf.droppable.iter().chain(&pg.droppable))
+                .map(|d| (d.inst, &*d.kind))
+                .collect();
+        let merge = Explanation::Merge {
+            attachments_dropped: places
+                .into_iter()
+                .filter(|&(i, k)| at(&pf.droppable, i, k) != at(&pg.droppable, i, k))
+                .count(),
+        };
+        if pf.holes == pg.holes {
+            return merge;
+        }
+        if self.class_of(f).is_some() && self.class_of(f) == self.class_of(g) {
+            return merge;
+        }
+        let class_of = |h: GlobalId| m.function_of(h).and_then(|x| self.class_of(x));
+        for (index, (&a, &b)) in pf.holes.iter().zip(&pg.holes).enumerate() {
+            if a != b && (class_of(a).is_none() || class_of(a) != class_of(b)) {
+                return Explanation::Callees {
+                    index,
+                    left: a,
+                    right: b,
+                };
+            }
+        }
+        merge
     }
-    merge
 }
 
 #[cfg(test)]
