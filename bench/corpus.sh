@@ -14,6 +14,8 @@
 #                                      driver, every file joined with llvm-link
 #   harfbuzz-O0.ll harfbuzz-O2.ll      HarfBuzz's C++ (bundled in the harfbuzz-sys crate, one
 #                                      file) with our driver, joined with llvm-link
+#   spvc-O0.ll spvc-O2.ll              SPIRV-Cross's C++ (bundled in the spirv_cross crate), every
+#                                      file, with our driver of its C API, joined with llvm-link
 #   rustprog-cgu16/                    the Rust program at opt-level 0 in 16 code generation
 #                                      units, each unit's IR with the link (no corpus module)
 #   stress-<size>-<seed>.ll            llvm-stress-22 modules
@@ -85,6 +87,30 @@ if [ ! -s "$out/harfbuzz-O2.ll" ] && [ "$small" != --small ]; then
       -o "$out/harfbuzz-$o-driver.ll"
     llvm-link-22 -S "$out/harfbuzz-$o-lib.ll" "$out/harfbuzz-$o-driver.ll" -o "$out/harfbuzz-$o.ll"
     rm -f "$out/harfbuzz-$o-lib.ll" "$out/harfbuzz-$o-driver.ll"
+  done
+fi
+
+# --- SPIRV-Cross: the C++ shader translator shipped inside the spirv_cross crate, with our
+# driver of its C API (bench/programs/spvc-driver). Exceptions, std::function, lambdas and
+# many template instantiations: at -O0 nearly half its definitions are duplicates. ---
+if [ ! -s "$out/spvc-O2.ll" ] && [ "$small" != --small ]; then
+  dir=$(crate_source fetch-spvc spirv_cross '{ version = "=0.23.1", features = ["glsl", "hlsl", "msl"] }')
+  src="$dir/src/vendor/SPIRV-Cross"
+  api=(-DSPIRV_CROSS_C_API_GLSL=1 -DSPIRV_CROSS_C_API_HLSL=1 -DSPIRV_CROSS_C_API_MSL=1
+    -DSPIRV_CROSS_C_API_CPP=1 -DSPIRV_CROSS_C_API_REFLECT=1)
+  for o in O0 O2; do
+    log "spvc-$o.ll"
+    parts="$out/spvc-$o-parts"
+    rm -rf "$parts" && mkdir -p "$parts"
+    # Its files two at a time: the longest step of the corpus otherwise.
+    for f in "$src"/*.cpp; do
+      [ "$(basename "$f")" = main.cpp ] || printf '%s\0' "$f"
+    done | LEVEL=$o PARTS=$parts xargs -0 -P 2 -I{} sh -c 'clang++-22 -std=c++17 -"$LEVEL" -w "$@" \
+      -S -emit-llvm "$0" -o "$PARTS/$(basename "$0" .cpp).ll"' {} "${api[@]}"
+    clang-22 -"$o" -I"$src" -S -emit-llvm "$root/bench/programs/spvc-driver/driver.c" \
+      -o "$parts/driver.ll"
+    llvm-link-22 -S "$parts"/*.ll -o "$out/spvc-$o.ll"
+    rm -rf "$parts"
   done
 fi
 

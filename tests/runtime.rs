@@ -1,7 +1,7 @@
 //! A program built from merged IR behaves exactly as the one built from the input: the SQLite
 //! amalgamation with our SQL driver, our C++ program using nlohmann-json (also instrumented by
-//! the sanitizers), our C++ program using the standard library, and the zstd and HarfBuzz
-//! libraries with our drivers, each compiled from the corpus module before and after
+//! the sanitizers), our C++ program using the standard library, and the zstd, HarfBuzz and
+//! SPIRV-Cross libraries with our drivers, each compiled from the corpus module before and after
 //! `mergefn merge`, must print the same bytes; and our Rust program, its module compiled and
 //! linked as rustc linked it. The C++ programs are also built as usual builds go: each unit
 //! merged on its own, then linked.
@@ -200,6 +200,13 @@ fn zstd_program_prints_the_same() {
 #[test]
 fn harfbuzz_program_prints_the_same() {
     modules_behave_the_same(&["harfbuzz-O0.ll", "harfbuzz-O2.ll"], &C_PLUS_PLUS);
+}
+
+/// SPIRV-Cross, a third-party C++ program (exceptions, `std::function`, lambdas), translating
+/// our shaders to six languages through our driver of its C API.
+#[test]
+fn spirv_cross_program_prints_the_same() {
+    modules_behave_the_same(&["spvc-O0.ll", "spvc-O2.ll"], &C_PLUS_PLUS);
 }
 
 #[test]
