@@ -19,7 +19,7 @@ use cranelift_entity::EntityRef;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::borrow::Cow;
 use std::hash::Hasher;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The encoding of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +159,24 @@ pub struct Tables {
     /// (empty for the others): most types an encoder meets are `ptr`, `i32` and the like.
     /// Shared by every copy of the tables.
     scalar_types: Arc<[ScalarType]>,
+    /// The encoding of each of the module's named types that has a body, by its id, made by
+    /// the first encoder that meets it (so only for the types some function uses) and shared
+    /// by every copy of the tables. Classes hold classes: SPIRV-Cross's GEPs and allocas name
+    /// structs whose encodings, every nested struct spelled out, run to kilobytes.
+    named_types: Arc<[OnceLock<KnownType>]>,
 }
+
+/// A named type's encoding as [`Encoder::ty`] writes it from depth 0, kept when it is long
+/// enough to be worth it (else `bytes` is empty and the type is encoded each time), and how
+/// deep below the type that encoding goes: from a depth at which it would reach
+/// [`MAX_TYPE_DEPTH`], where names are no longer followed, the type is encoded anew.
+struct KnownType {
+    bytes: Box<[u8]>,
+    height: u32,
+}
+
+/// Encodings of named types shorter than this are made each time: a copy saves little there.
+const KNOWN_TYPE_MIN: usize = 64;
 
 /// The encoding of a scalar type ([`Encoder::ty`]): a tag, a kind and at most a number.
 #[derive(Clone, Copy, Default)]
@@ -264,6 +281,9 @@ impl Tables {
             single_groups,
             text_lists: FxHashMap::default(),
             scalar_types,
+            named_types: (0..module.types.named.len())
+                .map(|_| OnceLock::new())
+                .collect(),
         }
     }
 
@@ -558,6 +578,8 @@ struct Encoder<'a, 'm> {
     /// The encodings of the nodes set aside so far, and their kinds (see [`Droppable`]).
     set_aside_nodes: FxHashMap<MdId, Arc<[u8]>>,
     set_aside_kinds: Vec<Arc<[u8]>>,
+    /// The deepest a type's encoding has gone, for the height of a [`KnownType`].
+    type_depth: u32,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -596,6 +618,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             labels: None,
             attr_keys: Vec::new(),
             body_uses: &[],
+            type_depth: 0,
         }
     }
 
@@ -916,6 +939,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
     // ---- types ----
 
     fn ty(&mut self, t: TypeId, depth: u32) {
+        self.type_depth = self.type_depth.max(depth);
         // A scalar type of the module's (not one first written in this body) is encoded once
         // (see `Tables::scalar_types`). Past the depth where named types are no longer
         // followed, a name that stands for a scalar encodes as a name.
@@ -927,6 +951,43 @@ impl<'a, 'm> Encoder<'a, 'm> {
             scalar.put(&mut self.out);
             return;
         }
+        let (m, body) = (self.m, self.body);
+        if depth < MAX_TYPE_DEPTH
+            && let Type::Named(n) = body.ty(m, t)
+            && m.types.named[*n].body.is_some()
+            && let Some(known) = self.cx.tables.named_types.get(n.index())
+        {
+            match known.get() {
+                Some(k) if depth + k.height < MAX_TYPE_DEPTH && !k.bytes.is_empty() => {
+                    self.out.extend_from_slice(&k.bytes);
+                    self.type_depth = self.type_depth.max(depth + k.height);
+                }
+                Some(_) => self.ty_resolved(t, depth),
+                None => {
+                    let start = self.out.len();
+                    let outer = std::mem::replace(&mut self.type_depth, depth);
+                    self.ty_resolved(t, depth);
+                    let height = self.type_depth - depth;
+                    self.type_depth = self.type_depth.max(outer);
+                    // Made from this depth, the encoding is the one from depth 0 only if
+                    // it stopped short of the depth where names are no longer followed.
+                    if depth + height < MAX_TYPE_DEPTH {
+                        let bytes = &self.out[start..];
+                        let bytes = match bytes.len() >= KNOWN_TYPE_MIN {
+                            true => bytes.into(),
+                            false => Box::default(),
+                        };
+                        let _ = known.set(KnownType { bytes, height });
+                    }
+                }
+            }
+            return;
+        }
+        self.ty_resolved(t, depth);
+    }
+
+    /// [`Encoder::ty`] of a type that is not a scalar of the module's nor found known.
+    fn ty_resolved(&mut self, t: TypeId, depth: u32) {
         let (m, body) = (self.m, self.body);
         let resolved = if depth < MAX_TYPE_DEPTH {
             body.resolve_ty(m, t)
@@ -1417,6 +1478,42 @@ define void @other(ptr noundef nonnull align 4 %p) {
 
     /// A scalar type encodes the same whether the tables give its encoding or it is made
     /// anew: the module's own, one a named type stands for, and one first written in a body.
+    /// A named type found known encodes as it does made anew, also where it lies so deep in
+    /// another that names stop being followed partway through it.
+    #[test]
+    fn known_named_types_encode_as_made_anew() {
+        // %t0 ... %t79, each holding the one before and enough fields to be kept.
+        let mut text = String::from("%t0 = type { i32, i64, i64, i64, i64, i64, i64, i64 }\n");
+        for k in 1..80 {
+            let fields = "i64, ".repeat(20);
+            text += &format!("%t{k} = type {{ %t{}, {fields}i8 }}\n", k - 1);
+        }
+        for (name, types) in [("f", [3, 12, 79]), ("g", [79, 12, 3]), ("h", [70, 40, 2])] {
+            text += &format!("define void @{name}() {{\n");
+            for k in types {
+                text += &format!("  %a{k} = alloca %t{k}\n");
+                text += &format!("  %p{k} = getelementptr %t{k}, ptr %a{k}, i64 0, i32 1\n");
+            }
+            text += "  ret void\n}\n";
+        }
+        let m = crate::read::parse(text).unwrap();
+        let known = Context::new(&m, Box::new(|_| false));
+        let mut anew = Context::new(&m, Box::new(|_| false));
+        Arc::make_mut(&mut anew.tables).named_types = Arc::new([]);
+        // Twice over: first as the types become known, then as they are.
+        for name in ["f", "g", "h", "f", "g", "h"] {
+            let f = m.function_of(m.lookup(name).unwrap()).unwrap();
+            let body = m.body(f).unwrap();
+            assert_eq!(
+                fingerprint(&known, f, &body).bytes,
+                fingerprint(&anew, f, &body).bytes,
+                "@{name}"
+            );
+        }
+        let kept = known.tables.named_types.iter();
+        assert!(kept.filter_map(|k| k.get()).any(|k| !k.bytes.is_empty()));
+    }
+
     #[test]
     fn scalar_types_encode_alike_from_the_tables() {
         let text = r#"
