@@ -191,16 +191,15 @@ fn folded_between(before: &Module, after: &Module) -> BTreeSet<String> {
     folded
 }
 
-/// The opcodes in walk order: LLVM's structural hash, to find the functions opt-22 could
-/// have folded a function into.
-/// The shape hash of `f`'s body (block sizes and opcodes along the walk of §3): functions
-/// whose encodings could be equal have equal shapes.
+/// The shape hash of `f`'s body (block sizes and opcodes along the walk of §3), to find the
+/// functions opt-22 could have folded `f` into: functions whose encodings could be equal, as
+/// LLVM's structural hash, have equal shapes.
 fn shape(m: &Module, f: FuncId) -> Option<u64> {
     m.functions[f].body.as_ref().map(|b| b.shape)
 }
 
 /// How far down chains of callees a "we differ" rule is looked for: rustc's iterators call
-/// through five levels of generic functions to the one that differs (syn at opt-level 3).
+/// through five levels of generic functions to the one that differs (syn's `nth_back`).
 const MAX_CALLEE_DEPTH: u32 = 8;
 
 /// The "we differ" rule that keeps `f` from every function it could equal, if one does.

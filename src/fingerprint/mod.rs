@@ -161,7 +161,7 @@ pub struct Tables {
     scalar_types: Arc<[ScalarType]>,
     /// The encoding of each of the module's named types that has a body, by its id, made by
     /// the first encoder that meets it (so only for the types some function uses) and shared
-    /// by every copy of the tables. Classes hold classes: SPIRV-Cross's GEPs and allocas name
+    /// by every copy of the tables. C++ objects nest: SPIRV-Cross's GEPs and allocas name
     /// structs whose encodings, every nested struct spelled out, run to kilobytes.
     named_types: Arc<[OnceLock<KnownType>]>,
 }
@@ -1476,8 +1476,6 @@ define void @other(ptr noundef nonnull align 4 %p) {
         assert_ne!(print("cached"), print("other"));
     }
 
-    /// A scalar type encodes the same whether the tables give its encoding or it is made
-    /// anew: the module's own, one a named type stands for, and one first written in a body.
     /// A named type found known encodes as it does made anew, also where it lies so deep in
     /// another that names stop being followed partway through it.
     #[test]
@@ -1514,6 +1512,8 @@ define void @other(ptr noundef nonnull align 4 %p) {
         assert!(kept.filter_map(|k| k.get()).any(|k| !k.bytes.is_empty()));
     }
 
+    /// A scalar type encodes the same whether the tables give its encoding or it is made
+    /// anew: the module's own, one a named type stands for, and one first written in a body.
     #[test]
     fn scalar_types_encode_alike_from_the_tables() {
         let text = r#"

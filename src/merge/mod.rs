@@ -1714,6 +1714,7 @@ pub struct Explainer<'m> {
 }
 
 impl<'m> Explainer<'m> {
+    /// An explainer of `m`'s functions: its encoding tables are made here.
     pub fn new(m: &'m Module) -> Explainer<'m> {
         Explainer {
             m,
@@ -1726,10 +1727,9 @@ impl<'m> Explainer<'m> {
         let class_of = self.class_of.get_or_init(|| {
             let eligible = eligible_functions(self.m);
             let prints = candidates(self.m, &eligible, &mut FirstRead::default(), None).0;
-            let classes = partition(self.m, &prints);
-            let members = classes.iter().enumerate();
-            members
-                .flat_map(|(c, members)| members.iter().map(move |&x| (x, c)))
+            let classes = partition(self.m, &prints).into_iter().enumerate();
+            classes
+                .flat_map(|(class, members)| members.into_iter().map(move |x| (x, class)))
                 .collect()
         });
         class_of.get(&f).copied()
@@ -1786,7 +1786,8 @@ impl<'m> Explainer<'m> {
         if pf.holes == pg.holes {
             return merge;
         }
-        if self.class_of(f).is_some() && self.class_of(f) == self.class_of(g) {
+        let class = self.class_of(f);
+        if class.is_some() && class == self.class_of(g) {
             return merge;
         }
         let class_of = |h: GlobalId| m.function_of(h).and_then(|x| self.class_of(x));
