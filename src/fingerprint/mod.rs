@@ -951,39 +951,47 @@ impl<'a, 'm> Encoder<'a, 'm> {
             scalar.put(&mut self.out);
             return;
         }
-        let (m, body) = (self.m, self.body);
-        if depth < MAX_TYPE_DEPTH
-            && let Type::Named(n) = body.ty(m, t)
-            && m.types.named[*n].body.is_some()
-            && let Some(known) = self.cx.tables.named_types.get(n.index())
-        {
-            match known.get() {
-                Some(k) if depth + k.height < MAX_TYPE_DEPTH && !k.bytes.is_empty() => {
-                    self.out.extend_from_slice(&k.bytes);
-                    self.type_depth = self.type_depth.max(depth + k.height);
-                }
-                Some(_) => self.ty_resolved(t, depth),
-                None => {
-                    let start = self.out.len();
-                    let outer = std::mem::replace(&mut self.type_depth, depth);
-                    self.ty_resolved(t, depth);
-                    let height = self.type_depth - depth;
-                    self.type_depth = self.type_depth.max(outer);
-                    // Made from this depth, the encoding is the one from depth 0 only if
-                    // it stopped short of the depth where names are no longer followed.
-                    if depth + height < MAX_TYPE_DEPTH {
-                        let bytes = &self.out[start..];
-                        let bytes = match bytes.len() >= KNOWN_TYPE_MIN {
-                            true => bytes.into(),
-                            false => Box::default(),
-                        };
-                        let _ = known.set(KnownType { bytes, height });
-                    }
-                }
+        let (m, body, tables) = (self.m, self.body, &self.cx.tables);
+        match body.ty(m, t) {
+            Type::Named(n)
+                if depth < MAX_TYPE_DEPTH
+                    && m.types.named[*n].body.is_some()
+                    && let Some(known) = tables.named_types.get(n.index()) =>
+            {
+                self.named_ty(known, t, depth)
+            }
+            _ => self.ty_resolved(t, depth),
+        }
+    }
+
+    /// [`Encoder::ty`] of a named type with a body: copied when the tables know it and it
+    /// stops short of [`MAX_TYPE_DEPTH`] from here; else encoded, and made known if none
+    /// was.
+    fn named_ty(&mut self, known: &OnceLock<KnownType>, t: TypeId, depth: u32) {
+        if let Some(k) = known.get() {
+            if depth + k.height < MAX_TYPE_DEPTH && !k.bytes.is_empty() {
+                self.out.extend_from_slice(&k.bytes);
+                self.type_depth = self.type_depth.max(depth + k.height);
+            } else {
+                self.ty_resolved(t, depth);
             }
             return;
         }
+        let start = self.out.len();
+        let outer = std::mem::replace(&mut self.type_depth, depth);
         self.ty_resolved(t, depth);
+        let height = self.type_depth - depth;
+        self.type_depth = self.type_depth.max(outer);
+        // Made from this depth, the encoding is the one from depth 0 only if it stopped short
+        // of the depth where names are no longer followed.
+        if depth + height < MAX_TYPE_DEPTH {
+            let bytes = &self.out[start..];
+            let bytes = match bytes.len() >= KNOWN_TYPE_MIN {
+                true => bytes.into(),
+                false => Box::default(),
+            };
+            let _ = known.set(KnownType { bytes, height });
+        }
     }
 
     /// [`Encoder::ty`] of a type that is not a scalar of the module's nor found known.
