@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Our C and C++ programs built for targets other than the machine's, as an outside corpus (not
+# part of CI: minutes of building, and Debian's cross headers): SQLite, stlprog and jsonprog
+# at -O0 and -O2 for 32-bit x86, 32-bit ARM and 64-bit ARM. The DataLayout decides rules of
+# the spec (ptr equals the pointer-sized integer, §4: i32 on a 32-bit target), so
+#   - the differential test of tests/merge.rs runs on them: every merged module must verify,
+#     and every difference from opt-22 must be explained by a rule of the spec;
+#   - the 32-bit x86 builds, which this machine runs, are built again from merged IR and must
+#     print what the unmerged builds print.
+# Usage: bench/cross-targets.sh   (as root when the cross headers are missing: it installs them;
+# SQLite's source comes from the corpus, built by bench/corpus.sh when missing)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/target/cross-targets
+corpus=$root/target/corpus
+log() { printf 'cross-targets: %s\n' "$*" >&2; }
+
+headers=(libc6-dev-i386 lib32stdc++-12-dev libc6-dev-armhf-cross libstdc++-12-dev-armhf-cross
+  libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross nlohmann-json3-dev)
+if ! dpkg -s "${headers[@]}" >/dev/null 2>&1; then
+  apt-get install -y -q "${headers[@]}" >&2
+fi
+[ -s "$corpus/sqlite3.c" ] || bash "$root/bench/corpus.sh"
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+mergefn=$root/target/release/mergefn
+
+# The flags of each target: the C++ headers of Debian's cross packages, and the machine's
+# /usr/include last, for nlohmann-json (header-only, the same for every target).
+cross() {
+  local triple=$1 dir=$2
+  echo "--target=$triple --sysroot=/usr/$dir -isystem /usr/$dir/include/c++/12" \
+    "-isystem /usr/$dir/include/c++/12/$dir -idirafter /usr/include"
+}
+declare -A flags=(
+  [i686]="-m32"
+  [armv7]="$(cross armv7a-linux-gnueabihf arm-linux-gnueabihf)"
+  [aarch64]="$(cross aarch64-linux-gnu aarch64-linux-gnu)"
+)
+
+rm -rf "$out" && mkdir -p "$out/modules" "$out/run"
+for target in i686 armv7 aarch64; do
+  read -r -a target_flags <<<"${flags[$target]}"
+  for level in O0 O2; do
+    log "$target -$level"
+    clang-22 -"$level" "${target_flags[@]}" -S -emit-llvm -DSQLITE_THREADSAFE=0 \
+      -DSQLITE_OMIT_LOAD_EXTENSION "$corpus/sqlite3.c" -o "$out/modules/sqlite3-$target-$level.ll"
+    for program in stlprog jsonprog; do
+      parts=()
+      for f in "$root/bench/programs/$program"/*.cpp; do
+        part=$out/run/$program-$target-$level-$(basename "$f" .cpp).ll
+        clang++-22 -std=c++17 -"$level" "${target_flags[@]}" -S -emit-llvm "$f" -o "$part"
+        parts+=("$part")
+      done
+      llvm-link-22 -S "${parts[@]}" -o "$out/modules/$program-$target-$level.ll"
+      rm -f "${parts[@]}"
+    done
+  done
+done
+
+# The 32-bit x86 programs, built from their IR as it is and merged: the same output.
+clang-22 -m32 -O1 -c -I"$corpus" "$root/bench/programs/sqlite-driver/driver.c" \
+  -o "$out/run/sqlite-driver.o"
+for ll in "$out"/modules/*-i686-*.ll; do
+  name=$(basename "$ll" .ll)
+  "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
+  for build in "$ll" "$out/run/$name.merged.ll"; do
+    case $name in
+      sqlite3-*) clang-22 -m32 -O0 "$build" "$out/run/sqlite-driver.o" -lm -o "$build.exe" ;;
+      *) clang++-22 -m32 -O0 -w "$build" -o "$build.exe" ;;
+    esac
+  done
+  (cd "$out/run" && "$ll.exe" >"$name.out" 2>&1 && "$out/run/$name.merged.ll.exe" >"$name.merged.out" 2>&1)
+  cmp "$out/run/$name.out" "$out/run/$name.merged.out"
+  log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
+done
+
+log "$(ls "$out/modules" | wc -l) modules in $out/modules"
+cd "$root"
+MERGEFN_CORPUS="$out/modules" MERGEFN_REQUIRE_LLVM=1 \
+  cargo test --release --quiet --test merge differential_against_opt -- --nocapture
