@@ -234,12 +234,17 @@ fn trim_blanks_at_end(out: &mut Vec<&[u8]>) -> bool {
 }
 
 /// Writes pieces in order, handing the system many at a time (`writev`): the source is
-/// copied once, from its mapping into the file, rather than into a buffer first. How far the
-/// source is written is told to the thread that maps it in and gives it back.
+/// copied once, from its mapping into the file, rather than into a buffer first. Short pieces
+/// (a patch, the text between two patches) are copied together into a buffer of their own,
+/// handed over as one: the system's cost is per piece (spvc-O0: 30,000 of its 41,000 pieces
+/// are under 256 bytes). How far the source is written is told to the thread that maps it in
+/// and gives it back.
 struct PieceWriter<'w, 'a, W: Write> {
     w: &'w mut W,
-    slices: Vec<io::IoSlice<'a>>,
-    /// The bytes in `slices`.
+    parts: Vec<Part<'a>>,
+    /// The short pieces copied, in order.
+    copied: Vec<u8>,
+    /// The bytes in `parts`.
     bytes: usize,
     source: &'a Source,
     /// Where the source pieces written so far end.
@@ -247,14 +252,25 @@ struct PieceWriter<'w, 'a, W: Write> {
     progress: Option<&'a Progress<'a>>,
 }
 
+/// What a [`PieceWriter`] hands over next: a piece, or a run of short ones copied.
+enum Part<'a> {
+    Piece(&'a [u8]),
+    Copied(std::ops::Range<usize>),
+}
+
 impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
     /// At most what one `writev` takes (IOV_MAX on Linux).
     const BATCH: usize = 1024;
+    /// A piece shorter than this is copied.
+    const SHORT: usize = 256;
+    /// What the copies may hold before they are handed over.
+    const COPIED: usize = 64 << 10;
 
     fn new(w: &'w mut W, source: &'a Source, progress: Option<&'a Progress<'a>>) -> Self {
         PieceWriter {
             w,
-            slices: Vec::with_capacity(Self::BATCH),
+            parts: Vec::with_capacity(Self::BATCH),
+            copied: Vec::with_capacity(Self::COPIED),
             bytes: 0,
             source,
             source_end: 0,
@@ -270,16 +286,36 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
         if let Some(at) = self.source.offset_of(piece) {
             self.source_end = self.source_end.max(at + piece.len());
         }
-        self.slices.push(io::IoSlice::new(piece));
+        if piece.len() < Self::SHORT {
+            if self.copied.len() + piece.len() > Self::COPIED {
+                self.flush()?;
+            }
+            let start = self.copied.len();
+            self.copied.extend_from_slice(piece);
+            match self.parts.last_mut() {
+                Some(Part::Copied(run)) if run.end == start => run.end = self.copied.len(),
+                _ => self.parts.push(Part::Copied(start..self.copied.len())),
+            }
+        } else {
+            self.parts.push(Part::Piece(piece));
+        }
         self.bytes += piece.len();
-        if self.slices.len() == Self::BATCH || self.bytes >= RELEASE_STEP {
+        if self.parts.len() == Self::BATCH || self.bytes >= RELEASE_STEP {
             self.flush()?;
         }
         Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        let mut rest = &mut self.slices[..];
+        let mut slices: Vec<io::IoSlice> = self
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Piece(piece) => io::IoSlice::new(piece),
+                Part::Copied(run) => io::IoSlice::new(&self.copied[run.clone()]),
+            })
+            .collect();
+        let mut rest = &mut slices[..];
         while !rest.is_empty() {
             match self.w.write_vectored(rest) {
                 Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
@@ -288,7 +324,8 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
                 Err(e) => return Err(e),
             }
         }
-        self.slices.clear();
+        self.parts.clear();
+        self.copied.clear();
         self.bytes = 0;
         if let Some(progress) = self.progress {
             // Source pieces come in text order: all before their end is written.
