@@ -535,7 +535,14 @@ mod tests {
                 Ok(())
             }
         }
-        let numbers: Vec<String> = (0..3000).map(|i| format!("{i},")).collect();
+        // Empty, short (copied together) and long pieces, more of the short ones than one
+        // copy holds and more pieces than one `writev` takes.
+        let numbers: Vec<String> = (0..30_000)
+            .map(|i| match i % 7 {
+                0 => format!("{i},").repeat(60),
+                _ => format!("{i},"),
+            })
+            .collect();
         let pieces: Vec<&str> = numbers
             .iter()
             .enumerate()
