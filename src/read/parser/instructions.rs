@@ -249,6 +249,85 @@ impl<'a> Parser<'a> {
         self.intern(Type::Void)
     }
 
+    /// `ty`, or the type of its elements when it is a vector (LLVM's `getScalarType`).
+    fn scalar_ty(&self, ty: TypeId) -> &Type {
+        match self.body_ty(ty) {
+            Type::Vector { elem, .. } => self.body_ty(*elem),
+            ty => ty,
+        }
+    }
+
+    /// Whether a `shufflevector`'s operands are ones LLVM's reader takes
+    /// (`ShuffleVectorInst::isValidOperands`): two vectors of one type, and a constant mask of
+    /// `i32`s, scalable as they are, each element below twice their length or undefined. A
+    /// scalable mask must be undefined or zero. A mask written as a constant expression,
+    /// which LLVM folds first, is taken as it stands.
+    fn shuffle_holds(&self, ty: TypeId, other: TypeId, mask: TypeId, mask_value: Value) -> bool {
+        let Type::Vector { scalable, len, .. } = *self.body_ty(ty) else {
+            return false;
+        };
+        let Type::Vector {
+            scalable: mask_scalable,
+            elem,
+            ..
+        } = *self.body_ty(mask)
+        else {
+            return false;
+        };
+        if self.resolve_ty(ty) != self.resolve_ty(other)
+            || mask_scalable != scalable
+            || !matches!(self.body_ty(elem), Type::Int(32))
+        {
+            return false;
+        }
+        let Some(constant) = self.constant_of(mask_value) else {
+            return false;
+        };
+        let limit = len.saturating_mul(2);
+        match constant {
+            Const::Undef | Const::Poison | Const::Zero | Const::Expr(_) => true,
+            // A splat of zero is zero.
+            Const::Splat(_, element) if scalable => self.mask_element_holds(*element, 1),
+            _ if scalable => false,
+            Const::Splat(_, element) => self.mask_element_holds(*element, limit),
+            Const::Aggregate(b'<', elements) => elements
+                .iter()
+                .all(|&(_, element)| self.mask_element_holds(element, limit)),
+            _ => false,
+        }
+    }
+
+    /// Whether one element of a shuffle mask is a constant below `limit` (as an unsigned
+    /// 32-bit number: `-1` is not) or undefined.
+    fn mask_element_holds(&self, element: Value, limit: u64) -> bool {
+        match self.constant_of(element) {
+            Some(Const::Undef | Const::Poison | Const::Zero | Const::Expr(_)) => true,
+            Some(Const::Int(span)) => {
+                let text = &self.src[span.range()];
+                let value = match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
+                    Some(hex) => std::str::from_utf8(hex)
+                        .ok()
+                        .and_then(|hex| u128::from_str_radix(hex, 16).ok())
+                        .map(|v| v as u32),
+                    None => decimal_i128(text).map(|v| v as u32),
+                };
+                value.is_none_or(|v| u64::from(v) < limit)
+            }
+            _ => false,
+        }
+    }
+
+    /// The constant `v` is, if it is one.
+    fn constant_of(&self, v: Value) -> Option<&Const> {
+        let ValueKind::Const(c) = v.kind() else {
+            return None;
+        };
+        Some(match (&self.body_mode, &self.scope) {
+            (Some(bm), Some(scope)) => scope.body.constant(bm.base, c),
+            _ => &self.m.consts[c],
+        })
+    }
+
     fn bool_like(&mut self, ty: TypeId) -> TypeId {
         let i1 = self.intern(Type::Int(1));
         match *self.ty(ty) {
@@ -296,7 +375,11 @@ impl<'a> Parser<'a> {
                 if self.is_word(b"label") {
                     self.item_label()?;
                 } else {
-                    self.item_typed_value()?;
+                    let at = self.tok.span;
+                    let condition = self.item_typed_value()?;
+                    if !matches!(self.body_ty(condition), Type::Int(1)) {
+                        return Err(self.err_at(at, "branch condition must have 'i1' type"));
+                    }
                     self.item_comma()?;
                     self.item_label()?;
                     self.item_comma()?;
@@ -370,16 +453,37 @@ impl<'a> Parser<'a> {
             }
             FNeg => {
                 self.item_words_while(is_fast_math_flag);
-                self.item_typed_value()?
+                let at = self.tok.span;
+                let ty = self.item_typed_value()?;
+                if !matches!(self.scalar_ty(ty), Type::Float(_)) {
+                    return Err(self.err_at(at, "invalid operand type for instruction"));
+                }
+                ty
             }
             Add | Sub | Mul | Shl | UDiv | SDiv | LShr | AShr | Or | And | Xor | URem | SRem
             | FAdd | FSub | FMul | FDiv | FRem => {
                 self.item_words_while(|w| {
                     matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint") || is_fast_math_flag(w)
                 });
+                let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_value(ty)?;
+                // As LLVM's reader takes them: the type the first operand is written with.
+                let misfit = match (opcode, self.scalar_ty(ty)) {
+                    (FAdd | FSub | FMul | FDiv | FRem, Type::Float(_)) => None,
+                    (FAdd | FSub | FMul | FDiv | FRem, _) => {
+                        Some("invalid operand type for instruction")
+                    }
+                    (_, Type::Int(_)) => None,
+                    (And | Or | Xor, _) => {
+                        Some("instruction requires integer or integer vector operands")
+                    }
+                    _ => Some("invalid operand type for instruction"),
+                };
+                if let Some(message) = misfit {
+                    return Err(self.err_at(at, message));
+                }
                 ty
             }
             ICmp | FCmp => {
@@ -398,9 +502,18 @@ impl<'a> Parser<'a> {
                     return Err(self.err_at(predicate.span, message));
                 }
                 self.item_word();
+                let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_value(ty)?;
+                let misfit = match (opcode, self.scalar_ty(ty)) {
+                    (ICmp, Type::Int(_) | Type::Ptr(_)) | (FCmp, Type::Float(_)) => None,
+                    (ICmp, _) => Some("icmp requires integer operands"),
+                    _ => Some("fcmp requires floating point operands"),
+                };
+                if let Some(message) = misfit {
+                    return Err(self.err_at(at, message));
+                }
                 self.bool_like(ty)
             }
             Trunc | ZExt | SExt | FpToUi | FpToSi | UiToFp | SiToFp | FpTrunc | FpExt
@@ -442,28 +555,47 @@ impl<'a> Parser<'a> {
                 self.item_type()?
             }
             ExtractElement => {
+                let at = self.tok.span;
                 let vty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
-                match *self.ty(self.resolve_ty(vty)) {
-                    Type::Vector { elem, .. } => elem,
-                    _ => vty,
+                let index = self.item_typed_value()?;
+                match *self.body_ty(vty) {
+                    Type::Vector { elem, .. } if matches!(self.body_ty(index), Type::Int(_)) => {
+                        elem
+                    }
+                    _ => return Err(self.err_at(at, "invalid extractelement operands")),
                 }
             }
             InsertElement => {
+                let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let value = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let index = self.item_typed_value()?;
+                let fits = match *self.body_ty(ty) {
+                    Type::Vector { elem, .. } => {
+                        self.resolve_ty(elem) == self.resolve_ty(value)
+                            && matches!(self.body_ty(index), Type::Int(_))
+                    }
+                    _ => false,
+                };
+                if !fits {
+                    return Err(self.err_at(at, "invalid insertelement operands"));
+                }
                 ty
             }
             ShuffleVector => {
+                let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let other = self.item_typed_value()?;
                 self.item_comma()?;
-                let mask = self.item_typed_value()?;
+                let mask = self.item_type()?;
+                let mask_value = self.item_value(mask)?;
+                if !self.shuffle_holds(ty, other, mask, mask_value) {
+                    return Err(self.err_at(at, "invalid shufflevector operands"));
+                }
                 match (self.ty(ty).clone(), self.ty(mask).clone()) {
                     (Type::Vector { elem, .. }, Type::Vector { scalable, len, .. }) => {
                         self.intern(Type::Vector {
@@ -539,7 +671,11 @@ impl<'a> Parser<'a> {
                 let ty = self.item_type()?;
                 self.item_comma()?;
                 let pointer = self.tok.span;
-                self.item_typed_value()?;
+                let pointer_ty = self.item_typed_value()?;
+                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) {
+                    let message = "load operand must be a pointer to a first class type";
+                    return Err(self.err_at(pointer, message));
+                }
                 self.check_memory_type(
                     ty,
                     (
@@ -564,7 +700,11 @@ impl<'a> Parser<'a> {
                 let value = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
-                self.item_typed_value()?;
+                let pointer = self.tok.span;
+                let pointer_ty = self.item_typed_value()?;
+                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) {
+                    return Err(self.err_at(pointer, "store operand must be a pointer"));
+                }
                 self.check_memory_type(
                     ty,
                     (value, "store operand must be a first class value"),
@@ -654,6 +794,9 @@ impl<'a> Parser<'a> {
                 self.item_comma()?;
                 let base = self.tok.span;
                 let mut result = self.item_typed_value()?;
+                if !matches!(self.scalar_ty(result), Type::Ptr(_)) {
+                    return Err(self.err_at(base, "base of getelementptr must be a pointer"));
+                }
                 let mut width = self.gep_width(result);
                 // The type each index after the first steps into, while it can be followed.
                 let mut indexed = None;
