@@ -2258,9 +2258,11 @@ fn operands_are_checked_against_each_other_where_llvm_checks_them() {
 }
 
 /// The operand types LLVM 22's parser checks for each opcode: integers for integer
-/// arithmetic and `icmp`, floating point for `fadd`, `fneg` and `fcmp`, an `i1` for a branch,
-/// pointers for `load`, `store` and a `getelementptr`'s base, vectors for the element
-/// instructions, and a `shufflevector`'s mask of constants below twice the vectors' length.
+/// arithmetic, `icmp`, a switch's condition and its cases (constants, none twice), floating
+/// point for `fadd`, `fneg` and `fcmp`, an `i1` for a branch, pointers for `load`, `store`,
+/// `atomicrmw`, `indirectbr` and a `getelementptr`'s base, vectors for the element
+/// instructions, a `shufflevector`'s mask of constants below twice the vectors' length; an
+/// alignment for atomic loads and stores, and their words in LLVM's order.
 /// Each is refused where opt-22 refuses it (the stress modules' vector instructions, mutated,
 /// met the last unchecked).
 #[test]
@@ -2268,7 +2270,8 @@ fn operand_types_are_checked_where_llvm_checks_them() {
     let body = |inst: &str| {
         format!(
             "define void @f(i32 %i, float %x, ptr %p, i1 %c, <4 x i32> %v, <4 x i32> %w, \
-             <4 x float> %y, <vscale x 4 x i32> %s, <2 x ptr> %q) {{\n  {inst}\n  ret void\n}}\n"
+             <4 x float> %y, <vscale x 4 x i32> %s, <2 x ptr> %q, i8 %c8) {{\n  {inst}\n  \
+             ret void\n}}\n"
         )
     };
     let cases = [
@@ -2388,11 +2391,74 @@ fn operand_types_are_checked_where_llvm_checks_them() {
             (2, 22),
             "invalid shufflevector operands",
         ),
+        (
+            body("switch float %x, label %b [ ]\nb:"),
+            (2, 10),
+            "switch condition must have integer type",
+        ),
+        (
+            body("switch i32 %i, label %b [ i32 %i, label %b ]\nb:"),
+            (2, 29),
+            "case value is not a constant integer",
+        ),
+        (
+            body("switch i8 -1, label %b [ i8 -1, label %b i8 255, label %b ]\nb:"),
+            (2, 44),
+            "duplicate case value in switch",
+        ),
+        (
+            body("indirectbr i32 %i, [label %b]\nb:"),
+            (2, 14),
+            "indirectbr address must have pointer type",
+        ),
+        (
+            body("%a = atomicrmw add i32 %i, i32 1 seq_cst"),
+            (2, 22),
+            "atomicrmw operand must be a pointer",
+        ),
+        (
+            body("%a = alloca i32, float %x"),
+            (2, 20),
+            "element count must have integer type",
+        ),
+        (
+            body("%a = load atomic i32, ptr %p seq_cst"),
+            (2, 25),
+            "atomic load must have explicit non-zero alignment",
+        ),
+        (
+            body("store atomic i32 %i, ptr %p seq_cst"),
+            (2, 16),
+            "atomic store must have explicit non-zero alignment",
+        ),
+        (
+            body("%a = load volatile atomic i32, ptr %p seq_cst, align 4"),
+            (2, 22),
+            "expected type",
+        ),
+        (
+            body("%a = cmpxchg volatile weak ptr %p, i32 %i, i32 %i seq_cst seq_cst"),
+            (2, 25),
+            "expected type",
+        ),
+        (
+            body("%a = atomicrmw volatile volatile add ptr %p, i32 1 seq_cst"),
+            (2, 27),
+            "expected binary operation in atomicrmw",
+        ),
     ];
     as_opt_reads(
         &cases,
         &[&body(
-            "%a = add <4 x i32> %v, %w\n  %fa = fadd <4 x float> %y, %y\n  \
+            "switch i1 %c, label %l1 [ i1 true, label %l1 i1 false, label %l1 ]\nl1:\n  \
+             switch i32 %i, label %l2 [ i32 u0x10, label %l2 i32 -16, label %l2 ]\nl2:\n  \
+             indirectbr ptr %p, [label %l3]\nl3:\n  \
+             %r1 = atomicrmw volatile add ptr %p, i32 1 seq_cst\n  \
+             %r2 = alloca i32, i8 %c8, align 4\n  \
+             %r3 = load atomic volatile i32, ptr %p seq_cst, align 4\n  \
+             store atomic volatile i32 %i, ptr %p seq_cst, align 4\n  \
+             %r4 = cmpxchg weak volatile ptr %p, i32 %i, i32 %i seq_cst seq_cst\n  \
+             %a = add <4 x i32> %v, %w\n  %fa = fadd <4 x float> %y, %y\n  \
              %fn = fneg float %x\n  %d = icmp eq ptr %p, null\n  %e = icmp ult <2 x ptr> %q, %q\n  \
              %f = fcmp oeq <4 x float> %y, %y\n  %g = or disjoint i32 %i, 1\n  \
              %h = load i32, ptr %p\n  store <4 x i32> %v, ptr %p\n  \

@@ -42,6 +42,16 @@ impl<'a> Parser<'a> {
         self.push_item(Item::word(t.span));
     }
 
+    /// Each of `words` at most once, in this order, as LLVM takes them (`load atomic
+    /// volatile`).
+    fn item_words_in_order(&mut self, words: &[&[u8]]) {
+        for word in words {
+            if self.is_word(word) {
+                self.item_word();
+            }
+        }
+    }
+
     fn item_words_while(&mut self, pred: impl Fn(&[u8]) -> bool) {
         while self.tok.kind == Tok::Word && pred(self.text(self.tok)) {
             self.item_word();
@@ -99,16 +109,33 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `, align N` when the comma is followed by `align`.
-    fn item_opt_align(&mut self) -> PResult<()> {
+    /// `, align N` when the comma is followed by `align`; whether it was.
+    fn item_opt_align(&mut self) -> PResult<bool> {
         if self.tok.kind == Tok::Comma && self.peek2_is_word(b"align") {
             self.bump();
             let t = self.bump();
             let n = self.tok.span;
             self.expect_alignment(None)?;
             self.push_word(t.span.to(n))?;
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
+    }
+
+    /// Whether a load or store may move a value of type `ty`: a first-class one, told at
+    /// once for the most frequent.
+    fn is_memory_type(&self, ty: TypeId) -> bool {
+        self.is_scalar(ty) || self.is_first_class(ty)
+    }
+
+    /// The synchronization scope and ordering of an `atomic` load or store, and which
+    /// ordering it is.
+    fn item_atomic_ordering(&mut self, atomic: bool) -> PResult<Option<&'a [u8]>> {
+        if !atomic {
+            return Ok(None);
+        }
+        self.item_syncscope()?;
+        self.item_ordering().map(Some)
     }
 
     fn peek2_is_word(&self, w: &[u8]) -> bool {
@@ -317,6 +344,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A switch case's value, `bits` wide, as LLVM takes it: an integer constant, truncated to
+    /// the width (`Ok(None)` when it is wider than 128 bits or written as a constant
+    /// expression, which LLVM folds: not compared); `Err` for anything else.
+    fn case_value(&self, value: Value, bits: u32) -> Result<Option<u128>, ()> {
+        let text = match self.constant_of(value) {
+            Some(Const::Int(span)) => &self.src[span.range()],
+            Some(Const::Zero) => b"0",
+            Some(Const::Expr(_)) => return Ok(None),
+            _ => return Err(()),
+        };
+        let decoded = match text {
+            b"true" => Some(1),
+            b"false" => Some(0),
+            _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
+                Some(hex) => std::str::from_utf8(hex)
+                    .ok()
+                    .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
+                None => decimal_i128(text).map(|v| v as u128),
+            },
+        };
+        Ok(decoded
+            .filter(|_| bits <= 128)
+            .map(|v| v & (u128::MAX >> (128 - bits))))
+    }
+
     /// The constant `v` is, if it is one.
     fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
@@ -388,23 +440,43 @@ impl<'a> Parser<'a> {
                 self.void()
             }
             Switch => {
-                self.item_typed_value()?;
+                let at = self.tok.span;
+                let condition = self.item_typed_value()?;
                 self.item_comma()?;
                 self.item_label()?;
                 self.expect(Tok::LSquare, "'['")?;
+                let Type::Int(bits) = *self.body_ty(condition) else {
+                    return Err(self.err_at(at, "switch condition must have integer type"));
+                };
                 self.push_item(Item::Mark(b'['));
+                let mut cases = FxHashSet::default();
                 while self.tok.kind != Tok::RSquare {
-                    self.item_typed_value()?;
+                    let at = self.tok.span;
+                    let ty = self.item_type()?;
+                    let value = self.item_value(ty)?;
                     self.item_comma()?;
                     self.item_label()?;
+                    match self.case_value(value, bits) {
+                        Err(()) => {
+                            return Err(self.err_at(at, "case value is not a constant integer"));
+                        }
+                        Ok(Some(case)) if !cases.insert(case) => {
+                            return Err(self.err_at(at, "duplicate case value in switch"));
+                        }
+                        Ok(_) => {}
+                    }
                 }
                 self.bump();
                 self.push_item(Item::Mark(b']'));
                 self.void()
             }
             IndirectBr => {
-                self.item_typed_value()?;
+                let at = self.tok.span;
+                let address = self.item_typed_value()?;
                 self.item_comma()?;
+                if self.tok.kind == Tok::LSquare && !matches!(self.body_ty(address), Type::Ptr(_)) {
+                    return Err(self.err_at(at, "indirectbr address must have pointer type"));
+                }
                 self.item_bracketed(|p| p.item_label().map(drop))?;
                 self.void()
             }
@@ -645,13 +717,14 @@ impl<'a> Parser<'a> {
                 if !self.is_scalar(ty) && !self.is_sized(ty) {
                     return Err(self.err_at(at, "Cannot allocate unsized type"));
                 }
+                let mut count = None;
                 if self.tok.kind == Tok::Comma
                     && !matches!(self.peek2().kind, Tok::MdName)
                     && !self.peek2_is_word(b"align")
                     && !self.peek2_is_word(b"addrspace")
                 {
                     self.bump();
-                    self.item_typed_value()?;
+                    count = Some((self.tok.span, self.item_typed_value()?));
                 }
                 self.item_opt_align()?;
                 // LLVM 22's reader ignores the datalayout's `A` here.
@@ -662,62 +735,69 @@ impl<'a> Parser<'a> {
                     addr_space = self.opt_addrspace_number()?;
                     self.push_word(t.span.to(self.prev_end()))?;
                 }
+                if let Some((at, count)) = count
+                    && !matches!(self.body_ty(count), Type::Int(_))
+                {
+                    return Err(self.err_at(at, "element count must have integer type"));
+                }
                 self.intern(Type::Ptr(addr_space))
             }
             Load => {
                 let atomic = self.is_word(b"atomic");
-                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                self.item_words_in_order(&[b"atomic", b"volatile"]);
                 let at = self.tok.span;
                 let ty = self.item_type()?;
                 self.item_comma()?;
                 let pointer = self.tok.span;
                 let pointer_ty = self.item_typed_value()?;
-                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) {
+                let ordering = self.item_atomic_ordering(atomic)?;
+                let aligned = self.item_opt_align()?;
+                // In the order LLVM checks them; a type is sized when an alignment is given.
+                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) || !self.is_memory_type(ty) {
                     let message = "load operand must be a pointer to a first class type";
                     return Err(self.err_at(pointer, message));
                 }
-                self.check_memory_type(
-                    ty,
-                    (
-                        pointer,
-                        "load operand must be a pointer to a first class type",
-                    ),
-                    (at, "loading unsized types is not allowed"),
-                )?;
-                if atomic {
-                    self.item_syncscope()?;
-                    if matches!(self.item_ordering()?, b"release" | b"acq_rel") {
-                        let message = "atomic load cannot use Release ordering";
-                        return Err(self.err_at(pointer, message));
-                    }
+                if atomic && !aligned {
+                    let message = "atomic load must have explicit non-zero alignment";
+                    return Err(self.err_at(pointer, message));
                 }
-                self.item_opt_align()?;
+                if matches!(ordering, Some(b"release" | b"acq_rel")) {
+                    let message = "atomic load cannot use Release ordering";
+                    return Err(self.err_at(pointer, message));
+                }
+                if !aligned && !self.is_scalar(ty) && !self.is_sized(ty) {
+                    return Err(self.err_at(at, "loading unsized types is not allowed"));
+                }
                 ty
             }
             Store => {
                 let atomic = self.is_word(b"atomic");
-                self.item_words_while(|w| matches!(w, b"atomic" | b"volatile"));
+                self.item_words_in_order(&[b"atomic", b"volatile"]);
                 let value = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
                 let pointer = self.tok.span;
                 let pointer_ty = self.item_typed_value()?;
+                let ordering = self.item_atomic_ordering(atomic)?;
+                let aligned = self.item_opt_align()?;
+                // In the order LLVM checks them.
                 if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) {
                     return Err(self.err_at(pointer, "store operand must be a pointer"));
                 }
-                self.check_memory_type(
-                    ty,
-                    (value, "store operand must be a first class value"),
-                    (value, "storing unsized types is not allowed"),
-                )?;
-                if atomic {
-                    self.item_syncscope()?;
-                    if matches!(self.item_ordering()?, b"acquire" | b"acq_rel") {
-                        let message = "atomic store cannot use Acquire ordering";
-                        return Err(self.err_at(value, message));
-                    }
+                let misfit = if !self.is_memory_type(ty) {
+                    Some("store operand must be a first class value")
+                } else if atomic && !aligned {
+                    Some("atomic store must have explicit non-zero alignment")
+                } else if matches!(ordering, Some(b"acquire" | b"acq_rel")) {
+                    Some("atomic store cannot use Acquire ordering")
+                } else if !aligned && !self.is_scalar(ty) && !self.is_sized(ty) {
+                    Some("storing unsized types is not allowed")
+                } else {
+                    None
+                };
+                if let Some(message) = misfit {
+                    return Err(self.err_at(value, message));
                 }
-                self.item_opt_align()?;
                 self.void()
             }
             Fence => {
@@ -730,7 +810,7 @@ impl<'a> Parser<'a> {
                 self.void()
             }
             AtomicCmpXchg => {
-                self.item_words_while(|w| matches!(w, b"weak" | b"volatile"));
+                self.item_words_in_order(&[b"weak", b"volatile"]);
                 let pointer = (self.tok.span, self.item_typed_value()?);
                 self.item_comma()?;
                 let ty = self.item_typed_value()?;
@@ -766,25 +846,29 @@ impl<'a> Parser<'a> {
                 })
             }
             AtomicRmw => {
-                self.item_words_while(|w| w == b"volatile");
+                self.item_words_in_order(&[b"volatile"]);
                 let operation = self.tok;
                 if operation.kind != Tok::Word || atomicrmw_kind(self.text(operation)).is_none() {
                     return Err(self.err("binary operation in atomicrmw"));
                 }
                 self.item_word();
-                self.item_typed_value()?;
+                let pointer = (self.tok.span, self.item_typed_value()?);
                 self.item_comma()?;
                 let value = self.tok.span;
                 let ty = self.item_typed_value()?;
-                if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {
-                    return Err(self.err_at(value, message));
-                }
                 self.item_syncscope()?;
                 let ordering = self.item_ordering()?;
                 self.item_opt_align()?;
+                // In the order LLVM checks them.
                 if ordering == b"unordered" {
                     let message = "atomicrmw cannot be unordered";
                     return Err(self.err_at(self.after_instruction(), message));
+                }
+                if !matches!(self.body_ty(pointer.1), Type::Ptr(_)) {
+                    return Err(self.err_at(pointer.0, "atomicrmw operand must be a pointer"));
+                }
+                if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {
+                    return Err(self.err_at(value, message));
                 }
                 ty
             }
@@ -875,13 +959,29 @@ impl<'a> Parser<'a> {
             LandingPad => {
                 let ty = self.item_type()?;
                 loop {
-                    match self.word() {
-                        b"cleanup" => self.item_word(),
-                        b"catch" | b"filter" => {
+                    let catch = match self.word() {
+                        b"cleanup" => {
                             self.item_word();
-                            self.item_typed_value()?;
+                            continue;
                         }
+                        b"catch" => true,
+                        b"filter" => false,
                         _ => break,
+                    };
+                    self.item_word();
+                    let at = self.tok.span;
+                    let clause = self.item_type()?;
+                    let value = self.item_value(clause)?;
+                    // A catch takes a constant that is not an array, a filter an array one.
+                    if catch == matches!(self.body_ty(clause), Type::Array(..)) {
+                        let message = match catch {
+                            true => "'catch' clause has an invalid type",
+                            false => "'filter' clause has an invalid type",
+                        };
+                        return Err(self.err_at(at, message));
+                    }
+                    if matches!(value.kind(), ValueKind::Local(_)) {
+                        return Err(self.err_at(at, "clause argument must be a constant"));
                     }
                 }
                 ty

@@ -1040,28 +1040,6 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// The error for a value of type `ty` that a load or a store moves, which must be
-    /// first-class and sized: each error with its place and LLVM's words for it.
-    fn check_memory_type(
-        &self,
-        ty: TypeId,
-        not_first_class: (Span, &str),
-        not_sized: (Span, &str),
-    ) -> PResult<()> {
-        if self.is_scalar(ty) {
-            return Ok(());
-        }
-        for ((at, message), holds) in [
-            (not_first_class, self.is_first_class(ty)),
-            (not_sized, self.is_sized(ty)),
-        ] {
-            if !holds {
-                return Err(self.err_at(at, message));
-            }
-        }
-        Ok(())
-    }
-
     /// The error for an argument (of a function or a call) of type `ty` at `at`, which must be
     /// first-class and not a label.
     fn check_argument_type(&self, ty: TypeId, at: Span) -> PResult<()> {
