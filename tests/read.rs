@@ -2270,7 +2270,7 @@ fn operand_types_are_checked_where_llvm_checks_them() {
     let body = |inst: &str| {
         format!(
             "define void @f(i32 %i, float %x, ptr %p, i1 %c, <4 x i32> %v, <4 x i32> %w, \
-             <4 x float> %y, <vscale x 4 x i32> %s, <2 x ptr> %q, i8 %c8) {{\n  {inst}\n  \
+             <4 x float> %y, <vscale x 4 x i32> %s, <2 x ptr> %q, i8 %c8, {{ i32, i32 }} %st) {{\n  {inst}\n  \
              ret void\n}}\n"
         )
     };
@@ -2446,6 +2446,21 @@ fn operand_types_are_checked_where_llvm_checks_them() {
             (2, 27),
             "expected binary operation in atomicrmw",
         ),
+        (
+            body("%a = extractvalue { i32, i32 } %st"),
+            (3, 3),
+            "expected ',' as start of index list",
+        ),
+        (
+            body("%a = insertvalue { i32, i32 } %st, i32 1, -1"),
+            (2, 45),
+            "expected integer",
+        ),
+        (
+            body("%a = extractvalue { i32, i32 } %st, 4294967296"),
+            (2, 39),
+            "expected 32-bit integer (too large)",
+        ),
     ];
     as_opt_reads(
         &cases,
@@ -2458,6 +2473,7 @@ fn operand_types_are_checked_where_llvm_checks_them() {
              %r3 = load atomic volatile i32, ptr %p seq_cst, align 4\n  \
              store atomic volatile i32 %i, ptr %p seq_cst, align 4\n  \
              %r4 = cmpxchg weak volatile ptr %p, i32 %i, i32 %i seq_cst seq_cst\n  \
+             %r5 = extractvalue { i32, i32 } %st, u0x1\n  \
              %a = add <4 x i32> %v, %w\n  %fa = fadd <4 x float> %y, %y\n  \
              %fn = fneg float %x\n  %d = icmp eq ptr %p, null\n  %e = icmp ult <2 x ptr> %q, %q\n  \
              %f = fcmp oeq <4 x float> %y, %y\n  %g = or disjoint i32 %i, 1\n  \

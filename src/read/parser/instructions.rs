@@ -1011,12 +1011,37 @@ impl<'a> Parser<'a> {
     /// The `, N` indices of extractvalue and insertvalue, kept as words; a number out of
     /// range stands as `u64::MAX`, which indexes nothing.
     fn item_value_indices(&mut self) -> PResult<Vec<u64>> {
+        // As LLVM's `parseIndexList` reads them: at least one, each an unsigned 32-bit
+        // integer, up to a metadata attachment.
+        if self.tok.kind != Tok::Comma {
+            return Err(self.err_at(self.tok.span, "expected ',' as start of index list"));
+        }
         let mut indices = Vec::new();
-        while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::Int {
+        while self.tok.kind == Tok::Comma {
+            let next = self.peek2();
+            if next.kind == Tok::MdName {
+                if indices.is_empty() {
+                    return Err(self.err_at(next.span, "expected index"));
+                }
+                break;
+            }
+            let text = self.text(next);
+            let value = match next.kind {
+                Tok::Int if text[0] != b'-' => unsigned(text),
+                Tok::HexInt if text.starts_with(b"u") => text
+                    .get(3..)
+                    .and_then(|hex| std::str::from_utf8(hex).ok())
+                    .and_then(|hex| u64::from_str_radix(hex, 16).ok()),
+                _ => return Err(self.err_at(next.span, "expected integer")),
+            };
             self.bump();
             let t = self.bump();
+            let index = value.filter(|&i| i <= u64::from(u32::MAX));
+            let Some(index) = index else {
+                return Err(self.err_at(t.span, "expected 32-bit integer (too large)"));
+            };
             self.push_word(t.span)?;
-            indices.push(unsigned(self.text(t)).unwrap_or(u64::MAX));
+            indices.push(index);
         }
         Ok(indices)
     }
