@@ -330,15 +330,7 @@ impl<'a> Parser<'a> {
         match self.constant_of(element) {
             Some(Const::Undef | Const::Poison | Const::Zero | Const::Expr(_)) => true,
             Some(Const::Int(span)) => {
-                let text = &self.src[span.range()];
-                let value = match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
-                    Some(hex) => std::str::from_utf8(hex)
-                        .ok()
-                        .and_then(|hex| u128::from_str_radix(hex, 16).ok())
-                        .map(|v| v as u32),
-                    None => decimal_i128(text).map(|v| v as u32),
-                };
-                value.is_none_or(|v| u64::from(v) < limit)
+                int_literal(&self.src[span.range()]).is_none_or(|v| u64::from(v as u32) < limit)
             }
             _ => false,
         }
@@ -354,17 +346,7 @@ impl<'a> Parser<'a> {
             Some(Const::Expr(_)) => return Ok(None),
             _ => return Err(()),
         };
-        let decoded = match text {
-            b"true" => Some(1),
-            b"false" => Some(0),
-            _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
-                Some(hex) => std::str::from_utf8(hex)
-                    .ok()
-                    .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
-                None => decimal_i128(text).map(|v| v as u128),
-            },
-        };
-        Ok(decoded
+        Ok(int_literal(text)
             .filter(|_| bits <= 128)
             .map(|v| v & (u128::MAX >> (128 - bits))))
     }
@@ -1224,5 +1206,20 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(ret)
+    }
+}
+
+/// An integer literal's value as the bits of a 128-bit integer (a negative one in two's
+/// complement), or `None` when it does not fit.
+fn int_literal(text: &[u8]) -> Option<u128> {
+    match text {
+        b"true" => Some(1),
+        b"false" => Some(0),
+        _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
+            Some(hex) => std::str::from_utf8(hex)
+                .ok()
+                .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
+            None => decimal_i128(text).map(|v| v as u128),
+        },
     }
 }
