@@ -456,7 +456,7 @@ impl<'a> Parser<'a> {
                 let at = self.tok.span;
                 let address = self.item_typed_value()?;
                 self.item_comma()?;
-                if self.tok.kind == Tok::LSquare && !matches!(self.body_ty(address), Type::Ptr(_)) {
+                if self.tok.kind == Tok::LSquare && !self.is_pointer(address) {
                     return Err(self.err_at(at, "indirectbr address must have pointer type"));
                 }
                 self.item_bracketed(|p| p.item_label().map(drop))?;
@@ -735,7 +735,7 @@ impl<'a> Parser<'a> {
                 let ordering = self.item_atomic_ordering(atomic)?;
                 let aligned = self.item_opt_align()?;
                 // In the order LLVM checks them; a type is sized when an alignment is given.
-                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) || !self.is_memory_type(ty) {
+                if !self.is_pointer(pointer_ty) || !self.is_memory_type(ty) {
                     let message = "load operand must be a pointer to a first class type";
                     return Err(self.err_at(pointer, message));
                 }
@@ -763,7 +763,7 @@ impl<'a> Parser<'a> {
                 let ordering = self.item_atomic_ordering(atomic)?;
                 let aligned = self.item_opt_align()?;
                 // In the order LLVM checks them.
-                if !matches!(self.body_ty(pointer_ty), Type::Ptr(_)) {
+                if !self.is_pointer(pointer_ty) {
                     return Err(self.err_at(pointer, "store operand must be a pointer"));
                 }
                 let misfit = if !self.is_memory_type(ty) {
@@ -810,7 +810,7 @@ impl<'a> Parser<'a> {
                     let message = "invalid cmpxchg failure ordering";
                     return Err(self.err_at(self.after_instruction(), message));
                 }
-                if !matches!(self.body_ty(pointer.1), Type::Ptr(_)) {
+                if !self.is_pointer(pointer.1) {
                     return Err(self.err_at(pointer.0, "cmpxchg operand must be a pointer"));
                 }
                 if self.resolve_ty(ty) != self.resolve_ty(new.1) {
@@ -846,7 +846,7 @@ impl<'a> Parser<'a> {
                     let message = "atomicrmw cannot be unordered";
                     return Err(self.err_at(self.after_instruction(), message));
                 }
-                if !matches!(self.body_ty(pointer.1), Type::Ptr(_)) {
+                if !self.is_pointer(pointer.1) {
                     return Err(self.err_at(pointer.0, "atomicrmw operand must be a pointer"));
                 }
                 if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {

@@ -1019,6 +1019,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether `ty` is a pointer (not a vector of them).
+    fn is_pointer(&self, ty: TypeId) -> bool {
+        matches!(self.body_ty(ty), Type::Ptr(_))
+    }
+
     /// Whether `ty` is an integer, a floating-point type or a pointer: first-class and sized,
     /// told with one look (most values are one).
     #[inline]

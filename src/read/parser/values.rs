@@ -430,11 +430,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(Tok::RParen, "')'")?;
-                let pointer = |i: usize| {
-                    parts
-                        .get(i)
-                        .is_none_or(|&(ty, _)| matches!(self.body_ty(ty), Type::Ptr(_)))
-                };
+                let pointer = |i: usize| parts.get(i).is_none_or(|&(ty, _)| self.is_pointer(ty));
                 let message = if !pointer(0) {
                     Some("constant ptrauth base pointer must be a pointer")
                 } else if integers.get(1) != Some(&Some(32)) {
