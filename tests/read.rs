@@ -2457,6 +2457,11 @@ fn operand_types_are_checked_where_llvm_checks_them() {
             "expected integer",
         ),
         (
+            body("%a = extractvalue { i32, i32 } %st, +1"),
+            (2, 39),
+            "expected integer",
+        ),
+        (
             body("%a = extractvalue { i32, i32 } %st, 4294967296"),
             (2, 39),
             "expected 32-bit integer (too large)",

@@ -1007,16 +1007,12 @@ impl<'a> Parser<'a> {
                 }
                 break;
             }
-            let text = self.text(next);
-            let value = match next.kind {
-                Tok::Int if text[0] != b'-' => unsigned(text),
-                Tok::HexInt if text.starts_with(b"u") => text
-                    .get(3..)
-                    .and_then(|hex| std::str::from_utf8(hex).ok())
-                    .and_then(|hex| u64::from_str_radix(hex, 16).ok()),
-                _ => return Err(self.err_at(next.span, "expected integer")),
-            };
             self.bump();
+            // An unsigned literal: not negative, nor `s0x` (`+1` is no integer token there).
+            let value = match self.integer() {
+                Some((false, magnitude)) if !self.text(self.tok).starts_with(b"s") => magnitude,
+                _ => return Err(self.err("integer")),
+            };
             let t = self.bump();
             let index = value.filter(|&i| i <= u64::from(u32::MAX));
             let Some(index) = index else {
