@@ -1,9 +1,12 @@
 """LLVM's own tests as an outside corpus for mergefn (not run by CI: it fetches LLVM's source).
 
-Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Four checks:
+Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
   read  every file opt-22 reads must read with `mergefn read` and round-trip byte for byte;
   refuse the files opt-22's parser refuses (an error at a line and column; not the verifier's),
         counted with those mergefn reads all the same, and listed;
+  broken the files opt-22's parser reads and its verifier refuses ("input module is broken!"),
+        counted with those mergefn reads all the same (it checks only part of what the
+        verifier checks: see src/read/verify.rs);
   merge every file opt-22 reads, merged by `mergefn merge`, must pass `opt-22 -passes=verify`;
   lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
         compare), counted as they pass as is, and as they pass with our output printed again
@@ -34,12 +37,16 @@ def parser_refusal(stderr):
 def read_check(path):
     """For a file opt-22 reads: "ok", or why mergefn fails it. For a file opt-22's parser
     refuses: ("refused", None) or ("read", opt-22's message), as mergefn refuses or reads it.
+    For a file its verifier refuses: ("broken", True or False), as mergefn refuses it or not.
     Otherwise None."""
     opt = run(["opt-22", "-disable-output", path])
     if opt.returncode != 0:
         message = parser_refusal(opt.stderr)
         if message is None:
-            return None
+            if "input module is broken" not in opt.stderr:
+                return None
+            ours = run([mergefn, "read", path, "-o", os.devnull])
+            return ("broken", ours.returncode != 0)
         ours = run([mergefn, "read", path, "-o", os.devnull])
         return ("refused", None) if ours.returncode != 0 else ("read", message)
     with tempfile.NamedTemporaryFile(suffix=".ll") as out:
@@ -94,11 +101,14 @@ bad = [(f, r) for f, r in read if r != "ok"]
 print(f"read: {len(files)} files, opt-22 reads {len(read)}, mergefn refuses or changes {len(bad)}")
 for f, r in bad:
     print(f"  {os.path.relpath(f, tests)}: {r}")
-refused = [(f, r[1]) for f, r in zip(files, results) if isinstance(r, tuple)]
+refused = [(f, r[1]) for f, r in zip(files, results) if isinstance(r, tuple) and r[0] != "broken"]
 accepted = [(f, m) for f, m in refused if m is not None]
 print(f"refuse: opt-22's parser refuses {len(refused)} files, mergefn reads {len(accepted)} of them")
 for f, m in accepted:
     print(f"  {os.path.relpath(f, tests)}: opt-22: {m}")
+
+broken = [r[1] for r in results if isinstance(r, tuple) and r[0] == "broken"]
+print(f"broken: opt-22's verifier refuses {len(broken)} files, mergefn refuses {sum(broken)} of them")
 
 readable = [f for f, r in read if r == "ok"]
 with ThreadPoolExecutor(os.cpu_count()) as pool:

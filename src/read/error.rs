@@ -19,6 +19,11 @@ pub enum ReadError {
     /// LLVM does not know or that is not called): LLVM reports these once the whole module
     /// is read, so any syntax error comes first.
     Undefined(Box<Diagnostic>),
+    /// A module that reads, but that LLVM's verifier refuses (`opt-22` says "input module is
+    /// broken!" without a place): a value used where its definition does not dominate the
+    /// use, a phi node whose entries do not match its block's predecessors, a branch to the
+    /// entry block. LLVM reports these once the module is read, after any other error.
+    Invalid(Box<Diagnostic>),
 }
 
 impl ReadError {
@@ -32,10 +37,15 @@ impl ReadError {
         ReadError::Undefined(Diagnostic::of_span(src, span, message.into()))
     }
 
+    /// An [`ReadError::Invalid`] body at `span`.
+    pub(crate) fn invalid(src: &[u8], span: Span, message: impl Into<String>) -> ReadError {
+        ReadError::Invalid(Diagnostic::of_span(src, span, message.into()))
+    }
+
     /// Where in the text, and what, for an error about the text.
     pub fn diagnostic(&self) -> Option<&Diagnostic> {
         match self {
-            ReadError::Syntax(d) | ReadError::Undefined(d) => Some(d),
+            ReadError::Syntax(d) | ReadError::Undefined(d) | ReadError::Invalid(d) => Some(d),
             _ => None,
         }
     }
@@ -102,7 +112,7 @@ impl fmt::Display for ReadError {
                 write!(f, "{line}:{col}: invalid UTF-8; LLVM IR text must be UTF-8")
             }
             ReadError::TooLarge => write!(f, "1:1: input larger than 1 GiB"),
-            ReadError::Syntax(d) | ReadError::Undefined(d) => {
+            ReadError::Syntax(d) | ReadError::Undefined(d) | ReadError::Invalid(d) => {
                 if d.found.is_empty() {
                     write!(f, "{}:{}: {}, found end of input", d.line, d.col, d.message)?;
                 } else {

@@ -16,6 +16,7 @@ mod intrinsics;
 mod lexer;
 mod parser;
 mod pieces;
+pub(crate) mod verify;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
@@ -122,16 +123,17 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
     // hold a syntax error, which comes before a name left undefined.
     let limit = top_error
         .as_ref()
-        .filter(|e| !is_reference_error(e))
+        .filter(|e| error_stage(e) == 0)
         .map(error_offset);
     // What names a later global is checked only when the whole top level was read.
     let checks = top_error.is_none().then_some(&use_list_checks[..]);
     let (body_error, _) = read_bodies(&mut module, limit, &[], checks, work);
-    // As LLVM does: the first syntax error wins; names left undefined are reported after.
+    // As LLVM does: the first syntax error wins; names left undefined are reported after,
+    // and what the verifier refuses last.
     let first = [top_error, body_error]
         .into_iter()
         .flatten()
-        .min_by_key(|e| (is_reference_error(e), error_offset(e)));
+        .min_by_key(|e| (error_stage(e), error_offset(e)));
     match first {
         Some(e) => Err(e),
         None => Ok(module),
@@ -237,17 +239,23 @@ fn error_offset(e: &ReadError) -> usize {
     e.diagnostic().map_or(0, |d| d.offset)
 }
 
-/// Names used but never defined: LLVM reports these once the whole module is read.
-fn is_reference_error(e: &ReadError) -> bool {
-    matches!(e, ReadError::Undefined(_))
+/// When LLVM reports an error: syntax errors as it reads (0), names left undefined once the
+/// module is read (1), what its verifier refuses after that (2).
+fn error_stage(e: &ReadError) -> u8 {
+    match e {
+        ReadError::Undefined(_) => 1,
+        ReadError::Invalid(_) => 2,
+        _ => 0,
+    }
 }
 
-/// The error LLVM reports first: syntax errors by position, then names left undefined.
+/// The error LLVM reports first: syntax errors by position, then names left undefined, then
+/// what the verifier refuses.
 fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
     match old {
         Some(old)
-            if (is_reference_error(&old), error_offset(&old))
-                <= (is_reference_error(&new), error_offset(&new)) =>
+            if (error_stage(&old), error_offset(&old))
+                <= (error_stage(&new), error_offset(&new)) =>
         {
             old
         }
@@ -398,10 +406,12 @@ fn read_bodies(
         if let Err(e) = addr_spaces_hold(m) {
             first_error = Some(earlier_error(first_error, e));
         }
-        if first_error.is_none() {
-            first_error = block_addresses_hold(m, block_addresses)
-                .and(use_lists_hold(m, use_list_checks))
-                .err();
+        // These are the parser's checks: they come before the verifier's.
+        if first_error.as_ref().is_none_or(|e| error_stage(e) == 2)
+            && let Err(e) =
+                block_addresses_hold(m, block_addresses).and(use_lists_hold(m, use_list_checks))
+        {
+            first_error = Some(earlier_error(first_error, e));
         }
     }
     (first_error, ends_held)
@@ -795,6 +805,12 @@ fn read_whole<'a>(
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, mut uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
+    let names_a_value_early = scratch.names_a_value_early(&body);
+    if let Err(fault) = scratch.checks.body_holds(&body, names_a_value_early) {
+        let e = fault_error(m.source.as_bytes(), &body, scratch, fault);
+        scratch.recycle(body);
+        return Err(e);
+    }
     // Kept until every body is read: without the room the list grew into (up to as much
     // again).
     uses.shrink_to_fit();
@@ -823,6 +839,33 @@ fn read_whole<'a>(
         block_addresses,
         debug_forms,
     })
+}
+
+/// The error of a body that LLVM's verifier refuses: at the operand that names the value a
+/// use fails for, else at the instruction.
+#[cold]
+fn fault_error(src: &[u8], body: &Body, scratch: &Scratch, fault: verify::Fault) -> ReadError {
+    let inst = &body.insts[InstId::from_u32(fault.inst)];
+    let mut lexer = lexer::Lexer::starting_at(src, inst.span.start as usize);
+    let mut span = inst.span;
+    if let Some((local, item)) = fault.local {
+        let before = verify::occurrences(
+            &body.items(InstId::from_u32(fault.inst))[..item as usize],
+            local,
+        );
+        // The tokens of the instruction after its result's name and `=`.
+        let tokens = std::iter::from_fn(|| Some(lexer.next()))
+            .take_while(|t| t.span.start < inst.span.end && t.kind != lexer::Tok::Eof)
+            .skip_while(|t| t.kind != lexer::Tok::Equal && inst.result.is_some())
+            .filter(|t| matches!(t.kind, lexer::Tok::LocalName | lexer::Tok::LocalNum));
+        let names = |t: &lexer::Token| {
+            scratch.local_named(&src[t.span.start as usize + 1..t.span.end as usize]) == Some(local)
+        };
+        if let Some(t) = tokens.filter(names).nth(before) {
+            span = t.span;
+        }
+    }
+    ReadError::invalid(src, span, fault.kind.message())
 }
 
 /// The facts of the walk of §3 (each block's opcodes, the blocks in walk order): how many

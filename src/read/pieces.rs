@@ -11,6 +11,7 @@
 //! whole, which gives the one answer and the one error there is.
 
 use super::parser::{LocalKey, Parser, Piece};
+use super::verify::{Checks, Place};
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -56,7 +57,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .par_iter()
         .map(|&(from, to)| {
             let piece = Parser::read_piece(&m.source, m, f, from, to)?;
-            let gathered = Gathered::of(m, &piece);
+            let gathered = Gathered::of(m, &piece, from == span.start as usize);
             Ok((piece, gathered))
         })
         .collect::<Result<Vec<_>, crate::ReadError>>()
@@ -107,6 +108,9 @@ struct Gathered {
     opcodes: Vec<u8>,
     targets: Vec<Target>,
     passes_distinct_metadata: bool,
+    /// What LLVM's verifier checks that the piece leaves to the join, in its own numbering
+    /// (see `verify::Checks::absorb`); `None` when the piece fails a check on its own.
+    checks: Option<Checks>,
 }
 
 struct GatheredBlock {
@@ -123,7 +127,8 @@ enum Target {
 }
 
 impl Gathered {
-    fn of(m: &Module, piece: &Piece) -> Gathered {
+    /// What the join needs of `piece`, the body's first when `first`.
+    fn of(m: &Module, piece: &Piece, first: bool) -> Gathered {
         let body = piece.body();
         let opcodes = body.insts.values().map(|i| i.opcode as u8).collect();
         let mut targets = Vec::new();
@@ -147,11 +152,15 @@ impl Gathered {
                 }
             })
             .collect();
+        let mut checks = Checks::default();
+        let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
+        let held = checks.gather(body, first, far);
         Gathered {
             blocks,
             opcodes,
             targets,
             passes_distinct_metadata: passes_distinct_metadata(m, body, &piece.uses),
+            checks: held.is_ok().then_some(checks),
         }
     }
 }
@@ -168,16 +177,31 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
         }
     }
     // On this thread: the names are checked faster than a thread of the pool wakes up.
-    let far_blocks = (0..pieces.len())
+    let far = (0..pieces.len())
         .map(|i| links(m, pieces, i))
         .collect::<Option<Vec<_>>>()?;
-    // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body.
+    let far_block = |i: usize, l: LocalId| match far[i].get(&l) {
+        Some(&(j, def)) => match pieces[j].body().locals[def].def {
+            LocalDef::Block(b) => Some((j, b)),
+            _ => None,
+        },
+        None => None,
+    };
     let mut first_block = Vec::with_capacity(pieces.len());
-    let mut blocks = 0;
+    let mut first_inst = Vec::with_capacity(pieces.len());
+    let (mut blocks, mut insts) = (0, 0);
     for g in gathered {
         first_block.push(blocks);
+        first_inst.push(insts);
         blocks += g.blocks.len();
+        insts += g.opcodes.len();
     }
+    let target = |i: usize, target: Target| match target {
+        Target::Here(target) => Some((i, target)),
+        Target::Elsewhere(l) => far_block(i, l),
+    };
+    verified(pieces, gathered, &far, &first_block, &first_inst, target)?;
+    // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body.
     let mut seen = vec![false; blocks];
     let mut walk = Vec::new();
     let mut stack = vec![(0, BlockId::new(0))];
@@ -188,14 +212,8 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
         walk.push((i, b));
         let at = stack.len();
         let g = &gathered[i];
-        for &target in &g.targets[g.blocks[b.index()].targets.clone()] {
-            let target = match target {
-                Target::Here(target) => (i, target),
-                Target::Elsewhere(l) => match far_blocks[i].get(&l) {
-                    Some(&target) => target,
-                    None => continue,
-                },
-            };
+        for &t in &g.targets[g.blocks[b.index()].targets.clone()] {
+            let Some(target) = target(i, t) else { continue };
             if !seen[first_block[target.0] + target.1.index()] {
                 stack.push(target);
             }
@@ -233,11 +251,58 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
     })
 }
 
+/// Whether the body the pieces make passes the checks of LLVM's verifier (`read::verify`):
+/// what each piece left to check, moved to the function's numbering, once the branches
+/// between pieces are known. A body that fails is read whole, which reports the fault.
+fn verified(
+    pieces: &[Piece],
+    gathered: &[Gathered],
+    far: &[FxHashMap<LocalId, (usize, LocalId)>],
+    first_block: &[usize],
+    first_inst: &[usize],
+    target: impl Fn(usize, Target) -> Option<(usize, BlockId)>,
+) -> Option<()> {
+    let mut checks = Checks::default();
+    for (i, g) in gathered.iter().enumerate() {
+        for block in &g.blocks {
+            let terminator = first_inst[i] + block.insts.end.saturating_sub(1);
+            let successors = g.targets[block.targets.clone()]
+                .iter()
+                .filter_map(|&t| target(i, t))
+                .map(|(j, b)| (first_block[j] + b.index()) as u32);
+            checks.push_block(terminator as u32, successors);
+        }
+    }
+    // Where a local of piece `j` is defined, in the function's numbering.
+    let place = |j: usize, l: LocalId| {
+        let g = &gathered[j];
+        Some(match pieces[j].body().locals[l].def {
+            LocalDef::Arg(a) => Place::Arg(a),
+            LocalDef::Block(b) => Place::Block((first_block[j] + b.index()) as u32),
+            LocalDef::Inst(d) => {
+                let block = g.blocks.partition_point(|b| b.insts.end <= d.index());
+                let opcode = *g.opcodes.get(d.index())?;
+                Place::Inst {
+                    block: (first_block[j] + block) as u32,
+                    inst: (first_inst[j] + d.index()) as u32,
+                    on_edge: opcode == Opcode::Invoke as u8,
+                }
+            }
+        })
+    };
+    for (i, g) in gathered.iter().enumerate() {
+        let far_place = |l| far[i].get(&l).and_then(|&(j, def)| place(j, def));
+        let moved = (first_block[i] as u32, first_inst[i] as u32);
+        checks.absorb(g.checks.as_ref()?, moved.0, moved.1, far_place)?;
+    }
+    checks.hold().ok()
+}
+
 /// Whether the names of piece `i` are as one reading would find them: those it defines are not
-/// defined again in a later piece, those it only refers to are defined in another. If so, its
-/// references to blocks of other pieces, resolved.
-fn links(m: &Module, pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, BlockId)>> {
-    let mut far_blocks = FxHashMap::default();
+/// defined again in a later piece, those it only refers to are defined in another. If so, where
+/// each it only refers to is defined: the piece, and the local there.
+fn links(m: &Module, pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (usize, LocalId)>> {
+    let mut far = FxHashMap::default();
     for (key, l, defines) in pieces[i].names() {
         if defines {
             // Numbers cannot repeat: each piece's lie above those of the pieces before.
@@ -266,11 +331,9 @@ fn links(m: &Module, pieces: &[Piece], i: usize) -> Option<FxHashMap<LocalId, (u
         if !a.is_reserved_value() && !m.types.same_in_bodies(&here.types, a, &there.types, b) {
             return None;
         }
-        if let LocalDef::Block(b) = pieces[j].body().locals[def].def {
-            far_blocks.insert(l, (j, b));
-        }
+        far.insert(l, (j, def));
     }
-    Some(far_blocks)
+    Some(far)
 }
 
 #[cfg(test)]
@@ -279,34 +342,58 @@ mod tests {
     use crate::read::{Scratch, parse, read_whole};
     use std::fmt::Write;
 
-    /// A body of `blocks` blocks whose names reach across any cut: a phi takes a value of a
-    /// later block, branches go back and forth, values and blocks are named and numbered.
-    /// From block `renumber_at` on, numbers start again ten lower (which one reading refuses).
+    /// A body of `blocks` blocks whose names reach across any cut: a phi takes values of later
+    /// blocks, branches go back and forth, values and blocks are named and numbered. From
+    /// block `renumber_at` on, numbers start again ten lower (which one reading refuses).
+    /// LLVM's verifier takes it: each phi has an entry for each predecessor.
     fn long_body(blocks: usize, renumber_at: Option<usize>) -> String {
-        let mut text = String::from(
-            "@g = global i32 0\ndeclare void @use(i32)\n\n\
-             define i32 @f(i32 %a, i1 %c) {\nentry:\n  br label %B0\n",
-        );
+        let (next, back) = (|i: usize| (i + 1) % blocks, |i: usize| (i * 7) % blocks);
+        // Each block's predecessors, as the text below branches: in order, named as the phi's
+        // entries name them, with the value each brings.
+        let mut preds = vec![Vec::new(); blocks];
+        preds[0].push(("%a".to_string(), "%entry".to_string()));
         let mut number = 0;
-        for i in 0..blocks {
-            let (later, back) = ((i + 5) % blocks, (i * 7) % blocks);
+        let mut numbers = Vec::new();
+        for (i, pred) in preds.iter_mut().enumerate() {
             if renumber_at == Some(i) {
                 number -= 10;
             }
             if i % 3 == 2 {
-                write!(text, "\n{number}:\n  br label %B{i}\n").unwrap();
+                pred.push(("%a".to_string(), format!("%{number}")));
                 number += 1;
             }
+            numbers.push(number);
+            number += 1;
+        }
+        for i in 0..blocks {
+            for to in [next(i), back(i)] {
+                preds[to].push((format!("%w{i}"), format!("%B{i}")));
+            }
+        }
+        let mut text = String::from(
+            "@g = global i32 0\ndeclare void @use(i32)\n\n\
+             define i32 @f(i32 %a, i1 %c) {\nentry:\n  br label %B0\n",
+        );
+        for i in 0..blocks {
+            let number = numbers[i];
+            if i % 3 == 2 {
+                write!(text, "\n{}:\n  br label %B{i}\n", number - 1).unwrap();
+            }
+            let entries: Vec<String> = preds[i]
+                .iter()
+                .map(|(value, block)| format!("[ {value}, {block} ]"))
+                .collect();
             write!(
                 text,
-                "\nB{i}:\n  %v{i} = phi i32 [ %a, %entry ], [ %w{later}, %B{later} ]\n  \
+                "\nB{i}:\n  %v{i} = phi i32 {}\n  \
                  %{number} = add i32 %v{i}, %a\n  %w{i} = mul i32 %{number}, 3\n  \
                  %x{i} = load i32, ptr @g\n  call void @use(i32 %w{i})\n  \
-                 br i1 %c, label %B{}, label %B{back}\n",
-                (i + 1) % blocks,
+                 br i1 %c, label %B{}, label %B{}\n",
+                entries.join(", "),
+                next(i),
+                back(i),
             )
             .unwrap();
-            number += 1;
         }
         text.push_str("\nexit:\n  ret i32 %w0\n}\n");
         text
@@ -378,8 +465,18 @@ mod tests {
                 good.replacen("label %B40,", "label %B99,", 1),
                 "use of undefined value",
             ),
+            // A value used where its definition does not dominate the use (LLVM's verifier).
+            (
+                good.replacen("call void @use(i32 %w50)", "call void @use(i32 %w10)", 1),
+                "does not dominate all uses",
+            ),
+            (
+                good.replacen("call void @use(i32 %w35)", "call void @use(i32 %w36)", 1),
+                "does not dominate all uses",
+            ),
         ];
         for (bad, error) in cases {
+            assert_ne!(bad, good);
             let e = parse(bad.clone()).unwrap_err().to_string();
             assert!(e.contains(error), "{e}");
             // The top level is the same: read the good text's, and the bad text's body.

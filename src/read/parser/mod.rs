@@ -283,9 +283,20 @@ pub(crate) struct Scratch<'a> {
     scope: Option<Box<FnScope<'a>>>,
     types: BodyTypes<'a>,
     known_lists: KnownLists,
+    /// What LLVM's verifier checks of a body (see `read::verify`).
+    pub(in crate::read) checks: crate::read::verify::Checks,
 }
 
 impl Scratch<'_> {
+    /// Whether `body`, the body last read with these buffers, names an instruction's value
+    /// before (in the text) the instruction.
+    pub(crate) fn names_a_value_early(&self, body: &Body) -> bool {
+        self.scope.as_deref().is_some_and(|scope| {
+            let value = |&(l, _): &(LocalId, Span)| matches!(body.locals[l].def, LocalDef::Inst(_));
+            scope.forward.iter().any(value)
+        })
+    }
+
     /// The local that `name` (as a reference writes it after its `%`: `x`, `"a b"`, `7`)
     /// names in the body last read with these buffers, if any.
     pub(crate) fn local_named(&self, name: &[u8]) -> Option<LocalId> {
