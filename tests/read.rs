@@ -270,8 +270,8 @@ enum OptVerdict {
     Read,
     /// Its parser refuses it at (line, column), with this message.
     Refused((u32, u32), String),
-    /// It reads it, but its verifier refuses the module.
-    Invalid,
+    /// It reads it, but its verifier refuses the module, with these messages.
+    Invalid(String),
 }
 
 fn opt_verdict(opt: &str, text: &[u8]) -> OptVerdict {
@@ -302,7 +302,7 @@ fn opt_verdict(opt: &str, text: &[u8]) -> OptVerdict {
     });
     match located {
         Some((at, message)) => OptVerdict::Refused(at, message),
-        None => OptVerdict::Invalid,
+        None => OptVerdict::Invalid(err.into_owned()),
     }
 }
 
@@ -2013,7 +2013,7 @@ fn corruptions_are_refused_where_opt_refuses_them() {
             let ours = parse_bytes(b.clone());
             let verdict = opt_verdict(opt, &b);
             let agree = match (&verdict, &ours) {
-                (OptVerdict::Invalid, _) => true,
+                (OptVerdict::Invalid(_), _) => true,
                 (OptVerdict::Read, Ok(_)) => true,
                 (OptVerdict::Refused(..), Err(_)) => true,
                 (OptVerdict::Refused(_, message), Ok(_)) => {
@@ -2668,7 +2668,7 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
         if let Some(opt) = opt {
             let verdict = opt_verdict(opt, text.as_bytes());
             assert!(
-                matches!(verdict, OptVerdict::Invalid),
+                matches!(verdict, OptVerdict::Invalid(_)),
                 "opt-22 {verdict:?} on {text}"
             );
         }
@@ -2686,4 +2686,88 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
             );
         }
     }
+}
+
+/// Bodies with loops, a switch, invokes and phi nodes, their instructions swapped or their
+/// operands renamed, are read or refused as opt-22 takes them: when its verifier reports one
+/// of the faults mergefn checks (`read/verify.rs`), mergefn refuses the module as LLVM's
+/// verifier would; what opt-22 reads, mergefn reads.
+#[test]
+fn reorderings_are_refused_where_llvm_verifier_refuses_them() {
+    let Some(opt) = common::opt() else {
+        return;
+    };
+    let path = common::fixtures("read")
+        .into_iter()
+        .find(|p| p.ends_with("control_flow.ll"))
+        .unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let in_body = |line: &str| line.starts_with("  ") && !line.trim_start().starts_with(';');
+    let body_lines: Vec<usize> = (0..lines.len()).filter(|&i| in_body(lines[i])).collect();
+    let checked = [
+        "Instruction does not dominate all uses!",
+        "Only PHI nodes may reference their own value!",
+        "Entry block to function must not have predecessors!",
+        "PHI nodes not grouped at top of basic block!",
+        "PHINode should have one entry for each predecessor",
+        "PHI node entries do not match predecessors!",
+        "PHI node has multiple entries for the same basic block",
+    ];
+    let mut rng = Lcg(0x5eed);
+    let (mut refused, mut disagreements) = (0, Vec::new());
+    for round in 0..400 {
+        let mut mutated: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let at = body_lines[rng.next() as usize % body_lines.len()];
+        if round % 2 == 0 {
+            // Swap an instruction with the next line of the body.
+            if !in_body(lines[at + 1]) {
+                continue;
+            }
+            mutated.swap(at, at + 1);
+        } else {
+            // Name another value of the module in one operand.
+            let names: Vec<&str> = lines[at]
+                .split(|c: char| !(c.is_alphanumeric() || "%._".contains(c)))
+                .filter(|w| w.starts_with('%') && w.len() > 1)
+                .collect();
+            let Some(&old) = names.get(1 + rng.next() as usize % names.len().max(2)) else {
+                continue;
+            };
+            let other = body_lines[rng.next() as usize % body_lines.len()];
+            let Some(new) = lines[other].trim_start().split(' ').next() else {
+                continue;
+            };
+            if !new.starts_with('%') || new == old {
+                continue;
+            }
+            mutated[at] = lines[at].replacen(&format!("{old},"), &format!("{new},"), 1);
+        }
+        let mutated = mutated.join("\n") + "\n";
+        let ours = parse(mutated.clone());
+        let verdict = opt_verdict(opt, mutated.as_bytes());
+        let agree = match (&verdict, &ours) {
+            (OptVerdict::Read, Ok(_)) | (OptVerdict::Refused(..), Err(_)) => true,
+            (OptVerdict::Invalid(messages), ours) => {
+                match checked.iter().any(|m| messages.contains(m)) {
+                    true => matches!(ours, Err(ReadError::Invalid(_))),
+                    false => !matches!(ours, Err(ReadError::Syntax(_) | ReadError::Undefined(_))),
+                }
+            }
+            _ => false,
+        };
+        refused += matches!(ours, Err(ReadError::Invalid(_))) as u32;
+        if !agree {
+            let ours = ours.map(|_| "read").map_err(|e| e.to_string());
+            disagreements.push(format!(
+                "line {}: opt-22 {verdict:?}, mergefn {ours:?}",
+                at + 1
+            ));
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+    assert!(
+        refused > 40,
+        "only {refused} mutations refused as the verifier refuses them"
+    );
 }
