@@ -2771,3 +2771,72 @@ fn reorderings_are_refused_where_llvm_verifier_refuses_them() {
         "only {refused} mutations refused as the verifier refuses them"
     );
 }
+
+/// The integers of a `range(iN lo, hi)` attribute and of a getelementptr's `inrange(start,
+/// end)` are read as LLVM reads them: integers, within N bits, not an empty range unless both
+/// are zero; the end of an `inrange` above its start (reported at the `getelementptr`). Random
+/// corruptions of real modules met both unchecked.
+#[test]
+fn ranges_are_checked_where_llvm_checks_them() {
+    let range = |r: &str| format!("declare void @f(i8 range({r}) %x)\n");
+    let inrange = |r: &str| {
+        format!(
+            "@v = global [4 x ptr] zeroinitializer\n\
+             @p = global ptr getelementptr inbounds inrange({r}) (i8, ptr @v, i64 16)\n"
+        )
+    };
+    let cases = [
+        (
+            range("i8 0, 256"),
+            (1, 32),
+            "integer is too large for the bit width",
+        ),
+        (
+            range("i8 -129, 0"),
+            (1, 29),
+            "integer is too large for the bit width",
+        ),
+        (
+            range("i128 0, 340282366920938463463374607431768211456"),
+            (1, 34),
+            "integer is too large for the bit width",
+        ),
+        (
+            range("i8 -1, 255"),
+            (1, 36),
+            "the range represent the empty set",
+        ),
+        (
+            range("i200 1, 1"),
+            (1, 35),
+            "the range represent the empty set",
+        ),
+        (range("i64 0, -9223.72"), (1, 33), "expected integer"),
+        (range("i64 0, -9220]6854775808"), (1, 38), "expected ')'"),
+        (range("i32 0 10"), (1, 32), "expected ','"),
+        (inrange("-e16, 24"), (2, 48), "expected integer"),
+        (inrange("16 24"), (2, 51), "expected ','"),
+        (inrange("1.5, 2"), (2, 48), "expected integer"),
+        (inrange("-16, 24, 3"), (2, 55), "expected ')'"),
+        (
+            inrange("24, 16"),
+            (2, 17),
+            "expected end to be larger than start",
+        ),
+        (
+            inrange("0, 9223372036854775808"),
+            (2, 17),
+            "expected end to be larger than start",
+        ),
+    ];
+    let read = [
+        range("i8 0, 255"),
+        range("i8 -128, 127"),
+        range("i8 0, 0"),
+        inrange("-16, 24"),
+        inrange("u0x10, 20"),
+        inrange("-2147483649, 0"),
+    ];
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    as_opt_reads(&cases, &read);
+}

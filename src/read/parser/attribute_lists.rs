@@ -265,10 +265,55 @@ impl<'a> Parser<'a> {
                 if !integer {
                     return Err(self.err_at(arg.span, "the range must have integer type!"));
                 }
+                if arg.kind == Tok::Word {
+                    self.range_bounds_hold(arg)?;
+                }
             }
             _ => {}
         }
         Ok(())
+    }
+
+    /// The bounds of `range(iN lo, hi)`, from its type `ty`, as LLVM's `parseRangeAttr`
+    /// reads them: two integers, each within N bits (a decimal one as few bits as its value
+    /// needs, signed when negative), not equal unless both are zero.
+    fn range_bounds_hold(&self, ty: Token) -> PResult<()> {
+        let width = decimal(&self.text(ty)[1..]);
+        let mut lex = Lexer::starting_at(self.src, ty.span.end as usize);
+        let bound = |t: Token| -> PResult<Option<u128>> {
+            if !matches!(t.kind, Tok::Int | Tok::HexInt) {
+                return Err(self.err_at(t.span, "expected integer"));
+            }
+            // A hexadecimal bound (`u0x...`) is taken as it stands.
+            if t.kind == Tok::HexInt {
+                return Ok(None);
+            }
+            let (bits, value) = match decimal_i128(self.text(t)) {
+                Some(v) if v < 0 => (129 - (!v).leading_zeros(), Some(v)),
+                Some(v) => ((128 - v.leading_zeros()).max(1), Some(v)),
+                // Past 128 bits.
+                None => (129, None),
+            };
+            if bits > width {
+                let message = "integer is too large for the bit width of specified type";
+                return Err(self.err_at(t.span, message));
+            }
+            // Its bits, extended to the type's width (sign-extended when negative).
+            let mask = u128::MAX >> 128u32.saturating_sub(width);
+            Ok(value.map(|v| v as u128 & mask))
+        };
+        let lower = bound(lex.next())?;
+        let comma = lex.next();
+        if comma.kind != Tok::Comma {
+            return Err(self.err_at(comma.span, "expected ','"));
+        }
+        let upper = bound(lex.next())?;
+        let close = lex.next();
+        if lower.is_some_and(|l| l != 0 && Some(l) == upper) {
+            let message = "the range represent the empty set but limits aren't 0!";
+            return Err(self.err_at(close.span, message));
+        }
+        self.closes(close)
     }
 
     fn is_unsigned_int(&self, t: Token) -> bool {

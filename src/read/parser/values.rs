@@ -648,6 +648,33 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A getelementptr's `inrange(start, end)`, from its `(`, as LLVM reads it: two integers,
+    /// the end above the start once both are cut to the width of an index (reported at the
+    /// expression's `getelementptr`, `op`). Its span.
+    fn inrange(&mut self, op: Token) -> PResult<Span> {
+        let open = self.bump();
+        let mut bounds = [None; 2];
+        for (i, bound) in bounds.iter_mut().enumerate() {
+            if i == 1 {
+                self.expect(Tok::Comma, "','")?;
+            }
+            if !matches!(self.tok.kind, Tok::Int | Tok::HexInt) {
+                return Err(self.err("integer"));
+            }
+            let t = self.bump();
+            // A hexadecimal bound (`u0x...`) is taken as it stands.
+            *bound = decimal_i128(self.text(t)).filter(|_| t.kind == Tok::Int);
+        }
+        let close = self.expect(Tok::RParen, "')'")?;
+        let cut = 128 - self.data_layout().pointer_bits(0).clamp(1, 128);
+        if let [Some(start), Some(end)] = bounds.map(|b| b.map(|v| (v << cut) >> cut))
+            && start >= end
+        {
+            return Err(self.err_at(op.span, "expected end to be larger than start"));
+        }
+        Ok(open.span.to(close.span))
+    }
+
     /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
     /// A constant expression headed by `op`, which must have type `ty` if given (an alias's
     /// aliasee has the type it implies).
@@ -676,7 +703,7 @@ impl<'a> Parser<'a> {
             let t = self.bump();
             items.push(Item::word(t.span));
             if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
-                let p = self.skip_parens()?;
+                let p = self.inrange(op)?;
                 items.push(Item::word(p));
             }
         }
