@@ -806,8 +806,14 @@ fn read_whole<'a>(
 ) -> Result<BodyFacts, ReadError> {
     let (body, mut uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
     let names_a_value_early = scratch.names_a_value_early(&body);
-    if let Err(fault) = scratch.checks.body_holds(&body, names_a_value_early) {
-        let e = fault_error(m.source.as_bytes(), &body, scratch, fault);
+    let checked = match scratch.checks.body_holds(&body, names_a_value_early) {
+        Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
+        Ok(()) => verify::scope_lists_hold(m, &body).map_err(|(kind, message)| {
+            let message = format!("{message} (LLVM's verifier)");
+            ReadError::invalid(m.source.as_bytes(), kind, message)
+        }),
+    };
+    if let Err(e) = checked {
         scratch.recycle(body);
         return Err(e);
     }

@@ -11,7 +11,7 @@
 //! whole, which gives the one answer and the one error there is.
 
 use super::parser::{LocalKey, Parser, Piece};
-use super::verify::{Checks, Place};
+use super::verify::{self, Checks, Place};
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -154,13 +154,14 @@ impl Gathered {
             .collect();
         let mut checks = Checks::default();
         let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
-        let held = checks.gather(body, first, far);
+        let held =
+            checks.gather(body, first, far).is_ok() && verify::scope_lists_hold(m, body).is_ok();
         Gathered {
             blocks,
             opcodes,
             targets,
             passes_distinct_metadata: passes_distinct_metadata(m, body, &piece.uses),
-            checks: held.is_ok().then_some(checks),
+            checks: held.then_some(checks),
         }
     }
 }

@@ -9,7 +9,9 @@
 //! told within a block is told as the body is gathered ([`Checks`]); the rest, once the
 //! function's branches are known ([`Checks::hold`]).
 
-use crate::model::{Body, InstId, Item, LocalDef, LocalId, Opcode, ValueKind};
+use crate::model::{
+    Body, InstId, Item, LocalDef, LocalId, MdBody, MdId, MdRef, Module, Opcode, Span, ValueKind,
+};
 use cranelift_entity::EntityRef;
 
 const NONE: u32 = u32::MAX;
@@ -498,6 +500,71 @@ impl Checks {
         }
         true
     }
+}
+
+/// The nodes the `!alias.scope` and `!noalias` attachments of `body` name, as LLVM's
+/// verifier checks them (`visitAliasScopeListMetadata`): a list of scopes, each a node of two
+/// or three operands (itself or a string, its domain, a string), each domain a node of one or
+/// two (itself or a string, a string). The first that fails: the attachment's kind, and
+/// LLVM's message. A scope or domain LLVM prints as a specialized node is not looked into.
+pub(super) fn scope_lists_hold(m: &Module, body: &Body) -> Result<(), (Span, &'static str)> {
+    for &(kind, list) in &body.attachments {
+        if matches!(
+            &m.source.as_bytes()[kind.range()],
+            b"!alias.scope" | b"!noalias"
+        ) {
+            scope_list_holds(m, body, list).map_err(|message| (kind, message))?;
+        }
+    }
+    Ok(())
+}
+
+fn scope_list_holds(m: &Module, body: &Body, list: MdRef) -> Result<(), &'static str> {
+    let tuple = |id: MdId| match &body.md_node(m, id).body {
+        MdBody::Tuple(operands) => Some(operands),
+        _ => None,
+    };
+    let Some(scopes) = (match list {
+        MdRef::Node(id) => tuple(id),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    let is_string = |op: &Option<MdRef>| matches!(op, Some(MdRef::Str(_)));
+    let is_self = |op: &Option<MdRef>, id: MdId| matches!(op, Some(MdRef::Node(n)) if *n == id);
+    for scope in scopes.iter() {
+        let &Some(MdRef::Node(scope)) = scope else {
+            return Err("scope list must consist of MDNodes");
+        };
+        let Some(operands) = tuple(scope) else {
+            continue;
+        };
+        if !(2..=3).contains(&operands.len()) {
+            return Err("scope must have two or three operands");
+        }
+        if !(is_self(&operands[0], scope) || is_string(&operands[0])) {
+            return Err("first scope operand must be self-referential or string");
+        }
+        if operands.len() == 3 && !is_string(&operands[2]) {
+            return Err("third scope operand must be string (if used)");
+        }
+        let Some(MdRef::Node(domain)) = operands[1] else {
+            return Err("second scope operand must be MDNode");
+        };
+        let Some(operands) = tuple(domain) else {
+            continue;
+        };
+        if !(1..=2).contains(&operands.len()) {
+            return Err("domain must have one or two operands");
+        }
+        if !(is_self(&operands[0], domain) || is_string(&operands[0])) {
+            return Err("first domain operand must be self-referential or string");
+        }
+        if operands.len() == 2 && !is_string(&operands[1]) {
+            return Err("second domain operand must be string (if used)");
+        }
+    }
+    Ok(())
 }
 
 /// How many of `items` name the local `l`.
