@@ -292,9 +292,15 @@ fn verified(
         })
     };
     for (i, g) in gathered.iter().enumerate() {
-        let far_place = |l| far[i].get(&l).and_then(|&(j, def)| place(j, def));
+        // Each name another piece defines, found once (a piece uses most many times).
+        let mut resolved = vec![None; pieces[i].body().locals.len()];
+        for (&l, &(j, def)) in &far[i] {
+            resolved[l.index()] = place(j, def);
+        }
         let moved = (first_block[i] as u32, first_inst[i] as u32);
-        checks.absorb(g.checks.as_ref()?, moved.0, moved.1, far_place)?;
+        checks.absorb(g.checks.as_ref()?, moved.0, moved.1, |l| {
+            resolved[l.index()]
+        })?;
     }
     checks.hold().ok()
 }
