@@ -11,7 +11,7 @@
 //! whole, which gives the one answer and the one error there is.
 
 use super::parser::{LocalKey, Parser, Piece};
-use super::verify::{self, Checks, Place};
+use super::verify::{self, Branches, Checks, Place};
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -53,7 +53,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
     let starts = std::iter::once(span.start as usize).chain(cuts.iter().copied());
     let ends = cuts.iter().map(|&c| Some(c)).chain([None]);
     let bounds: Vec<(usize, Option<usize>)> = starts.zip(ends).collect();
-    let (pieces, gathered): (Vec<Piece>, Vec<Gathered>) = bounds
+    let (pieces, mut gathered): (Vec<Piece>, Vec<Gathered>) = bounds
         .par_iter()
         .map(|&(from, to)| {
             let piece = Parser::read_piece(&m.source, m, f, from, to)?;
@@ -64,7 +64,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    let facts = join(m, &pieces, &gathered);
+    let facts = join(m, &pieces, &mut gathered);
     // Freeing the pieces' tables (tens of thousands of entries, large blocks of memory) takes
     // a fifth of a millisecond for a body of half a megabyte: a thread of the pool does it,
     // off the reading's path.
@@ -167,7 +167,7 @@ impl Gathered {
 }
 
 /// The facts of the body the pieces make, if they make one (see the module's comment).
-fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts> {
+fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyFacts> {
     let mut next_number = pieces[0].next_number();
     for piece in &pieces[1..] {
         if let Some(first) = piece.first_number() {
@@ -191,7 +191,7 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
     let mut first_block = Vec::with_capacity(pieces.len());
     let mut first_inst = Vec::with_capacity(pieces.len());
     let (mut blocks, mut insts) = (0, 0);
-    for g in gathered {
+    for g in gathered.iter() {
         first_block.push(blocks);
         first_inst.push(insts);
         blocks += g.blocks.len();
@@ -257,13 +257,13 @@ fn join(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> Option<BodyFacts
 /// between pieces are known. A body that fails is read whole, which reports the fault.
 fn verified(
     pieces: &[Piece],
-    gathered: &[Gathered],
+    gathered: &mut [Gathered],
     far: &[FxHashMap<LocalId, (usize, LocalId)>],
     first_block: &[usize],
     first_inst: &[usize],
     target: impl Fn(usize, Target) -> Option<(usize, BlockId)>,
 ) -> Option<()> {
-    let mut checks = Checks::default();
+    let mut branches = Branches::default();
     for (i, g) in gathered.iter().enumerate() {
         for block in &g.blocks {
             let terminator = first_inst[i] + block.insts.end.saturating_sub(1);
@@ -271,9 +271,15 @@ fn verified(
                 .iter()
                 .filter_map(|&t| target(i, t))
                 .map(|(j, b)| (first_block[j] + b.index()) as u32);
-            checks.push_block(terminator as u32, successors);
+            branches.push_block(terminator as u32, successors);
         }
     }
+    let mut checks: Vec<Checks> = gathered
+        .iter_mut()
+        .map(|g| g.checks.take())
+        .collect::<Option<_>>()?;
+    branches.hold(checks.iter().any(|c| !c.is_empty())).ok()?;
+    let gathered = &*gathered;
     // Where a local of piece `j` is defined, in the function's numbering.
     let place = |j: usize, l: LocalId| {
         let g = &gathered[j];
@@ -291,18 +297,19 @@ fn verified(
             }
         })
     };
-    for (i, g) in gathered.iter().enumerate() {
+    // Each piece's checks on a thread of its own, against the branches of the whole body.
+    let held = checks.par_iter_mut().enumerate().all(|(i, c)| {
         // Each name another piece defines, found once (a piece uses most many times).
         let mut resolved = vec![None; pieces[i].body().locals.len()];
         for (&l, &(j, def)) in &far[i] {
             resolved[l.index()] = place(j, def);
         }
         let moved = (first_block[i] as u32, first_inst[i] as u32);
-        checks.absorb(g.checks.as_ref()?, moved.0, moved.1, |l| {
-            resolved[l.index()]
-        })?;
-    }
-    checks.hold().ok()
+        c.localize(moved.0, moved.1, |l| resolved[l.index()])
+            .is_some()
+            && c.hold(&branches).is_ok()
+    });
+    held.then_some(())
 }
 
 /// Whether the names of piece `i` are as one reading would find them: those it defines are not

@@ -121,39 +121,14 @@ struct Phi {
     entries: (u32, u32),
 }
 
-/// What is left to check of a function once its branches are known, and the buffers to check
-/// it with (kept by a thread from one body to the next).
+/// The checks of a body read whole, with the buffers a thread keeps from one body to the next.
 #[derive(Default)]
-pub(super) struct Checks {
-    uses: Vec<Use>,
-    phis: Vec<Phi>,
-    entries: Vec<Entry>,
-    /// Each block's terminator (function numbering).
-    terminators: Vec<u32>,
-    flow: Flow,
-    /// The block of each instruction of the body gathered, made when a use needs it.
-    inst_blocks: Vec<u32>,
-    dominators: Dominators,
-    sorted_preds: Vec<u32>,
-    sorted_entries: Vec<(u32, Option<Place>)>,
+pub(super) struct BodyChecks {
+    branches: Branches,
+    checks: Checks,
 }
 
-impl Checks {
-    fn clear(&mut self) {
-        self.uses.clear();
-        self.phis.clear();
-        self.entries.clear();
-        self.terminators.clear();
-        self.flow.clear();
-    }
-
-    /// Add a block (function numbering) whose terminator, the instruction `terminator`,
-    /// branches to `successors`.
-    pub(super) fn push_block(&mut self, terminator: u32, successors: impl Iterator<Item = u32>) {
-        self.terminators.push(terminator);
-        self.flow.push_block(successors);
-    }
-
+impl BodyChecks {
     /// Check the body of a function read whole; `names_a_value_early` tells whether it names
     /// an instruction's value before (in the text) the instruction.
     pub(super) fn body_holds(
@@ -171,15 +146,41 @@ impl Checks {
         {
             return Ok(());
         }
-        self.clear();
+        self.branches.clear();
         for (b, block) in body.blocks.iter() {
-            self.push_block(
-                terminator(block),
-                body.successors(b).map(|s| s.index() as u32),
-            );
+            let successors = body.successors(b).map(|s| s.index() as u32);
+            self.branches.push_block(terminator(block), successors);
         }
-        self.gather(body, true, |_| None)?;
-        self.hold()
+        self.checks.clear();
+        self.checks.gather(body, true, |_| None)?;
+        self.branches.hold(!self.checks.is_empty())?;
+        self.checks.hold(&self.branches)
+    }
+}
+
+/// What a function's body, or a piece of it, leaves to check once the branches are known,
+/// and the buffers to check it with.
+#[derive(Default)]
+pub(super) struct Checks {
+    uses: Vec<Use>,
+    phis: Vec<Phi>,
+    entries: Vec<Entry>,
+    /// The block of each instruction of the body gathered, made when a use needs it.
+    inst_blocks: Vec<u32>,
+    sorted_preds: Vec<u32>,
+    sorted_entries: Vec<(u32, Option<Place>)>,
+}
+
+impl Checks {
+    fn clear(&mut self) {
+        self.uses.clear();
+        self.phis.clear();
+        self.entries.clear();
+    }
+
+    /// Whether nothing is left to check but the branches.
+    pub(super) fn is_empty(&self) -> bool {
+        self.uses.is_empty() && self.phis.is_empty()
     }
 
     /// Gather what the instructions of `body` (the whole body, or a piece, numbered on its
@@ -290,12 +291,11 @@ impl Checks {
         Ok(())
     }
 
-    /// Add what a piece left to check (gathered with its own numbering), moved to the
-    /// function's: its blocks start at `first_block`, its instructions at `first_inst`, and
-    /// `far` says where what other pieces define is (`None`: nowhere).
-    pub(super) fn absorb(
+    /// Move what a piece left to check (gathered with its own numbering) to the function's:
+    /// its blocks start at `first_block`, its instructions at `first_inst`, and `far` says
+    /// where what other pieces define is (`None`: nowhere, which fails).
+    pub(super) fn localize(
         &mut self,
-        piece: &Checks,
         first_block: u32,
         first_inst: u32,
         far: impl Fn(LocalId) -> Option<Place>,
@@ -316,32 +316,24 @@ impl Checks {
                 Place::Far(l) => far(l)?,
             })
         };
-        for u in &piece.uses {
-            self.uses.push(Use {
-                def: moved(u.def)?,
-                block: moved(u.block)?,
-                inst: u.inst + first_inst,
-                phi_block: match u.phi_block {
-                    NONE => NONE,
-                    b => b + first_block,
-                },
-                local: u.local,
-            });
+        for u in &mut self.uses {
+            u.def = moved(u.def)?;
+            u.block = moved(u.block)?;
+            u.inst += first_inst;
+            if u.phi_block != NONE {
+                u.phi_block += first_block;
+            }
         }
-        let base = self.entries.len() as u32;
-        for e in &piece.entries {
-            let value = match e.value {
-                Some(v) => Some(moved(v)?),
-                None => None,
-            };
-            let block = moved(e.block)?;
-            self.entries.push(Entry { block, value });
+        for e in &mut self.entries {
+            e.block = moved(e.block)?;
+            if let Some(v) = e.value {
+                e.value = Some(moved(v)?);
+            }
         }
-        self.phis.extend(piece.phis.iter().map(|p| Phi {
-            inst: p.inst + first_inst,
-            block: p.block + first_block,
-            entries: (p.entries.0 + base, p.entries.1 + base),
-        }));
+        for p in &mut self.phis {
+            p.inst += first_inst;
+            p.block += first_block;
+        }
         Some(())
     }
 
@@ -370,25 +362,12 @@ impl Checks {
         }
     }
 
-    /// Check what is left once every block is added and every place known: no branch to the
-    /// entry, phi entries that match the predecessors, uses their definitions dominate. A
-    /// place still [`Place::Far`] is an error of the caller's.
-    pub(super) fn hold(&mut self) -> Result<(), Fault> {
-        if let Some(from) =
-            (0..self.flow.blocks() as u32).find(|&b| self.flow.successors(b).contains(&0))
-        {
-            return Err(Fault {
-                inst: self.terminators[from as usize],
-                local: None,
-                kind: FaultKind::BranchToEntry,
-            });
-        }
-        if self.uses.is_empty() && self.phis.is_empty() {
-            return Ok(());
-        }
-        self.flow.find_predecessors();
+    /// Check what is left once the branches are known ([`Branches::hold`]) and every place
+    /// is (a place still [`Place::Far`] fails): phi entries that match the predecessors, uses
+    /// their definitions dominate.
+    pub(super) fn hold(&mut self, branches: &Branches) -> Result<(), Fault> {
         for phi in &self.phis {
-            let preds = self.flow.predecessors(phi.block);
+            let preds = branches.flow.predecessors(phi.block);
             let entries = &self.entries[phi.entries.0 as usize..phi.entries.1 as usize];
             let fault = |kind| Fault {
                 inst: phi.inst,
@@ -417,12 +396,8 @@ impl Checks {
                 }
             }
         }
-        if self.uses.is_empty() {
-            return Ok(());
-        }
-        self.dominators.compute(&self.flow);
         for u in &self.uses {
-            if !self.reaches(u) {
+            if !branches.reaches(u) {
                 let self_reference = matches!(u.def, Place::Inst { inst, .. } if inst == u.inst)
                     && u.phi_block == NONE;
                 return Err(Fault {
@@ -434,6 +409,49 @@ impl Checks {
                     },
                 });
             }
+        }
+        Ok(())
+    }
+}
+
+/// A function's blocks and branches, and what the checks ask of them: predecessors and the
+/// dominator tree.
+#[derive(Default)]
+pub(super) struct Branches {
+    /// Each block's terminator (function numbering).
+    terminators: Vec<u32>,
+    flow: Flow,
+    dominators: Dominators,
+}
+
+impl Branches {
+    fn clear(&mut self) {
+        self.terminators.clear();
+        self.flow.clear();
+    }
+
+    /// Add a block (function numbering) whose terminator, the instruction `terminator`,
+    /// branches to `successors`.
+    pub(super) fn push_block(&mut self, terminator: u32, successors: impl Iterator<Item = u32>) {
+        self.terminators.push(terminator);
+        self.flow.push_block(successors);
+    }
+
+    /// Check that no branch returns to the entry block; then, when checks are `pending`, find
+    /// the predecessors and the dominator tree they ask of the branches.
+    pub(super) fn hold(&mut self, pending: bool) -> Result<(), Fault> {
+        if let Some(from) =
+            (0..self.flow.blocks() as u32).find(|&b| self.flow.successors(b).contains(&0))
+        {
+            return Err(Fault {
+                inst: self.terminators[from as usize],
+                local: None,
+                kind: FaultKind::BranchToEntry,
+            });
+        }
+        if pending {
+            self.flow.find_predecessors();
+            self.dominators.compute(&self.flow);
         }
         Ok(())
     }

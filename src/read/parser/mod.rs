@@ -284,7 +284,7 @@ pub(crate) struct Scratch<'a> {
     types: BodyTypes<'a>,
     known_lists: KnownLists,
     /// What LLVM's verifier checks of a body (see `read::verify`).
-    pub(in crate::read) checks: crate::read::verify::Checks,
+    pub(in crate::read) checks: crate::read::verify::BodyChecks,
 }
 
 impl Scratch<'_> {
