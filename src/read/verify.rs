@@ -548,8 +548,6 @@ fn scope_list_holds(m: &Module, body: &Body, list: MdRef) -> Result<(), &'static
     }) else {
         return Ok(());
     };
-    let is_string = |op: &Option<MdRef>| matches!(op, Some(MdRef::Str(_)));
-    let is_self = |op: &Option<MdRef>, id: MdId| matches!(op, Some(MdRef::Node(n)) if *n == id);
     for scope in scopes.iter() {
         let &Some(MdRef::Node(scope)) = scope else {
             return Err("scope list must consist of MDNodes");
@@ -557,32 +555,48 @@ fn scope_list_holds(m: &Module, body: &Body, list: MdRef) -> Result<(), &'static
         let Some(operands) = tuple(scope) else {
             continue;
         };
-        if !(2..=3).contains(&operands.len()) {
-            return Err("scope must have two or three operands");
-        }
-        if !(is_self(&operands[0], scope) || is_string(&operands[0])) {
-            return Err("first scope operand must be self-referential or string");
-        }
-        if operands.len() == 3 && !is_string(&operands[2]) {
-            return Err("third scope operand must be string (if used)");
-        }
+        let scope_faults = [
+            "scope must have two or three operands",
+            "first scope operand must be self-referential or string",
+            "third scope operand must be string (if used)",
+        ];
+        named_node_holds(scope, operands, 2, scope_faults)?;
         let Some(MdRef::Node(domain)) = operands[1] else {
             return Err("second scope operand must be MDNode");
         };
         let Some(operands) = tuple(domain) else {
             continue;
         };
-        if !(1..=2).contains(&operands.len()) {
-            return Err("domain must have one or two operands");
-        }
-        if !(is_self(&operands[0], domain) || is_string(&operands[0])) {
-            return Err("first domain operand must be self-referential or string");
-        }
-        if operands.len() == 2 && !is_string(&operands[1]) {
-            return Err("second domain operand must be string (if used)");
-        }
+        let domain_faults = [
+            "domain must have one or two operands",
+            "first domain operand must be self-referential or string",
+            "second domain operand must be string (if used)",
+        ];
+        named_node_holds(domain, operands, 1, domain_faults)?;
     }
     Ok(())
+}
+
+/// A scope's or a domain's operands, node `id`'s: `required` of them or one more, the first
+/// the node itself or a string (its name), the one more a string; else the fault among
+/// `faults` (for the count, the first, the one more).
+fn named_node_holds(
+    id: MdId,
+    operands: &[Option<MdRef>],
+    required: usize,
+    faults: [&'static str; 3],
+) -> Result<(), &'static str> {
+    let is_string = |op: &Option<MdRef>| matches!(op, Some(MdRef::Str(_)));
+    if !(required..=required + 1).contains(&operands.len()) {
+        return Err(faults[0]);
+    }
+    if !(operands[0] == Some(MdRef::Node(id)) || is_string(&operands[0])) {
+        return Err(faults[1]);
+    }
+    match operands.get(required) {
+        Some(extra) if !is_string(extra) => Err(faults[2]),
+        _ => Ok(()),
+    }
 }
 
 /// How many of `items` name the local `l`.
