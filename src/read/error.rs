@@ -22,7 +22,8 @@ pub enum ReadError {
     /// A module that reads, but that LLVM's verifier refuses (`opt-22` says "input module is
     /// broken!" without a place): a value used where its definition does not dominate the
     /// use, a phi node whose entries do not match its block's predecessors, a branch to the
-    /// entry block. LLVM reports these once the module is read, after any other error.
+    /// entry block, alias scopes that are not lists of scopes and domains (`read::verify`).
+    /// LLVM reports these once the module is read, after any other error.
     Invalid(Box<Diagnostic>),
 }
 
