@@ -805,8 +805,8 @@ fn read_whole<'a>(
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, mut uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
-    let names_a_value_early = scratch.names_a_value_early(&body);
-    let checked = match scratch.checks.body_holds(&body, names_a_value_early) {
+    let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(&body);
+    let checked = match scratch.checks.body_holds(&body, one_block_in_order) {
         Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
         Ok(()) => verify::scope_lists_hold(m, &body).map_err(|(kind, message)| {
             let message = format!("{message} (LLVM's verifier)");

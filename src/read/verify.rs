@@ -1,8 +1,9 @@
 //! The checks of LLVM 22's verifier that a function body can fail once it parses: each use of
 //! an instruction's value is reached only through its definition (dominance), phi nodes stand
 //! first in their block and name each predecessor as often as it branches there, and no
-//! branch leads back to the entry block. `opt-22` refuses such a module ("input module is
-//! broken!") before any pass runs; merging it would write a module no tool takes.
+//! branch leads back to the entry block; the nodes of alias scope attachments are lists of
+//! scopes and domains. `opt-22` refuses such a module ("input module is broken!") before any
+//! pass runs; merging it would write a module no tool takes.
 //!
 //! Blocks and instructions are numbered in text order across the function, so that a body
 //! read whole and one read in pieces (`pieces.rs`) are checked by the same code: what can be
@@ -10,7 +11,8 @@
 //! function's branches are known ([`Checks::hold`]).
 
 use crate::model::{
-    Body, InstId, Item, LocalDef, LocalId, MdBody, MdId, MdRef, Module, Opcode, Span, ValueKind,
+    Block, Body, InstId, Item, LocalDef, LocalId, MdBody, MdId, MdRef, Module, Opcode, Span,
+    ValueKind,
 };
 use cranelift_entity::EntityRef;
 
@@ -91,6 +93,13 @@ pub(super) enum Place {
     Far(LocalId),
 }
 
+impl Place {
+    /// Whether it may be an instruction's value (what dominance is asked of).
+    fn is_instruction(self) -> bool {
+        matches!(self, Place::Inst { .. } | Place::Far(_))
+    }
+}
+
 /// A use of an instruction's value that its own block does not settle.
 #[derive(Clone, Copy, Debug)]
 struct Use {
@@ -129,17 +138,16 @@ pub(super) struct BodyChecks {
 }
 
 impl BodyChecks {
-    /// Check the body of a function read whole; `names_a_value_early` tells whether it names
-    /// an instruction's value before (in the text) the instruction.
+    /// Check the body of a function read whole; `one_block_in_order` tells that it is one
+    /// block that names each instruction's value after (in the text) the instruction.
     pub(super) fn body_holds(
         &mut self,
         body: &Body,
-        names_a_value_early: bool,
+        one_block_in_order: bool,
     ) -> Result<(), Fault> {
-        // Most small functions are one block whose values are named after their definitions:
-        // only a phi or a branch back to the block could fail.
-        if body.blocks.len() == 1
-            && !names_a_value_early
+        // Most small functions are such a block: only a phi or a branch back to the block
+        // could fail.
+        if one_block_in_order
             && let Some(only) = body.entry()
             && !body.successors(only).any(|s| s == only)
             && !body.insts.values().any(|i| i.opcode == Opcode::Phi)
@@ -184,7 +192,7 @@ impl Checks {
     }
 
     /// Gather what the instructions of `body` (the whole body, or a piece, numbered on its
-    /// own: see [`Checks::absorb`]) leave to check, and check what each block settles: a use
+    /// own: see [`Checks::localize`]) leave to check, and check what each block settles: a use
     /// after its definition in the same block, phi nodes first. `far` says which locals
     /// another piece defines; `entry`, whether the body's first block is the function's.
     pub(super) fn gather(
@@ -194,101 +202,120 @@ impl Checks {
         far: impl Fn(LocalId) -> Option<Place>,
     ) -> Result<(), Fault> {
         self.inst_blocks.clear();
-        // The entry block's values, but an invoke's, dominate every other block (at -O0,
-        // most uses across blocks are of the entry's allocas).
         let entry_end = match body.blocks.values().next() {
             Some(first) if entry => first.first_inst + first.inst_count,
             _ => 0,
         };
-        let dominates_all =
-            |d: u32| d < entry_end && body.insts[InstId::from_u32(d)].opcode != Opcode::Invoke;
         for (b, block) in body.blocks.iter() {
-            let here = b.index() as u32;
             let mut phis_done = false;
             for i in block.insts() {
-                let inst = &body.insts[i];
-                let at = i.as_u32();
-                let items = body.items(i);
-                if inst.opcode != Opcode::Phi {
+                if body.insts[i].opcode != Opcode::Phi {
                     phis_done = true;
-                    for (k, item) in items.iter().enumerate() {
-                        let Item::Value(v) = item else { continue };
-                        let ValueKind::Local(l) = v.kind() else {
-                            continue;
-                        };
-                        match body.locals[l].def {
-                            // Most uses follow their definition in the same block.
-                            LocalDef::Inst(d)
-                                if (block.first_inst..at).contains(&d.as_u32())
-                                    || (here != 0 && dominates_all(d.as_u32())) =>
-                            {
-                                continue;
-                            }
-                            LocalDef::Block(_) => continue,
-                            _ => {}
-                        }
-                        let def = self.place(body, l, &far);
-                        if matches!(def, Place::Inst { .. } | Place::Far(_)) {
-                            self.uses.push(Use {
-                                def,
-                                block: Place::Block(here),
-                                inst: at,
-                                phi_block: NONE,
-                                local: (l, k as u32),
-                            });
-                        }
-                    }
-                    continue;
-                }
-                if phis_done {
+                    self.gather_operands(body, (b.index() as u32, block), i, entry_end, &far);
+                } else if phis_done {
                     return Err(Fault {
-                        inst: at,
+                        inst: i.as_u32(),
                         local: None,
                         kind: FaultKind::PhiNotFirst,
                     });
+                } else {
+                    self.gather_phi(body, b.index() as u32, i, entry_end, &far);
                 }
-                // The type, then pairs of a value and a block.
-                let start = items
-                    .iter()
-                    .position(|it| matches!(it, Item::Type(_)))
-                    .map_or(items.len(), |p| p + 1);
-                let first_entry = self.entries.len() as u32;
-                for (k, pair) in (start..).step_by(2).zip(items[start..].chunks_exact(2)) {
-                    let (Item::Value(v), Item::Value(from)) = (pair[0], pair[1]) else {
-                        continue;
-                    };
-                    let ValueKind::Local(from) = from.kind() else {
-                        continue;
-                    };
-                    let from = self.place(body, from, &far);
-                    let value = match v.kind() {
-                        ValueKind::Local(l) => {
-                            let def = self.place(body, l, &far);
-                            let settled = matches!(body.locals[l].def,
-                                LocalDef::Inst(d) if dominates_all(d.as_u32()));
-                            if matches!(def, Place::Inst { .. } | Place::Far(_)) && !settled {
-                                self.uses.push(Use {
-                                    def,
-                                    block: from,
-                                    inst: at,
-                                    phi_block: here,
-                                    local: (l, k as u32),
-                                });
-                            }
-                            Some(def)
-                        }
-                        _ => None,
-                    };
-                    self.entries.push(Entry { block: from, value });
-                }
-                self.phis.push(Phi {
-                    inst: at,
-                    block: here,
-                    entries: (first_entry, self.entries.len() as u32),
-                });
             }
         }
         Ok(())
+    }
+
+    /// The uses of instruction `i`, not a phi, of block `here`, that the block does not
+    /// settle.
+    fn gather_operands(
+        &mut self,
+        body: &Body,
+        (here, block): (u32, &Block),
+        i: InstId,
+        entry_end: u32,
+        far: &impl Fn(LocalId) -> Option<Place>,
+    ) {
+        let at = i.as_u32();
+        for (k, item) in body.items(i).iter().enumerate() {
+            let Item::Value(v) = item else { continue };
+            let ValueKind::Local(l) = v.kind() else {
+                continue;
+            };
+            match body.locals[l].def {
+                // Most uses follow their definition in the same block.
+                LocalDef::Inst(d)
+                    if (block.first_inst..at).contains(&d.as_u32())
+                        || (here != 0 && dominates_all(body, d, entry_end)) =>
+                {
+                    continue;
+                }
+                LocalDef::Block(_) => continue,
+                _ => {}
+            }
+            let def = self.place(body, l, far);
+            if def.is_instruction() {
+                self.uses.push(Use {
+                    def,
+                    block: Place::Block(here),
+                    inst: at,
+                    phi_block: NONE,
+                    local: (l, k as u32),
+                });
+            }
+        }
+    }
+
+    /// The entries of phi `i` of block `here`, and the uses among them that an entry-block
+    /// value does not settle.
+    fn gather_phi(
+        &mut self,
+        body: &Body,
+        here: u32,
+        i: InstId,
+        entry_end: u32,
+        far: &impl Fn(LocalId) -> Option<Place>,
+    ) {
+        // The type, then pairs of a value and a block.
+        let items = body.items(i);
+        let start = items
+            .iter()
+            .position(|it| matches!(it, Item::Type(_)))
+            .map_or(items.len(), |p| p + 1);
+        let first_entry = self.entries.len() as u32;
+        for (k, pair) in (start..).step_by(2).zip(items[start..].chunks_exact(2)) {
+            let (Item::Value(v), Item::Value(from)) = (pair[0], pair[1]) else {
+                continue;
+            };
+            let ValueKind::Local(from) = from.kind() else {
+                continue;
+            };
+            let from = self.place(body, from, far);
+            let value = match v.kind() {
+                ValueKind::Local(l) => {
+                    let def = self.place(body, l, far);
+                    let settled = matches!(body.locals[l].def,
+                        LocalDef::Inst(d) if dominates_all(body, d, entry_end));
+                    if def.is_instruction() && !settled {
+                        self.uses.push(Use {
+                            def,
+                            block: from,
+                            inst: i.as_u32(),
+                            phi_block: here,
+                            local: (l, k as u32),
+                        });
+                    }
+                    Some(def)
+                }
+                _ => None,
+            };
+            self.entries.push(Entry { block: from, value });
+        }
+        self.phis.push(Phi {
+            inst: i.as_u32(),
+            block: here,
+            entries: (first_entry, self.entries.len() as u32),
+        });
     }
 
     /// Move what a piece left to check (gathered with its own numbering) to the function's:
@@ -603,6 +630,13 @@ fn named_node_holds(
 pub(super) fn occurrences(items: &[Item], l: LocalId) -> usize {
     let named = |it: &&Item| matches!(it, Item::Value(v) if v.kind() == ValueKind::Local(l));
     items.iter().filter(named).count()
+}
+
+/// Whether the value of instruction `d` dominates every block but the entry: it is in the
+/// entry block (which ends at `entry_end`) and not an invoke (at -O0, most uses across
+/// blocks are of the entry's allocas).
+fn dominates_all(body: &Body, d: InstId, entry_end: u32) -> bool {
+    d.as_u32() < entry_end && body.insts[d].opcode != Opcode::Invoke
 }
 
 /// A block's last instruction, its terminator.
