@@ -17,6 +17,7 @@ mod lexer;
 mod parser;
 mod pieces;
 pub(crate) mod verify;
+mod verify_metadata;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
@@ -808,10 +809,11 @@ fn read_whole<'a>(
     let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(&body);
     let checked = match scratch.checks.body_holds(&body, one_block_in_order) {
         Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
-        Ok(()) => verify::scope_lists_hold(m, &body).map_err(|(kind, message)| {
-            let message = format!("{message} (LLVM's verifier)");
-            ReadError::invalid(m.source.as_bytes(), kind, message)
-        }),
+        Ok(()) => verify_metadata::metadata_holds(m, &body, &uses, &mut scratch.valid_tags)
+            .map_err(|(at, message)| {
+                let message = format!("{message} (LLVM's verifier)");
+                ReadError::invalid(m.source.as_bytes(), at, message)
+            }),
     };
     if let Err(e) = checked {
         scratch.recycle(body);

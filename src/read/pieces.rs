@@ -11,7 +11,8 @@
 //! whole, which gives the one answer and the one error there is.
 
 use super::parser::{LocalKey, Parser, Piece};
-use super::verify::{self, Branches, Checks, Place};
+use super::verify::{Branches, Checks, Place};
+use super::verify_metadata;
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -154,8 +155,9 @@ impl Gathered {
             .collect();
         let mut checks = Checks::default();
         let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
-        let held =
-            checks.gather(body, first, far).is_ok() && verify::scope_lists_hold(m, body).is_ok();
+        let held = checks.gather(body, first, far).is_ok()
+            && verify_metadata::metadata_holds(m, body, &piece.uses, &mut Default::default())
+                .is_ok();
         Gathered {
             blocks,
             opcodes,

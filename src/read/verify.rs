@@ -1,19 +1,16 @@
 //! The checks of LLVM 22's verifier that a function body can fail once it parses: each use of
 //! an instruction's value is reached only through its definition (dominance), phi nodes stand
 //! first in their block and name each predecessor as often as it branches there, and no
-//! branch leads back to the entry block; the nodes of alias scope attachments are lists of
-//! scopes and domains. `opt-22` refuses such a module ("input module is broken!") before any
-//! pass runs; merging it would write a module no tool takes.
+//! branch leads back to the entry block (the metadata instructions name is checked in
+//! `verify_metadata.rs`). `opt-22` refuses such a module ("input module is broken!") before
+//! any pass runs; merging it would write a module no tool takes.
 //!
 //! Blocks and instructions are numbered in text order across the function, so that a body
 //! read whole and one read in pieces (`pieces.rs`) are checked by the same code: what can be
 //! told within a block is told as the body is gathered ([`Checks`]); the rest, once the
 //! function's branches are known ([`Checks::hold`]).
 
-use crate::model::{
-    Block, Body, InstId, Item, LocalDef, LocalId, MdBody, MdId, MdRef, Module, Opcode, Span,
-    ValueKind,
-};
+use crate::model::{Block, Body, InstId, Item, LocalDef, LocalId, Opcode, ValueKind};
 use cranelift_entity::EntityRef;
 
 const NONE: u32 = u32::MAX;
@@ -544,85 +541,6 @@ impl Branches {
             }
         }
         true
-    }
-}
-
-/// The nodes the `!alias.scope` and `!noalias` attachments of `body` name, as LLVM's
-/// verifier checks them (`visitAliasScopeListMetadata`): a list of scopes, each a node of two
-/// or three operands (itself or a string, its domain, a string), each domain a node of one or
-/// two (itself or a string, a string). The first that fails: the attachment's kind, and
-/// LLVM's message. A scope or domain LLVM prints as a specialized node is not looked into.
-pub(super) fn scope_lists_hold(m: &Module, body: &Body) -> Result<(), (Span, &'static str)> {
-    for &(kind, list) in &body.attachments {
-        if matches!(
-            &m.source.as_bytes()[kind.range()],
-            b"!alias.scope" | b"!noalias"
-        ) {
-            scope_list_holds(m, body, list).map_err(|message| (kind, message))?;
-        }
-    }
-    Ok(())
-}
-
-fn scope_list_holds(m: &Module, body: &Body, list: MdRef) -> Result<(), &'static str> {
-    let tuple = |id: MdId| match &body.md_node(m, id).body {
-        MdBody::Tuple(operands) => Some(operands),
-        _ => None,
-    };
-    let Some(scopes) = (match list {
-        MdRef::Node(id) => tuple(id),
-        _ => None,
-    }) else {
-        return Ok(());
-    };
-    for scope in scopes.iter() {
-        let &Some(MdRef::Node(scope)) = scope else {
-            return Err("scope list must consist of MDNodes");
-        };
-        let Some(operands) = tuple(scope) else {
-            continue;
-        };
-        let scope_faults = [
-            "scope must have two or three operands",
-            "first scope operand must be self-referential or string",
-            "third scope operand must be string (if used)",
-        ];
-        named_node_holds(scope, operands, 2, scope_faults)?;
-        let Some(MdRef::Node(domain)) = operands[1] else {
-            return Err("second scope operand must be MDNode");
-        };
-        let Some(operands) = tuple(domain) else {
-            continue;
-        };
-        let domain_faults = [
-            "domain must have one or two operands",
-            "first domain operand must be self-referential or string",
-            "second domain operand must be string (if used)",
-        ];
-        named_node_holds(domain, operands, 1, domain_faults)?;
-    }
-    Ok(())
-}
-
-/// A scope's or a domain's operands, node `id`'s: `required` of them or one more, the first
-/// the node itself or a string (its name), the one more a string; else the fault among
-/// `faults` (for the count, the first, the one more).
-fn named_node_holds(
-    id: MdId,
-    operands: &[Option<MdRef>],
-    required: usize,
-    faults: [&'static str; 3],
-) -> Result<(), &'static str> {
-    let is_string = |op: &Option<MdRef>| matches!(op, Some(MdRef::Str(_)));
-    if !(required..=required + 1).contains(&operands.len()) {
-        return Err(faults[0]);
-    }
-    if !(operands[0] == Some(MdRef::Node(id)) || is_string(&operands[0])) {
-        return Err(faults[1]);
-    }
-    match operands.get(required) {
-        Some(extra) if !is_string(extra) => Err(faults[2]),
-        _ => Ok(()),
     }
 }
 

@@ -1204,18 +1204,3 @@ impl<'a> Parser<'a> {
         Ok(ret)
     }
 }
-
-/// An integer literal's value as the bits of a 128-bit integer (a negative one in two's
-/// complement), or `None` when it does not fit.
-fn int_literal(text: &[u8]) -> Option<u128> {
-    match text {
-        b"true" => Some(1),
-        b"false" => Some(0),
-        _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
-            Some(hex) => std::str::from_utf8(hex)
-                .ok()
-                .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
-            None => decimal_i128(text).map(|v| v as u128),
-        },
-    }
-}

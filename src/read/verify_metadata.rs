@@ -1,0 +1,797 @@
+//! The checks of LLVM 22's verifier on the metadata a body's instructions name: the nodes of
+//! `!alias.scope` and `!noalias` attachments and of `llvm.experimental.noalias.scope.decl`
+//! calls are lists of scopes and domains (`visitAliasScopeListMetadata`), and `!tbaa` tags
+//! are struct-path access tags whose path leads to their access type
+//! (`TBAAVerifier::visitTBAAMetadata`). `opt-22` refuses a module that fails them ("input
+//! module is broken!"); C and C++ modules carry a `!tbaa` tag on most loads and stores, so a
+//! changed byte often lands in one.
+//!
+//! A node is compared as LLVM compares it: two nodes that are not `distinct` and have the
+//! same operands are one node. Where the answer hangs on what these checks do not model (the
+//! operands of a specialized node such as `!DIBasicType(...)`, a constant expression that may
+//! fold to an integer, an integer over 128 bits, a null operand where LLVM's verifier would
+//! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
+
+use super::parser::{global_named, int_literal};
+use crate::model::{
+    Body, Const, GlobalUse, Item, MdBody, MdId, MdRef, Module, Opcode, Span, Type, UseRole,
+    ValueKind,
+};
+use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
+
+const NOT_AN_ACCESS: &str = "This instruction shall not have a TBAA access tag!";
+
+/// How deep two nodes' operands are compared before the answer is taken as unknown (nodes
+/// that name each other in a cycle).
+const SAME_DEPTH: u32 = 32;
+
+/// The module's `!tbaa` tags found valid (but for the instruction that carries them): C and
+/// C++ modules name a few hundred tags from tens of thousands of loads and stores, and a tag
+/// whose base type is a large struct takes a walk over its fields.
+#[derive(Default)]
+pub(super) struct ValidTags {
+    tags: FxHashSet<MdId>,
+    /// The answers of [`Nodes::base_node`] for the module's nodes, by format: a struct's
+    /// fields are checked once, not at each of its tags.
+    bases: FxHashMap<(MdId, bool), Option<BaseType>>,
+    /// The answers of [`Nodes::is_scalar`] for the module's nodes.
+    scalars: FxHashMap<MdId, bool>,
+}
+
+/// The first of the instructions of `body` whose metadata LLVM's verifier refuses: where (the
+/// attachment's kind, or the callee of a scope declaration) and LLVM's message. `uses` are the
+/// body's own uses of globals, the first numbered `m.uses.len()`.
+pub(super) fn metadata_holds(
+    m: &Module,
+    body: &Body,
+    uses: &[GlobalUse],
+    valid: &mut ValidTags,
+) -> Result<(), (Span, &'static str)> {
+    let nodes = Nodes { m, body };
+    for i in body.insts.values() {
+        if i.md_len == 0 {
+            continue;
+        }
+        let attachments = &body.attachments[i.md_start as usize..][..i.md_len as usize];
+        for &(kind, md) in attachments {
+            let checked = match m.bytes(kind) {
+                b"!alias.scope" | b"!noalias" => nodes.scope_list_holds(md),
+                b"!tbaa" => nodes.tbaa_tag_holds(i.opcode, md, valid),
+                _ => Ok(()),
+            };
+            checked.map_err(|message| (kind, message))?;
+        }
+    }
+    for (callee, list) in scope_declarations(m, body, uses) {
+        nodes
+            .declared_scope_holds(list)
+            .map_err(|message| (callee, message))?;
+    }
+    Ok(())
+}
+
+/// The calls of `llvm.experimental.noalias.scope.decl` in `body`: the callee's span and the
+/// metadata argument, if it is one. Found from the body's uses of globals, which name the
+/// intrinsic at most a few times, rather than from its calls.
+fn scope_declarations<'a>(
+    m: &'a Module,
+    body: &'a Body,
+    uses: &'a [GlobalUse],
+) -> impl Iterator<Item = (Span, Option<MdRef>)> + 'a {
+    const NAME: &[u8] = b"llvm.experimental.noalias.scope.decl";
+    let declared = global_named(m, NAME);
+    let names_it = move |u: &GlobalUse| match declared {
+        _ if u.role != UseRole::Callee => false,
+        Some(g) => u.global == g,
+        // LLVM declares an intrinsic a body calls without a declaration.
+        None => {
+            u.global.is_reserved_value()
+                && match m.bytes(u.span).strip_prefix(b"@") {
+                    Some([b'"', quoted @ .., b'"']) => super::lexer::unescape(quoted) == NAME,
+                    Some(bare) => bare == NAME,
+                    None => false,
+                }
+        }
+    };
+    uses.iter()
+        .filter(move |u| names_it(u))
+        .filter_map(move |u| {
+            // Instructions are in text order.
+            let after = body
+                .insts
+                .values()
+                .as_slice()
+                .partition_point(|i| i.span.start <= u.span.start);
+            let inst = crate::model::InstId::new(after.checked_sub(1)?);
+            if body.insts[inst].opcode != Opcode::Call {
+                return None;
+            }
+            let items = body.items(inst);
+            let open = items.iter().position(|it| *it == Item::Mark(b'('))?;
+            let argument = items[open + 1..].iter().find_map(|it| match it {
+                Item::Value(v) => Some(*v),
+                _ => None,
+            });
+            match argument.map(|v| v.kind()) {
+                Some(ValueKind::Const(c)) => match body.constant(m, c) {
+                    Const::Metadata(md) => Some((u.span, Some(*md))),
+                    _ => None,
+                },
+                _ => None,
+            }
+        })
+}
+
+/// Why a check ends before it holds: a fault with LLVM's message, or an answer these checks
+/// do not model (the tag is then taken as valid, as LLVM may take it).
+enum Stop {
+    Fault(&'static str),
+    Unknown,
+}
+
+type Checked<T> = Result<T, Stop>;
+
+/// LLVM's verifier refuses with `message` unless `holds`.
+fn check(holds: bool, message: &'static str) -> Checked<()> {
+    if holds {
+        Ok(())
+    } else {
+        Err(Stop::Fault(message))
+    }
+}
+
+/// An integer constant (LLVM's `ConstantInt`): its width and its bits.
+#[derive(Clone, Copy)]
+struct Int {
+    width: u32,
+    bits: u128,
+}
+
+impl Int {
+    fn mask(width: u32) -> u128 {
+        u128::MAX >> (128 - width)
+    }
+
+    /// `self - other`, at their common width (LLVM asserts they have one).
+    fn minus(self, other: Int) -> Checked<Int> {
+        if self.width != other.width {
+            return Err(Stop::Unknown);
+        }
+        Ok(Int {
+            width: self.width,
+            bits: self.bits.wrapping_sub(other.bits) & Int::mask(self.width),
+        })
+    }
+}
+
+/// A node as these checks meet it: one of the module's or the body's, or the scalar type node
+/// `!{a, b}` that LLVM's parser makes of an old-style tag `!{a, b, c}` (`UpgradeTBAANode`).
+#[derive(Clone, Copy, PartialEq)]
+enum Node {
+    Id(MdId),
+    Upgraded([Option<MdRef>; 2]),
+}
+
+/// A node's operands.
+enum Operands<'a> {
+    Of(&'a [Option<MdRef>]),
+    Pair([Option<MdRef>; 2]),
+}
+
+impl std::ops::Deref for Operands<'_> {
+    type Target = [Option<MdRef>];
+    fn deref(&self) -> &[Option<MdRef>] {
+        match self {
+            Operands::Of(operands) => operands,
+            Operands::Pair(pair) => pair,
+        }
+    }
+}
+
+/// A `!tbaa` tag once LLVM's parser has upgraded it: its base type, its access type, its
+/// offset (`None`: not an integer), its immutability flag if it has one, and whether its
+/// access type is a type node of the new format.
+struct Tag {
+    base: Option<Node>,
+    access: Option<Node>,
+    offset: Option<Int>,
+    immutability: Option<Option<MdRef>>,
+    new_format: bool,
+}
+
+/// A valid base type node: the width of its fields' offsets (`u32::MAX` when it has no field,
+/// 0 for a scalar) and the offsets.
+#[derive(Clone)]
+struct BaseType {
+    width: u32,
+    offsets: Rc<[u128]>,
+}
+
+/// The metadata nodes as the body sees them.
+#[derive(Clone, Copy)]
+struct Nodes<'a> {
+    m: &'a Module,
+    body: &'a Body,
+}
+
+impl<'a> Nodes<'a> {
+    /// A node's operands, when it is a tuple (`!{...}`).
+    fn operands(self, node: Node) -> Checked<Operands<'a>> {
+        match node {
+            Node::Id(id) => match &self.body.md_node(self.m, id).body {
+                MdBody::Tuple(operands) => Ok(Operands::Of(operands)),
+                _ => Err(Stop::Unknown),
+            },
+            Node::Upgraded(pair) => Ok(Operands::Pair(pair)),
+        }
+    }
+
+    fn tuple(self, id: MdId) -> Option<&'a [Option<MdRef>]> {
+        match &self.body.md_node(self.m, id).body {
+            MdBody::Tuple(operands) => Some(operands),
+            _ => None,
+        }
+    }
+
+    fn is_distinct(self, node: Node) -> bool {
+        match node {
+            Node::Id(id) => self.body.md_node(self.m, id).distinct,
+            Node::Upgraded(_) => false,
+        }
+    }
+
+    /// The node an operand is, if it is one (`dyn_cast_or_null<MDNode>`).
+    fn node(self, op: Option<MdRef>) -> Checked<Option<Node>> {
+        match op {
+            Some(MdRef::Node(id)) => match self.body.md_node(self.m, id).body {
+                MdBody::Tuple(_) | MdBody::Specialized(_) => Ok(Some(Node::Id(id))),
+                _ => Err(Stop::Unknown),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether a non-null operand is a node (`isa<MDNode>`, which LLVM may not ask of null).
+    fn is_node(self, op: Option<MdRef>) -> Checked<bool> {
+        match op {
+            None => Err(Stop::Unknown),
+            op => Ok(self.node(op)?.is_some()),
+        }
+    }
+
+    /// Whether a non-null operand is a string (`isa<MDString>`).
+    fn is_string(op: Option<MdRef>) -> Checked<bool> {
+        match op {
+            None => Err(Stop::Unknown),
+            op => Ok(matches!(op, Some(MdRef::Str(_)))),
+        }
+    }
+
+    /// The integer an operand is, if it is one (`mdconst::dyn_extract_or_null<ConstantInt>`).
+    fn int(self, op: Option<MdRef>) -> Checked<Option<Int>> {
+        let Some(MdRef::Value(ty, value)) = op else {
+            return Ok(None);
+        };
+        let ValueKind::Const(c) = value.kind() else {
+            return Ok(None);
+        };
+        let width = match self.body.ty(self.m, ty) {
+            Type::Int(width) if *width <= 128 => *width,
+            Type::Int(_) | Type::Vector { .. } => return Err(Stop::Unknown),
+            _ => return Ok(None),
+        };
+        let bits = match self.body.constant(self.m, c) {
+            Const::Int(span) => int_literal(self.m.bytes(*span)).ok_or(Stop::Unknown)?,
+            Const::Zero => 0,
+            // It may fold to an integer, as LLVM's parser folds it.
+            Const::Expr(_) => return Err(Stop::Unknown),
+            _ => return Ok(None),
+        };
+        Ok(Some(Int {
+            width,
+            bits: bits & Int::mask(width),
+        }))
+    }
+
+    /// Whether `a` and `b` are one node to LLVM: the same, or both uniqued with the same
+    /// operands.
+    fn same(self, a: Node, b: Node) -> Checked<bool> {
+        self.same_within(a, b, SAME_DEPTH)
+    }
+
+    fn same_within(self, a: Node, b: Node, depth: u32) -> Checked<bool> {
+        if a == b {
+            return Ok(true);
+        }
+        if self.is_distinct(a) || self.is_distinct(b) {
+            return Ok(false);
+        }
+        if depth == 0 {
+            return Err(Stop::Unknown);
+        }
+        let (oa, ob) = (self.operands(a)?, self.operands(b)?);
+        if oa.len() != ob.len() {
+            return Ok(false);
+        }
+        for (&x, &y) in oa.iter().zip(ob.iter()) {
+            let same = match (x, y) {
+                (None, None) => true,
+                (Some(MdRef::Node(x)), Some(MdRef::Node(y))) => {
+                    self.same_within(Node::Id(x), Node::Id(y), depth - 1)?
+                }
+                (Some(MdRef::Str(x)), Some(MdRef::Str(y))) => self.same_string(x, y),
+                (Some(MdRef::Value(..)), Some(MdRef::Value(..))) => {
+                    match (self.int(x)?, self.int(y)?) {
+                        (Some(x), Some(y)) => x.width == y.width && x.bits == y.bits,
+                        _ if x == y => true,
+                        _ => return Err(Stop::Unknown),
+                    }
+                }
+                _ => false,
+            };
+            if !same {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether two `!"..."` strings hold the same bytes, escapes decoded.
+    fn same_string(self, a: Span, b: Span) -> bool {
+        let text = |s: Span| {
+            let quoted = self.m.bytes(s);
+            &quoted[2..quoted.len() - 1]
+        };
+        let (a, b) = (text(a), text(b));
+        a == b
+            || (a.contains(&b'\\') || b.contains(&b'\\'))
+                && super::lexer::unescape(a) == super::lexer::unescape(b)
+    }
+
+    fn is_one_of(self, node: Node, nodes: &[Node]) -> Checked<bool> {
+        for &other in nodes {
+            if self.same(node, other)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A list of alias scopes, as `visitAliasScopeListMetadata` checks it: a list of scopes,
+    /// each a node of two or three operands (itself or a string, its domain, a string), each
+    /// domain a node of one or two (itself or a string, a string). A scope or domain that is
+    /// a specialized node is not looked into.
+    fn scope_list_holds(self, list: MdRef) -> Result<(), &'static str> {
+        let Some(scopes) = (match list {
+            MdRef::Node(id) => self.tuple(id),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        for scope in scopes.iter() {
+            let &Some(MdRef::Node(scope)) = scope else {
+                return Err("scope list must consist of MDNodes");
+            };
+            let Some(operands) = self.tuple(scope) else {
+                continue;
+            };
+            let scope_faults = [
+                "scope must have two or three operands",
+                "first scope operand must be self-referential or string",
+                "third scope operand must be string (if used)",
+            ];
+            named_node_holds(scope, operands, 2, scope_faults)?;
+            let Some(MdRef::Node(domain)) = operands[1] else {
+                return Err("second scope operand must be MDNode");
+            };
+            let Some(operands) = self.tuple(domain) else {
+                continue;
+            };
+            let domain_faults = [
+                "domain must have one or two operands",
+                "first domain operand must be self-referential or string",
+                "second domain operand must be string (if used)",
+            ];
+            named_node_holds(domain, operands, 1, domain_faults)?;
+        }
+        Ok(())
+    }
+
+    /// The argument of `llvm.experimental.noalias.scope.decl`: a list of exactly one scope.
+    fn declared_scope_holds(self, list: Option<MdRef>) -> Result<(), &'static str> {
+        let Some(MdRef::Node(id)) = list else {
+            return Err("!id.scope.list must point to an MDNode");
+        };
+        match self.tuple(id) {
+            Some(scopes) if scopes.len() != 1 => {
+                Err("!id.scope.list must point to a list with a single scope")
+            }
+            _ => self.scope_list_holds(MdRef::Node(id)),
+        }
+    }
+
+    /// A `!tbaa` tag of an instruction of `opcode`, as `TBAAVerifier::visitTBAAMetadata`
+    /// checks it once LLVM's parser has upgraded it.
+    fn tbaa_tag_holds(
+        self,
+        opcode: Opcode,
+        tag: MdRef,
+        valid: &mut ValidTags,
+    ) -> Result<(), &'static str> {
+        let MdRef::Node(tag) = tag else {
+            return Ok(());
+        };
+        let accesses_memory = matches!(
+            opcode,
+            Opcode::Load
+                | Opcode::Store
+                | Opcode::Call
+                | Opcode::VaArg
+                | Opcode::AtomicRmw
+                | Opcode::AtomicCmpXchg
+        );
+        if valid.tags.contains(&tag) {
+            return match accesses_memory {
+                true => Ok(()),
+                false => Err(NOT_AN_ACCESS),
+            };
+        }
+        match self.tbaa_tag(accesses_memory, tag, valid) {
+            Ok(()) => {
+                // A body's own nodes are numbered anew in the next body.
+                if tag.index() < self.body.base.metadata as usize {
+                    valid.tags.insert(tag);
+                }
+                Ok(())
+            }
+            Err(Stop::Unknown) => Ok(()),
+            Err(Stop::Fault(message)) => Err(message),
+        }
+    }
+
+    /// Tag `id`, carried by an instruction that accesses memory or not.
+    fn tbaa_tag(self, accesses_memory: bool, id: MdId, valid: &mut ValidTags) -> Checked<()> {
+        let ops = self.operands(Node::Id(id))?;
+        check(!ops.is_empty(), "TBAA metadata cannot have 0 operands")?;
+        let struct_path = self.is_node(ops[0])? && ops.len() >= 3;
+        check(accesses_memory, NOT_AN_ACCESS)?;
+        let zero = Some(Int { width: 64, bits: 0 });
+        let tag = if !struct_path && ops.len() == 3 {
+            // An old scalar tag `!{name, parent, flag}` becomes `!{S, S, i64 0, flag}`, where
+            // S is `!{name, parent}`.
+            let scalar = Some(Node::Upgraded([ops[0], ops[1]]));
+            Tag {
+                base: scalar,
+                access: scalar,
+                offset: zero,
+                immutability: Some(ops[2]),
+                new_format: false,
+            }
+        } else if !struct_path {
+            // Any other becomes `!{T, T, i64 0}`, where T is the tag.
+            Tag {
+                base: Some(Node::Id(id)),
+                access: Some(Node::Id(id)),
+                offset: zero,
+                immutability: None,
+                new_format: false,
+            }
+        } else {
+            self.struct_path_tag(&ops)?
+        };
+        self.tag_holds(tag, valid)
+    }
+
+    /// A tag as written, `!{base, access, offset[, size], flag]}`: the checks of its number
+    /// of operands and of its access size.
+    fn struct_path_tag(self, ops: &[Option<MdRef>]) -> Checked<Tag> {
+        let access = self.node(ops[1])?;
+        let new_format = match access {
+            Some(access) => {
+                let access_ops = self.operands(access)?;
+                access_ops.len() >= 3 && self.node(access_ops[0])?.is_some()
+            }
+            None => false,
+        };
+        if new_format {
+            check(
+                ops.len() == 4 || ops.len() == 5,
+                "Access tag metadata must have either 4 or 5 operands",
+            )?;
+            check(
+                self.int(ops[3])?.is_some(),
+                "Access size field must be a constant",
+            )?;
+        } else {
+            check(
+                ops.len() < 5,
+                "Struct tag metadata must have either 3 or 4 operands",
+            )?;
+        }
+        let flag_at = if new_format { 4 } else { 3 };
+        Ok(Tag {
+            base: self.node(ops[0])?,
+            access,
+            offset: self.int(ops[2])?,
+            immutability: (ops.len() == flag_at + 1).then(|| ops[flag_at]),
+            new_format,
+        })
+    }
+
+    fn tag_holds(self, tag: Tag, valid: &mut ValidTags) -> Checked<()> {
+        if let Some(flag) = tag.immutability {
+            let Some(flag) = self.int(flag)? else {
+                return Err(Stop::Fault(
+                    "Immutability tag on struct tag metadata must be a constant",
+                ));
+            };
+            check(
+                flag.bits <= 1,
+                "Immutability part of the struct tag metadata must be either 0 or 1",
+            )?;
+        }
+        let (Some(base), Some(access)) = (tag.base, tag.access) else {
+            return Err(Stop::Fault(
+                "Malformed struct tag metadata: base and access-type should be non-null and \
+                 point to Metadata nodes",
+            ));
+        };
+        if !tag.new_format {
+            check(
+                self.is_scalar(access, valid)?,
+                "Access type node must be a valid scalar type",
+            )?;
+        }
+        let Some(offset) = tag.offset else {
+            return Err(Stop::Fault("Offset must be constant integer"));
+        };
+        self.access_path_holds(base, access, offset, tag.new_format, valid)
+    }
+
+    /// The walk from the tag's base type down to its access type, field by field at the
+    /// tag's offset.
+    fn access_path_holds(
+        self,
+        base: Node,
+        access: Node,
+        mut offset: Int,
+        new_format: bool,
+        valid: &mut ValidTags,
+    ) -> Checked<()> {
+        let mut path: Vec<Node> = Vec::new();
+        let mut seen_access = false;
+        let mut next = Some(base);
+        while let Some(base) = next {
+            if self.operands(base)?.len() < 2 {
+                // A root.
+                break;
+            }
+            check(
+                !self.is_one_of(base, &path)?,
+                "Cycle detected in struct path",
+            )?;
+            path.push(base);
+            let Some(BaseType { width, offsets }) =
+                self.cached_base_node(base, new_format, valid)?
+            else {
+                // Invalid, yet without a message from LLVM: the walk ends there.
+                return Ok(());
+            };
+            let is_access = self.same(base, access)?;
+            seen_access |= is_access;
+            if is_access || self.is_scalar(base, valid)? {
+                check(
+                    offset.bits == 0,
+                    "Offset not zero at the point of scalar access",
+                )?;
+            }
+            check(
+                width == offset.width
+                    || (width == 0 && offset.bits == 0)
+                    || (new_format && width == u32::MAX),
+                "Access bit-width not the same as description bit-width",
+            )?;
+            if new_format && seen_access {
+                break;
+            }
+            next = self.field(base, &offsets, &mut offset, new_format)?;
+        }
+        check(seen_access, "Did not see access type in access path!")
+    }
+
+    fn cached_base_node(
+        self,
+        node: Node,
+        new_format: bool,
+        valid: &mut ValidTags,
+    ) -> Checked<Option<BaseType>> {
+        let Node::Id(id) = node else {
+            return self.base_node(node, new_format, valid);
+        };
+        if let Some(answer) = valid.bases.get(&(id, new_format)) {
+            return Ok(answer.clone());
+        }
+        let answer = self.base_node(node, new_format, valid)?;
+        if id.index() < self.body.base.metadata as usize {
+            valid.bases.insert((id, new_format), answer.clone());
+        }
+        Ok(answer)
+    }
+
+    /// A base type node, as `verifyTBAABaseNodeImpl` checks it, or `None` for a node of two
+    /// operands that is no scalar type, which LLVM leaves without a message. (LLVM keeps its first
+    /// answer for a node, whichever format the tag that asked had: a node walked in both
+    /// formats, in a module mixing old and new tags as no compiler writes them, may be
+    /// answered otherwise here.)
+    fn base_node(
+        self,
+        node: Node,
+        new_format: bool,
+        valid: &mut ValidTags,
+    ) -> Checked<Option<BaseType>> {
+        let ops = self.operands(node)?;
+        if ops.len() == 2 {
+            return Ok(self.is_scalar(node, valid)?.then(|| BaseType {
+                width: 0,
+                offsets: Rc::new([]),
+            }));
+        }
+        if new_format {
+            check(
+                ops.len() % 3 == 0,
+                "Access tag nodes must have the number of operands that is a multiple of 3!",
+            )?;
+            check(
+                self.int(ops[1])?.is_some(),
+                "Type size nodes must be constants!",
+            )?;
+        } else {
+            check(
+                ops.len() % 2 == 1,
+                "Struct tag nodes must have an odd number of operands!",
+            )?;
+            check(
+                Self::is_string(ops[0])?,
+                "Struct tag nodes have a string as their first operand",
+            )?;
+        }
+        let (first, step) = if new_format { (3, 3) } else { (1, 2) };
+        let mut width = u32::MAX;
+        let mut offsets: Vec<u128> = Vec::with_capacity(ops.len() / step);
+        for field in (first..ops.len()).step_by(step) {
+            check(
+                self.is_node(ops[field])?,
+                "Incorrect field entry in struct type node!",
+            )?;
+            let Some(offset) = self.int(ops[field + 1])? else {
+                return Err(Stop::Fault("Offset entries must be constants!"));
+            };
+            if width == u32::MAX {
+                width = offset.width;
+            }
+            check(
+                offset.width == width,
+                "Bitwidth between the offsets and struct type entries must match",
+            )?;
+            check(
+                offsets.last().is_none_or(|&p| p <= offset.bits),
+                "Offsets must be increasing!",
+            )?;
+            offsets.push(offset.bits);
+            if new_format {
+                check(
+                    self.int(ops[field + 2])?.is_some(),
+                    "Member size entries must be constants!",
+                )?;
+            }
+        }
+        Ok(Some(BaseType {
+            width,
+            offsets: offsets.into(),
+        }))
+    }
+
+    /// Whether a node is a scalar type node: a name, a parent and optionally a zero offset,
+    /// its parents leading to a root without a cycle (`IsScalarTBAANodeImpl`).
+    fn is_scalar(self, node: Node, valid: &mut ValidTags) -> Checked<bool> {
+        let Node::Id(id) = node else {
+            return self.scalar_chain_holds(node);
+        };
+        if let Some(&answer) = valid.scalars.get(&id) {
+            return Ok(answer);
+        }
+        let answer = self.scalar_chain_holds(node)?;
+        if id.index() < self.body.base.metadata as usize {
+            valid.scalars.insert(id, answer);
+        }
+        Ok(answer)
+    }
+
+    fn scalar_chain_holds(self, node: Node) -> Checked<bool> {
+        let mut visited: Vec<Node> = Vec::new();
+        let mut node = node;
+        loop {
+            let ops = self.operands(node)?;
+            if !(2..=3).contains(&ops.len()) || !Self::is_string(ops[0])? {
+                return Ok(false);
+            }
+            if ops.len() == 3 {
+                if ops[2].is_none() {
+                    return Err(Stop::Unknown);
+                }
+                if self.int(ops[2])?.is_none_or(|o| o.bits != 0) {
+                    return Ok(false);
+                }
+            }
+            let Some(parent) = self.node(ops[1])? else {
+                return Ok(false);
+            };
+            if self.is_one_of(parent, &visited)? {
+                return Ok(false);
+            }
+            visited.push(parent);
+            if self.operands(parent)?.len() < 2 {
+                return Ok(true);
+            }
+            node = parent;
+        }
+    }
+
+    /// The field of base type `node` (whose fields' offsets are `offsets`) that `offset`
+    /// falls in, `offset` made relative to it (`getFieldNodeFromTBAABaseNode`): the last
+    /// field that starts at or before it. `node` is a valid base type.
+    fn field(
+        self,
+        node: Node,
+        offsets: &[u128],
+        offset: &mut Int,
+        new_format: bool,
+    ) -> Checked<Option<Node>> {
+        let ops = self.operands(node)?;
+        if ops.len() == 2 {
+            return self.node(ops[1]);
+        }
+        let (first, step) = if new_format { (3, 3) } else { (1, 2) };
+        if offsets.is_empty() {
+            // A type node of the new format without fields: up to its parent, less its size.
+            *offset = offset.minus(self.int(ops[1])?.ok_or(Stop::Unknown)?)?;
+            return match self.node(ops[0])? {
+                Some(parent) => Ok(Some(parent)),
+                None => Err(Stop::Unknown),
+            };
+        }
+        let after = offsets.partition_point(|&start| start <= offset.bits);
+        check(after > 0, "Could not find TBAA parent in struct type node")?;
+        let start = Int {
+            width: offset.width,
+            bits: offsets[after - 1],
+        };
+        *offset = offset.minus(start)?;
+        self.node(ops[first + (after - 1) * step])
+    }
+}
+
+/// A scope's or a domain's operands, node `id`'s: `required` of them or one more, the first
+/// the node itself or a string (its name), the one more a string; else the fault among
+/// `faults` (for the count, the first, the one more).
+fn named_node_holds(
+    id: MdId,
+    operands: &[Option<MdRef>],
+    required: usize,
+    faults: [&'static str; 3],
+) -> Result<(), &'static str> {
+    let is_string = |op: &Option<MdRef>| matches!(op, Some(MdRef::Str(_)));
+    if !(required..=required + 1).contains(&operands.len()) {
+        return Err(faults[0]);
+    }
+    if !(operands[0] == Some(MdRef::Node(id)) || is_string(&operands[0])) {
+        return Err(faults[1]);
+    }
+    match operands.get(required) {
+        Some(extra) if !is_string(extra) => Err(faults[2]),
+        _ => Ok(()),
+    }
+}
