@@ -2785,6 +2785,14 @@ fn ranges_are_checked_where_llvm_checks_them() {
              @p = global ptr getelementptr inbounds inrange({r}) (i8, ptr @v, i64 16)\n"
         )
     };
+    let inrange_in_32_bits = |r: &str| {
+        format!(
+            "target datalayout = \"p1:64:64:64:32\"\n\
+             @v = addrspace(1) global [4 x ptr] zeroinitializer\n\
+             @p = global ptr addrspace(1) getelementptr inbounds inrange({r}) (i8, ptr \
+             addrspace(1) @v, i64 16)\n"
+        )
+    };
     let cases = [
         (
             range("i8 0, 256"),
@@ -2828,6 +2836,17 @@ fn ranges_are_checked_where_llvm_checks_them() {
             (2, 17),
             "expected end to be larger than start",
         ),
+        // Compared at the width of an index into the base's address space, 32 bits here.
+        (
+            inrange_in_32_bits("0, 4294967296"),
+            (3, 30),
+            "expected end to be larger than start",
+        ),
+        (
+            inrange_in_32_bits("-1, 4294967295"),
+            (3, 30),
+            "expected end to be larger than start",
+        ),
     ];
     let read = [
         range("i8 0, 255"),
@@ -2836,6 +2855,8 @@ fn ranges_are_checked_where_llvm_checks_them() {
         inrange("-16, 24"),
         inrange("u0x10, 20"),
         inrange("-2147483649, 0"),
+        inrange("0, 4294967296"),
+        inrange_in_32_bits("-1, 2147483647"),
     ];
     let read: Vec<&str> = read.iter().map(String::as_str).collect();
     as_opt_reads(&cases, &read);

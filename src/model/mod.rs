@@ -983,11 +983,12 @@ pub struct Comdat {
     pub span: Span,
 }
 
-/// What merging needs of the `target datalayout` string: pointer sizes per address space, and
-/// the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
+/// What merging needs of the `target datalayout` string: pointer and index sizes per address
+/// space, and the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
 #[derive(Clone, Debug)]
 pub struct DataLayout {
-    pointer_bits: Vec<(u32, u32)>,
+    /// Address space, pointer size, index size (in bits).
+    pointer_bits: Vec<(u32, u32, u32)>,
     pub program_addr_space: u32,
     pub globals_addr_space: u32,
     pub alloca_addr_space: u32,
@@ -996,7 +997,7 @@ pub struct DataLayout {
 impl Default for DataLayout {
     fn default() -> Self {
         DataLayout {
-            pointer_bits: vec![(0, 64)],
+            pointer_bits: vec![(0, 64, 64)],
             program_addr_space: 0,
             globals_addr_space: 0,
             alloca_addr_space: 0,
@@ -1005,7 +1006,7 @@ impl Default for DataLayout {
 }
 
 impl DataLayout {
-    /// Read the pointer specifications (`p[AS]:size:abi...`) and default address spaces
+    /// Read the pointer specifications (`p[AS]:size:abi[:pref[:index]]`) and default address spaces
     /// (`P1`, `G1`, `A5`) of a datalayout string; other specifications are irrelevant to
     /// merging and left alone.
     pub fn parse(s: &[u8]) -> DataLayout {
@@ -1028,9 +1029,10 @@ impl DataLayout {
                         number(as_text)
                     };
                     let size = parts.next().and_then(number);
+                    let index = parts.nth(2).and_then(number);
                     if let (Some(a), Some(bits)) = (addr_space, size) {
-                        dl.pointer_bits.retain(|&(x, _)| x != a);
-                        dl.pointer_bits.push((a, bits));
+                        dl.pointer_bits.retain(|&(x, ..)| x != a);
+                        dl.pointer_bits.push((a, bits, index.unwrap_or(bits)));
                     }
                 }
                 _ => {}
@@ -1049,13 +1051,19 @@ impl DataLayout {
     }
 
     pub fn pointer_bits(&self, addr_space: u32) -> u32 {
-        let lookup = |a| {
-            self.pointer_bits
-                .iter()
-                .find(|&&(x, _)| x == a)
-                .map(|p| p.1)
-        };
-        lookup(addr_space).or_else(|| lookup(0)).unwrap_or(64)
+        self.pointer(addr_space).map_or(64, |p| p.1)
+    }
+
+    /// The width of the indices of pointers into `addr_space` (`getIndexSizeInBits`).
+    pub fn index_bits(&self, addr_space: u32) -> u32 {
+        self.pointer(addr_space).map_or(64, |p| p.2)
+    }
+
+    /// The specification of pointers into `addr_space`, or of those of address space 0 (as
+    /// LLVM takes them for an address space the string does not name).
+    fn pointer(&self, addr_space: u32) -> Option<&(u32, u32, u32)> {
+        let lookup = |a| self.pointer_bits.iter().find(|&&(x, ..)| x == a);
+        lookup(addr_space).or_else(|| lookup(0))
     }
 }
 

@@ -648,10 +648,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A getelementptr's `inrange(start, end)`, from its `(`, as LLVM reads it: two integers,
-    /// the end above the start once both are cut to the width of an index (reported at the
-    /// expression's `getelementptr`, `op`). Its span.
-    fn inrange(&mut self, op: Token) -> PResult<Span> {
+    /// A getelementptr's `inrange(start, end)`, from its `(`, as LLVM reads it: two integers
+    /// (`None` for a hexadecimal one, taken as it stands). Its span and the bounds, which
+    /// [`Parser::inrange_holds`] compares once the base is read.
+    fn inrange(&mut self) -> PResult<(Span, [Option<i128>; 2])> {
         let open = self.bump();
         let mut bounds = [None; 2];
         for (i, bound) in bounds.iter_mut().enumerate() {
@@ -666,13 +666,26 @@ impl<'a> Parser<'a> {
             *bound = decimal_i128(self.text(t)).filter(|_| t.kind == Tok::Int);
         }
         let close = self.expect(Tok::RParen, "')'")?;
-        let cut = 128 - self.data_layout().pointer_bits(0).clamp(1, 128);
+        Ok((open.span.to(close.span), bounds))
+    }
+
+    /// The `inrange` bounds of a getelementptr headed at `op` whose base has type `base`:
+    /// the end above the start, compared at the width of the base's indices.
+    fn inrange_holds(&self, op: Token, bounds: [Option<i128>; 2], base: TypeId) -> PResult<()> {
+        let pointer = match self.body_ty(base) {
+            Type::Vector { elem, .. } => self.body_ty(*elem),
+            other => other,
+        };
+        let &Type::Ptr(addr_space) = pointer else {
+            return Ok(());
+        };
+        let cut = 128 - self.data_layout().index_bits(addr_space).clamp(1, 128);
         if let [Some(start), Some(end)] = bounds.map(|b| b.map(|v| (v << cut) >> cut))
             && start >= end
         {
             return Err(self.err_at(op.span, "expected end to be larger than start"));
         }
-        Ok(open.span.to(close.span))
+        Ok(())
     }
 
     /// `opcode [flags] (T V, ... [to T])`, the opcode already read.
@@ -699,12 +712,14 @@ impl<'a> Parser<'a> {
             _ if cast => (&[], "'(' after constantexpr cast"),
             _ => (&[], "'(' in constantexpr"),
         };
+        let mut in_range = None;
         while self.tok.kind == Tok::Word && flags.contains(&self.text(self.tok)) {
             let t = self.bump();
             items.push(Item::word(t.span));
             if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
-                let p = self.inrange(op)?;
+                let (p, bounds) = self.inrange()?;
                 items.push(Item::word(p));
+                in_range = Some(bounds);
             }
         }
         self.expect(Tok::LParen, expected)?;
@@ -745,6 +760,9 @@ impl<'a> Parser<'a> {
             })
             .collect();
         if opcode == Opcode::GetElementPtr {
+            if let (Some(bounds), Some(&base)) = (in_range, types.get(1)) {
+                self.inrange_holds(op, bounds, base)?;
+            }
             // The source type, the base's, then the indices'.
             let mut width = types.get(1).and_then(|&base| self.gep_width(base));
             for &index in types.iter().skip(2) {
