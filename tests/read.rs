@@ -2713,6 +2713,9 @@ fn reorderings_are_refused_where_llvm_verifier_refuses_them() {
         "PHINode should have one entry for each predecessor",
         "PHI node entries do not match predecessors!",
         "PHI node has multiple entries for the same basic block",
+        "The unwind destination does not have an exception handling instruction!",
+        "Block containing LandingPadInst must be jumped to only by the unwind edge",
+        "LandingPadInst not the first non-PHI instruction in the block.",
     ];
     let mut rng = Lcg(0x5eed);
     let (mut refused, mut disagreements) = (0, Vec::new());
@@ -2934,15 +2937,23 @@ fn alias_scopes_are_checked_as_llvm_verifier_checks_them() {
 }
 
 /// Each of `refused` is refused as LLVM's verifier refuses it (`ReadError::Invalid`), at `at`
-/// (line, column, text), with its message, and each of `read` is read; opt-22, when present,
+/// (line, column, the start of the text there), with its message, and each of `read` is read; opt-22, when present,
 /// agrees on every one (its first message that one).
 fn as_opt_verifies(refused: &[(String, &str)], at: (u32, u32, &str), read: &[String]) {
+    let refused: Vec<_> = refused.iter().map(|(t, m)| (t.clone(), at, *m)).collect();
+    as_opt_verifies_at(&refused, read);
+}
+
+/// [`as_opt_verifies`], each refused text at a place of its own.
+fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[String]) {
     let opt = common::opt();
-    for (text, message) in refused {
+    for (text, at, message) in refused {
+        let at = *at;
         let e = parse(text.clone()).expect_err(text);
         assert!(matches!(e, ReadError::Invalid(_)), "{text}: {e}");
         let d = e.diagnostic().unwrap();
-        assert_eq!((d.line, d.col, d.found.as_str()), at, "{text}: {e}");
+        assert_eq!((d.line, d.col), (at.0, at.1), "{text}: {e}");
+        assert!(d.found.starts_with(at.2), "{text}: {e}");
         assert!(d.message.contains(message), "{text}: {e}");
         if let Some(opt) = opt {
             let verdict = opt_verdict(opt, text.as_bytes());
@@ -2998,6 +3009,93 @@ fn scope_declarations_are_checked_as_llvm_verifier_checks_them() {
         .collect();
     let at = (2, 13, "@llvm.experimental.noalias.scope.decl");
     as_opt_verifies(&refused, at, &[module("!0")]);
+}
+
+/// Exception handling as LLVM's verifier takes it in the landing-pad model: an invoke unwinds
+/// to a block that starts with a pad, a landing pad's block is entered only by unwind edges,
+/// a landing pad has a clause or `cleanup`, comes first in its block (after phis), not in the
+/// entry block, and a landing pad or `resume` is in a function with a personality. The error
+/// points at the instruction.
+#[test]
+fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
+    let module = |personality: &str, entry: &str, lpad: &str| {
+        format!(
+            "declare i32 @__gxx_personality_v0(...)\ndeclare void @g()\n\
+             define void @f(i1 %c) {personality}{{\nentry:\n  {entry}\nok:\n  ret void\n\
+             lpad:\n  {lpad}\n  resume {{ ptr, i32 }} %lp\n}}\n"
+        )
+    };
+    let with = "personality ptr @__gxx_personality_v0 ";
+    let invoke = "invoke void @g() to label %ok unwind label %lpad";
+    let pad = "%lp = landingpad { ptr, i32 } cleanup";
+    let unwind_message = "The unwind destination does not have an exception handling instruction!";
+    let pred_message = "Block containing LandingPadInst must be jumped to only by the unwind edge";
+    let refused = [
+        (
+            module(with, "invoke void @g() to label %ok unwind label %ok", pad),
+            (5, 3, "invoke"),
+            unwind_message,
+        ),
+        (
+            module(with, "br i1 %c, label %ok, label %lpad", pad),
+            (9, 3, "%lp"),
+            pred_message,
+        ),
+        (
+            module(
+                with,
+                "invoke void @g() to label %lpad unwind label %lpad",
+                pad,
+            ),
+            (9, 3, "%lp"),
+            pred_message,
+        ),
+        (
+            module(with, invoke, "%lp = landingpad { ptr, i32 }"),
+            (9, 3, "%lp"),
+            "LandingPadInst needs at least one clause or to be a cleanup.",
+        ),
+        (
+            module("", invoke, pad),
+            (9, 3, "%lp"),
+            "LandingPadInst needs to be in a function with a personality.",
+        ),
+        (
+            module(
+                with,
+                "%lp = landingpad { ptr, i32 } cleanup\n  br label %ok",
+                "%x = landingpad { ptr, i32 } cleanup",
+            ),
+            (5, 3, "%lp"),
+            "EH pad cannot be in entry block.",
+        ),
+        (
+            "define void @h() {\n  resume { ptr, i32 } zeroinitializer\n}\n".to_string(),
+            (2, 3, "resume"),
+            "ResumeInst needs to be in a function with a personality.",
+        ),
+        (
+            module(
+                with,
+                "invoke void @g() to label %ok unwind label %lpad\nlost:\n  \
+                 %x = add i32 1, 2\n  %lp2 = landingpad { ptr, i32 } cleanup\n  \
+                 resume { ptr, i32 } %lp2",
+                pad,
+            ),
+            (8, 3, "%lp2"),
+            "LandingPadInst not the first non-PHI instruction in the block.",
+        ),
+    ];
+    let read = [
+        module(with, invoke, pad),
+        module(with, "br label %ok", pad),
+        module(
+            with,
+            invoke,
+            "%lp = landingpad { ptr, i32 } catch ptr null filter [0 x ptr] zeroinitializer",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
 }
 
 /// `!tbaa` tags are checked as LLVM 22's verifier checks them (`TBAAVerifier`): struct-path

@@ -807,7 +807,11 @@ fn read_whole<'a>(
 ) -> Result<BodyFacts, ReadError> {
     let (body, mut uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
     let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(&body);
-    let checked = match scratch.checks.body_holds(&body, one_block_in_order) {
+    let personality = m.functions[f].personality.is_some();
+    let checked = match scratch
+        .checks
+        .body_holds(&body, personality, one_block_in_order)
+    {
         Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
         Ok(()) => verify_metadata::metadata_holds(m, &body, &uses, &mut scratch.valid_tags)
             .map_err(|(at, message)| {

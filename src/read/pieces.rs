@@ -11,7 +11,7 @@
 //! whole, which gives the one answer and the one error there is.
 
 use super::parser::{LocalKey, Parser, Piece};
-use super::verify::{Branches, Checks, Place};
+use super::verify::{BlockEh, Branches, Checks, Place};
 use super::verify_metadata;
 use super::{BodyFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
@@ -58,7 +58,8 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .par_iter()
         .map(|&(from, to)| {
             let piece = Parser::read_piece(&m.source, m, f, from, to)?;
-            let gathered = Gathered::of(m, &piece, from == span.start as usize);
+            let personality = m.functions[f].personality.is_some();
+            let gathered = Gathered::of(m, &piece, from == span.start as usize, personality);
             Ok((piece, gathered))
         })
         .collect::<Result<Vec<_>, crate::ReadError>>()
@@ -128,8 +129,9 @@ enum Target {
 }
 
 impl Gathered {
-    /// What the join needs of `piece`, the body's first when `first`.
-    fn of(m: &Module, piece: &Piece, first: bool) -> Gathered {
+    /// What the join needs of `piece`, the body's first when `first`, of a function with a
+    /// personality or not.
+    fn of(m: &Module, piece: &Piece, first: bool, personality: bool) -> Gathered {
         let body = piece.body();
         let opcodes = body.insts.values().map(|i| i.opcode as u8).collect();
         let mut targets = Vec::new();
@@ -155,7 +157,7 @@ impl Gathered {
             .collect();
         let mut checks = Checks::default();
         let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
-        let held = checks.gather(body, first, far).is_ok()
+        let held = checks.gather(body, first, personality, far).is_ok()
             && verify_metadata::metadata_holds(m, body, &piece.uses, &mut Default::default())
                 .is_ok();
         Gathered {
@@ -273,7 +275,9 @@ fn verified(
                 .iter()
                 .filter_map(|&t| target(i, t))
                 .map(|(j, b)| (first_block[j] + b.index()) as u32);
-            branches.push_block(terminator as u32, successors);
+            let opcodes = g.opcodes[block.insts.clone()].iter().copied();
+            let eh = BlockEh::of((first_inst[i] + block.insts.start) as u32, opcodes);
+            branches.push_block(terminator as u32, successors, eh);
         }
     }
     let mut checks: Vec<Checks> = gathered
@@ -467,7 +471,24 @@ mod tests {
 
     #[test]
     fn pieces_that_one_reading_would_refuse_do_not_join() {
-        let good = long_body(60, None);
+        let good = long_body(60, None).replacen(
+            "define i32 @f(i32 %a, i1 %c) {",
+            "define i32 @f(i32 %a, i1 %c) personality ptr @use {",
+            1,
+        );
+        // A landing pad in a block that branches enter (LLVM's verifier), whose
+        // predecessors are in other pieces.
+        let landing_pad = |i: usize| {
+            let phi = format!("%v{i} = phi i32 ");
+            let at = good.find(&phi).unwrap();
+            let end = at + good[at..].find('\n').unwrap();
+            let mut bad = good.clone();
+            bad.insert_str(
+                end,
+                &format!("\n  %lp{i} = landingpad {{ ptr, i32 }} cleanup"),
+            );
+            bad
+        };
         let cases = [
             // A name defined again far from its first definition.
             (
@@ -489,6 +510,14 @@ mod tests {
             (
                 good.replacen("call void @use(i32 %w35)", "call void @use(i32 %w36)", 1),
                 "does not dominate all uses",
+            ),
+            (
+                landing_pad(45),
+                "jumped to only by the unwind edge of an invoke",
+            ),
+            (
+                landing_pad(7),
+                "jumped to only by the unwind edge of an invoke",
             ),
         ];
         for (bad, error) in cases {

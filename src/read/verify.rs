@@ -1,9 +1,11 @@
 //! The checks of LLVM 22's verifier that a function body can fail once it parses: each use of
 //! an instruction's value is reached only through its definition (dominance), phi nodes stand
-//! first in their block and name each predecessor as often as it branches there, and no
-//! branch leads back to the entry block (the metadata instructions name is checked in
-//! `verify_metadata.rs`). `opt-22` refuses such a module ("input module is broken!") before
-//! any pass runs; merging it would write a module no tool takes.
+//! first in their block and name each predecessor as often as it branches there, no branch
+//! leads back to the entry block, and exception handling follows the rules of landing pads
+//! (the metadata instructions name is checked in `verify_metadata.rs`). A body that breaks
+//! several rules is reported for one of them, not always the first that LLVM prints.
+//! `opt-22` refuses such a module ("input module is broken!") before any pass runs; merging
+//! it would write a module no tool takes.
 //!
 //! Blocks and instructions are numbered in text order across the function, so that a body
 //! read whole and one read in pieces (`pieces.rs`) are checked by the same code: what can be
@@ -34,6 +36,13 @@ pub(super) enum FaultKind {
     PhiEntryCount,
     PhiEntryNotPredecessor,
     PhiEntriesDiffer,
+    UnwindToNonPad,
+    LandingPadPredecessor,
+    LandingPadWithoutClause,
+    PadInEntry,
+    LandingPadWithoutPersonality,
+    LandingPadNotFirst,
+    ResumeWithoutPersonality,
 }
 
 impl FaultKind {
@@ -68,6 +77,36 @@ impl FaultKind {
             FaultKind::PhiEntriesDiffer => {
                 "a phi node with different values for one block (LLVM's verifier: PHI node \
                  has multiple entries for the same basic block with different incoming values!)"
+            }
+            FaultKind::UnwindToNonPad => {
+                "an invoke unwinds to a block that does not start with an exception-handling \
+                 instruction (LLVM's verifier: The unwind destination does not have an \
+                 exception handling instruction!)"
+            }
+            FaultKind::LandingPadPredecessor => {
+                "a landing pad's block is entered other than by an invoke's unwind edge \
+                 (LLVM's verifier: Block containing LandingPadInst must be jumped to only by \
+                 the unwind edge of an invoke.)"
+            }
+            FaultKind::LandingPadWithoutClause => {
+                "a landing pad without a clause or `cleanup` (LLVM's verifier: LandingPadInst \
+                 needs at least one clause or to be a cleanup.)"
+            }
+            FaultKind::PadInEntry => {
+                "an exception-handling pad in the entry block (LLVM's verifier: EH pad cannot \
+                 be in entry block.)"
+            }
+            FaultKind::LandingPadWithoutPersonality => {
+                "a landing pad in a function without a personality (LLVM's verifier: \
+                 LandingPadInst needs to be in a function with a personality.)"
+            }
+            FaultKind::LandingPadNotFirst => {
+                "a landing pad after another instruction of its block (LLVM's verifier: \
+                 LandingPadInst not the first non-PHI instruction in the block.)"
+            }
+            FaultKind::ResumeWithoutPersonality => {
+                "a resume in a function without a personality (LLVM's verifier: ResumeInst \
+                 needs to be in a function with a personality.)"
             }
         }
     }
@@ -135,29 +174,36 @@ pub(super) struct BodyChecks {
 }
 
 impl BodyChecks {
-    /// Check the body of a function read whole; `one_block_in_order` tells that it is one
-    /// block that names each instruction's value after (in the text) the instruction.
+    /// Check the body of a function read whole, which has a personality function or not;
+    /// `one_block_in_order` tells that it is one block that names each instruction's value
+    /// after (in the text) the instruction.
     pub(super) fn body_holds(
         &mut self,
         body: &Body,
+        personality: bool,
         one_block_in_order: bool,
     ) -> Result<(), Fault> {
-        // Most small functions are such a block: only a phi or a branch back to the block
-        // could fail.
+        // Most small functions are such a block: only a phi, an exception-handling pad or
+        // `resume`, or a branch back to the block could fail.
         if one_block_in_order
             && let Some(only) = body.entry()
             && !body.successors(only).any(|s| s == only)
-            && !body.insts.values().any(|i| i.opcode == Opcode::Phi)
+            && !body
+                .insts
+                .values()
+                .any(|i| i.opcode == Opcode::Phi || is_pad_or_resume(i.opcode))
         {
             return Ok(());
         }
         self.branches.clear();
         for (b, block) in body.blocks.iter() {
             let successors = body.successors(b).map(|s| s.index() as u32);
-            self.branches.push_block(terminator(block), successors);
+            let opcodes = block.insts().map(|i| body.insts[i].opcode as u8);
+            let eh = BlockEh::of(block.first_inst, opcodes);
+            self.branches.push_block(terminator(block), successors, eh);
         }
         self.checks.clear();
-        self.checks.gather(body, true, |_| None)?;
+        self.checks.gather(body, true, personality, |_| None)?;
         self.branches.hold(!self.checks.is_empty())?;
         self.checks.hold(&self.branches)
     }
@@ -190,12 +236,15 @@ impl Checks {
 
     /// Gather what the instructions of `body` (the whole body, or a piece, numbered on its
     /// own: see [`Checks::localize`]) leave to check, and check what each block settles: a use
-    /// after its definition in the same block, phi nodes first. `far` says which locals
-    /// another piece defines; `entry`, whether the body's first block is the function's.
+    /// after its definition in the same block, phi nodes first, landing pads and `resume` as
+    /// LLVM's verifier takes them in a function with a `personality` or without. `far` says
+    /// which locals another piece defines; `entry`, whether the body's first block is the
+    /// function's.
     pub(super) fn gather(
         &mut self,
         body: &Body,
         entry: bool,
+        personality: bool,
         far: impl Fn(LocalId) -> Option<Place>,
     ) -> Result<(), Fault> {
         self.inst_blocks.clear();
@@ -206,7 +255,12 @@ impl Checks {
         for (b, block) in body.blocks.iter() {
             let mut phis_done = false;
             for i in block.insts() {
-                if body.insts[i].opcode != Opcode::Phi {
+                let opcode = body.insts[i].opcode;
+                if is_pad_or_resume(opcode) {
+                    let in_entry = entry && b.index() == 0;
+                    pad_or_resume_holds(body, i, in_entry, phis_done, personality)?;
+                }
+                if opcode != Opcode::Phi {
                     phis_done = true;
                     self.gather_operands(body, (b.index() as u32, block), i, entry_end, &far);
                 } else if phis_done {
@@ -444,25 +498,82 @@ impl Checks {
 pub(super) struct Branches {
     /// Each block's terminator (function numbering).
     terminators: Vec<u32>,
+    /// What each block's unwind edges concern.
+    eh: Vec<BlockEh>,
     flow: Flow,
     dominators: Dominators,
+}
+
+/// What the exception-handling rules ask of a block: whether its terminator is an `invoke`,
+/// and what its first instruction that is not a phi is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BlockEh {
+    invoke: bool,
+    pad: Pad,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pad {
+    None,
+    /// A `landingpad`: the instruction.
+    Landing(u32),
+    /// `catchswitch`, `catchpad` or `cleanuppad` (whose own rules are not checked).
+    Other,
+}
+
+impl BlockEh {
+    /// From the opcodes (`Opcode as u8`) of a block's instructions, the first numbered
+    /// `first`.
+    pub(super) fn of(first: u32, opcodes: impl Iterator<Item = u8>) -> BlockEh {
+        let is = |opcode: u8, among: &[Opcode]| among.iter().any(|&o| o as u8 == opcode);
+        let mut pad = None;
+        let mut last = None;
+        for (at, opcode) in (first..).zip(opcodes) {
+            if pad.is_none() && opcode != Opcode::Phi as u8 {
+                pad = Some(match opcode {
+                    o if o == Opcode::LandingPad as u8 => Pad::Landing(at),
+                    o if is(
+                        o,
+                        &[Opcode::CatchSwitch, Opcode::CatchPad, Opcode::CleanupPad],
+                    ) =>
+                    {
+                        Pad::Other
+                    }
+                    _ => Pad::None,
+                });
+            }
+            last = Some(opcode);
+        }
+        BlockEh {
+            invoke: last == Some(Opcode::Invoke as u8),
+            pad: pad.unwrap_or(Pad::None),
+        }
+    }
 }
 
 impl Branches {
     fn clear(&mut self) {
         self.terminators.clear();
+        self.eh.clear();
         self.flow.clear();
     }
 
     /// Add a block (function numbering) whose terminator, the instruction `terminator`,
     /// branches to `successors`.
-    pub(super) fn push_block(&mut self, terminator: u32, successors: impl Iterator<Item = u32>) {
+    pub(super) fn push_block(
+        &mut self,
+        terminator: u32,
+        successors: impl Iterator<Item = u32>,
+        eh: BlockEh,
+    ) {
         self.terminators.push(terminator);
+        self.eh.push(eh);
         self.flow.push_block(successors);
     }
 
-    /// Check that no branch returns to the entry block; then, when checks are `pending`, find
-    /// the predecessors and the dominator tree they ask of the branches.
+    /// Check that no branch returns to the entry block and that unwind edges are as LLVM's
+    /// verifier takes them; then, when checks are `pending`, find the dominator tree they ask
+    /// of the branches.
     pub(super) fn hold(&mut self, pending: bool) -> Result<(), Fault> {
         if let Some(from) =
             (0..self.flow.blocks() as u32).find(|&b| self.flow.successors(b).contains(&0))
@@ -473,9 +584,48 @@ impl Branches {
                 kind: FaultKind::BranchToEntry,
             });
         }
-        if pending {
+        let landing_pads = self.eh.iter().any(|e| matches!(e.pad, Pad::Landing(_)));
+        if pending || landing_pads {
             self.flow.find_predecessors();
+        }
+        self.unwind_edges_hold()?;
+        if pending {
             self.dominators.compute(&self.flow);
+        }
+        Ok(())
+    }
+
+    /// Each `invoke` unwinds to a block that starts with an exception-handling pad, and a
+    /// block that starts with a `landingpad` is entered only by the unwind edges of invokes:
+    /// the first fault in the order of LLVM's verifier (a block's landing pad before its
+    /// terminator).
+    fn unwind_edges_hold(&self) -> Result<(), Fault> {
+        for (b, eh) in self.eh.iter().enumerate() {
+            if let Pad::Landing(pad) = eh.pad {
+                let unwinds_here = |&p: &u32| {
+                    let from = self.flow.successors(p);
+                    self.eh[p as usize].invoke
+                        && from.get(1) == Some(&(b as u32))
+                        && from.first() != Some(&(b as u32))
+                };
+                if !self.flow.predecessors(b as u32).iter().all(unwinds_here) {
+                    return Err(Fault {
+                        inst: pad,
+                        local: None,
+                        kind: FaultKind::LandingPadPredecessor,
+                    });
+                }
+            }
+            if eh.invoke
+                && let Some(&unwind) = self.flow.successors(b as u32).get(1)
+                && self.eh[unwind as usize].pad == Pad::None
+            {
+                return Err(Fault {
+                    inst: self.terminators[b],
+                    local: None,
+                    kind: FaultKind::UnwindToNonPad,
+                });
+            }
         }
         Ok(())
     }
@@ -541,6 +691,49 @@ impl Branches {
             }
         }
         true
+    }
+}
+
+/// Whether an instruction of `opcode` is an exception-handling pad or a `resume`, which
+/// [`pad_or_resume_holds`] checks.
+fn is_pad_or_resume(opcode: Opcode) -> bool {
+    matches!(
+        opcode,
+        Opcode::LandingPad
+            | Opcode::Resume
+            | Opcode::CatchSwitch
+            | Opcode::CatchPad
+            | Opcode::CleanupPad
+    )
+}
+
+/// What LLVM's verifier asks of pad or `resume` `i` that its block settles, in its order: a
+/// landing pad has a clause or `cleanup`, no pad stands in the entry block, a landing pad or
+/// `resume` is in a function with a personality, and a landing pad comes before any other
+/// instruction of its block but phis (`after_others`: one came before it).
+fn pad_or_resume_holds(
+    body: &Body,
+    i: InstId,
+    in_entry: bool,
+    after_others: bool,
+    personality: bool,
+) -> Result<(), Fault> {
+    let fault = |kind| {
+        Err(Fault {
+            inst: i.as_u32(),
+            local: None,
+            kind,
+        })
+    };
+    match body.insts[i].opcode {
+        Opcode::Resume if !personality => fault(FaultKind::ResumeWithoutPersonality),
+        Opcode::Resume => Ok(()),
+        // The type, then `cleanup` and the clauses.
+        Opcode::LandingPad if body.items(i).len() < 2 => fault(FaultKind::LandingPadWithoutClause),
+        _ if in_entry => fault(FaultKind::PadInEntry),
+        Opcode::LandingPad if !personality => fault(FaultKind::LandingPadWithoutPersonality),
+        Opcode::LandingPad if after_others => fault(FaultKind::LandingPadNotFirst),
+        _ => Ok(()),
     }
 }
 
