@@ -275,8 +275,9 @@ fn verified(
                 .iter()
                 .filter_map(|&t| target(i, t))
                 .map(|(j, b)| (first_block[j] + b.index()) as u32);
-            let opcodes = g.opcodes[block.insts.clone()].iter().copied();
-            let eh = BlockEh::of((first_inst[i] + block.insts.start) as u32, opcodes);
+            let opcodes = &g.opcodes[block.insts.clone()];
+            let first = (first_inst[i] + block.insts.start) as u32;
+            let eh = BlockEh::of(first, opcodes.len() as u32, |k| opcodes[k as usize]);
             branches.push_block(terminator as u32, successors, eh);
         }
     }

@@ -198,8 +198,9 @@ impl BodyChecks {
         self.branches.clear();
         for (b, block) in body.blocks.iter() {
             let successors = body.successors(b).map(|s| s.index() as u32);
-            let opcodes = block.insts().map(|i| body.insts[i].opcode as u8);
-            let eh = BlockEh::of(block.first_inst, opcodes);
+            let opcode_at =
+                |k: u32| body.insts[InstId::from_u32(block.first_inst + k)].opcode as u8;
+            let eh = BlockEh::of(block.first_inst, block.inst_count, opcode_at);
             self.branches.push_block(terminator(block), successors, eh);
         }
         self.checks.clear();
@@ -522,31 +523,26 @@ enum Pad {
 }
 
 impl BlockEh {
-    /// From the opcodes (`Opcode as u8`) of a block's instructions, the first numbered
-    /// `first`.
-    pub(super) fn of(first: u32, opcodes: impl Iterator<Item = u8>) -> BlockEh {
+    /// From a block of `len` instructions, the first numbered `first`, whose opcodes
+    /// (`Opcode as u8`) `opcode_at` gives by their place in the block.
+    pub(super) fn of(first: u32, len: u32, opcode_at: impl Fn(u32) -> u8) -> BlockEh {
         let is = |opcode: u8, among: &[Opcode]| among.iter().any(|&o| o as u8 == opcode);
-        let mut pad = None;
-        let mut last = None;
-        for (at, opcode) in (first..).zip(opcodes) {
-            if pad.is_none() && opcode != Opcode::Phi as u8 {
-                pad = Some(match opcode {
-                    o if o == Opcode::LandingPad as u8 => Pad::Landing(at),
-                    o if is(
-                        o,
-                        &[Opcode::CatchSwitch, Opcode::CatchPad, Opcode::CleanupPad],
-                    ) =>
-                    {
-                        Pad::Other
-                    }
-                    _ => Pad::None,
-                });
-            }
-            last = Some(opcode);
-        }
+        let pad = (0..len)
+            .find(|&k| opcode_at(k) != Opcode::Phi as u8)
+            .map_or(Pad::None, |k| match opcode_at(k) {
+                o if o == Opcode::LandingPad as u8 => Pad::Landing(first + k),
+                o if is(
+                    o,
+                    &[Opcode::CatchSwitch, Opcode::CatchPad, Opcode::CleanupPad],
+                ) =>
+                {
+                    Pad::Other
+                }
+                _ => Pad::None,
+            });
         BlockEh {
-            invoke: last == Some(Opcode::Invoke as u8),
-            pad: pad.unwrap_or(Pad::None),
+            invoke: len > 0 && opcode_at(len - 1) == Opcode::Invoke as u8,
+            pad,
         }
     }
 }
