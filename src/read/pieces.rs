@@ -205,24 +205,25 @@ fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyF
         Target::Here(target) => Some((i, target)),
         Target::Elsewhere(l) => far_block(i, l),
     };
-    verified(pieces, gathered, &far, &first_block, &first_inst, target)?;
-    // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body.
+    let branches = verified(pieces, gathered, &far, &first_block, &first_inst, target)?;
+    // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body, on the
+    // branches the checks found (function numbering).
     let mut seen = vec![false; blocks];
     let mut walk = Vec::new();
-    let mut stack = vec![(0, BlockId::new(0))];
-    while let Some((i, b)) = stack.pop() {
-        if std::mem::replace(&mut seen[first_block[i] + b.index()], true) {
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b as usize], true) {
             continue;
         }
-        walk.push((i, b));
+        let i = first_block.partition_point(|&first| first <= b as usize) - 1;
+        walk.push((i, BlockId::new(b as usize - first_block[i])));
         let at = stack.len();
-        let g = &gathered[i];
-        for &t in &g.targets[g.blocks[b.index()].targets.clone()] {
-            let Some(target) = target(i, t) else { continue };
-            if !seen[first_block[target.0] + target.1.index()] {
-                stack.push(target);
-            }
-        }
+        stack.extend(
+            branches
+                .successors(b)
+                .iter()
+                .filter(|&&t| !seen[t as usize]),
+        );
         stack[at..].reverse();
     }
     let last = pieces.last()?;
@@ -258,7 +259,8 @@ fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyF
 
 /// Whether the body the pieces make passes the checks of LLVM's verifier (`read::verify`):
 /// what each piece left to check, moved to the function's numbering, once the branches
-/// between pieces are known. A body that fails is read whole, which reports the fault.
+/// between pieces are known. A body that fails is read whole, which reports the fault. The
+/// branches, if it passes.
 fn verified(
     pieces: &[Piece],
     gathered: &mut [Gathered],
@@ -266,7 +268,7 @@ fn verified(
     first_block: &[usize],
     first_inst: &[usize],
     target: impl Fn(usize, Target) -> Option<(usize, BlockId)>,
-) -> Option<()> {
+) -> Option<Branches> {
     let mut branches = Branches::default();
     for (i, g) in gathered.iter().enumerate() {
         for block in &g.blocks {
@@ -316,7 +318,7 @@ fn verified(
             .is_some()
             && c.hold(&branches).is_ok()
     });
-    held.then_some(())
+    held.then_some(branches)
 }
 
 /// Whether the names of piece `i` are as one reading would find them: those it defines are not

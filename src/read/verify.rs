@@ -567,6 +567,11 @@ impl Branches {
         self.flow.push_block(successors);
     }
 
+    /// The blocks block `b` branches to, as often as its terminator names them.
+    pub(super) fn successors(&self, b: u32) -> &[u32] {
+        self.flow.successors(b)
+    }
+
     /// Check that no branch returns to the entry block and that unwind edges are as LLVM's
     /// verifier takes them; then, when checks are `pending`, find the dominator tree they ask
     /// of the branches.

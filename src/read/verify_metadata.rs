@@ -229,11 +229,10 @@ impl<'a> Nodes<'a> {
         }
     }
 
-    fn tuple(self, id: MdId) -> Option<&'a [Option<MdRef>]> {
-        match &self.body.md_node(self.m, id).body {
-            MdBody::Tuple(operands) => Some(operands),
-            _ => None,
-        }
+    /// Whether node `id` is the module's, whose id means the same node in every body (a
+    /// body's own nodes are numbered anew in the next).
+    fn is_module_node(self, id: MdId) -> bool {
+        id.index() < self.body.base.metadata as usize
     }
 
     fn is_distinct(self, node: Node) -> bool {
@@ -366,7 +365,7 @@ impl<'a> Nodes<'a> {
     /// a specialized node is not looked into.
     fn scope_list_holds(self, list: MdRef) -> Result<(), &'static str> {
         let Some(scopes) = (match list {
-            MdRef::Node(id) => self.tuple(id),
+            MdRef::Node(id) => self.operands(Node::Id(id)).ok(),
             _ => None,
         }) else {
             return Ok(());
@@ -375,7 +374,7 @@ impl<'a> Nodes<'a> {
             let &Some(MdRef::Node(scope)) = scope else {
                 return Err("scope list must consist of MDNodes");
             };
-            let Some(operands) = self.tuple(scope) else {
+            let Some(operands) = self.operands(Node::Id(scope)).ok() else {
                 continue;
             };
             let scope_faults = [
@@ -383,11 +382,11 @@ impl<'a> Nodes<'a> {
                 "first scope operand must be self-referential or string",
                 "third scope operand must be string (if used)",
             ];
-            named_node_holds(scope, operands, 2, scope_faults)?;
+            named_node_holds(scope, &operands, 2, scope_faults)?;
             let Some(MdRef::Node(domain)) = operands[1] else {
                 return Err("second scope operand must be MDNode");
             };
-            let Some(operands) = self.tuple(domain) else {
+            let Some(operands) = self.operands(Node::Id(domain)).ok() else {
                 continue;
             };
             let domain_faults = [
@@ -395,7 +394,7 @@ impl<'a> Nodes<'a> {
                 "first domain operand must be self-referential or string",
                 "second domain operand must be string (if used)",
             ];
-            named_node_holds(domain, operands, 1, domain_faults)?;
+            named_node_holds(domain, &operands, 1, domain_faults)?;
         }
         Ok(())
     }
@@ -405,7 +404,7 @@ impl<'a> Nodes<'a> {
         let Some(MdRef::Node(id)) = list else {
             return Err("!id.scope.list must point to an MDNode");
         };
-        match self.tuple(id) {
+        match self.operands(Node::Id(id)).ok() {
             Some(scopes) if scopes.len() != 1 => {
                 Err("!id.scope.list must point to a list with a single scope")
             }
@@ -441,8 +440,7 @@ impl<'a> Nodes<'a> {
         }
         match self.tbaa_tag(accesses_memory, tag, valid) {
             Ok(()) => {
-                // A body's own nodes are numbered anew in the next body.
-                if tag.index() < self.body.base.metadata as usize {
+                if self.is_module_node(tag) {
                     valid.tags.insert(tag);
                 }
                 Ok(())
@@ -615,7 +613,7 @@ impl<'a> Nodes<'a> {
             return Ok(answer.clone());
         }
         let answer = self.base_node(node, new_format, valid)?;
-        if id.index() < self.body.base.metadata as usize {
+        if self.is_module_node(id) {
             valid.bases.insert((id, new_format), answer.clone());
         }
         Ok(answer)
@@ -704,7 +702,7 @@ impl<'a> Nodes<'a> {
             return Ok(answer);
         }
         let answer = self.scalar_chain_holds(node)?;
-        if id.index() < self.body.base.metadata as usize {
+        if self.is_module_node(id) {
             valid.scalars.insert(id, answer);
         }
         Ok(answer)
