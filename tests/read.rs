@@ -3206,3 +3206,148 @@ fn tbaa_tags_are_checked_as_llvm_verifier_checks_them() {
         "{read} read and {refused} refused: the changes do not reach both sides"
     );
 }
+
+/// A called intrinsic is declared with the signature LLVM 22's table gives it, as LLVM's
+/// verifier checks it (return type, parameters, overloaded types matched against each other,
+/// `...`); no function named `llvm.*` is defined. The error points at the declaration's name.
+/// Declarations LLVM upgrades as it reads them (`llvm.coro.end` with two parameters, a named
+/// struct returned) read, and a name given to a vector type is that vector type.
+#[test]
+fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
+    let module = |declaration: &str, call: &str| {
+        format!(
+            "%T = type {{ i32, i1 }}\n%v = type <4 x i32>\n{declaration}\n\
+             define void @f() {{\n  {call}\n  ret void\n}}\n"
+        )
+    };
+    let refused = [
+        (
+            "declare i1 @llvm.coro.end(ptr, i1, token)",
+            "call i1 @llvm.coro.end(ptr null, i1 false, token none)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare i32 @llvm.ctpop.i32(i64)",
+            "call i32 @llvm.ctpop.i32(i64 0)",
+            "Intrinsic has incorrect argument type!",
+        ),
+        (
+            "declare float @llvm.ctpop.f32(float)",
+            "call float @llvm.ctpop.f32(float 0.0)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare {<2 x i32>, i1} @llvm.sadd.with.overflow.v2i32(<2 x i32>, <2 x i32>)",
+            "call {<2 x i32>, i1} @llvm.sadd.with.overflow.v2i32(<2 x i32> poison, <2 x i32> poison)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare {<2 x i32>, <2 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32>)",
+            "call {<2 x i32>, <2 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32> poison)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare <4 x i32> @llvm.vector.interleave2.v4i32(<2 x i32>, <2 x i64>)",
+            "call <4 x i32> @llvm.vector.interleave2.v4i32(<2 x i32> poison, <2 x i64> poison)",
+            "Intrinsic has incorrect argument type!",
+        ),
+        (
+            "declare <4 x i32> @llvm.abs.v4i32(<4 x i32>, <4 x i1>)",
+            "call <4 x i32> @llvm.abs.v4i32(<4 x i32> poison, <4 x i1> poison)",
+            "Intrinsic has incorrect argument type!",
+        ),
+        (
+            "declare i32 @llvm.vector.reduce.add.v4i32(<4 x float>)",
+            "call i32 @llvm.vector.reduce.add.v4i32(<4 x float> poison)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare { float, float } @llvm.frexp.f32.i32(float)",
+            "call { float, float } @llvm.frexp.f32.i32(float 0.0)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare void @llvm.donothing(i32)",
+            "call void @llvm.donothing(i32 0)",
+            "Intrinsic has incorrect argument type!",
+        ),
+        (
+            "declare void @llvm.donothing(...)",
+            "call void (...) @llvm.donothing()",
+            "Intrinsic was not defined with variable arguments!",
+        ),
+        (
+            "declare void @llvm.icall.branch.funnel()",
+            "call void @llvm.icall.branch.funnel()",
+            "Callsite was not defined with variable arguments!",
+        ),
+    ]
+    .map(|(declaration, call, message)| {
+        let at = (3, declaration.find('@').unwrap() as u32 + 1, "@llvm.");
+        (module(declaration, call), at, message)
+    });
+    let mut refused = refused.to_vec();
+    refused.push((
+        "define void @llvm.anything() {\n  ret void\n}\n".to_string(),
+        (1, 13, "@llvm.anything"),
+        "llvm intrinsics cannot be defined!",
+    ));
+    let read = [
+        (
+            "declare {<3 x i32>, <3 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32>)",
+            "call {<3 x i32>, <3 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32> poison)",
+        ),
+        (
+            "declare {<2 x i32>, <2 x i32>, <2 x i32>} @llvm.vector.deinterleave3.v7i32(<7 x i32>)",
+            "call {<2 x i32>, <2 x i32>, <2 x i32>} @llvm.vector.deinterleave3.v7i32(<7 x i32> poison)",
+        ),
+        (
+            "declare {<2 x i32>, <2 x i1>} @llvm.sadd.with.overflow.v2i32(<2 x i32>, <2 x i32>)",
+            "call {<2 x i32>, <2 x i1>} @llvm.sadd.with.overflow.v2i32(<2 x i32> poison, <2 x i32> poison)",
+        ),
+        (
+            "declare <4 x i32> @llvm.masked.gather.v4i32.v4p0(<4 x ptr>, <4 x i1>, <4 x i32>)",
+            "call <4 x i32> @llvm.masked.gather.v4i32.v4p0(<4 x ptr> poison, <4 x i1> poison, <4 x i32> poison)",
+        ),
+        (
+            "declare <vscale x 4 x i32> @llvm.vector.insert.nxv4i32.v4i32(<vscale x 4 x i32>, <4 x i32>, i64)",
+            "call <vscale x 4 x i32> @llvm.vector.insert.nxv4i32.v4i32(<vscale x 4 x i32> poison, <4 x i32> poison, i64 0)",
+        ),
+        (
+            "declare <2 x float> @llvm.ldexp.v2f32.v2i32(<2 x float>, <4 x i32>)",
+            "call <2 x float> @llvm.ldexp.v2f32.v2i32(<2 x float> poison, <4 x i32> poison)",
+        ),
+        (
+            "declare i32 @llvm.fshl.i32(i32, i32, i32)",
+            "call i32 @llvm.fshl.i32(i32 0, i32 0, i32 0)",
+        ),
+        (
+            "declare void @llvm.icall.branch.funnel(...)",
+            "call void (...) @llvm.icall.branch.funnel()",
+        ),
+        (
+            "declare i1 @llvm.coro.end(ptr, i1)",
+            "call i1 @llvm.coro.end(ptr null, i1 false)",
+        ),
+        (
+            "declare void @llvm.coro.end(ptr, i1, token)",
+            "call void @llvm.coro.end(ptr null, i1 false, token none)",
+        ),
+        (
+            "declare %T @llvm.sadd.with.overflow.i32(i32, i32)",
+            "call %T @llvm.sadd.with.overflow.i32(i32 0, i32 0)",
+        ),
+        (
+            "declare <{i32, i1}> @llvm.sadd.with.overflow.i32(i32, i32)",
+            "call <{i32, i1}> @llvm.sadd.with.overflow.i32(i32 0, i32 0)",
+        ),
+        (
+            "declare %v @llvm.bswap.v4i32(%v)",
+            "call %v @llvm.bswap.v4i32(%v poison)",
+        ),
+        // Declared, never called: the verifier does not ask.
+        ("declare i1 @llvm.ctpop.i32(float)", ""),
+    ]
+    .map(|(declaration, call)| module(declaration, call));
+    as_opt_verifies_at(&refused, &read);
+}

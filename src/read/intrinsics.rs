@@ -1,27 +1,36 @@
-//! Which names LLVM 22 takes for intrinsics: an intrinsic a body calls without declaring it is
-//! declared by the reader, as by LLVM, only under a name LLVM knows ([`is_known`]). The names
-//! come from LLVM's own table ([`names`]).
+//! Which names LLVM 22 takes for intrinsics, and the signatures it takes them with. An
+//! intrinsic a body calls without declaring it is declared by the reader, as by LLVM, only
+//! under a name LLVM knows ([`is_known`]); a declared intrinsic that is called must have the
+//! type LLVM's table gives it, as LLVM's verifier checks ([`signature_holds`]). The names and
+//! signatures come from LLVM's own tables ([`names`]).
 
 #[path = "intrinsic_names.rs"]
 mod names;
+
+use crate::model::{FloatKind, Type, TypeId, Types};
 
 /// Whether LLVM 22 takes `name` as an intrinsic's, as `Intrinsic::lookupIntrinsicID` does:
 /// an intrinsic's name, or an overloaded one's followed by `.` and type suffixes
 /// (`llvm.memcpy.p0.p0.i64`); of several names it starts with, the longest counts.
 pub(super) fn is_known(name: &[u8]) -> bool {
-    if lookup(name).is_some() {
-        return true;
+    entry(name).is_some()
+}
+
+/// The table's line for the intrinsic `name` names (see [`is_known`]): its signature codes.
+fn entry(name: &[u8]) -> Option<&'static str> {
+    if let Some((_, codes)) = lookup(name) {
+        return Some(codes);
     }
     (0..name.len())
         .rev()
         .filter(|&at| name[at] == b'.')
         .find_map(|at| lookup(&name[..at]))
-        .unwrap_or(false)
+        .and_then(|(overloaded, codes)| overloaded.then_some(codes))
 }
 
-/// Whether `name` is an intrinsic's: `Some(overloaded)`, by binary search of [`names::NAMES`]
-/// line by line.
-fn lookup(name: &[u8]) -> Option<bool> {
+/// Whether `name` is an intrinsic's: `Some((overloaded, signature codes))`, by binary search
+/// of [`names::NAMES`] line by line.
+fn lookup(name: &[u8]) -> Option<(bool, &'static str)> {
     let table = names::NAMES.as_bytes();
     // [lo, hi) holds whole lines, lo at the start of one.
     let (mut lo, mut hi) = (0, table.len());
@@ -35,13 +44,14 @@ fn lookup(name: &[u8]) -> Option<bool> {
             .iter()
             .position(|&b| b == b'\n')
             .map_or(hi, |i| start + i);
-        let line = &table[start..end];
-        let (entry, overloaded) = match line.strip_suffix(b"*") {
+        let line = &names::NAMES[start..end];
+        let (entry, codes) = line.split_once(' ').unwrap_or((line, ""));
+        let (entry, overloaded) = match entry.strip_suffix('*') {
             Some(entry) => (entry, true),
-            None => (line, false),
+            None => (entry, false),
         };
-        match entry.cmp(name) {
-            std::cmp::Ordering::Equal => return Some(overloaded),
+        match entry.as_bytes().cmp(name) {
+            std::cmp::Ordering::Equal => return Some((overloaded, codes)),
             std::cmp::Ordering::Less => lo = end + 1,
             std::cmp::Ordering::Greater => hi = start,
         }
@@ -49,18 +59,668 @@ fn lookup(name: &[u8]) -> Option<bool> {
     None
 }
 
+/// Why a called intrinsic's declaration does not match its signature: LLVM's verifier's
+/// words (`Verifier::visitIntrinsicCall`).
+pub(super) const RETURN_MISMATCH: &str = "Intrinsic has incorrect return type!";
+pub(super) const ARGUMENT_MISMATCH: &str = "Intrinsic has incorrect argument type!";
+pub(super) const NOT_VARARGS: &str = "Intrinsic was not defined with variable arguments!";
+pub(super) const CALL_NOT_VARARGS: &str = "Callsite was not defined with variable arguments!";
+
+/// Intrinsics whose declarations LLVM may rewrite as it reads them (`AutoUpgrade.cpp`): an
+/// old signature of theirs reads, so theirs are not checked. The targets' (each upgraded by
+/// its own rules), the target-independent families LLVM 19's upgrader names, and those whose
+/// signatures changed since or whose names LLVM remangles. A guess on the safe side: an
+/// intrinsic left out of the check is only not checked, one wrongly checked would refuse a
+/// module LLVM reads (none of LLVM's 11,669 test files that opt-22 reads is refused).
+const UPGRADED: &[&str] = &[
+    "aarch64.",
+    "amdgcn.",
+    "arm.",
+    "nvvm.",
+    "riscv.",
+    "wasm.",
+    "x86.",
+    "ppc.",
+    "hexagon.",
+    "mips.",
+    "s390.",
+    "loongarch.",
+    "spv.",
+    "dx.",
+    "bpf.",
+    "r600.",
+    "ve.",
+    "xcore.",
+    "coro.end.",
+    "ctlz.",
+    "cttz.",
+    "dbg.",
+    "experimental.",
+    "flt.rounds",
+    "invariant.group.",
+    "memcpy",
+    "memmove",
+    "memset",
+    "objectsize",
+    "ptr.annotation",
+    "var.annotation",
+    "stackprotectorcheck",
+    "lifetime.",
+    "masked.",
+    "annotation",
+    "is.constant",
+    "load.relative",
+    "prefetch",
+    "stepvector",
+    "launder.invariant.group",
+    "strip.invariant.group",
+    "threadlocal.address",
+];
+
+/// Intrinsics LLVM upgrades when they are declared with this many parameters.
+const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
+
+/// Whether the declaration `name` of type `fn_ty` (a function type of `types`) matches the
+/// signature LLVM's table gives the intrinsic it names, as LLVM's verifier asks of a called
+/// intrinsic (`Intrinsic::matchIntrinsicSignature` and `matchIntrinsicVarArg`): the verifier's
+/// message if not. A name LLVM does not know, or whose old signatures LLVM upgrades, holds.
+pub(super) fn signature_holds(
+    types: &Types,
+    name: &[u8],
+    fn_ty: TypeId,
+) -> Result<(), &'static str> {
+    let Some(codes) = name.strip_prefix(b"llvm.").and_then(|_| entry(name)) else {
+        return Ok(());
+    };
+    let tail = &name[5..];
+    if UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())) {
+        return Ok(());
+    }
+    let Type::Function {
+        ret,
+        params,
+        varargs,
+    } = types.get(fn_ty)
+    else {
+        return Ok(());
+    };
+    if UPGRADED_WITH_ARITY
+        .iter()
+        .any(|&(upgraded, arity)| tail == upgraded.as_bytes() && params.len() == arity)
+    {
+        return Ok(());
+    }
+    let descs = decode(codes);
+    let mut m = Matcher {
+        types,
+        descs: &descs,
+        overloads: Vec::new(),
+        deferred: Vec::new(),
+    };
+    let mut at = 0;
+    if !m.matches(*ret, &mut at, false, true) {
+        return Err(RETURN_MISMATCH);
+    }
+    let deferred_by_return = m.deferred.len();
+    for &param in params {
+        if !m.matches(param, &mut at, false, false) {
+            return Err(ARGUMENT_MISMATCH);
+        }
+    }
+    let mut i = 0;
+    while i < m.deferred.len() {
+        let (ty, mut from) = m.deferred[i];
+        if !m.matches(ty, &mut from, true, false) {
+            return Err(if i < deferred_by_return {
+                RETURN_MISMATCH
+            } else {
+                ARGUMENT_MISMATCH
+            });
+        }
+        i += 1;
+    }
+    let rest = &descs[at..];
+    let varargs_match = match rest {
+        [] => !*varargs,
+        [Desc::VarArg] => *varargs,
+        _ => false,
+    };
+    if !varargs_match {
+        return Err(if *varargs {
+            NOT_VARARGS
+        } else {
+            CALL_NOT_VARARGS
+        });
+    }
+    Ok(())
+}
+
+/// One of LLVM's intrinsic type descriptors (`Intrinsic::IITDescriptor`). An `info` names an
+/// overloaded type by number (`info >> 3`) and says what it may be (`info & 7`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Desc {
+    Void,
+    VarArg,
+    /// `x86_mmx`, which LLVM 22 reads as `<1 x i64>`: taken as it is.
+    Mmx,
+    Amx,
+    Token,
+    Metadata,
+    Float(FloatKind),
+    Int(u32),
+    Vector {
+        len: u64,
+        scalable: bool,
+    },
+    Ptr(u32),
+    Struct(u32),
+    Svcount,
+    Argument(u8),
+    Extend(u8),
+    Trunc(u8),
+    OneNth {
+        divisor: u8,
+        reference: u8,
+    },
+    SameVecWidth(u8),
+    VecOfAnyPtrsToElt {
+        overload: u8,
+        reference: u8,
+    },
+    VecElement(u8),
+    Subdivide {
+        info: u8,
+        times: u8,
+    },
+    VecOfBitcastsToInt(u8),
+    /// A code this table does not know: anything matches it.
+    Unknown,
+}
+
+/// The descriptors of an intrinsic's signature codes (hex, two digits a code), as LLVM's
+/// `getIntrinsicInfoTableEntries` decodes them.
+fn decode(hex: &str) -> Vec<Desc> {
+    let codes: Vec<u8> = hex
+        .as_bytes()
+        .chunks(2)
+        .filter_map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+        .collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    decode_type(&codes, &mut at, false, &mut out);
+    while at < codes.len() && codes[at] != 0 {
+        decode_type(&codes, &mut at, false, &mut out);
+    }
+    out
+}
+
+/// `DecodeIITType`: one type's descriptors from `codes[*at..]`; a code's operand past the
+/// end reads as 0, as LLVM reads it.
+fn decode_type(codes: &[u8], at: &mut usize, scalable: bool, out: &mut Vec<Desc>) {
+    let mut next = || {
+        let code = codes.get(*at).copied().unwrap_or(0);
+        *at += 1;
+        code
+    };
+    let code = next();
+    let vector = |len| Desc::Vector { len, scalable };
+    let desc = match code {
+        0 => Desc::Void,
+        1 => Desc::Int(1),
+        2 => Desc::Int(8),
+        3 => Desc::Int(16),
+        4 => Desc::Int(32),
+        5 => Desc::Int(64),
+        6 => Desc::Float(FloatKind::Half),
+        7 => Desc::Float(FloatKind::Float),
+        8 => Desc::Float(FloatKind::Double),
+        9 => vector(2),
+        10 => vector(4),
+        11 => vector(8),
+        12 => vector(16),
+        13 => vector(32),
+        14 => Desc::Ptr(0),
+        15 => Desc::Argument(next()),
+        16 => vector(64),
+        17 => Desc::Mmx,
+        18 => Desc::Token,
+        19 => Desc::Metadata,
+        20 => Desc::Struct(0),
+        21 => Desc::Struct(u32::from(next()) + 2),
+        22 => Desc::Extend(next()),
+        23 => Desc::Trunc(next()),
+        24 => Desc::Ptr(u32::from(next())),
+        25 => vector(1),
+        26 => Desc::VarArg,
+        27 => Desc::OneNth {
+            reference: next(),
+            divisor: next(),
+        },
+        28 => Desc::SameVecWidth(next()),
+        29 => Desc::VecOfAnyPtrsToElt {
+            overload: next(),
+            reference: next(),
+        },
+        30 => Desc::Int(128),
+        31 => vector(512),
+        32 => vector(1024),
+        33 => Desc::Float(FloatKind::Fp128),
+        34 => Desc::VecElement(next()),
+        35 => {
+            decode_type(codes, at, true, out);
+            return;
+        }
+        36 => Desc::Subdivide {
+            info: next(),
+            times: 1,
+        },
+        37 => Desc::Subdivide {
+            info: next(),
+            times: 2,
+        },
+        38 => Desc::VecOfBitcastsToInt(next()),
+        39 => vector(128),
+        40 => Desc::Float(FloatKind::BFloat),
+        41 => vector(256),
+        42 => Desc::Amx,
+        43 => Desc::Float(FloatKind::PpcFp128),
+        44 => vector(3),
+        45 => Desc::Ptr(10),
+        46 => Desc::Ptr(20),
+        47 => Desc::Int(2),
+        48 => Desc::Int(4),
+        49 => Desc::Svcount,
+        50 => vector(6),
+        51 => vector(10),
+        52 => vector(2048),
+        53 => vector(4096),
+        _ => Desc::Unknown,
+    };
+    out.push(desc);
+    match desc {
+        Desc::Vector { .. } => decode_type(codes, at, false, out),
+        Desc::SameVecWidth(_) => decode_type(codes, at, false, out),
+        Desc::Struct(n) => {
+            for _ in 0..n {
+                decode_type(codes, at, false, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// LLVM's `matchIntrinsicType`, over a declaration's types: the overloaded types found so
+/// far, and the checks put off until the types they refer to are found.
+struct Matcher<'a> {
+    types: &'a Types,
+    descs: &'a [Desc],
+    overloads: Vec<TypeId>,
+    deferred: Vec<(TypeId, usize)>,
+}
+
+const ANY_INTEGER: u8 = 1;
+const ANY_FLOAT: u8 = 2;
+const ANY_VECTOR: u8 = 3;
+const ANY_POINTER: u8 = 4;
+const MATCH_TYPE: u8 = 7;
+
+impl Matcher<'_> {
+    /// Whether `ty` matches the descriptor at `*at`, which is stepped past it. `deferred`: a
+    /// check put off before, that may not be put off again. `returned`: the return type, which
+    /// LLVM takes as a literal struct when the signature returns one (it upgrades a named or
+    /// packed one).
+    fn matches(&mut self, ty: TypeId, at: &mut usize, deferred: bool, returned: bool) -> bool {
+        let Some(&desc) = self.descs.get(*at) else {
+            return false;
+        };
+        let from = *at;
+        *at += 1;
+        let types = self.types;
+        let ty = self.unaliased(ty);
+        let shape = types.get(ty);
+        let put_off = |me: &mut Self| {
+            if deferred {
+                return false;
+            }
+            me.deferred.push((ty, from));
+            true
+        };
+        match desc {
+            Desc::Void => matches!(shape, Type::Void),
+            Desc::VarArg => false,
+            Desc::Mmx | Desc::Unknown => true,
+            Desc::Amx => matches!(shape, Type::X86Amx),
+            Desc::Token => matches!(shape, Type::Token),
+            Desc::Metadata => matches!(shape, Type::Metadata),
+            Desc::Float(kind) => *shape == Type::Float(kind),
+            Desc::Int(bits) => *shape == Type::Int(bits),
+            Desc::Svcount => {
+                matches!(shape, Type::TargetExt { name, .. } if &name[..] == b"aarch64.svcount")
+            }
+            Desc::Vector { len, scalable } => match *shape {
+                Type::Vector {
+                    scalable: s,
+                    len: l,
+                    elem,
+                } if s == scalable && l == len => self.matches(elem, at, deferred, false),
+                _ => false,
+            },
+            Desc::Ptr(space) => *shape == Type::Ptr(space),
+            Desc::Struct(n) => {
+                let elems = match shape {
+                    Type::Struct {
+                        packed: false,
+                        elems,
+                    } => elems,
+                    Type::Struct { elems, .. } if returned => elems,
+                    Type::Named(_) if returned => match types.get(types.resolve(ty)) {
+                        Type::Struct { elems, .. } => elems,
+                        _ => return false,
+                    },
+                    _ => return false,
+                };
+                elems.len() == n as usize
+                    && elems.iter().all(|&e| self.matches(e, at, deferred, false))
+            }
+            Desc::Argument(info) => {
+                let number = usize::from(info >> 3);
+                if let Some(&earlier) = self.overloads.get(number) {
+                    return earlier == ty;
+                }
+                if number > self.overloads.len() || info & 7 == MATCH_TYPE {
+                    return deferred || put_off(self);
+                }
+                self.overloads.push(ty);
+                let elem = self.element(ty).unwrap_or(ty);
+                match info & 7 {
+                    ANY_INTEGER => matches!(types.get(elem), Type::Int(_)),
+                    ANY_FLOAT => matches!(types.get(elem), Type::Float(_)),
+                    ANY_VECTOR => matches!(shape, Type::Vector { .. }),
+                    ANY_POINTER => matches!(shape, Type::Ptr(_)),
+                    _ => true,
+                }
+            }
+            Desc::Extend(info) | Desc::Trunc(info) => {
+                let Some(reference) = self.overload(info) else {
+                    return deferred || put_off(self);
+                };
+                let widen = matches!(desc, Desc::Extend(_));
+                let scale = |bits: u32| {
+                    if widen {
+                        bits.checked_mul(2)
+                    } else {
+                        Some(bits / 2)
+                    }
+                };
+                match (types.get(reference), shape) {
+                    (Type::Int(r), Type::Int(t)) => scale(*r) == Some(*t),
+                    (
+                        Type::Vector {
+                            scalable: rs,
+                            len: rl,
+                            elem: re,
+                        },
+                        Type::Vector {
+                            scalable: ts,
+                            len: tl,
+                            elem: te,
+                        },
+                    ) if rs == ts && rl == tl => match (types.get(*re), types.get(*te)) {
+                        (Type::Int(r), Type::Int(t)) => scale(*r) == Some(*t),
+                        // Floating-point elements: their widening is not modelled.
+                        (Type::Float(_), _) => true,
+                        _ => false,
+                    },
+                    (Type::Vector { .. }, _) => false,
+                    _ => false,
+                }
+            }
+            Desc::OneNth { divisor, reference } => {
+                let Some(&reference) = self.overloads.get(usize::from(reference)) else {
+                    return deferred || put_off(self);
+                };
+                match (types.get(reference), shape) {
+                    (
+                        Type::Vector {
+                            scalable: rs,
+                            len: rl,
+                            elem: re,
+                        },
+                        Type::Vector {
+                            scalable: ts,
+                            len: tl,
+                            elem: te,
+                        },
+                    ) => {
+                        // LLVM divides the count down (`divideCoefficientBy`): <7 x i32>
+                        // in three is <2 x i32>.
+                        divisor != 0
+                            && rs == ts
+                            && self.unaliased(*re) == self.unaliased(*te)
+                            && rl / u64::from(divisor) == *tl
+                    }
+                    _ => false,
+                }
+            }
+            Desc::SameVecWidth(info) => {
+                let Some(reference) = self.overload(info) else {
+                    // The element's descriptor is put off with it.
+                    *at = self.type_end(*at);
+                    return deferred || put_off(self);
+                };
+                let elem = match (types.get(reference), shape) {
+                    (Type::Vector { .. }, Type::Vector { .. }) => {
+                        if self.element_count(reference) != self.element_count(ty) {
+                            return false;
+                        }
+                        self.element(ty).unwrap_or(ty)
+                    }
+                    (Type::Vector { .. }, _) | (_, Type::Vector { .. }) => return false,
+                    _ => ty,
+                };
+                self.matches(elem, at, deferred, false)
+            }
+            Desc::VecOfAnyPtrsToElt {
+                overload,
+                reference,
+            } => {
+                let reference = usize::from(reference);
+                if reference >= self.overloads.len() {
+                    if deferred {
+                        return false;
+                    }
+                    self.overloads.push(ty);
+                    return put_off(self);
+                }
+                if !deferred && usize::from(overload) == self.overloads.len() {
+                    self.overloads.push(ty);
+                }
+                let reference = self.overloads[reference];
+                matches!(types.get(reference), Type::Vector { .. })
+                    && matches!(shape, Type::Vector { .. })
+                    && self.element_count(reference) == self.element_count(ty)
+                    && self
+                        .element(ty)
+                        .is_some_and(|e| matches!(types.get(e), Type::Ptr(_)))
+            }
+            Desc::VecElement(info) => {
+                let Some(reference) = self.overload(info) else {
+                    return deferred || put_off(self);
+                };
+                matches!(types.get(reference), Type::Vector { .. })
+                    && self.element(reference) == Some(ty)
+            }
+            Desc::Subdivide { info, times } => {
+                let Some(reference) = self.overload(info) else {
+                    return deferred || put_off(self);
+                };
+                match (types.get(reference), shape) {
+                    (
+                        Type::Vector {
+                            scalable: rs,
+                            len: rl,
+                            elem: re,
+                        },
+                        Type::Vector {
+                            scalable: ts,
+                            len: tl,
+                            elem: te,
+                        },
+                    ) => match (types.get(*re), types.get(*te)) {
+                        (Type::Int(r), Type::Int(t)) => {
+                            rs == ts && rl << times == *tl && r >> times == *t
+                        }
+                        // Floating-point elements are subdivided as integers.
+                        (Type::Float(_), _) => true,
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            }
+            Desc::VecOfBitcastsToInt(info) => {
+                let Some(reference) = self.overload(info) else {
+                    return deferred || put_off(self);
+                };
+                match (types.get(reference), shape) {
+                    (
+                        Type::Vector {
+                            scalable: rs,
+                            len: rl,
+                            elem: re,
+                        },
+                        Type::Vector {
+                            scalable: ts,
+                            len: tl,
+                            elem: te,
+                        },
+                    ) if rs == ts && rl == tl => match (types.get(*re), types.get(*te)) {
+                        (Type::Int(r), Type::Int(t)) => r == t,
+                        (Type::Float(f), Type::Int(t)) => f.bits() == u64::from(*t),
+                        _ => true,
+                    },
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// The overloaded type an `info` names, if found already.
+    fn overload(&self, info: u8) -> Option<TypeId> {
+        self.overloads.get(usize::from(info >> 3)).copied()
+    }
+
+    /// A vector's element type.
+    fn element(&self, ty: TypeId) -> Option<TypeId> {
+        match *self.types.get(ty) {
+            Type::Vector { elem, .. } => Some(self.unaliased(elem)),
+            _ => None,
+        }
+    }
+
+    /// `ty`, or the type it names if it is a name given to a type other than a struct
+    /// (`%v = type <4 x i32>`): LLVM makes no new type of those.
+    fn unaliased(&self, ty: TypeId) -> TypeId {
+        let types = self.types;
+        match types.get(ty) {
+            Type::Named(_) => match types.get(types.resolve(ty)) {
+                Type::Struct { .. } | Type::Named(_) => ty,
+                _ => types.resolve(ty),
+            },
+            _ => ty,
+        }
+    }
+
+    fn element_count(&self, ty: TypeId) -> Option<(u64, bool)> {
+        match *self.types.get(ty) {
+            Type::Vector { len, scalable, .. } => Some((len, scalable)),
+            _ => None,
+        }
+    }
+
+    /// Where the type whose descriptors start at `at` ends.
+    fn type_end(&self, at: usize) -> usize {
+        let mut end = at + 1;
+        match self.descs.get(at) {
+            Some(Desc::Vector { .. } | Desc::SameVecWidth(_)) => end = self.type_end(end),
+            Some(&Desc::Struct(n)) => {
+                for _ in 0..n {
+                    end = self.type_end(end);
+                }
+            }
+            _ => {}
+        }
+        end
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn every_signature_decodes_to_known_descriptors() {
+        for line in names::NAMES.lines() {
+            let (name, codes) = line.split_once(' ').unwrap();
+            let descs = decode(codes);
+            assert!(
+                !descs.is_empty() && !descs.contains(&Desc::Unknown),
+                "{name}"
+            );
+        }
+        let decoded = |name: &str| decode(lookup(name.as_bytes()).unwrap().1);
+        use Desc::*;
+        // void (ptr, ptr, anyint, i1): overloaded pointers and length.
+        assert_eq!(
+            decoded("llvm.memcpy"),
+            [Void, Argument(4), Argument(12), Argument(17), Int(1)]
+        );
+        // { anyint, i1 or a vector of i1 as wide as it } (match 0, match 0).
+        assert_eq!(
+            decoded("llvm.sadd.with.overflow"),
+            [
+                Struct(2),
+                Argument(1),
+                SameVecWidth(1),
+                Int(1),
+                Argument(7),
+                Argument(7)
+            ]
+        );
+        assert_eq!(
+            decoded("llvm.vector.deinterleave3"),
+            [
+                Struct(3),
+                OneNth {
+                    reference: 0,
+                    divisor: 3
+                },
+                OneNth {
+                    reference: 0,
+                    divisor: 3
+                },
+                OneNth {
+                    reference: 0,
+                    divisor: 3
+                },
+                Argument(3)
+            ]
+        );
+        assert_eq!(decoded("llvm.coro.end"), [Void, Ptr(0), Int(1), Token]);
+    }
+
+    #[test]
     fn every_name_is_found_and_suffixes_only_after_overloaded_ones() {
         for line in names::NAMES.lines() {
+            let line = line.split_once(' ').map_or(line, |(entry, _)| entry);
             let (name, overloaded) = match line.strip_suffix('*') {
                 Some(name) => (name, true),
                 None => (line, false),
             };
-            assert_eq!(lookup(name.as_bytes()), Some(overloaded), "{name}");
+            assert_eq!(
+                lookup(name.as_bytes()).map(|e| e.0),
+                Some(overloaded),
+                "{name}"
+            );
             assert!(is_known(name.as_bytes()), "{name}");
             let suffixed = format!("{name}.i32");
             // A name with a suffix may be another intrinsic's (`llvm.x.y` and `llvm.x`).

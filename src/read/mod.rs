@@ -414,8 +414,51 @@ fn read_bodies(
         {
             first_error = Some(earlier_error(first_error, e));
         }
+        if first_error.is_none()
+            && let Err(e) = intrinsics_hold(m)
+        {
+            first_error = Some(e);
+        }
     }
     (first_error, ends_held)
+}
+
+/// That no function named `llvm.*` is defined, and that each intrinsic a body calls is declared
+/// with the signature LLVM gives it ([`intrinsics::signature_holds`]), as LLVM's verifier
+/// checks them. The first such function in the text is the error, at its name.
+fn intrinsics_hold(m: &Module) -> Result<(), ReadError> {
+    for func in m.functions.values() {
+        let global = &m.globals[func.global];
+        let GlobalName::Named(name) = &global.name else {
+            continue;
+        };
+        if !name.starts_with(b"llvm.") {
+            continue;
+        }
+        let called = || {
+            global
+                .uses
+                .iter()
+                .any(|&u| m.uses[u].role == UseRole::Callee)
+        };
+        let fault = if func.body.is_some() {
+            Err("llvm intrinsics cannot be defined!")
+        } else if called() {
+            intrinsics::signature_holds(&m.types, name, func.fn_ty)
+        } else {
+            Ok(())
+        };
+        if let Err(message) = fault {
+            let at = global
+                .uses
+                .iter()
+                .map(|&u| m.uses[u])
+                .find(|u| u.role == UseRole::Definition)
+                .map_or(func.header_span, |u| u.span);
+            return Err(ReadError::invalid(m.source.as_bytes(), at, message));
+        }
+    }
+    Ok(())
 }
 
 /// That each global is named with a pointer into its own address space, as LLVM checks it
