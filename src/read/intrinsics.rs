@@ -445,62 +445,33 @@ impl Matcher<'_> {
                     return deferred || put_off(self);
                 };
                 let widen = matches!(desc, Desc::Extend(_));
-                let scale = |bits: u32| {
-                    if widen {
-                        bits.checked_mul(2)
-                    } else {
-                        Some(bits / 2)
-                    }
-                };
-                match (types.get(reference), shape) {
-                    (Type::Int(r), Type::Int(t)) => scale(*r) == Some(*t),
-                    (
-                        Type::Vector {
-                            scalable: rs,
-                            len: rl,
-                            elem: re,
-                        },
-                        Type::Vector {
-                            scalable: ts,
-                            len: tl,
-                            elem: te,
-                        },
-                    ) if rs == ts && rl == tl => match (types.get(*re), types.get(*te)) {
-                        (Type::Int(r), Type::Int(t)) => scale(*r) == Some(*t),
-                        // Floating-point elements: their widening is not modelled.
-                        (Type::Float(_), _) => true,
-                        _ => false,
-                    },
-                    (Type::Vector { .. }, _) => false,
+                let scaled = |r: &Type, t: &Type| match (r, t) {
+                    (Type::Int(r), Type::Int(t)) if widen => r.checked_mul(2) == Some(*t),
+                    (Type::Int(r), Type::Int(t)) => r / 2 == *t,
+                    // Floating-point elements: their widening is not modelled.
+                    (Type::Float(_), _) => true,
                     _ => false,
+                };
+                match self.vectors(reference, ty) {
+                    Some([(rs, rl, re), (ts, tl, te)]) => {
+                        rs == ts && rl == tl && scaled(types.get(re), types.get(te))
+                    }
+                    None => {
+                        matches!(types.get(reference), Type::Int(_))
+                            && scaled(types.get(reference), shape)
+                    }
                 }
             }
             Desc::OneNth { divisor, reference } => {
                 let Some(&reference) = self.overloads.get(usize::from(reference)) else {
                     return deferred || put_off(self);
                 };
-                match (types.get(reference), shape) {
-                    (
-                        Type::Vector {
-                            scalable: rs,
-                            len: rl,
-                            elem: re,
-                        },
-                        Type::Vector {
-                            scalable: ts,
-                            len: tl,
-                            elem: te,
-                        },
-                    ) => {
-                        // LLVM divides the count down (`divideCoefficientBy`): <7 x i32>
-                        // in three is <2 x i32>.
-                        divisor != 0
-                            && rs == ts
-                            && self.unaliased(*re) == self.unaliased(*te)
-                            && rl / u64::from(divisor) == *tl
-                    }
-                    _ => false,
-                }
+                // LLVM divides the count down (`divideCoefficientBy`): <7 x i32> in three is
+                // <2 x i32>.
+                self.vectors(reference, ty)
+                    .is_some_and(|[(rs, rl, re), (ts, tl, te)]| {
+                        divisor != 0 && rs == ts && re == te && rl / u64::from(divisor) == tl
+                    })
             }
             Desc::SameVecWidth(info) => {
                 let Some(reference) = self.overload(info) else {
@@ -554,54 +525,47 @@ impl Matcher<'_> {
                 let Some(reference) = self.overload(info) else {
                     return deferred || put_off(self);
                 };
-                match (types.get(reference), shape) {
-                    (
-                        Type::Vector {
-                            scalable: rs,
-                            len: rl,
-                            elem: re,
-                        },
-                        Type::Vector {
-                            scalable: ts,
-                            len: tl,
-                            elem: te,
-                        },
-                    ) => match (types.get(*re), types.get(*te)) {
-                        (Type::Int(r), Type::Int(t)) => {
-                            rs == ts && rl << times == *tl && r >> times == *t
+                self.vectors(reference, ty)
+                    .is_some_and(|[(rs, rl, re), (ts, tl, te)]| {
+                        match (types.get(re), types.get(te)) {
+                            (Type::Int(r), Type::Int(t)) => {
+                                rs == ts && rl << times == tl && r >> times == *t
+                            }
+                            // Floating-point elements are subdivided as integers.
+                            (Type::Float(_), _) => true,
+                            _ => false,
                         }
-                        // Floating-point elements are subdivided as integers.
-                        (Type::Float(_), _) => true,
-                        _ => false,
-                    },
-                    _ => false,
-                }
+                    })
             }
             Desc::VecOfBitcastsToInt(info) => {
                 let Some(reference) = self.overload(info) else {
                     return deferred || put_off(self);
                 };
-                match (types.get(reference), shape) {
-                    (
-                        Type::Vector {
-                            scalable: rs,
-                            len: rl,
-                            elem: re,
-                        },
-                        Type::Vector {
-                            scalable: ts,
-                            len: tl,
-                            elem: te,
-                        },
-                    ) if rs == ts && rl == tl => match (types.get(*re), types.get(*te)) {
-                        (Type::Int(r), Type::Int(t)) => r == t,
-                        (Type::Float(f), Type::Int(t)) => f.bits() == u64::from(*t),
-                        _ => true,
-                    },
-                    _ => false,
-                }
+                self.vectors(reference, ty)
+                    .is_some_and(|[(rs, rl, re), (ts, tl, te)]| {
+                        rs == ts
+                            && rl == tl
+                            && match (types.get(re), types.get(te)) {
+                                (Type::Int(r), Type::Int(t)) => r == t,
+                                (Type::Float(f), Type::Int(t)) => f.bits() == u64::from(*t),
+                                _ => true,
+                            }
+                    })
             }
         }
+    }
+
+    /// Two vector types' shapes (scalable, length, element), if both are vectors.
+    fn vectors(&self, a: TypeId, b: TypeId) -> Option<[(bool, u64, TypeId); 2]> {
+        let shape = |ty| match *self.types.get(ty) {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => Some((scalable, len, self.unaliased(elem))),
+            _ => None,
+        };
+        Some([shape(a)?, shape(b)?])
     }
 
     /// The overloaded type an `info` names, if found already.
