@@ -266,8 +266,8 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 
 /// The global a body's use of an intrinsic never declared names: made at its first use, as
 /// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]). LLVM's check of
-/// the call's type against the intrinsic's is not made here (that needs LLVM's tables of
-/// intrinsic signatures); the text is written back as it was.
+/// the call's type against the intrinsic's signature is not made here: the call's types are
+/// the body's, gone once it is read. The text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
     if use_.role != UseRole::Callee {
         return Err(ReadError::undefined(
