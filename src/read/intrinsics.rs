@@ -129,10 +129,9 @@ pub(super) fn signature_holds(
     name: &[u8],
     fn_ty: TypeId,
 ) -> Result<(), &'static str> {
-    let Some(codes) = name.strip_prefix(b"llvm.").and_then(|_| entry(name)) else {
+    let (Some(tail), Some(codes)) = (name.strip_prefix(b"llvm."), entry(name)) else {
         return Ok(());
     };
-    let tail = &name[5..];
     if UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())) {
         return Ok(());
     }
@@ -475,8 +474,9 @@ impl Matcher<'_> {
             }
             Desc::SameVecWidth(info) => {
                 let Some(reference) = self.overload(info) else {
-                    // The element's descriptor is put off with it.
-                    *at = self.type_end(*at);
+                    // The element's descriptor is put off with it (one descriptor, as LLVM
+                    // steps over it: the table's elements are scalars).
+                    *at += 1;
                     return deferred || put_off(self);
                 };
                 let elem = match (types.get(reference), shape) {
@@ -599,21 +599,6 @@ impl Matcher<'_> {
             Type::Vector { len, scalable, .. } => Some((len, scalable)),
             _ => None,
         }
-    }
-
-    /// Where the type whose descriptors start at `at` ends.
-    fn type_end(&self, at: usize) -> usize {
-        let mut end = at + 1;
-        match self.descs.get(at) {
-            Some(Desc::Vector { .. } | Desc::SameVecWidth(_)) => end = self.type_end(end),
-            Some(&Desc::Struct(n)) => {
-                for _ in 0..n {
-                    end = self.type_end(end);
-                }
-            }
-            _ => {}
-        }
-        end
     }
 }
 
