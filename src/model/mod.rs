@@ -286,6 +286,15 @@ pub enum Attr {
     Text(Span),
 }
 
+impl Attr {
+    /// Where it is written (a typed one's keyword).
+    pub fn span(&self) -> Span {
+        match *self {
+            Attr::Group(_, span) | Attr::Typed(span, _) | Attr::Text(span) => span,
+        }
+    }
+}
+
 /// A list of attributes of a function header or an attribute group: a run of the module's
 /// [`Module::attrs`], read with [`Module::attr_list`]. One arena rather than a vector a list:
 /// a C++ header has a list a parameter, and allocating each was a tenth of the top level's

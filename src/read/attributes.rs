@@ -6,6 +6,8 @@
 //! ("this attribute does not apply to parameters"). A test (`tests/read.rs`) asks opt-22
 //! about every keyword in every place.
 
+use super::verify_attributes::{self, Kinds};
+
 /// Where an attribute stands, as bits: a function (its header, an attribute group, a call's
 /// function attributes, a global variable), a parameter or argument, a return value.
 pub(super) const FUNCTION: u8 = 1;
@@ -36,6 +38,8 @@ pub(super) struct Keyword {
     /// Where LLVM accepts it; elsewhere it is an error.
     pub applies: u8,
     pub argument: Argument,
+    /// Its bit, if LLVM's verifier has rules for it (see `verify_attributes`).
+    pub checks: Kinds,
 }
 
 const ALL: u8 = FUNCTION | PARAMETER | RETURN;
@@ -46,6 +50,7 @@ const fn kw(name: &'static str, applies: u8, argument: Argument) -> Keyword {
         read_in: ALL,
         applies,
         argument,
+        checks: verify_attributes::kind_of(name),
     }
 }
 
@@ -57,6 +62,7 @@ const fn legacy(name: &'static str, places: u8) -> Keyword {
         read_in: places,
         applies: places,
         argument: Argument::None,
+        checks: verify_attributes::kind_of(name),
     }
 }
 

@@ -17,6 +17,7 @@ mod lexer;
 mod parser;
 mod pieces;
 pub(crate) mod verify;
+mod verify_attributes;
 mod verify_metadata;
 
 pub use attributes::keywords as attribute_keywords;
@@ -93,9 +94,10 @@ fn read_bodies_guessing_ends(
         deferred_fields,
         use_list_checks,
         error,
+        invalid,
     } = top;
     module.source = source;
-    if error.is_some() {
+    if error.is_some() || invalid.is_some() {
         return Err(module.source);
     }
     match read_bodies(
@@ -115,6 +117,7 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         mut module,
         use_list_checks,
         error: top_error,
+        invalid: top_invalid,
         ..
     } = source.read_beside(|progress| {
         Parser::telling(source.as_bytes(), progress).module(BodyEnd::BalancedBrace)
@@ -131,7 +134,7 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
     let (body_error, _) = read_bodies(&mut module, limit, &[], checks, work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after,
     // and what the verifier refuses last.
-    let first = [top_error, body_error]
+    let first = [top_error, body_error, top_invalid]
         .into_iter()
         .flatten()
         .min_by_key(|e| (error_stage(e), error_offset(e)));
@@ -415,7 +418,10 @@ fn read_bodies(
             first_error = Some(earlier_error(first_error, e));
         }
         if first_error.is_none()
-            && let Err(e) = intrinsics_hold(m)
+            && let Err(e) = intrinsics_hold(m).and_then(|()| {
+                verify_attributes::headers_hold(m)
+                    .map_err(|(at, message)| ReadError::invalid(m.source.as_bytes(), at, message))
+            })
         {
             first_error = Some(e);
         }
@@ -449,16 +455,21 @@ fn intrinsics_hold(m: &Module) -> Result<(), ReadError> {
             Ok(())
         };
         if let Err(message) = fault {
-            let at = global
-                .uses
-                .iter()
-                .map(|&u| m.uses[u])
-                .find(|u| u.role == UseRole::Definition)
-                .map_or(func.header_span, |u| u.span);
+            let at = name_at(m, func);
             return Err(ReadError::invalid(m.source.as_bytes(), at, message));
         }
     }
     Ok(())
+}
+
+/// Where function `func`'s name is written in its header.
+fn name_at(m: &Module, func: &Function) -> Span {
+    m.globals[func.global]
+        .uses
+        .iter()
+        .map(|&u| m.uses[u])
+        .find(|u| u.role == UseRole::Definition)
+        .map_or(func.header_span, |u| u.span)
 }
 
 /// That each global is named with a pointer into its own address space, as LLVM checks it

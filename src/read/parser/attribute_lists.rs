@@ -11,6 +11,8 @@ use super::*;
 pub(crate) struct KnownLists {
     /// By place (parameter, result), then by text (see [`list_text_end`]).
     by_text: [FxHashMap<Box<[u8]>, KnownList>; 2],
+    /// What the verifier's rules name of each attribute group met, by number.
+    groups: FxHashMap<u32, Kinds>,
 }
 
 /// A list as its first reading left it: each attribute's span, and where the token after
@@ -18,6 +20,7 @@ pub(crate) struct KnownLists {
 struct KnownList {
     attrs: Box<[(u32, u32)]>,
     end: u32,
+    kinds: Kinds,
 }
 
 /// How many bytes of text a list is found by at most.
@@ -105,7 +108,7 @@ impl KnownLists {
 
     /// Remember `attrs`, the list just read from `text`, the token after it at `after`, if
     /// its reading depends on that text alone.
-    fn remember(&mut self, src: &[u8], text: ListText, after: usize, attrs: &[Attr]) {
+    fn remember(&mut self, src: &[u8], text: ListText, after: usize, attrs: &[Attr], kinds: Kinds) {
         let start = text.start;
         if after >= text.end {
             return;
@@ -125,6 +128,7 @@ impl KnownLists {
             KnownList {
                 attrs: spans,
                 end: (after - start) as u32,
+                kinds,
             },
         );
     }
@@ -141,7 +145,7 @@ impl KnownList {
 
 impl<'a> Parser<'a> {
     pub(super) fn attribute_group(&mut self) -> PResult<()> {
-        self.bump();
+        let keyword = self.bump();
         let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
         let n = self.number_after_sigil(t)?;
         self.expect(Tok::Equal, "'='")?;
@@ -149,11 +153,14 @@ impl<'a> Parser<'a> {
         let start = self.m.attrs.len();
         while self.tok.kind != Tok::RBrace {
             match self.next_attribute(AttrPlace::Group)? {
-                Some(a) => self.m.attrs.push(a),
+                Some((a, _)) => self.m.attrs.push(a),
                 None => return Err(self.err("an attribute or '}'")),
             }
         }
         self.bump();
+        if self.m.attrs.len() == start {
+            return Err(self.err_at(keyword.span, "attribute group has no attributes"));
+        }
         let attrs = AttrList::since(&self.m.attrs, start);
         if self.m.attr_groups.insert(n, attrs).is_some() {
             return Err(self.err_at(t.span, "redefinition of an attribute group"));
@@ -164,7 +171,7 @@ impl<'a> Parser<'a> {
     /// The next attribute of a list standing in `place`, or `None` where the list ends: at a
     /// token that is no attribute there, as LLVM reads it (a keyword it does not know, such
     /// as `foo`, ends the list, and what follows must then be what the grammar expects).
-    pub(super) fn next_attribute(&mut self, place: AttrPlace) -> PResult<Option<Attr>> {
+    pub(super) fn next_attribute(&mut self, place: AttrPlace) -> PResult<Option<(Attr, Kinds)>> {
         let keyword = match self.tok.kind {
             Tok::Str => None,
             Tok::AttrGroup if place == AttrPlace::Function => None,
@@ -174,7 +181,8 @@ impl<'a> Parser<'a> {
             },
             _ => return Ok(None),
         };
-        self.attribute(place, keyword).map(Some)
+        let kinds = keyword.map_or(Kinds::NONE, |k| k.checks);
+        Ok(Some((self.attribute(place, keyword)?, kinds)))
     }
 
     /// What LLVM 22 checks of an argument otherwise stepped over, the `(` being the current
@@ -570,26 +578,29 @@ impl<'a> Parser<'a> {
         Ok(attr)
     }
 
-    /// The attributes of a list standing in `place`, onto the module's arena of them.
-    pub(super) fn attributes(&mut self, place: AttrPlace) -> PResult<AttrList> {
+    /// The attributes of a list standing in `place`, onto the module's arena of them, and
+    /// what the verifier's rules name of them.
+    pub(super) fn attributes(&mut self, place: AttrPlace) -> PResult<(AttrList, Kinds)> {
         let start = self.m.attrs.len();
         let text = KnownLists::text_of(self.src, self.tok, place);
         if let Some(text) = text
             && let Some(known) = self.known_lists.get(self.src, text)
         {
             self.m.attrs.extend(known.attrs_at(text.start));
-            let after = text.start + known.end as usize;
+            let (after, kinds) = (text.start + known.end as usize, known.kinds);
             self.seek(after);
-            return Ok(AttrList::since(&self.m.attrs, start));
+            return Ok((AttrList::since(&self.m.attrs, start), kinds));
         }
-        while let Some(a) = self.next_attribute(place)? {
+        let mut kinds = Kinds::NONE;
+        while let Some((a, k)) = self.next_attribute(place)? {
             self.m.attrs.push(a);
+            kinds = kinds.with(k);
         }
         if let Some(text) = text {
             let after = self.tok.span.start as usize;
-            (self.known_lists).remember(self.src, text, after, &self.m.attrs[start..]);
+            (self.known_lists).remember(self.src, text, after, &self.m.attrs[start..], kinds);
         }
-        Ok(AttrList::since(&self.m.attrs, start))
+        Ok((AttrList::since(&self.m.attrs, start), kinds))
     }
 
     /// Read the attributes of a list standing in `place`, keeping none (where LLVM reads and
@@ -604,22 +615,27 @@ impl<'a> Parser<'a> {
 
     /// Attributes of an instruction standing in `place` (none at all without one), as an
     /// item: kept in the body's one arena of attributes (call sites have many lists, mostly
-    /// short).
-    pub(super) fn item_attributes(&mut self, place: Option<AttrPlace>) -> PResult<()> {
-        let start = self.scope().body.attrs.len() as u32;
-        if let Some(place) = place {
-            self.read_item_attributes(place, start as usize)?;
-        }
+    /// short). What the verifier's rules name of them, and where they are in the arena.
+    pub(super) fn item_attributes(
+        &mut self,
+        place: Option<AttrPlace>,
+    ) -> PResult<(Kinds, Range<usize>)> {
+        let start = self.scope().body.attrs.len();
+        let kinds = match place {
+            Some(place) => self.read_item_attributes(place, start)?,
+            None => Kinds::NONE,
+        };
         let body = &mut self.scope().body;
         let i = body.attr_lists.len() as u32;
-        body.attr_lists.push((start, body.attrs.len() as u32));
+        let end = body.attrs.len();
+        body.attr_lists.push((start as u32, end as u32));
         body.items.push(Item::Attrs(i));
-        Ok(())
+        Ok((kinds, start..end))
     }
 
     /// The attributes of an instruction's list in `place`, onto the body's arena from
     /// `start` (found by their text when they were read before: [`KnownLists`]).
-    fn read_item_attributes(&mut self, place: AttrPlace, start: usize) -> PResult<()> {
+    fn read_item_attributes(&mut self, place: AttrPlace, start: usize) -> PResult<Kinds> {
         let text = KnownLists::text_of(self.src, self.tok, place);
         let scope = self
             .scope
@@ -629,17 +645,35 @@ impl<'a> Parser<'a> {
             && let Some(known) = self.known_lists.get(self.src, text)
         {
             scope.body.attrs.extend(known.attrs_at(text.start));
-            let after = text.start + known.end as usize;
+            let (after, kinds) = (text.start + known.end as usize, known.kinds);
             self.seek(after);
-            return Ok(());
+            return Ok(kinds);
         }
-        while let Some(a) = self.next_attribute(place)? {
+        let mut kinds = Kinds::NONE;
+        while let Some((a, k)) = self.next_attribute(place)? {
+            kinds = kinds.with(match a {
+                Attr::Group(n, _) => self.group_kinds(n),
+                _ => k,
+            });
             self.scope().body.attrs.push(a);
         }
         if let (Some(text), Some(scope)) = (text, &self.scope) {
             let after = self.tok.span.start as usize;
-            (self.known_lists).remember(self.src, text, after, &scope.body.attrs[start..]);
+            let attrs = &scope.body.attrs[start..];
+            (self.known_lists).remember(self.src, text, after, attrs, kinds);
         }
-        Ok(())
+        Ok(kinds)
+    }
+
+    /// What the verifier's rules name of attribute group `n` (none if it is not defined, as
+    /// LLVM reads it), found once per thread.
+    fn group_kinds(&mut self, n: u32) -> Kinds {
+        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        if let Some(&kinds) = self.known_lists.groups.get(&n) {
+            return kinds;
+        }
+        let kinds = verify_attributes::group_kinds(module, n);
+        self.known_lists.groups.insert(n, kinds);
+        kinds
     }
 }

@@ -14,11 +14,18 @@ impl<'a> Parser<'a> {
         let mut link = self.linkable()?;
         self.local_linkage_holds(&link, link.linkage_span)?;
         let cconv = self.calling_convention()?;
-        let ret_attrs = self.attributes(AttrPlace::Return)?;
+        let (ret_attrs, ret_kinds) = self.attributes(AttrPlace::Return)?;
+        let ret_at = self.tok.span;
         let ret_ty = self.parse_type_or_void()?;
+        let mut rules = HeaderRules::default();
+        let name_at = self.tok.span;
         let name = self.expect_global("a function name")?;
         let func = self.m.functions.next_key();
         let g = self.define_global(name, GlobalKind::Function(func))?;
+        if let GlobalName::Named(name) = &self.m.globals[g].name {
+            rules.intrinsic = name.starts_with(b"llvm.");
+            rules.attributes_replaced = rules.intrinsic && intrinsics::is_known(name);
+        }
         if is_definition {
             // The parameters' names are checked here, in the tables of the last header.
             let mut scope = self.spent_scope.take().unwrap_or_default();
@@ -37,7 +44,8 @@ impl<'a> Parser<'a> {
                 let at = self.tok.span;
                 let ty = self.parse_type()?;
                 self.check_argument_type(ty, at)?;
-                let attrs = self.attributes(AttrPlace::Parameter)?;
+                let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
+                self.header_parameter(&mut rules, kinds, attrs, ty, ret_ty, name_at);
                 let pname = match self.tok.kind {
                     Tok::LocalName | Tok::LocalNum => Some(self.bump()),
                     _ => None,
@@ -57,6 +65,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
+        self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
         // The parameter names are checked; the body is read later, on its own.
         if let Some(scope) = self.scope.take() {
             self.spent_scope = Some(scope);
@@ -101,7 +110,7 @@ impl<'a> Parser<'a> {
         loop {
             if self.is_word(b"align") {
                 f.align = Some(self.function_alignment()?);
-            } else if let Some(a) = self.next_attribute(AttrPlace::Function)? {
+            } else if let Some((a, _)) = self.next_attribute(AttrPlace::Function)? {
                 // A call may be marked `builtin`, a function may not (a group may hold it).
                 if let Attr::Text(span) = a
                     && self.src[span.range()] == *b"builtin"
@@ -163,6 +172,81 @@ impl<'a> Parser<'a> {
         f.newlines_after = after.iter().take_while(|&&b| b == b'\n').count() as u32;
         self.m.functions.push(f);
         Ok(())
+    }
+
+    /// The verifier's rules over a header parameter's list (see `verify_attributes`).
+    fn header_parameter(
+        &mut self,
+        rules: &mut HeaderRules,
+        kinds: Kinds,
+        attrs: AttrList,
+        ty: TypeId,
+        ret: TypeId,
+        name_at: Span,
+    ) {
+        let index = rules.count;
+        rules.count += 1;
+        if kinds == Kinds::NONE {
+            return;
+        }
+        rules.sret |= kinds.has(verify_attributes::STRUCT_RET);
+        if rules.attributes_replaced {
+            return;
+        }
+        self.header_list_holds(kinds, attrs, false, ty, name_at);
+        if !verify_attributes::Parameters::concern(kinds) {
+            return;
+        }
+        let next = rules.parameters.next(verify_attributes::Parameter {
+            index,
+            fixed: usize::MAX,
+            kinds,
+            returns_losslessly: &|| {
+                verify_attributes::bitcasts_losslessly(ty, ret, &|t| self.body_ty(t))
+            },
+            intrinsic: rules.intrinsic,
+            inline_asm: false,
+        });
+        if let Err(message) = next {
+            self.rule_broken(name_at, message);
+        }
+    }
+
+    /// The verifier's rules over a header's result and all its parameters, once they are
+    /// read, and the parser's: a function with an `sret` parameter returns `void`.
+    fn header_rules_hold(
+        &mut self,
+        rules: HeaderRules,
+        (kinds, attrs, ret): (Kinds, AttrList, TypeId),
+        ret_at: Span,
+        name_at: Span,
+    ) -> PResult<()> {
+        if rules.sret && !matches!(self.ty(ret), Type::Void) {
+            return Err(self.err_at(ret_at, "functions with 'sret' argument must return void"));
+        }
+        if rules.attributes_replaced {
+            return Ok(());
+        }
+        self.header_list_holds(kinds, attrs, true, ret, name_at);
+        if let Err(message) = rules.parameters.finish(rules.count) {
+            self.rule_broken(name_at, message);
+        }
+        Ok(())
+    }
+
+    fn header_list_holds(
+        &mut self,
+        kinds: Kinds,
+        attrs: AttrList,
+        result: bool,
+        ty: TypeId,
+        name_at: Span,
+    ) {
+        let facts = || verify_attributes::TypeFacts::of(ty, &|t| self.ty(t), &|t| self.body_ty(t));
+        let attrs = self.m.attr_list(attrs);
+        if let Err(broken) = verify_attributes::list_holds(self.src, attrs, kinds, result, facts) {
+            self.rule_broken(broken.attribute.unwrap_or(name_at), &broken.message);
+        }
     }
 
     fn function_alignment(&mut self) -> PResult<u64> {
@@ -271,7 +355,7 @@ impl<'a> Parser<'a> {
         scratch.scope = p.scope.take().or(p.spent_scope.take());
         scratch.known_lists = std::mem::take(&mut p.known_lists);
         let bm = p.body_mode.take().expect("in a body");
-        let read = match bm.undefined {
+        let read = match bm.undefined.or(p.invalid) {
             Some(e) => read.and(Err(e)),
             None => read,
         };
@@ -313,7 +397,7 @@ impl<'a> Parser<'a> {
         let end = p.blocks_until(to)?;
         let scope = p.scope.take().expect("in a function");
         let bm = p.body_mode.take().expect("in a body");
-        if let Some(e) = bm.undefined {
+        if let Some(e) = bm.undefined.or(p.invalid) {
             return Err(e);
         }
         let uses = bm.uses;
@@ -477,4 +561,18 @@ impl<'a> Parser<'a> {
         b.span = start.to(end);
         Ok(())
     }
+}
+
+/// What the verifier's rules over a header's parameters have seen so far.
+#[derive(Default)]
+struct HeaderRules {
+    parameters: verify_attributes::Parameters,
+    count: usize,
+    sret: bool,
+    /// The function is an intrinsic (named `llvm.*`): it may take `immarg` and
+    /// `elementtype`.
+    intrinsic: bool,
+    /// An intrinsic LLVM knows, whose attributes LLVM replaces with its own as it reads the
+    /// declaration: the verifier never sees those written.
+    attributes_replaced: bool,
 }

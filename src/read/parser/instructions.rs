@@ -1078,7 +1078,7 @@ impl<'a> Parser<'a> {
         if let Some(cc) = self.calling_convention()? {
             self.push_word(cc)?;
         }
-        self.item_attributes(Some(AttrPlace::Return))?;
+        let results = self.item_attributes(Some(AttrPlace::Return))?;
         // The callee is a pointer into this address space, the program's unless written.
         let addr_space = match self.addrspace()? {
             Some((text, number)) => {
@@ -1105,6 +1105,8 @@ impl<'a> Parser<'a> {
             self.set_use_role(u, UseRole::Callee);
         }
         self.push_item(Item::Value(callee));
+        let mut rules = CallRules::new(fn_or_ret, ret, callee_tok);
+        rules.result(self, results);
         // Arguments.
         self.expect(Tok::LParen, "'(' to start the argument list")?;
         self.push_item(Item::Mark(b'('));
@@ -1138,7 +1140,8 @@ impl<'a> Parser<'a> {
                 if !metadata {
                     self.check_argument_type(ty, at)?;
                 }
-                self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
+                let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
+                rules.argument(self, ty, attrs);
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
                     let md = self.md_operand(true)?;
@@ -1160,7 +1163,8 @@ impl<'a> Parser<'a> {
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
         // Function attributes.
-        self.item_attributes(Some(AttrPlace::Function))?;
+        let function = self.item_attributes(Some(AttrPlace::Function))?;
+        rules.finish(self, function);
         // Operand bundles.
         if self.tok.kind == Tok::LSquare {
             self.bump();
@@ -1202,5 +1206,103 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(ret)
+    }
+}
+
+/// The verifier's rules over a call's attribute lists (see `verify_attributes`), fed as the
+/// call is read. A broken rule is recorded ([`Parser::rule_broken`]), not returned: reading
+/// goes on, as LLVM's parser's errors come before its verifier's.
+struct CallRules {
+    /// The call's type as written: a function type, or the result's.
+    fn_or_ret: TypeId,
+    ret: TypeId,
+    callee: Token,
+    arguments: usize,
+    parameters: verify_attributes::Parameters,
+}
+
+impl CallRules {
+    fn new(fn_or_ret: TypeId, ret: TypeId, callee: Token) -> CallRules {
+        CallRules {
+            fn_or_ret,
+            ret,
+            callee,
+            arguments: 0,
+            parameters: Default::default(),
+        }
+    }
+
+    fn result(&self, p: &mut Parser, (kinds, attrs): (Kinds, Range<usize>)) {
+        if kinds != Kinds::NONE {
+            self.list(p, kinds, attrs, true, self.ret);
+        }
+    }
+
+    fn argument(&mut self, p: &mut Parser, ty: TypeId, (kinds, attrs): (Kinds, Range<usize>)) {
+        let index = self.arguments;
+        self.arguments += 1;
+        if kinds == Kinds::NONE {
+            return;
+        }
+        self.list(p, kinds, attrs.clone(), false, ty);
+        if !verify_attributes::Parameters::concern(kinds) {
+            return;
+        }
+        let callee = self.callee;
+        // Parameters the callee's type names, when written (`void (i32, ...)`); variable
+        // arguments come after.
+        let fixed = match p.body_ty(self.fn_or_ret) {
+            Type::Function { params, .. } => params.len(),
+            _ => usize::MAX,
+        };
+        let ret = self.ret;
+        let next = self.parameters.next(verify_attributes::Parameter {
+            index,
+            fixed,
+            kinds,
+            returns_losslessly: &|| {
+                verify_attributes::bitcasts_losslessly(ty, ret, &|t| p.body_ty(t))
+            },
+            intrinsic: callee.kind == Tok::GlobalName && p.text(callee).starts_with(b"@llvm."),
+            inline_asm: callee.kind == Tok::Word,
+        });
+        if let Err(message) = next {
+            let at = p.body_attrs()[attrs]
+                .first()
+                .map_or(callee.span, Attr::span);
+            p.rule_broken(at, message);
+        }
+    }
+
+    fn finish(self, p: &mut Parser, (kinds, attrs): (Kinds, Range<usize>)) {
+        if let Err(message) = self.parameters.finish(self.arguments) {
+            p.rule_broken(self.callee.span, message);
+        }
+        if kinds == Kinds::NONE {
+            return;
+        }
+        let src = p.src;
+        if let Some(at) = verify_attributes::alignment_of_call(src, &p.body_attrs()[attrs], kinds) {
+            let text = String::from_utf8_lossy(&src[at.range()]);
+            p.rule_broken(
+                at,
+                &format!("Attribute '{text}' does not apply to functions!"),
+            );
+        }
+        if let Err(message) = verify_attributes::function_attributes_hold(kinds) {
+            p.rule_broken(self.callee.span, message);
+        }
+    }
+
+    fn list(&self, p: &mut Parser, kinds: Kinds, attrs: Range<usize>, result: bool, ty: TypeId) {
+        let facts = || verify_attributes::TypeFacts::of(ty, &|t| p.ty(t), &|t| p.body_ty(t));
+        let held =
+            verify_attributes::list_holds(p.src, &p.body_attrs()[attrs], kinds, result, facts);
+        if let Err(broken) = held {
+            p.rule_broken(
+                broken.attribute.unwrap_or(self.callee.span),
+                &broken.message,
+            );
+        }
     }
 }

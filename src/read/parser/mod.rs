@@ -10,7 +10,9 @@
 use super::attributes::{self, Argument};
 use super::debug_info;
 use super::error::ReadError;
+use super::intrinsics;
 use super::lexer::{Lexer, Tok, Token, unescape};
+use super::verify_attributes::{self, Kinds};
 use crate::model::*;
 use attribute_lists::KnownLists;
 use cranelift_entity::EntityRef;
@@ -19,6 +21,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::hash_map::Entry;
+use std::ops::Range;
 
 mod attribute_lists;
 mod functions;
@@ -368,6 +371,9 @@ pub struct Parser<'a> {
     peeked: Cell<Option<(Lexer<'a>, Token)>>,
     m: Module,
     body_mode: Option<BodyMode<'a>>,
+    /// The first list of attributes LLVM's verifier refuses (see `verify_attributes`): an
+    /// error once the text reads, as LLVM's parser's errors come before its verifier's.
+    invalid: Option<ReadError>,
     scope: Option<Box<FnScope<'a>>>,
     /// The tables of the body just read, kept for the next one.
     spent_scope: Option<Box<FnScope<'a>>>,
@@ -409,6 +415,8 @@ pub(crate) struct TopLevel {
     pub deferred_fields: Vec<Span>,
     pub use_list_checks: Vec<UseListCheck>,
     pub error: Option<ReadError>,
+    /// The first header whose attributes LLVM's verifier refuses (see `verify_attributes`).
+    pub invalid: Option<ReadError>,
 }
 
 /// A top-level `uselistorder` or `uselistorder_bb` directive whose value's uses are known
@@ -978,6 +986,7 @@ impl<'a> Parser<'a> {
                 labels_end: u32::MAX,
             },
             body_mode: None,
+            invalid: None,
             scope: None,
             spent_scope: None,
             md_text_refs: FxHashMap::default(),
@@ -1481,6 +1490,23 @@ impl<'a> Parser<'a> {
         self.scope
             .as_mut()
             .expect("local names are read inside a function")
+    }
+
+    /// The attributes of the body being read.
+    fn body_attrs(&self) -> &[Attr] {
+        let scope = self.scope.as_deref();
+        &scope
+            .expect("attributes are read inside a function")
+            .body
+            .attrs
+    }
+
+    /// Record that LLVM's verifier refuses the body at `at`: the first such place is the
+    /// error, once the body reads.
+    fn rule_broken(&mut self, at: Span, message: &str) {
+        if self.invalid.is_none() {
+            self.invalid = Some(ReadError::invalid(self.src, at, message));
+        }
     }
 
     /// A reference to a local value or block, possibly before its definition.

@@ -31,6 +31,7 @@ impl<'a> Parser<'a> {
             deferred_fields: self.deferred_fields,
             use_list_checks: self.use_list_checks,
             error: result.err(),
+            invalid: self.invalid,
         }
     }
 

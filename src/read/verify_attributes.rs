@@ -1,0 +1,684 @@
+//! What LLVM 22's verifier checks of attribute lists that parse (`verifyParameterAttrs`,
+//! `verifyFunctionAttrs`, and a call's arguments in `verifyCallBase`): each attribute of a
+//! parameter or result against its type (`zeroext` on an integer, `nonnull` on a pointer),
+//! attributes that exclude each other in one list, rules over all the parameters of a function
+//! or arguments of a call (one `sret`, on the first or second), and a few over function
+//! attributes (`optnone` needs `noinline`). The messages are the verifier's.
+//!
+//! The parser reads each list with its [`Kinds`] (a bit per attribute a rule names; a list
+//! found again by its text keeps the bits it was first read with), and checks a header's
+//! parameters and result as it reads the header, a call's lists as it reads the call. A
+//! function's own attributes are checked once the top level is read ([`headers_hold`]): its
+//! attribute groups come last. A broken rule does not stop the reading: the parser's errors
+//! come first, as in LLVM.
+
+use super::{attributes, intrinsics};
+use crate::model::{Attr, GlobalName, Module, Span, Type, TypeId};
+use rustc_hash::FxHashMap;
+
+/// Which of the attributes the verifier's rules name a list holds, a bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kinds(u64);
+
+impl Kinds {
+    pub const NONE: Kinds = Kinds(0);
+
+    pub fn has(self, k: Kinds) -> bool {
+        self.0 & k.0 != 0
+    }
+
+    pub fn with(self, k: Kinds) -> Kinds {
+        Kinds(self.0 | k.0)
+    }
+
+    fn and(self, k: Kinds) -> Kinds {
+        Kinds(self.0 & k.0)
+    }
+}
+
+macro_rules! kinds {
+    ($($name:ident = $word:literal,)*) => {
+        #[allow(non_upper_case_globals)]
+        mod kind {
+            use super::Kinds;
+            kinds!(@bits 0, $($name,)*);
+        }
+        /// Each checked keyword and its bit.
+        const CHECKED: &[(&str, Kinds)] = &[$(($word, kind::$name),)*];
+    };
+    (@bits $n:expr, $name:ident, $($rest:ident,)*) => {
+        pub const $name: Kinds = Kinds(1 << $n);
+        kinds!(@bits $n + 1, $($rest,)*);
+    };
+    (@bits $n:expr,) => {};
+}
+
+kinds! {
+    ZeroExt = "zeroext",
+    SignExt = "signext",
+    AllocAlign = "allocalign",
+    Range = "range",
+    NoAlias = "noalias",
+    NoCapture = "nocapture",
+    Captures = "captures",
+    NonNull = "nonnull",
+    ReadNone = "readnone",
+    ReadOnly = "readonly",
+    WriteOnly = "writeonly",
+    Dereferenceable = "dereferenceable",
+    DereferenceableOrNull = "dereferenceable_or_null",
+    Writable = "writable",
+    DeadOnUnwind = "dead_on_unwind",
+    DeadOnReturn = "dead_on_return",
+    Initializes = "initializes",
+    Nest = "nest",
+    SwiftError = "swifterror",
+    SwiftSelf = "swiftself",
+    SwiftAsync = "swiftasync",
+    Preallocated = "preallocated",
+    InAlloca = "inalloca",
+    ByVal = "byval",
+    StructRet = "sret",
+    ByRef = "byref",
+    ElementType = "elementtype",
+    AllocPtr = "allocptr",
+    Align = "align",
+    NoFpClass = "nofpclass",
+    NoUndef = "noundef",
+    InReg = "inreg",
+    Returned = "returned",
+    ImmArg = "immarg",
+    NoInline = "noinline",
+    AlwaysInline = "alwaysinline",
+    OptNone = "optnone",
+    OptSize = "optsize",
+    MinSize = "minsize",
+    OptDebug = "optdebug",
+    Builtin = "builtin",
+}
+
+/// The bit of keyword `name`, none if no rule names it (for the table of keywords).
+pub(super) const fn kind_of(name: &str) -> Kinds {
+    let mut i = 0;
+    while i < CHECKED.len() {
+        if bytes_eq(CHECKED[i].0.as_bytes(), name.as_bytes()) {
+            return CHECKED[i].1;
+        }
+        i += 1;
+    }
+    Kinds::NONE
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn union(list: &[Kinds]) -> Kinds {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < list.len() {
+        bits |= list[i].0;
+        i += 1;
+    }
+    Kinds(bits)
+}
+
+/// What the rules over parameters name.
+const PARAMETER_RULES: Kinds = union(&[
+    kind::ImmArg,
+    kind::ElementType,
+    kind::Nest,
+    kind::Returned,
+    kind::StructRet,
+    kind::SwiftSelf,
+    kind::SwiftAsync,
+    kind::SwiftError,
+    kind::InAlloca,
+]);
+
+/// `sret`, which the parser asks about too.
+pub(crate) const STRUCT_RET: Kinds = kind::StructRet;
+
+/// What only a pointer takes (`AttributeFuncs::typeIncompatible`).
+const POINTER_ONLY: Kinds = union(&[
+    kind::NoAlias,
+    kind::NoCapture,
+    kind::Captures,
+    kind::NonNull,
+    kind::ReadNone,
+    kind::ReadOnly,
+    kind::Dereferenceable,
+    kind::DereferenceableOrNull,
+    kind::Writable,
+    kind::DeadOnUnwind,
+    kind::DeadOnReturn,
+    kind::Initializes,
+    kind::Nest,
+    kind::SwiftError,
+    kind::Preallocated,
+    kind::InAlloca,
+    kind::ByVal,
+    kind::StructRet,
+    kind::ByRef,
+    kind::ElementType,
+    kind::AllocPtr,
+]);
+const INTEGER_ONLY: Kinds = union(&[kind::ZeroExt, kind::SignExt, kind::AllocAlign]);
+/// What the type of a list's value decides.
+const TYPED: Kinds = union(&[
+    POINTER_ONLY,
+    INTEGER_ONLY,
+    kind::Range,
+    kind::Align,
+    kind::NoFpClass,
+    kind::NoUndef,
+]);
+/// Of these, a list holds one at most (`sret` and `inreg` count as one).
+const PASSING: [Kinds; 6] = [
+    kind::ByVal,
+    kind::InAlloca,
+    kind::Preallocated,
+    union(&[kind::StructRet, kind::InReg]),
+    kind::Nest,
+    kind::ByRef,
+];
+
+/// The bit of one attribute as written at `span`: its keyword's.
+fn kind_at(src: &[u8], span: Span) -> Kinds {
+    let text = &src[span.range()];
+    let word_end = text
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .unwrap_or(text.len());
+    attributes::keyword(&text[..word_end]).map_or(Kinds::NONE, |k| k.checks)
+}
+
+/// The bits of `attrs`; a group's (`#N`), those `groups` gives it.
+fn kinds_of(src: &[u8], attrs: &[Attr], groups: &FxHashMap<u32, Kinds>) -> Kinds {
+    attrs.iter().fold(Kinds::NONE, |kinds, a| match *a {
+        Attr::Text(span) | Attr::Typed(span, _) => kinds.with(kind_at(src, span)),
+        Attr::Group(n, _) => kinds.with(groups.get(&n).copied().unwrap_or_default()),
+    })
+}
+
+/// The bits of each attribute group of `m`, by number.
+fn groups_of(m: &Module) -> FxHashMap<u32, Kinds> {
+    m.attr_groups
+        .keys()
+        .map(|&n| (n, group_kinds(m, n)))
+        .collect()
+}
+
+/// The bits of attribute group `n` of `m` (none if it is not defined, as LLVM reads it). A
+/// group holds no group.
+pub(crate) fn group_kinds(m: &Module, n: u32) -> Kinds {
+    let src = m.source.as_bytes();
+    m.attr_groups.get(&n).map_or(Kinds::NONE, |&list| {
+        kinds_of(src, m.attr_list(list), &FxHashMap::default())
+    })
+}
+
+/// Where the first attribute of `attrs` with a bit of `kinds` is written.
+pub(crate) fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
+    attrs.iter().find_map(|a| match *a {
+        Attr::Text(span) | Attr::Typed(span, _) => kind_at(src, span).has(kinds).then_some(span),
+        Attr::Group(..) => None,
+    })
+}
+
+/// What a type is, as the rules over attributes ask it (types named for a non-struct type
+/// are that type).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct TypeFacts {
+    integer: bool,
+    /// The width of an integer or of a vector's integer elements.
+    integer_width: Option<u32>,
+    pointer: bool,
+    pointer_or_vector: bool,
+    /// `nofpclass` takes it: floating point, a vector of it, arrays of those, or a literal
+    /// struct of one such type repeated.
+    floating: bool,
+    void: bool,
+}
+
+impl TypeFacts {
+    /// The facts of `ty`: `raw` gives a type as interned, `body` one with named types
+    /// followed to what they name.
+    pub(crate) fn of<'t>(
+        ty: TypeId,
+        raw: &impl Fn(TypeId) -> &'t Type,
+        body: &impl Fn(TypeId) -> &'t Type,
+    ) -> TypeFacts {
+        let is_fp = |t: &Type| match t {
+            Type::Float(_) => true,
+            Type::Vector { elem, .. } => matches!(body(*elem), Type::Float(_)),
+            _ => false,
+        };
+        let mut facts = TypeFacts::default();
+        match body(ty) {
+            Type::Int(bits) => (facts.integer, facts.integer_width) = (true, Some(*bits)),
+            Type::Ptr(_) => (facts.pointer, facts.pointer_or_vector) = (true, true),
+            Type::Void => facts.void = true,
+            Type::Vector { elem, .. } => match body(*elem) {
+                Type::Int(bits) => facts.integer_width = Some(*bits),
+                Type::Ptr(_) => facts.pointer_or_vector = true,
+                _ => facts.floating = is_fp(body(ty)),
+            },
+            Type::Struct { elems, .. } if !matches!(raw(ty), Type::Named(_)) => {
+                facts.floating = elems.first().is_some_and(|&first| {
+                    is_fp(body(first)) && elems.iter().all(|&e| body(e) == body(first))
+                });
+            }
+            Type::Array(..) => {
+                let mut elem = ty;
+                while let Type::Array(_, e) = body(elem) {
+                    elem = *e;
+                }
+                facts.floating = is_fp(body(elem));
+            }
+            t => facts.floating = is_fp(t),
+        }
+        facts
+    }
+
+    /// The attributes of `kinds` this type does not take.
+    fn refuses(self, kinds: Kinds) -> Kinds {
+        let mut refused = Kinds::NONE;
+        if !self.integer {
+            refused = refused.with(INTEGER_ONLY);
+        }
+        if self.integer_width.is_none() {
+            refused = refused.with(kind::Range);
+        }
+        if !self.pointer {
+            refused = refused.with(POINTER_ONLY);
+        }
+        if !self.pointer_or_vector {
+            refused = refused.with(kind::Align);
+        }
+        if !self.floating {
+            refused = refused.with(kind::NoFpClass);
+        }
+        if self.void {
+            refused = refused.with(kind::NoUndef);
+        }
+        kinds.and(refused)
+    }
+}
+
+/// A rule broken: the verifier's message, and the attribute to point at (none: the list's
+/// place).
+pub(crate) struct Broken {
+    pub message: String,
+    pub attribute: Option<Span>,
+}
+
+impl Broken {
+    fn at(message: impl Into<String>, attribute: Option<Span>) -> Broken {
+        Broken {
+            message: message.into(),
+            attribute,
+        }
+    }
+}
+
+/// What the pairs of attributes one list may not hold both of name.
+const PAIRED: Kinds = union(&[
+    kind::InAlloca,
+    kind::ReadOnly,
+    kind::StructRet,
+    kind::Returned,
+    kind::ZeroExt,
+    kind::SignExt,
+    kind::ReadNone,
+    kind::WriteOnly,
+    kind::Writable,
+]);
+
+/// The checks of one parameter's (or, with `result`, a result's) list, `attrs` (read from
+/// `src`), whose bits are `kinds`, on a value of the type `ty` tells of: `verifyParameterAttrs`.
+#[inline]
+pub(crate) fn list_holds(
+    src: &[u8],
+    attrs: &[Attr],
+    kinds: Kinds,
+    result: bool,
+    ty: impl FnOnce() -> TypeFacts,
+) -> Result<(), Broken> {
+    // Most lists hold only `noundef` (which only a `void` result refuses), or nothing the
+    // rules name.
+    let checked = kinds.has(Kinds(!kind::NoUndef.0)) || (result && kinds.has(kind::NoUndef));
+    if !checked {
+        return Ok(());
+    }
+    named_list_holds(src, attrs, kinds, result, ty())
+}
+
+#[inline(never)]
+fn named_list_holds(
+    src: &[u8],
+    attrs: &[Attr],
+    kinds: Kinds,
+    result: bool,
+    ty: TypeFacts,
+) -> Result<(), Broken> {
+    // LLVM reads `nocapture` as `captures(none)`, which no result takes.
+    if result && kinds.has(kind::NoCapture) {
+        let message = "Attribute 'captures(none)' does not apply to function return values";
+        return Err(Broken::at(message, place_of(src, attrs, kind::NoCapture)));
+    }
+    if kinds.has(kind::ImmArg) {
+        let others = attrs.len() - usize::from(kinds.has(kind::Range));
+        if others > 1 {
+            let message = "Attribute 'immarg' is incompatible with other attributes except the \
+                           'range' attribute";
+            return Err(Broken::at(message, place_of(src, attrs, kind::ImmArg)));
+        }
+    }
+    let passing = kinds.and(union(&PASSING)).0;
+    // More than one bit, then more than one of them (`sret` and `inreg` are one).
+    if passing & passing.wrapping_sub(1) != 0
+        && PASSING.iter().filter(|&&k| kinds.has(k)).count() > 1
+    {
+        let message = "Attributes 'byval', 'inalloca', 'preallocated', 'inreg', 'nest', 'byref', \
+                       and 'sret' are incompatible!";
+        return Err(Broken::at(message, None));
+    }
+    const PAIRS: [(Kinds, Kinds, &str); 8] = [
+        (
+            kind::InAlloca,
+            kind::ReadOnly,
+            "Attributes 'inalloca and readonly' are incompatible!",
+        ),
+        (
+            kind::StructRet,
+            kind::Returned,
+            "Attributes 'sret and returned' are incompatible!",
+        ),
+        (
+            kind::ZeroExt,
+            kind::SignExt,
+            "Attributes 'zeroext and signext' are incompatible!",
+        ),
+        (
+            kind::ReadNone,
+            kind::ReadOnly,
+            "Attributes 'readnone and readonly' are incompatible!",
+        ),
+        (
+            kind::ReadNone,
+            kind::WriteOnly,
+            "Attributes 'readnone and writeonly' are incompatible!",
+        ),
+        (
+            kind::ReadOnly,
+            kind::WriteOnly,
+            "Attributes 'readonly and writeonly' are incompatible!",
+        ),
+        (
+            kind::Writable,
+            kind::ReadNone,
+            "Attributes writable and readnone are incompatible!",
+        ),
+        (
+            kind::Writable,
+            kind::ReadOnly,
+            "Attributes writable and readonly are incompatible!",
+        ),
+    ];
+    let paired = |&&(a, b, _): &&(Kinds, Kinds, &str)| kinds.has(a) && kinds.has(b);
+    if kinds.has(PAIRED)
+        && let Some(&(_, _, message)) = PAIRS.iter().find(paired)
+    {
+        return Err(Broken::at(message, None));
+    }
+    let refused = ty.refuses(kinds.and(TYPED));
+    if refused != Kinds::NONE {
+        let at = place_of(src, attrs, refused);
+        let text = at.map_or(Default::default(), |s| {
+            String::from_utf8_lossy(&src[s.range()])
+        });
+        return Err(Broken::at(
+            format!("Attribute '{text}' applied to incompatible type!"),
+            at,
+        ));
+    }
+    if kinds.has(kind::Range)
+        && let Some(at) = place_of(src, attrs, kind::Range)
+        && let Some(width) = range_width(&src[at.range()])
+        && Some(width) != ty.integer_width
+    {
+        let text = String::from_utf8_lossy(&src[at.range()]);
+        return Err(Broken::at(
+            format!("Attribute '{text}' applied to incompatible type!"),
+            Some(at),
+        ));
+    }
+    Ok(())
+}
+
+/// The width of `range(iN lo, hi)`, if written with an integer type.
+fn range_width(text: &[u8]) -> Option<u32> {
+    let inner = text.strip_prefix(b"range(")?.trim_ascii_start();
+    let digits = inner.strip_prefix(b"i")?;
+    let end = digits.iter().position(|b| !b.is_ascii_digit())?;
+    std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
+}
+
+/// The rules over all the parameters of a function or arguments of a call
+/// (`verifyFunctionAttrs`, `verifyCallBase`), fed the lists that hold a checked attribute in
+/// order, then [`Parameters::finish`]ed.
+#[derive(Default)]
+pub(crate) struct Parameters {
+    seen: Kinds,
+    inalloca: Option<(usize, bool)>,
+}
+
+/// One parameter's list, and what the rules over parameters ask of it.
+pub(crate) struct Parameter<'t> {
+    pub index: usize,
+    /// How many parameters the function type has (a call's variable arguments come after).
+    pub fixed: usize,
+    pub kinds: Kinds,
+    /// `returned`: whether the parameter's type goes to the result's losslessly.
+    pub returns_losslessly: &'t dyn Fn() -> bool,
+    /// An intrinsic is called or declared; inline assembly is called.
+    pub intrinsic: bool,
+    pub inline_asm: bool,
+}
+
+impl Parameters {
+    /// Whether these rules name anything of a list with `kinds` (most lists: no).
+    pub(crate) fn concern(kinds: Kinds) -> bool {
+        kinds.has(PARAMETER_RULES)
+    }
+
+    pub(crate) fn next(&mut self, p: Parameter) -> Result<(), &'static str> {
+        let kinds = p.kinds;
+        if !Self::concern(kinds) {
+            return Ok(());
+        }
+        let vararg = p.index >= p.fixed;
+        if !p.intrinsic && !vararg {
+            if kinds.has(kind::ImmArg) {
+                return Err("immarg attribute only applies to intrinsics");
+            }
+            if !p.inline_asm && kinds.has(kind::ElementType) {
+                return Err(
+                    "Attribute 'elementtype' can only be applied to intrinsics and inline asm.",
+                );
+            }
+        }
+        const ONCE: [(Kinds, &str); 6] = [
+            (kind::Nest, "More than one parameter has attribute nest!"),
+            (
+                kind::Returned,
+                "More than one parameter has attribute returned!",
+            ),
+            (kind::StructRet, "Cannot have multiple 'sret' parameters!"),
+            (
+                kind::SwiftSelf,
+                "Cannot have multiple 'swiftself' parameters!",
+            ),
+            (
+                kind::SwiftAsync,
+                "Cannot have multiple 'swiftasync' parameters!",
+            ),
+            (
+                kind::SwiftError,
+                "Cannot have multiple 'swifterror' parameters!",
+            ),
+        ];
+        // A call's variable arguments are checked for `nest` and `returned` alone.
+        for (k, message) in ONCE.iter().take(if vararg { 2 } else { ONCE.len() }) {
+            if kinds.has(*k) && self.seen.has(*k) {
+                return Err(message);
+            }
+        }
+        if kinds.has(kind::Returned) && !(p.returns_losslessly)() {
+            return Err("Incompatible argument and return types for 'returned' attribute");
+        }
+        if vararg && kinds.has(kind::StructRet) && !p.intrinsic {
+            return Err("Attribute 'sret' cannot be used for vararg call arguments!");
+        }
+        if !vararg && kinds.has(kind::StructRet) && p.index > 1 {
+            return Err("Attribute 'sret' is not on first or second parameter!");
+        }
+        if kinds.has(kind::InAlloca) && self.inalloca.is_none() {
+            self.inalloca = Some((p.index, vararg));
+        }
+        self.seen = self.seen.with(kinds);
+        Ok(())
+    }
+
+    /// The rules left once all `count` parameters are known: `inalloca` only on the last.
+    pub(crate) fn finish(self, count: usize) -> Result<(), &'static str> {
+        match self.inalloca {
+            Some((index, vararg)) if index + 1 != count => Err(match vararg {
+                true => "inalloca isn't on the last argument!",
+                false => "inalloca isn't on the last parameter!",
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The rules over function attributes, whose bits are `kinds` (`verifyFunctionAttrs`).
+pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str> {
+    if kinds.has(kind::NoInline) && kinds.has(kind::AlwaysInline) {
+        return Err("Attributes 'noinline and alwaysinline' are incompatible!");
+    }
+    if kinds.has(kind::OptNone) {
+        if !kinds.has(kind::NoInline) {
+            return Err("Attribute 'optnone' requires 'noinline'!");
+        }
+        let excluded = [
+            (
+                kind::OptSize,
+                "Attributes 'optsize and optnone' are incompatible!",
+            ),
+            (
+                kind::MinSize,
+                "Attributes 'minsize and optnone' are incompatible!",
+            ),
+            (
+                kind::OptDebug,
+                "Attributes 'optdebug and optnone' are incompatible!",
+            ),
+        ];
+        if let Some((_, message)) = excluded.iter().find(|(k, _)| kinds.has(*k)) {
+            return Err(message);
+        }
+    }
+    if kinds.has(kind::OptDebug) {
+        if kinds.has(kind::OptSize) {
+            return Err("Attributes 'optsize and optdebug' are incompatible!");
+        }
+        if kinds.has(kind::MinSize) {
+            return Err("Attributes 'minsize and optdebug' are incompatible!");
+        }
+    }
+    Ok(())
+}
+
+/// Where a call's function attributes, `attrs` with bits `kinds`, hold `align`, which only a
+/// function's header takes ("Attribute 'align 8' does not apply to functions!"): the
+/// attribute, or the group that holds it.
+pub(crate) fn alignment_of_call(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
+    if !kinds.has(kind::Align) {
+        return None;
+    }
+    let group = || {
+        attrs
+            .iter()
+            .find(|a| matches!(a, Attr::Group(..)))
+            .map(Attr::span)
+    };
+    place_of(src, attrs, kind::Align).or_else(group)
+}
+
+/// Whether a value of type `from` goes to one of type `to` losslessly
+/// (`Type::canLosslesslyBitCastTo`): the same type, or vectors of as many bits. Vectors of
+/// pointers, whose width the datalayout decides, are let through.
+pub(crate) fn bitcasts_losslessly<'t>(
+    from: TypeId,
+    to: TypeId,
+    body: &impl Fn(TypeId) -> &'t Type,
+) -> bool {
+    let (a, b) = (body(from), body(to));
+    if a == b {
+        return true;
+    }
+    let bits = |t: &Type| match t {
+        Type::Vector {
+            scalable,
+            len,
+            elem,
+        } => {
+            let elem_bits = match body(*elem) {
+                Type::Int(bits) => Some(u64::from(*bits)),
+                Type::Float(kind) => Some(kind.bits()),
+                _ => None,
+            };
+            Some(elem_bits.map(|e| (*scalable, e * len)))
+        }
+        _ => None,
+    };
+    match (bits(a), bits(b)) {
+        (Some(Some(x)), Some(Some(y))) => x == y,
+        (Some(_), Some(_)) => true,
+        _ => false,
+    }
+}
+
+/// The rules over each function's attributes, once the top level is read (its groups come
+/// last; its parameters' and result's lists are checked as the header is read): the first
+/// function in the text that breaks one is the error, at its name.
+pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, &'static str)> {
+    let src = m.source.as_bytes();
+    let groups = groups_of(m);
+    for func in m.functions.values() {
+        // LLVM replaces a known intrinsic's attributes with its own (see `HeaderRules`).
+        let name = &m.globals[func.global].name;
+        if matches!(name, GlobalName::Named(n) if intrinsics::is_known(n)) {
+            continue;
+        }
+        let kinds = kinds_of(src, m.attr_list(func.fn_attrs), &groups);
+        let held = match kinds.has(kind::Builtin) {
+            true => Err("Attribute 'builtin' can only be applied to a callsite."),
+            false => function_attributes_hold(kinds),
+        };
+        held.map_err(|message| (super::name_at(m, func), message))?;
+    }
+    Ok(())
+}
