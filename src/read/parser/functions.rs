@@ -22,9 +22,8 @@ impl<'a> Parser<'a> {
         let name = self.expect_global("a function name")?;
         let func = self.m.functions.next_key();
         let g = self.define_global(name, GlobalKind::Function(func))?;
-        if let GlobalName::Named(name) = &self.m.globals[g].name {
-            rules.intrinsic = name.starts_with(b"llvm.");
-            rules.attributes_replaced = rules.intrinsic && intrinsics::is_known(name);
+        if matches!(&self.m.globals[g].name, GlobalName::Named(n) if n.starts_with(b"llvm.")) {
+            rules.intrinsic = Some(g);
         }
         if is_definition {
             // The parameters' names are checked here, in the tables of the last header.
@@ -190,10 +189,7 @@ impl<'a> Parser<'a> {
             return;
         }
         rules.sret |= kinds.has(verify_attributes::STRUCT_RET);
-        if rules.attributes_replaced {
-            return;
-        }
-        self.header_list_holds(kinds, attrs, false, ty, name_at);
+        self.header_list_holds(rules, kinds, attrs, false, ty, name_at);
         if !verify_attributes::Parameters::concern(kinds) {
             return;
         }
@@ -204,11 +200,11 @@ impl<'a> Parser<'a> {
             returns_losslessly: &|| {
                 verify_attributes::bitcasts_losslessly(ty, ret, &|t| self.body_ty(t))
             },
-            intrinsic: rules.intrinsic,
+            intrinsic: rules.intrinsic.is_some(),
             inline_asm: false,
         });
         if let Err(message) = next {
-            self.rule_broken(name_at, message);
+            self.header_rule_broken(rules, name_at, message);
         }
     }
 
@@ -224,18 +220,32 @@ impl<'a> Parser<'a> {
         if rules.sret && !matches!(self.ty(ret), Type::Void) {
             return Err(self.err_at(ret_at, "functions with 'sret' argument must return void"));
         }
-        if rules.attributes_replaced {
-            return Ok(());
-        }
-        self.header_list_holds(kinds, attrs, true, ret, name_at);
+        self.header_list_holds(&rules, kinds, attrs, true, ret, name_at);
         if let Err(message) = rules.parameters.finish(rules.count) {
-            self.rule_broken(name_at, message);
+            self.header_rule_broken(&rules, name_at, message);
         }
         Ok(())
     }
 
+    /// A rule broken by a header's attributes, unless the function is an intrinsic LLVM
+    /// knows: LLVM replaces its attributes with its own as it reads the declaration, so the
+    /// verifier never sees those written. (Asked only then: the table of intrinsics is large,
+    /// and most declarations break no rule.)
+    fn header_rule_broken(&mut self, rules: &HeaderRules, at: Span, message: &str) {
+        let replaced = rules
+            .intrinsic
+            .is_some_and(|g| match &self.m.globals[g].name {
+                GlobalName::Named(name) => intrinsics::is_known(name),
+                GlobalName::Numbered(_) => false,
+            });
+        if !replaced {
+            self.rule_broken(at, message);
+        }
+    }
+
     fn header_list_holds(
         &mut self,
+        rules: &HeaderRules,
         kinds: Kinds,
         attrs: AttrList,
         result: bool,
@@ -245,7 +255,7 @@ impl<'a> Parser<'a> {
         let facts = || verify_attributes::TypeFacts::of(ty, &|t| self.ty(t), &|t| self.body_ty(t));
         let attrs = self.m.attr_list(attrs);
         if let Err(broken) = verify_attributes::list_holds(self.src, attrs, kinds, result, facts) {
-            self.rule_broken(broken.attribute.unwrap_or(name_at), &broken.message);
+            self.header_rule_broken(rules, broken.attribute.unwrap_or(name_at), &broken.message);
         }
     }
 
@@ -569,10 +579,7 @@ struct HeaderRules {
     parameters: verify_attributes::Parameters,
     count: usize,
     sret: bool,
-    /// The function is an intrinsic (named `llvm.*`): it may take `immarg` and
-    /// `elementtype`.
-    intrinsic: bool,
-    /// An intrinsic LLVM knows, whose attributes LLVM replaces with its own as it reads the
-    /// declaration: the verifier never sees those written.
-    attributes_replaced: bool,
+    /// The function, if it is an intrinsic (named `llvm.*`): it may take `immarg` and
+    /// `elementtype`, and LLVM may replace its attributes (see `header_rule_broken`).
+    intrinsic: Option<GlobalId>,
 }
