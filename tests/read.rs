@@ -3478,6 +3478,22 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "Attributes 'noinline and alwaysinline' are incompatible!",
         ),
         (
+            format!(
+                "{}%T = type opaque\n",
+                header("define void @h(ptr byref(%T) %a)")
+            ),
+            (1, "byref"),
+            "Attribute 'byref' does not support unsized types!",
+        ),
+        (
+            call(
+                "%T = type opaque\ndeclare void @g(ptr)",
+                "call void @g(ptr byval(%T) %p)",
+            ),
+            (4, "byval"),
+            "Attribute 'byval' does not support unsized types!",
+        ),
+        (
             call(
                 "declare i32 @llvm.ctpop.i32(i32)",
                 "%r = call i32 @llvm.ctpop.i32(i32 nonnull 0)",
@@ -3499,6 +3515,7 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "define void @h({ float, float } nofpclass(nan) %a, [2 x double] nofpclass(inf) %b)",
         ),
         header("define void @h(ptr sret(i32) inreg %a, ptr inalloca(i32) %b)"),
+        header("define void @h(ptr byval(<vscale x 2 x i32>) %a)"),
         "define ptr @h(ptr returned %a) {\n  ret ptr %a\n}\n".to_string(),
         "declare void @llvm.h(i32 immarg)\n".to_string(),
         // LLVM replaces a known intrinsic's attributes with its own as it reads them.

@@ -2,14 +2,16 @@
 //! `verifyFunctionAttrs`, and a call's arguments in `verifyCallBase`): each attribute of a
 //! parameter or result against its type (`zeroext` on an integer, `nonnull` on a pointer),
 //! attributes that exclude each other in one list, rules over all the parameters of a function
-//! or arguments of a call (one `sret`, on the first or second), and a few over function
-//! attributes (`optnone` needs `noinline`). The messages are the verifier's.
+//! or arguments of a call (one `sret`, on the first or second), a few over function
+//! attributes (`optnone` needs `noinline`), and that `byval` and its siblings name a sized
+//! type. The messages are the verifier's.
 //!
 //! The parser reads each list with its [`Kinds`] (a bit per attribute a rule names; a list
 //! found again by its text keeps the bits it was first read with), and checks a header's
 //! parameters and result as it reads the header, a call's lists as it reads the call. A
-//! function's own attributes are checked once the top level is read ([`headers_hold`]): its
-//! attribute groups come last. A broken rule does not stop the reading: the parser's errors
+//! function's own attributes, and the types its parameters pass by, are checked once the top
+//! level is read ([`headers_hold`]): its attribute groups come last, and a named type may be
+//! defined after the header. A broken rule does not stop the reading: the parser's errors
 //! come first, as in LLVM.
 
 use super::{attributes, intrinsics};
@@ -611,6 +613,34 @@ pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str>
     Ok(())
 }
 
+/// The attributes that pass a pointer's pointee by its type, which must be sized.
+const PASSED_BY_TYPE: Kinds =
+    union(&[kind::ByVal, kind::ByRef, kind::InAlloca, kind::Preallocated]);
+
+/// That each attribute of `attrs` (bits `kinds`) that passes a pointee by its type names a
+/// sized type, as `sized` tells ("Attribute 'byval' does not support unsized types!").
+pub(crate) fn passed_types_sized(
+    src: &[u8],
+    attrs: &[Attr],
+    kinds: Kinds,
+    sized: impl Fn(TypeId) -> bool,
+) -> Result<(), Broken> {
+    if !kinds.has(PASSED_BY_TYPE) {
+        return Ok(());
+    }
+    for a in attrs {
+        if let Attr::Typed(span, ty) = *a
+            && kind_at(src, span).has(PASSED_BY_TYPE)
+            && !sized(ty)
+        {
+            let keyword = String::from_utf8_lossy(&src[span.range()]);
+            let message = format!("Attribute '{keyword}' does not support unsized types!");
+            return Err(Broken::at(message, Some(span)));
+        }
+    }
+    Ok(())
+}
+
 /// Where a call's function attributes, `attrs` with bits `kinds`, hold `align`, which only a
 /// function's header takes ("Attribute 'align 8' does not apply to functions!"): the
 /// attribute, or the group that holds it.
@@ -661,25 +691,42 @@ pub(crate) fn bitcasts_losslessly<'t>(
     }
 }
 
-/// The rules over each function's attributes, once the top level is read (its groups come
-/// last; its parameters' and result's lists are checked as the header is read): the first
-/// function in the text that breaks one is the error, at its name.
-pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, &'static str)> {
+/// The rules over each function's attributes, and over the types its parameters pass by,
+/// once the top level is read (its groups come last, and named types may be defined after
+/// the header; the rest of its parameters' and result's lists is checked as the header is
+/// read): the first function in the text that breaks one is the error, at the attribute or
+/// its name.
+pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     let src = m.source.as_bytes();
     let groups = groups_of(m);
+    let sized = |ty: TypeId| m.types.layout(m.types.resolve(ty)).is_none_or(|l| l.sized);
     for func in m.functions.values() {
         let kinds = kinds_of(src, m.attr_list(func.fn_attrs), &groups);
         let held = match kinds.has(kind::Builtin) {
-            true => Err("Attribute 'builtin' can only be applied to a callsite."),
-            false => function_attributes_hold(kinds),
+            true => Err(Broken::at(
+                "Attribute 'builtin' can only be applied to a callsite.",
+                None,
+            )),
+            false => function_attributes_hold(kinds).map_err(|message| Broken::at(message, None)),
         };
+        let held = held.and_then(|()| {
+            func.params.iter().try_for_each(|param| {
+                let attrs = m.attr_list(param.attrs);
+                let typed = || attrs.iter().any(|a| matches!(a, Attr::Typed(..)));
+                match typed() {
+                    true => passed_types_sized(src, attrs, kinds_of(src, attrs, &groups), sized),
+                    false => Ok(()),
+                }
+            })
+        });
         // LLVM replaces a known intrinsic's attributes with its own (see
         // `Parser::header_rule_broken`).
         let replaced = || matches!(&m.globals[func.global].name, GlobalName::Named(n) if intrinsics::is_known(n));
-        if let Err(message) = held
+        if let Err(broken) = held
             && !replaced()
         {
-            return Err((super::name_at(m, func), message));
+            let at = broken.attribute.unwrap_or_else(|| super::name_at(m, func));
+            return Err((at, broken.message));
         }
     }
     Ok(())

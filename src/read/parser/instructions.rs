@@ -1245,6 +1245,15 @@ impl CallRules {
             return;
         }
         self.list(p, kinds, attrs.clone(), false, ty);
+        let attrs_read = &p.body_attrs()[attrs.clone()];
+        let sized =
+            verify_attributes::passed_types_sized(p.src, attrs_read, kinds, |t| p.is_sized(t));
+        if let Err(broken) = sized {
+            p.rule_broken(
+                broken.attribute.unwrap_or(self.callee.span),
+                &broken.message,
+            );
+        }
         if !verify_attributes::Parameters::concern(kinds) {
             return;
         }
