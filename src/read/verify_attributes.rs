@@ -231,7 +231,7 @@ pub(crate) fn group_kinds(m: &Module, n: u32) -> Kinds {
 }
 
 /// Where the first attribute of `attrs` with a bit of `kinds` is written.
-pub(crate) fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
+fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
     attrs.iter().find_map(|a| match *a {
         Attr::Text(span) | Attr::Typed(span, _) => kind_at(src, span).has(kinds).then_some(span),
         Attr::Group(..) => None,
@@ -349,7 +349,8 @@ const PAIRED: Kinds = union(&[
 
 /// The checks of one parameter's (or, with `result`, a result's) list, `attrs` (read from
 /// `src`), whose bits are `kinds`, on a value of the type `ty` tells of: `verifyParameterAttrs`.
-#[inline]
+// Inlined: its first test is all most lists need.
+#[inline(always)]
 pub(crate) fn list_holds(
     src: &[u8],
     attrs: &[Attr],
@@ -500,16 +501,14 @@ pub(crate) struct Parameter<'t> {
 }
 
 impl Parameters {
-    /// Whether these rules name anything of a list with `kinds` (most lists: no).
+    /// Whether these rules name anything of a list with `kinds` (most lists: no; those need
+    /// not be fed).
     pub(crate) fn concern(kinds: Kinds) -> bool {
         kinds.has(PARAMETER_RULES)
     }
 
     pub(crate) fn next(&mut self, p: Parameter) -> Result<(), &'static str> {
         let kinds = p.kinds;
-        if !Self::concern(kinds) {
-            return Ok(());
-        }
         let vararg = p.index >= p.fixed;
         if !p.intrinsic && !vararg {
             if kinds.has(kind::ImmArg) {

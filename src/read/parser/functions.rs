@@ -252,9 +252,8 @@ impl<'a> Parser<'a> {
         ty: TypeId,
         name_at: Span,
     ) {
-        let facts = || verify_attributes::TypeFacts::of(ty, &|t| self.ty(t), &|t| self.body_ty(t));
-        let attrs = self.m.attr_list(attrs);
-        if let Err(broken) = verify_attributes::list_holds(self.src, attrs, kinds, result, facts) {
+        let held = self.attribute_list_holds(self.m.attr_list(attrs), kinds, result, ty);
+        if let Err(broken) = held {
             self.header_rule_broken(rules, broken.attribute.unwrap_or(name_at), &broken.message);
         }
     }

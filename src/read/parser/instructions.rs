@@ -1304,9 +1304,7 @@ impl CallRules {
     }
 
     fn list(&self, p: &mut Parser, kinds: Kinds, attrs: Range<usize>, result: bool, ty: TypeId) {
-        let facts = || verify_attributes::TypeFacts::of(ty, &|t| p.ty(t), &|t| p.body_ty(t));
-        let held =
-            verify_attributes::list_holds(p.src, &p.body_attrs()[attrs], kinds, result, facts);
+        let held = p.attribute_list_holds(&p.body_attrs()[attrs], kinds, result, ty);
         if let Err(broken) = held {
             p.rule_broken(
                 broken.attribute.unwrap_or(self.callee.span),

@@ -1501,6 +1501,20 @@ impl<'a> Parser<'a> {
             .attrs
     }
 
+    /// The verifier's checks of one parameter's or (with `result`) a result's attribute list,
+    /// `attrs` with bits `kinds`, on a value of type `ty` (see `verify_attributes`).
+    #[inline]
+    fn attribute_list_holds(
+        &self,
+        attrs: &[Attr],
+        kinds: Kinds,
+        result: bool,
+        ty: TypeId,
+    ) -> Result<(), verify_attributes::Broken> {
+        let facts = || verify_attributes::TypeFacts::of(ty, &|t| self.ty(t), &|t| self.body_ty(t));
+        verify_attributes::list_holds(self.src, attrs, kinds, result, facts)
+    }
+
     /// Record that LLVM's verifier refuses the body at `at`: the first such place is the
     /// error, once the body reads.
     fn rule_broken(&mut self, at: Span, message: &str) {
