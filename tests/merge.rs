@@ -967,3 +967,103 @@ fn kcfi_bodies_made_private_compile() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Getelementptr whose indices are constants stepping forward compare by the bytes they add
+/// (spec §5), worked out from the DataLayout as LLVM works them out. For each datalayout and
+/// each typed GEP below, opt-22's instcombine gives the offset (it rewrites such a GEP as
+/// `getelementptr inbounds nuw i8, ptr %p, i64 N`, or as `%p` itself when N is 0): the typed
+/// function must fold with one that adds N bytes, and not with one that adds N + 1.
+#[test]
+fn gep_offsets_are_llvms() {
+    if opt().is_none() {
+        return;
+    }
+    let layouts = [
+        // x86-64, 32-bit x86, AArch64 and 32-bit ARM as clang-22 writes them; none; and one
+        // that moves every default (aggregates aligned to 8, i64 to 4, 128-bit vectors to 4).
+        "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+        "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128",
+        "e-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
+        "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64",
+        "",
+        "e-a:64-v128:32-i64:32-f64:32-p1:16:16",
+    ];
+    // A type and the indices after the first (which is `i64 K`).
+    let geps: &[(&str, u64, &str)] = &[
+        ("{ i8, i32 }", 0, "i32 1"),
+        ("{ i8, i64 }", 0, "i32 1"),
+        ("{ i8, double }", 0, "i32 1"),
+        ("{ i8, x86_fp80 }", 0, "i32 1"),
+        ("{ i8, fp128 }", 0, "i32 1"),
+        ("{ i8, <4 x float> }", 0, "i32 1"),
+        ("{ i8, <3 x i32> }", 0, "i32 1"),
+        ("{ i8, <8 x i1> }", 0, "i32 1"),
+        ("{ i8, <5 x i8> }", 0, "i32 1"),
+        ("{ i8, i128 }", 0, "i32 1"),
+        ("{ i8, i48 }", 0, "i32 1"),
+        ("{ i8, i256 }", 0, "i32 1"),
+        ("{ i1, i17 }", 0, "i32 1"),
+        ("{ i8, ptr }", 0, "i32 1"),
+        ("{ i8, ptr addrspace(270) }", 0, "i32 1"),
+        ("{ i8, ptr addrspace(1) }", 0, "i32 1"),
+        ("{ i16, half, i8, bfloat }", 0, "i32 3"),
+        ("<{ i8, i64 }>", 0, "i32 1"),
+        ("{ i8, <{ i8, i64 }> }", 0, "i32 1"),
+        ("{ i8, [3 x i16], i64 }", 0, "i32 2"),
+        ("{ i8, { i8, i64 } }", 0, "i32 1, i32 1"),
+        ("[5 x { i32, i8 }]", 0, "i64 3, i32 1"),
+        ("{ i32, i8 }", 3, ""),
+        ("{ x86_fp80, i8 }", 2, "i32 1"),
+        ("[3 x i64]", 1, "i64 2"),
+        ("{ i8, [2 x { i8, double }] }", 1, "i32 1, i64 1, i32 1"),
+        ("%named", 2, "i32 2"),
+    ];
+    for layout in layouts {
+        let mut module = format!(
+            "target datalayout = \"{layout}\"\n%named = type {{ i8, %inner, double }}\n\
+             %inner = type {{ i16, [3 x i8] }}\n"
+        );
+        for (k, (ty, first, rest)) in geps.iter().enumerate() {
+            let rest = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(", {rest}")
+            };
+            module += &format!(
+                "define ptr @typed{k}(ptr %p) {{\n  \
+                 %q = getelementptr inbounds {ty}, ptr %p, i64 {first}{rest}\n  ret ptr %q\n}}\n"
+            );
+        }
+        let out = run_on_text("opt-22", &["-S", "-passes=instcombine"], &module);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let combined = String::from_utf8(out.stdout).unwrap();
+        let mut pairs = module.clone();
+        for k in 0..geps.len() {
+            let body = definition(&combined, &format!("@typed{k}"));
+            let offset: u64 = match body.split("getelementptr inbounds nuw i8, ptr %p, ").nth(1) {
+                // `i64 N`, or `i32 N` where indices are 32 bits wide.
+                Some(rest) => rest.split_whitespace().nth(1).unwrap().parse().unwrap(),
+                None if body.contains("ret ptr %p") => 0,
+                None => panic!("{layout}: instcombine left @typed{k} as\n{body}"),
+            };
+            for (name, bytes) in [("bytes", offset), ("other", offset + 1)] {
+                pairs += &format!(
+                    "define ptr @{name}{k}(ptr %p) {{\n  \
+                     %q = getelementptr inbounds i8, ptr %p, i64 {bytes}\n  ret ptr %q\n}}\n"
+                );
+            }
+        }
+        let (_, _, report) = merged(&pairs, &Options::default());
+        for (k, gep) in geps.iter().enumerate() {
+            let mates = class_mates(&report, &format!("@typed{k}")).map_or(vec![], |c| c.1);
+            assert!(
+                mates.contains(&format!("@bytes{k}")) && !mates.contains(&format!("@other{k}")),
+                "{layout}: {gep:?} does not fold with what opt-22 makes of it: {mates:?}"
+            );
+        }
+    }
+}

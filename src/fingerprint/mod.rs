@@ -72,6 +72,8 @@ pub enum Part {
     GepFlags,
     /// The source element type of a getelementptr.
     GepSourceType,
+    /// The bytes a getelementptr whose indices are constants stepping forward adds.
+    GepOffset,
     /// The function's own address used other than as a callee.
     OwnAddress,
     /// The alignment of an atomicrmw or cmpxchg.
@@ -100,7 +102,8 @@ impl Part {
                 format!("{op:?}").to_lowercase()
             ),
             Part::GepFlags => "§5 (we differ): getelementptr no-wrap flags must be equal".into(),
-            Part::GepSourceType => "§5 (we differ): getelementptr source element types must be equal, not only their byte offsets".into(),
+            Part::GepSourceType => "§5 (we differ): getelementptr source element types and indices must be equal, unless every index is a constant that steps forward (then only the byte offset counts)".into(),
+            Part::GepOffset => "§5: getelementptr whose indices are constants that step forward must add the same number of bytes".into(),
             Part::OwnAddress => "§3 (we differ): a function's own address outside calls compares as an ordinary global".into(),
             Part::AtomicAlign => "§5 (we differ): atomicrmw and cmpxchg alignments must be equal".into(),
         }
@@ -164,6 +167,10 @@ pub struct Tables {
     /// by every copy of the tables. C++ objects nest: SPIRV-Cross's GEPs and allocas name
     /// structs whose encodings, every nested struct spelled out, run to kilobytes.
     named_types: Arc<[OnceLock<KnownType>]>,
+    /// The room each of the module's types takes in memory, by id, for the offsets of
+    /// getelementptr ([`Encoder::gep_offset`]): worked out, all at once and in one order, by
+    /// the first encoder that needs one, and shared by every copy of the tables.
+    memories: Arc<OnceLock<Vec<Option<Memory>>>>,
 }
 
 /// A named type's encoding as [`Encoder::ty`] writes it from depth 0, kept when it is long
@@ -284,6 +291,7 @@ impl Tables {
             named_types: (0..module.types.named.len())
                 .map(|_| OnceLock::new())
                 .collect(),
+            memories: Arc::default(),
         }
     }
 
@@ -441,8 +449,13 @@ mod tag {
     pub const INST: u8 = 34;
     pub const NAMED_TYPE: u8 = 35;
     pub const MD_NESTED: u8 = 36;
+    pub const GEP_OFFSET: u8 = 37;
     pub const END_ITEMS: u8 = 0xff;
 }
+
+/// The most indices of a getelementptr that [`Encoder::gep_offset`] adds up; real code has
+/// a few, a deep walk into nested structs a dozen.
+const MAX_STEPS: usize = 16;
 
 /// The instruction metadata that takes part in the comparison (§5): on loads and stores
 /// everything but debug information, on calls `!range`.
@@ -735,7 +748,20 @@ impl<'a, 'm> Encoder<'a, 'm> {
             let n = self.local(r);
             self.num(n.into());
         }
-        let items = body.items(i);
+        let mut items = body.items(i);
+        if inst.opcode == Opcode::GetElementPtr
+            && let Some((flags, offset)) = self.gep_offset(items)
+        {
+            for flag in &items[..flags] {
+                self.mark(inst.span, Part::GepFlags);
+                self.item(*flag, false);
+            }
+            self.mark(inst.span, Part::GepOffset);
+            self.byte(tag::GEP_OFFSET);
+            self.num(offset);
+            // The base, typed; the source type and the indices are in the offset.
+            items = &items[flags + 1..flags + 3];
+        }
         let mut callee_next = inst.opcode.is_call();
         for item in items {
             // The first value of a call-like instruction is its callee.
@@ -782,6 +808,119 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.md(md);
             }
         }
+    }
+
+    /// The bytes a getelementptr adds to its base when every index is a constant that steps
+    /// forward (none negative), with the number of its flag words: LLVM compares GEPs by
+    /// their constant offsets whatever their types (§5), and so do we for these, exactly.
+    /// Each step then moves the address forward, so every address on the way lies between the
+    /// base and the result: `inbounds`, `nusw` and `nuw` hold of every step exactly when they
+    /// hold of the whole, and two such GEPs with one offset and equal flags compute one
+    /// address under one condition. A negative step can leave the object and come back, which
+    /// `inbounds` forbids: such GEPs, and those with a variable index, compare by their types
+    /// and indices.
+    fn gep_offset(&self, items: &[Item]) -> Option<(usize, u64)> {
+        let (m, body) = (self.m, self.body);
+        let flags = items
+            .iter()
+            .take_while(|i| matches!(i, Item::Word { .. }))
+            .count();
+        let [
+            Item::Type(source),
+            Item::Type(base),
+            Item::Value(_),
+            indices @ ..,
+        ] = &items[flags..]
+        else {
+            return None;
+        };
+        let Type::Ptr(space) = *body.ty(m, *base) else {
+            return None;
+        };
+        let index_bits = m.data_layout.index_bits(space);
+        // Every index first, as most GEPs with a variable one are given up here, cheaply. A
+        // GEP with more indices than `MAX_STEPS` is left to the types.
+        let mut steps = [0u64; MAX_STEPS];
+        let count = indices.len() / 2;
+        if count > MAX_STEPS {
+            return None;
+        }
+        for (pair, step) in indices.chunks(2).zip(&mut steps) {
+            let &[Item::Type(t), Item::Value(v)] = pair else {
+                return None;
+            };
+            let (Type::Int(bits), ValueKind::Const(c)) = (body.ty(m, t), v.kind()) else {
+                return None;
+            };
+            let Const::Int(text) = body.constant(m, c) else {
+                return None;
+            };
+            // The literal's bits at its width, sign-extended, as LLVM extends an index.
+            let shift = 128 - (*bits).min(128);
+            let value = ((int_literal(m.bytes(*text))? << shift) as i128) >> shift;
+            // An index wider than the pointer's index is truncated to it, which keeps a value
+            // below the index width's sign bit (`nusw` asks that it do).
+            if !(0..1 << (index_bits.clamp(1, 64) - 1)).contains(&value) {
+                return None;
+            }
+            *step = value as u64;
+        }
+        let steps = &steps[..count];
+        let dl = &m.data_layout;
+        let stride = |t: TypeId, n: u64| match n {
+            // A zero index adds nothing, whatever its type's size (as in LLVM).
+            0 => Some(0),
+            _ => self.memory(t, 0)?.size.checked_mul(n),
+        };
+        // No index at all adds nothing.
+        let mut offset = match steps.first() {
+            Some(&n) => stride(*source, n)?,
+            None => 0,
+        };
+        let mut ty = *source;
+        for &n in steps.iter().skip(1) {
+            let (add, next) = match *body.ty(m, body.resolve_ty(m, ty)) {
+                Type::Struct { packed, ref elems } => {
+                    let field = usize::try_from(n).ok()?;
+                    let mut part = |t| self.memory(t, 0);
+                    (
+                        dl.field_offset(packed, elems, field, &mut part)?,
+                        *elems.get(field)?,
+                    )
+                }
+                Type::Array(_, elem) => (stride(elem, n)?, elem),
+                // Into a vector, a step is its element's store size: rare, left to the types.
+                _ => return None,
+            };
+            offset = offset.checked_add(add)?;
+            ty = next;
+        }
+        // The offset must not reach the sign bit of the index width, where it would wrap.
+        (offset >> index_bits.saturating_sub(1).min(63) == 0).then_some((flags, offset))
+    }
+
+    /// The room `t` takes in memory: the module's types from the tables, a body's own
+    /// (literal types first written in it) from their parts.
+    fn memory(&self, t: TypeId, depth: u32) -> Option<Memory> {
+        let (m, body) = (self.m, self.body);
+        if t.index() < body.base.types as usize {
+            let memories = self
+                .cx
+                .tables
+                .memories
+                .get_or_init(|| m.data_layout.memories(&m.types));
+            return memories.get(t.index()).copied().flatten();
+        }
+        if depth > Layout::NESTING_LIMIT {
+            return None;
+        }
+        let resolve = |t: TypeId| {
+            let ty = body.ty(m, body.resolve_ty(m, t));
+            (!matches!(ty, Type::Named(_))).then_some(ty)
+        };
+        m.data_layout.memory(resolve(t)?, &resolve, &mut |part| {
+            self.memory(part, depth + 1)
+        })
     }
 
     /// Keep a load's or store's attachment of `kind` as [`Droppable`], out of the encoding,

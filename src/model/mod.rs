@@ -5,6 +5,7 @@
 //! can replace exactly the text they change. Text that needs no structure (attribute words,
 //! flags, debug-info fields) stays as spans into [`Module::source`].
 
+mod data_layout;
 mod source;
 pub mod types;
 
@@ -13,6 +14,7 @@ use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+pub use data_layout::{DataLayout, Memory};
 pub use source::{Progress, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
@@ -401,6 +403,31 @@ pub enum Const {
     InlineAsm(Span),
     /// A `metadata` operand of a call.
     Metadata(MdRef),
+}
+
+/// An integer literal's value as the bits of a 128-bit integer (a negative one in two's
+/// complement), or `None` when it does not fit.
+pub fn int_literal(text: &[u8]) -> Option<u128> {
+    match text {
+        b"true" => Some(1),
+        b"false" => Some(0),
+        _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
+            Some(hex) => std::str::from_utf8(hex)
+                .ok()
+                .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
+            None => decimal_i128(text).map(|v| v as u128),
+        },
+    }
+}
+
+/// A signed decimal integer, or `None` when it is not one (a hexadecimal literal) or does not
+/// fit in `i128`.
+pub fn decimal_i128(text: &[u8]) -> Option<i128> {
+    // Most are a few digits: summed without the checks of `str::parse`.
+    if (1..=18).contains(&text.len()) && text.iter().all(u8::is_ascii_digit) {
+        return Some(text.iter().fold(0, |n, d| n * 10 + i128::from(d - b'0')));
+    }
+    std::str::from_utf8(text).ok()?.parse().ok()
 }
 
 /// A reference to metadata.
@@ -992,224 +1019,6 @@ pub struct Comdat {
     pub span: Span,
 }
 
-/// What merging needs of the `target datalayout` string: pointer and index sizes per address
-/// space, and the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
-#[derive(Clone, Debug)]
-pub struct DataLayout {
-    /// Address space, pointer size, index size (in bits).
-    pointer_bits: Vec<(u32, u32, u32)>,
-    pub program_addr_space: u32,
-    pub globals_addr_space: u32,
-    pub alloca_addr_space: u32,
-}
-
-impl Default for DataLayout {
-    fn default() -> Self {
-        DataLayout {
-            pointer_bits: vec![(0, 64, 64)],
-            program_addr_space: 0,
-            globals_addr_space: 0,
-            alloca_addr_space: 0,
-        }
-    }
-}
-
-impl DataLayout {
-    /// Read the pointer specifications (`p[AS]:size:abi[:pref[:index]]`) and default address spaces
-    /// (`P1`, `G1`, `A5`) of a datalayout string; other specifications are irrelevant to
-    /// merging and left alone.
-    pub fn parse(s: &[u8]) -> DataLayout {
-        let number = |t: &[u8]| std::str::from_utf8(t).ok().and_then(|t| t.parse().ok());
-        let mut dl = DataLayout::default();
-        for spec in s.split(|&b| b == b'-') {
-            let Some((&letter, rest)) = spec.split_first() else {
-                continue;
-            };
-            match letter {
-                b'P' => dl.program_addr_space = number(rest).unwrap_or(0),
-                b'G' => dl.globals_addr_space = number(rest).unwrap_or(0),
-                b'A' => dl.alloca_addr_space = number(rest).unwrap_or(0),
-                b'p' => {
-                    let mut parts = rest.split(|&b| b == b':');
-                    let as_text = parts.next().unwrap_or_default();
-                    let addr_space = if as_text.is_empty() {
-                        Some(0)
-                    } else {
-                        number(as_text)
-                    };
-                    let size = parts.next().and_then(number);
-                    let index = parts.nth(2).and_then(number);
-                    if let (Some(a), Some(bits)) = (addr_space, size) {
-                        dl.pointer_bits.retain(|&(x, ..)| x != a);
-                        dl.pointer_bits.push((a, bits, index.unwrap_or(bits)));
-                    }
-                }
-                _ => {}
-            }
-        }
-        dl
-    }
-
-    /// Whether a datalayout string holds to LLVM 22's rules (`DataLayout::parseSpecification`),
-    /// else LLVM's error message.
-    pub fn check(s: &[u8]) -> Result<(), String> {
-        if s.is_empty() {
-            return Ok(());
-        }
-        s.split(|&b| b == b'-').try_for_each(check_specification)
-    }
-
-    pub fn pointer_bits(&self, addr_space: u32) -> u32 {
-        self.pointer(addr_space).map_or(64, |p| p.1)
-    }
-
-    /// The width of the indices of pointers into `addr_space` (`getIndexSizeInBits`).
-    pub fn index_bits(&self, addr_space: u32) -> u32 {
-        self.pointer(addr_space).map_or(64, |p| p.2)
-    }
-
-    /// The specification of pointers into `addr_space`, or of those of address space 0 (as
-    /// LLVM takes them for an address space the string does not name).
-    fn pointer(&self, addr_space: u32) -> Option<&(u32, u32, u32)> {
-        let lookup = |a| self.pointer_bits.iter().find(|&&(x, ..)| x == a);
-        lookup(addr_space).or_else(|| lookup(0))
-    }
-}
-
-/// One `-`-separated specification of a datalayout string, by LLVM 22's rules.
-fn check_specification(spec: &[u8]) -> Result<(), String> {
-    let number = |t: &[u8]| -> Option<u64> {
-        (!t.is_empty() && t.iter().all(u8::is_ascii_digit))
-            .then(|| std::str::from_utf8(t).ok()?.parse().ok())
-            .flatten()
-    };
-    let size = |t: &[u8], name: &str| match number(t) {
-        _ if t.is_empty() => Err(format!("{name} component cannot be empty")),
-        Some(n) if n > 0 && n < 1 << 24 => Ok(n),
-        _ => Err(format!("{name} must be a non-zero 24-bit integer")),
-    };
-    let addr_space = |t: &[u8]| match number(t) {
-        _ if t.is_empty() => Err("address space component cannot be empty".to_string()),
-        Some(n) if n < 1 << 24 => Ok(n),
-        _ => Err("address space must be a 24-bit integer".to_string()),
-    };
-    // In bytes; 0 only where allowed (it then means 1).
-    let alignment = |t: &[u8], name: &str, zero_allowed: bool| match number(t) {
-        _ if t.is_empty() => Err(format!("{name} alignment component cannot be empty")),
-        Some(0) if zero_allowed => Ok(1),
-        Some(0) => Err(format!("{name} alignment must be non-zero")),
-        Some(n) if n < 1 << 16 => match n % 8 == 0 && (n / 8).is_power_of_two() {
-            true => Ok(n / 8),
-            false => Err(format!(
-                "{name} alignment must be a power of two times the byte width"
-            )),
-        },
-        _ => Err(format!("{name} alignment must be a 16-bit integer")),
-    };
-    let form = |f: &str| format!("malformed specification, must be of the form \"{f}\"");
-    let Some((&letter, rest)) = spec.split_first() else {
-        return Err("empty specification is not allowed".into());
-    };
-    let parts: Vec<&[u8]> = rest.split(|&b| b == b':').collect();
-    // ABI and preferred alignments, the preferred one optional and not below the other.
-    let abi_and_preferred = |abi: &[u8], preferred: Option<&&[u8]>, zero_allowed: bool| {
-        let abi = alignment(abi, "ABI", zero_allowed)?;
-        if let Some(preferred) = preferred
-            && alignment(preferred, "preferred", false)? < abi
-        {
-            return Err("preferred alignment cannot be less than the ABI alignment".to_string());
-        }
-        Ok(abi)
-    };
-    match letter {
-        b'n' if rest.first() == Some(&b'i') => {
-            let Some(spaces) = rest[1..].strip_prefix(b":") else {
-                return Err(form("ni:<address space>[:<address space>]..."));
-            };
-            for t in spaces.split(|&b| b == b':') {
-                if addr_space(t)? == 0 {
-                    return Err("address space 0 cannot be non-integral".into());
-                }
-            }
-        }
-        b'p' => {
-            if !(3..=5).contains(&parts.len()) {
-                return Err(form("p[<n>]:<size>:<abi>[:<pref>[:<idx>]]"));
-            }
-            if !parts[0].is_empty() {
-                addr_space(parts[0])?;
-            }
-            let bits = size(parts[1], "pointer size")?;
-            abi_and_preferred(parts[2], parts.get(3), false)?;
-            if let Some(index) = parts.get(4)
-                && size(index, "index size")? > bits
-            {
-                return Err("index size cannot be larger than the pointer size".into());
-            }
-        }
-        b'i' | b'v' | b'f' => {
-            if !(2..=3).contains(&parts.len()) {
-                let l = letter as char;
-                return Err(form(&format!("{l}<size>:<abi>[:<pref>]")));
-            }
-            let bits = size(parts[0], "size")?;
-            let abi = abi_and_preferred(parts[1], parts.get(2), false)?;
-            if letter == b'i' && bits == 8 && abi != 1 {
-                return Err("i8 must be 8-bit aligned".into());
-            }
-        }
-        b'a' => {
-            if !(2..=3).contains(&parts.len()) {
-                return Err(form("a:<abi>[:<pref>]"));
-            }
-            if !parts[0].is_empty() && number(parts[0]) != Some(0) {
-                return Err("size must be zero".into());
-            }
-            abi_and_preferred(parts[1], parts.get(2), true)?;
-        }
-        b'n' => {
-            for t in rest.split(|&b| b == b':') {
-                size(t, "size")?;
-            }
-        }
-        b's' => {}
-        b'e' | b'E' if !rest.is_empty() => {
-            return Err("malformed specification, must be just 'e' or 'E'".into());
-        }
-        b'e' | b'E' => {}
-        b'S' if rest.is_empty() => return Err(form("S<size>")),
-        b'S' => {
-            alignment(rest, "stack natural", false)?;
-        }
-        b'F' => {
-            let Some((&kind, abi)) = rest.split_first() else {
-                return Err(form("F<type><abi>"));
-            };
-            if !matches!(kind, b'i' | b'n') {
-                let kind = kind as char;
-                return Err(format!("unknown function pointer alignment type '{kind}'"));
-            }
-            alignment(abi, "ABI", false)?;
-        }
-        b'P' | b'A' | b'G' if rest.is_empty() => {
-            return Err(form(&format!("{}<address space>", letter as char)));
-        }
-        b'P' | b'A' | b'G' => {
-            addr_space(rest)?;
-        }
-        b'm' => match rest.strip_prefix(b":") {
-            None | Some([]) => return Err(form("m:<mangling>")),
-            Some([b'e' | b'l' | b'm' | b'o' | b'w' | b'x' | b'a']) => {}
-            Some(_) => return Err("unknown mangling mode".into()),
-        },
-        _ => {
-            let l = String::from_utf8_lossy(&spec[..1]);
-            return Err(format!("unknown specifier '{l}'"));
-        }
-    }
-    Ok(())
-}
-
 /// A text replacement recorded by an edit; the writer applies them in order of position.
 #[derive(Clone, Debug)]
 pub struct Patch {
@@ -1485,42 +1294,5 @@ mod number_map_tests {
         assert_eq!(map.max_number(), Some(4_000_000_000));
         map.clear();
         assert_eq!(map.get(1), None);
-    }
-}
-
-#[cfg(test)]
-mod data_layout_tests {
-    use super::DataLayout;
-
-    #[test]
-    fn address_spaces_are_read_and_named() {
-        let dl = DataLayout::parse(b"e-m:e-p:16:8-p3:32:32-P1-G2-A5-i8:8");
-        assert_eq!(
-            (
-                dl.program_addr_space,
-                dl.globals_addr_space,
-                dl.alloca_addr_space
-            ),
-            (1, 2, 5)
-        );
-        assert_eq!(
-            (dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)),
-            (16, 32, 16)
-        );
-        let plain = DataLayout::parse(b"e-i64:64");
-        assert_eq!(plain.program_addr_space, 0);
-        // As the reader resolves `addrspace(...)`: a number, or the datalayout's.
-        let m = crate::read::parse(
-            "target datalayout = \"P1-G2-A5\"\n\
-             @a = addrspace(7) global i32 0\n@b = addrspace(\"G\") global i32 0\n\
-             @c = global i32 0\n\
-             declare void @f() addrspace( 4 )\ndeclare void @g() addrspace(\"P\")\n\
-             declare void @h()\ndeclare void @i() addrspace(\"A\")\n"
-                .to_string(),
-        )
-        .unwrap();
-        let space = |name: &str| m.global_addr_space(m.global_by_name[name.as_bytes()]);
-        let spaces: Vec<u32> = ["a", "b", "c", "f", "g", "h", "i"].map(space).to_vec();
-        assert_eq!(spaces, [7, 2, 0, 4, 1, 1, 5]);
     }
 }

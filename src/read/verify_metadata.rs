@@ -12,10 +12,10 @@
 //! fold to an integer, an integer over 128 bits, a null operand where LLVM's verifier would
 //! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
 
-use super::parser::{global_named, int_literal};
+use super::parser::global_named;
 use crate::model::{
     Body, Const, GlobalUse, Item, MdBody, MdId, MdRef, Module, Opcode, Span, Type, UseRole,
-    ValueKind,
+    ValueKind, int_literal,
 };
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;

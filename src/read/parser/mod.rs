@@ -884,31 +884,6 @@ fn is_fcmp_predicate(w: &[u8]) -> bool {
     )
 }
 
-/// An integer literal's value as the bits of a 128-bit integer (a negative one in two's
-/// complement), or `None` when it does not fit.
-pub(super) fn int_literal(text: &[u8]) -> Option<u128> {
-    match text {
-        b"true" => Some(1),
-        b"false" => Some(0),
-        _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
-            Some(hex) => std::str::from_utf8(hex)
-                .ok()
-                .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
-            None => decimal_i128(text).map(|v| v as u128),
-        },
-    }
-}
-
-/// A signed decimal integer, or `None` when it is not one (a hexadecimal literal) or does not
-/// fit in `i128`.
-fn decimal_i128(text: &[u8]) -> Option<i128> {
-    // Most are a few digits: summed without the checks of `str::parse`.
-    if (1..=18).contains(&text.len()) && text.iter().all(u8::is_ascii_digit) {
-        return Some(text.iter().fold(0, |n, d| n * 10 + i128::from(d - b'0')));
-    }
-    std::str::from_utf8(text).ok()?.parse().ok()
-}
-
 /// LLVM's error for an intrinsic never declared that is not called.
 pub(crate) const NOT_A_CALLEE: &str = "intrinsic can only be used as callee";
 

@@ -1,0 +1,546 @@
+//! The `target datalayout` string: what merging needs of it (pointer and index sizes, the
+//! default address spaces) and the sizes and alignments of types in memory, by which
+//! getelementptr offsets are worked out (spec §5), as LLVM 22's `DataLayout` gives them.
+
+use super::{Layout, Type, TypeId, Types};
+use cranelift_entity::EntityRef;
+
+/// What merging needs of the `target datalayout` string: pointer sizes, alignments and index
+/// sizes per address space, the ABI alignments of integers, floats, vectors and structs, and
+/// the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
+#[derive(Clone, Debug)]
+pub struct DataLayout {
+    pointers: Vec<PointerSpec>,
+    /// The `i`, `f` and `v` specifications: a width in bits and its ABI alignment in bytes,
+    /// sorted by width.
+    ints: Vec<(u32, u64)>,
+    floats: Vec<(u32, u64)>,
+    vectors: Vec<(u32, u64)>,
+    /// `a:<abi>`: the least ABI alignment of a struct that is not packed, in bytes.
+    aggregate_align: u64,
+    pub program_addr_space: u32,
+    pub globals_addr_space: u32,
+    pub alloca_addr_space: u32,
+}
+
+/// A `p[<n>]:<size>:<abi>[:<pref>[:<idx>]]` specification.
+#[derive(Clone, Copy, Debug)]
+struct PointerSpec {
+    addr_space: u32,
+    bits: u32,
+    /// ABI alignment in bytes.
+    align: u64,
+    index_bits: u32,
+}
+
+/// A type's room in memory: LLVM's `getTypeAllocSize` and `getABITypeAlign`, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Memory {
+    pub size: u64,
+    pub align: u64,
+}
+
+/// `p:64:64:64:64`, LLVM's pointers unless the string says otherwise.
+const DEFAULT_POINTER: PointerSpec = PointerSpec {
+    addr_space: 0,
+    bits: 64,
+    align: 8,
+    index_bits: 64,
+};
+
+impl Default for DataLayout {
+    /// LLVM 22's defaults, for what the string does not say.
+    fn default() -> Self {
+        DataLayout {
+            pointers: vec![DEFAULT_POINTER],
+            ints: vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 4)],
+            floats: vec![(16, 2), (32, 4), (64, 8), (128, 16)],
+            vectors: vec![(64, 8), (128, 16)],
+            aggregate_align: 1,
+            program_addr_space: 0,
+            globals_addr_space: 0,
+            alloca_addr_space: 0,
+        }
+    }
+}
+
+impl DataLayout {
+    /// Read a datalayout string: its pointer, integer, float, vector and aggregate
+    /// specifications and its default address spaces; the others (endianness, mangling,
+    /// native widths, stack alignment...) change nothing merging compares. A string
+    /// [`DataLayout::check`] refuses is never asked of this; a part that does not read is
+    /// left at its default.
+    pub fn parse(s: &[u8]) -> DataLayout {
+        fn number<N: std::str::FromStr>(t: &[u8]) -> Option<N> {
+            std::str::from_utf8(t).ok()?.parse().ok()
+        }
+        // An alignment in bits, as bytes (`0` is allowed for aggregates: one byte).
+        let bytes = |t: &[u8]| number(t).map(|bits: u64| (bits / 8).max(1));
+        let mut dl = DataLayout::default();
+        for spec in s.split(|&b| b == b'-') {
+            let Some((&letter, rest)) = spec.split_first() else {
+                continue;
+            };
+            let parts: Vec<&[u8]> = rest.split(|&b| b == b':').collect();
+            match letter {
+                b'P' => dl.program_addr_space = number(rest).unwrap_or(0),
+                b'G' => dl.globals_addr_space = number(rest).unwrap_or(0),
+                b'A' => dl.alloca_addr_space = number(rest).unwrap_or(0),
+                b'p' if parts.len() >= 3 => {
+                    let addr_space = if parts[0].is_empty() {
+                        Some(0)
+                    } else {
+                        number(parts[0])
+                    };
+                    let (Some(addr_space), Some(bits), Some(align)) =
+                        (addr_space, number(parts[1]), bytes(parts[2]))
+                    else {
+                        continue;
+                    };
+                    let index_bits = parts.get(4).and_then(|&t| number(t)).unwrap_or(bits);
+                    dl.pointers.retain(|p| p.addr_space != addr_space);
+                    dl.pointers.push(PointerSpec {
+                        addr_space,
+                        bits,
+                        align,
+                        index_bits,
+                    });
+                }
+                b'i' | b'f' | b'v' if parts.len() >= 2 => {
+                    let (Some(bits), Some(align)) = (number(parts[0]), bytes(parts[1])) else {
+                        continue;
+                    };
+                    let specs = match letter {
+                        b'i' => &mut dl.ints,
+                        b'f' => &mut dl.floats,
+                        _ => &mut dl.vectors,
+                    };
+                    match specs.binary_search_by_key(&bits, |&(w, _)| w) {
+                        Ok(at) => specs[at].1 = align,
+                        Err(at) => specs.insert(at, (bits, align)),
+                    }
+                }
+                b'a' if parts.len() >= 2 => {
+                    dl.aggregate_align = bytes(parts[1]).unwrap_or(1);
+                }
+                _ => {}
+            }
+        }
+        dl
+    }
+
+    /// Whether a datalayout string holds to LLVM 22's rules (`DataLayout::parseSpecification`),
+    /// else LLVM's error message.
+    pub fn check(s: &[u8]) -> Result<(), String> {
+        if s.is_empty() {
+            return Ok(());
+        }
+        s.split(|&b| b == b'-').try_for_each(check_specification)
+    }
+
+    pub fn pointer_bits(&self, addr_space: u32) -> u32 {
+        self.pointer(addr_space).bits
+    }
+
+    /// The width of the indices of pointers into `addr_space` (`getIndexSizeInBits`).
+    pub fn index_bits(&self, addr_space: u32) -> u32 {
+        self.pointer(addr_space).index_bits
+    }
+
+    /// The specification of pointers into `addr_space`, or of those of address space 0 (as
+    /// LLVM takes them for an address space the string does not name).
+    fn pointer(&self, addr_space: u32) -> PointerSpec {
+        let lookup = |a| self.pointers.iter().find(|p| p.addr_space == a);
+        // Address space 0 always has one: the default, unless the string gave another.
+        lookup(addr_space)
+            .or_else(|| lookup(0))
+            .copied()
+            .unwrap_or(DEFAULT_POINTER)
+    }
+
+    /// The room each type of `types` takes in memory, by id (see [`DataLayout::memory`]):
+    /// worked out once, in the order of the ids, each type from its parts'.
+    pub fn memories(&self, types: &Types) -> Vec<Option<Memory>> {
+        let mut memo = vec![None; types.len()];
+        for id in types.types.keys() {
+            self.memo(types, id, &mut memo, 0);
+        }
+        memo.into_iter().map(Option::flatten).collect()
+    }
+
+    fn memo(
+        &self,
+        types: &Types,
+        id: TypeId,
+        memo: &mut [Option<Option<Memory>>],
+        depth: u32,
+    ) -> Option<Memory> {
+        if let Some(known) = memo[id.index()] {
+            return known;
+        }
+        // Past any nesting valid input reaches (a struct holds itself only through a
+        // pointer); the ids are taken in one order, so the answer is the same on every run.
+        if depth > Layout::NESTING_LIMIT {
+            return None;
+        }
+        let resolve = |t: TypeId| {
+            let ty = types.get(types.resolve(t));
+            (!matches!(ty, Type::Named(_))).then_some(ty)
+        };
+        let memory = resolve(id).and_then(|ty| {
+            self.memory(ty, &resolve, &mut |part| {
+                self.memo(types, part, memo, depth + 1)
+            })
+        });
+        memo[id.index()] = Some(memory);
+        memory
+    }
+
+    /// The room `ty` takes in memory by LLVM 22's rules, given its parts' (`part`) and the
+    /// type of a vector's element (`resolve`, which follows named types and gives `None` for
+    /// an opaque one); `None` for a type without a fixed size (scalable vectors, opaque
+    /// structs, target extension types, `x86_amx`, types that are not first class) or one
+    /// too large to count in bytes.
+    pub fn memory<'t>(
+        &self,
+        ty: &'t Type,
+        resolve: &Resolve<'t>,
+        part: &mut dyn FnMut(TypeId) -> Option<Memory>,
+    ) -> Option<Memory> {
+        match *ty {
+            Type::Array(len, elem) => {
+                let e = part(elem)?;
+                Some(Memory {
+                    size: e.size.checked_mul(len)?,
+                    align: e.align,
+                })
+            }
+            Type::Struct { packed, ref elems } => {
+                let (size, align) = self.struct_layout(packed, elems, None, part)?;
+                // The `a` specification raises a struct's alignment, not a packed one's.
+                let align = if packed {
+                    1
+                } else {
+                    align.max(self.aggregate_align)
+                };
+                Some(Memory {
+                    size: align_to(size, align)?,
+                    align,
+                })
+            }
+            Type::Vector {
+                scalable: false,
+                len,
+                elem,
+            } => {
+                let bits = self.primitive_bits(resolve(elem)?)?.checked_mul(len)?;
+                let store = bits.div_ceil(8);
+                // The alignment the string gives vectors of this width, else the store size
+                // rounded up to a power of two.
+                let align = match u32::try_from(bits)
+                    .ok()
+                    .and_then(|b| exact(&self.vectors, b))
+                {
+                    Some(align) => align,
+                    None => store.checked_next_power_of_two()?,
+                };
+                Some(Memory {
+                    size: align_to(store, align)?,
+                    align,
+                })
+            }
+            _ => {
+                let bits = self.primitive_bits(ty)?;
+                let align = match *ty {
+                    Type::Int(bits) => self.int_align(bits),
+                    Type::Ptr(space) => self.pointer(space).align,
+                    // A float the string does not name: its store size rounded up to a power
+                    // of two (x86_fp80: 16 bytes).
+                    _ => exact(&self.floats, bits as u32)
+                        .unwrap_or_else(|| (bits / 8).next_power_of_two()),
+                };
+                Some(Memory {
+                    size: align_to(bits.div_ceil(8), align)?,
+                    align,
+                })
+            }
+        }
+    }
+
+    /// Where field `field` of a struct starts, in bytes, given its fields' room (`part`).
+    pub fn field_offset(
+        &self,
+        packed: bool,
+        elems: &[TypeId],
+        field: usize,
+        part: &mut dyn FnMut(TypeId) -> Option<Memory>,
+    ) -> Option<u64> {
+        if field == 0 {
+            return Some(0);
+        }
+        self.struct_layout(packed, elems.get(..=field)?, Some(field), part)
+            .map(|(offset, _)| offset)
+    }
+
+    /// A struct's size (before the `a` specification) and alignment, as LLVM's
+    /// `StructLayout` lays it out: each field at the next multiple of its alignment (of one
+    /// byte when packed), the whole rounded up to the largest; or, given `field`, where that
+    /// field starts.
+    fn struct_layout(
+        &self,
+        packed: bool,
+        elems: &[TypeId],
+        field: Option<usize>,
+        part: &mut dyn FnMut(TypeId) -> Option<Memory>,
+    ) -> Option<(u64, u64)> {
+        let (mut size, mut align) = (0u64, 1u64);
+        for (i, &e) in elems.iter().enumerate() {
+            let m = part(e)?;
+            let a = if packed { 1 } else { m.align };
+            size = align_to(size, a)?;
+            align = align.max(a);
+            if field == Some(i) {
+                return Some((size, align));
+            }
+            size = size.checked_add(m.size)?;
+        }
+        Some((align_to(size, align)?, align))
+    }
+
+    /// The width in bits of an integer, float or pointer type.
+    fn primitive_bits(&self, ty: &Type) -> Option<u64> {
+        Some(match *ty {
+            Type::Int(bits) => u64::from(bits),
+            Type::Ptr(space) => u64::from(self.pointer(space).bits),
+            Type::Float(kind) => kind.bits(),
+            _ => return None,
+        })
+    }
+
+    /// An integer's ABI alignment: the string's for its width, else the next wider one's,
+    /// else the widest one's (LLVM's `getIntegerAlignment`).
+    fn int_align(&self, bits: u32) -> u64 {
+        let at = self.ints.partition_point(|&(w, _)| w < bits);
+        self.ints
+            .get(at)
+            .or(self.ints.last())
+            .map_or(1, |&(_, a)| a)
+    }
+}
+
+/// How [`DataLayout::memory`] finds a vector's element type: with named types followed,
+/// `None` for an opaque struct.
+pub type Resolve<'t> = dyn Fn(TypeId) -> Option<&'t Type> + 't;
+
+/// The alignment `specs` give exactly `bits`, if they do.
+fn exact(specs: &[(u32, u64)], bits: u32) -> Option<u64> {
+    specs.iter().find(|&&(w, _)| w == bits).map(|&(_, a)| a)
+}
+
+/// `n` rounded up to a multiple of `align` (a power of two).
+fn align_to(n: u64, align: u64) -> Option<u64> {
+    n.checked_next_multiple_of(align)
+}
+
+/// One `-`-separated specification of a datalayout string, by LLVM 22's rules.
+fn check_specification(spec: &[u8]) -> Result<(), String> {
+    let number = |t: &[u8]| -> Option<u64> {
+        (!t.is_empty() && t.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(t).ok()?.parse().ok())
+            .flatten()
+    };
+    let size = |t: &[u8], name: &str| match number(t) {
+        _ if t.is_empty() => Err(format!("{name} component cannot be empty")),
+        Some(n) if n > 0 && n < 1 << 24 => Ok(n),
+        _ => Err(format!("{name} must be a non-zero 24-bit integer")),
+    };
+    let addr_space = |t: &[u8]| match number(t) {
+        _ if t.is_empty() => Err("address space component cannot be empty".to_string()),
+        Some(n) if n < 1 << 24 => Ok(n),
+        _ => Err("address space must be a 24-bit integer".to_string()),
+    };
+    // In bytes; 0 only where allowed (it then means 1).
+    let alignment = |t: &[u8], name: &str, zero_allowed: bool| match number(t) {
+        _ if t.is_empty() => Err(format!("{name} alignment component cannot be empty")),
+        Some(0) if zero_allowed => Ok(1),
+        Some(0) => Err(format!("{name} alignment must be non-zero")),
+        Some(n) if n < 1 << 16 => match n % 8 == 0 && (n / 8).is_power_of_two() {
+            true => Ok(n / 8),
+            false => Err(format!(
+                "{name} alignment must be a power of two times the byte width"
+            )),
+        },
+        _ => Err(format!("{name} alignment must be a 16-bit integer")),
+    };
+    let form = |f: &str| format!("malformed specification, must be of the form \"{f}\"");
+    let Some((&letter, rest)) = spec.split_first() else {
+        return Err("empty specification is not allowed".into());
+    };
+    let parts: Vec<&[u8]> = rest.split(|&b| b == b':').collect();
+    // ABI and preferred alignments, the preferred one optional and not below the other.
+    let abi_and_preferred = |abi: &[u8], preferred: Option<&&[u8]>, zero_allowed: bool| {
+        let abi = alignment(abi, "ABI", zero_allowed)?;
+        if let Some(preferred) = preferred
+            && alignment(preferred, "preferred", false)? < abi
+        {
+            return Err("preferred alignment cannot be less than the ABI alignment".to_string());
+        }
+        Ok(abi)
+    };
+    match letter {
+        b'n' if rest.first() == Some(&b'i') => {
+            let Some(spaces) = rest[1..].strip_prefix(b":") else {
+                return Err(form("ni:<address space>[:<address space>]..."));
+            };
+            for t in spaces.split(|&b| b == b':') {
+                if addr_space(t)? == 0 {
+                    return Err("address space 0 cannot be non-integral".into());
+                }
+            }
+        }
+        b'p' => {
+            if !(3..=5).contains(&parts.len()) {
+                return Err(form("p[<n>]:<size>:<abi>[:<pref>[:<idx>]]"));
+            }
+            if !parts[0].is_empty() {
+                addr_space(parts[0])?;
+            }
+            let bits = size(parts[1], "pointer size")?;
+            abi_and_preferred(parts[2], parts.get(3), false)?;
+            if let Some(index) = parts.get(4)
+                && size(index, "index size")? > bits
+            {
+                return Err("index size cannot be larger than the pointer size".into());
+            }
+        }
+        b'i' | b'v' | b'f' => {
+            if !(2..=3).contains(&parts.len()) {
+                let l = letter as char;
+                return Err(form(&format!("{l}<size>:<abi>[:<pref>]")));
+            }
+            let bits = size(parts[0], "size")?;
+            let abi = abi_and_preferred(parts[1], parts.get(2), false)?;
+            if letter == b'i' && bits == 8 && abi != 1 {
+                return Err("i8 must be 8-bit aligned".into());
+            }
+        }
+        b'a' => {
+            if !(2..=3).contains(&parts.len()) {
+                return Err(form("a:<abi>[:<pref>]"));
+            }
+            if !parts[0].is_empty() && number(parts[0]) != Some(0) {
+                return Err("size must be zero".into());
+            }
+            abi_and_preferred(parts[1], parts.get(2), true)?;
+        }
+        b'n' => {
+            for t in rest.split(|&b| b == b':') {
+                size(t, "size")?;
+            }
+        }
+        b's' => {}
+        b'e' | b'E' if !rest.is_empty() => {
+            return Err("malformed specification, must be just 'e' or 'E'".into());
+        }
+        b'e' | b'E' => {}
+        b'S' if rest.is_empty() => return Err(form("S<size>")),
+        b'S' => {
+            alignment(rest, "stack natural", false)?;
+        }
+        b'F' => {
+            let Some((&kind, abi)) = rest.split_first() else {
+                return Err(form("F<type><abi>"));
+            };
+            if !matches!(kind, b'i' | b'n') {
+                let kind = kind as char;
+                return Err(format!("unknown function pointer alignment type '{kind}'"));
+            }
+            alignment(abi, "ABI", false)?;
+        }
+        b'P' | b'A' | b'G' if rest.is_empty() => {
+            return Err(form(&format!("{}<address space>", letter as char)));
+        }
+        b'P' | b'A' | b'G' => {
+            addr_space(rest)?;
+        }
+        b'm' => match rest.strip_prefix(b":") {
+            None | Some([]) => return Err(form("m:<mangling>")),
+            Some([b'e' | b'l' | b'm' | b'o' | b'w' | b'x' | b'a']) => {}
+            Some(_) => return Err("unknown mangling mode".into()),
+        },
+        _ => {
+            let l = String::from_utf8_lossy(&spec[..1]);
+            return Err(format!("unknown specifier '{l}'"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn address_spaces_are_read_and_named() {
+        let dl = DataLayout::parse(b"e-m:e-p:16:8-p3:32:32-P1-G2-A5-i8:8");
+        assert_eq!(
+            (
+                dl.program_addr_space,
+                dl.globals_addr_space,
+                dl.alloca_addr_space
+            ),
+            (1, 2, 5)
+        );
+        assert_eq!(
+            (dl.pointer_bits(0), dl.pointer_bits(3), dl.pointer_bits(7)),
+            (16, 32, 16)
+        );
+        let plain = DataLayout::parse(b"e-i64:64");
+        assert_eq!(plain.program_addr_space, 0);
+        // As the reader resolves `addrspace(...)`: a number, or the datalayout's.
+        let m = crate::read::parse(
+            "target datalayout = \"P1-G2-A5\"\n\
+             @a = addrspace(7) global i32 0\n@b = addrspace(\"G\") global i32 0\n\
+             @c = global i32 0\n\
+             declare void @f() addrspace( 4 )\ndeclare void @g() addrspace(\"P\")\n\
+             declare void @h()\ndeclare void @i() addrspace(\"A\")\n"
+                .to_string(),
+        )
+        .unwrap();
+        let space = |name: &str| m.global_addr_space(m.global_by_name[name.as_bytes()]);
+        let spaces: Vec<u32> = ["a", "b", "c", "f", "g", "h", "i"].map(space).to_vec();
+        assert_eq!(spaces, [7, 2, 0, 4, 1, 1, 5]);
+    }
+
+    /// Sizes and alignments as LLVM 22 gives them (`tests/merge.rs` asks opt-22 the offsets
+    /// of many more): the defaults (`i64` aligned to 4), what the string changes, packed
+    /// structs, x86_fp80 and vectors whose size is not a power of two.
+    #[test]
+    fn memory_is_llvms() {
+        let room = |layout: &str, ty: &str| {
+            let text = format!("target datalayout = \"{layout}\"\n@g = external global {ty}\n");
+            let m = crate::read::parse(text).unwrap();
+            let memories = m.data_layout.memories(&m.types);
+            let g = m.global_by_name[&b"g"[..]];
+            let ty = match m.globals[g].kind {
+                crate::model::GlobalKind::Variable(v) => m.variables[v].ty,
+                _ => unreachable!(),
+            };
+            memories[ty.index()].map(|r| (r.size, r.align))
+        };
+        let x86_64 =
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+        assert_eq!(room("", "{ i8, i64 }"), Some((12, 4)));
+        assert_eq!(room(x86_64, "{ i8, i64 }"), Some((16, 8)));
+        assert_eq!(room(x86_64, "<{ i8, i64 }>"), Some((9, 1)));
+        assert_eq!(room(x86_64, "{ i8, x86_fp80 }"), Some((32, 16)));
+        assert_eq!(room("", "x86_fp80"), Some((16, 16)));
+        assert_eq!(room(x86_64, "[3 x <3 x i32>]"), Some((48, 16)));
+        assert_eq!(
+            room(x86_64, "{ i1, i17, ptr addrspace(270) }"),
+            Some((12, 4))
+        );
+        assert_eq!(room("e-a:64", "{ i8 }"), Some((8, 8)));
+        assert_eq!(room(x86_64, "<vscale x 4 x i32>"), None);
+    }
+}
