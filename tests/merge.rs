@@ -968,11 +968,12 @@ fn kcfi_bodies_made_private_compile() {
     );
 }
 
-/// Getelementptr whose indices are constants stepping forward compare by the bytes they add
-/// (spec §5), worked out from the DataLayout as LLVM works them out. For each datalayout and
-/// each typed GEP below, opt-22's instcombine gives the offset (it rewrites such a GEP as
-/// `getelementptr inbounds nuw i8, ptr %p, i64 N`, or as `%p` itself when N is 0): the typed
-/// function must fold with one that adds N bytes, and not with one that adds N + 1.
+/// Getelementptr of constant indices, each stepping forward or only one moving, compare by
+/// the bytes they add (spec §5), worked out from the DataLayout as LLVM works them out. For
+/// each datalayout and each typed GEP below, opt-22's instcombine gives the offset (it
+/// rewrites such a GEP as `getelementptr inbounds [nuw] i8, ptr %p, i64 N`, or as `%p` itself
+/// when N is 0): the typed function must fold with one that adds N bytes, and not with one
+/// that adds N + 1.
 #[test]
 fn gep_offsets_are_llvms() {
     if opt().is_none() {
@@ -989,7 +990,7 @@ fn gep_offsets_are_llvms() {
         "e-a:64-v128:32-i64:32-f64:32-p1:16:16",
     ];
     // A type and the indices after the first (which is `i64 K`).
-    let geps: &[(&str, u64, &str)] = &[
+    let geps: &[(&str, i64, &str)] = &[
         ("{ i8, i32 }", 0, "i32 1"),
         ("{ i8, i64 }", 0, "i32 1"),
         ("{ i8, double }", 0, "i32 1"),
@@ -1017,6 +1018,10 @@ fn gep_offsets_are_llvms() {
         ("[3 x i64]", 1, "i64 2"),
         ("{ i8, [2 x { i8, double }] }", 1, "i32 1, i64 1, i32 1"),
         ("%named", 2, "i32 2"),
+        // One step back: as exact as one forward.
+        ("{ i32, i8 }", -1, ""),
+        ("[3 x i64]", -2, ""),
+        ("%named", -1, "i32 0"),
     ];
     for layout in layouts {
         let mut module = format!(
@@ -1044,7 +1049,7 @@ fn gep_offsets_are_llvms() {
         let mut pairs = module.clone();
         for k in 0..geps.len() {
             let body = definition(&combined, &format!("@typed{k}"));
-            let offset: u64 = match body.split("getelementptr inbounds nuw i8, ptr %p, ").nth(1) {
+            let offset: i64 = match body.split(" i8, ptr %p, ").nth(1) {
                 // `i64 N`, or `i32 N` where indices are 32 bits wide.
                 Some(rest) => rest.split_whitespace().nth(1).unwrap().parse().unwrap(),
                 None if body.contains("ret ptr %p") => 0,

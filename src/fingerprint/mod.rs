@@ -453,6 +453,11 @@ mod tag {
     pub const END_ITEMS: u8 = 0xff;
 }
 
+/// Whether an attachment of this kind lists alias scopes.
+fn is_alias_scopes(kind: &[u8]) -> bool {
+    matches!(kind, b"!alias.scope" | b"!noalias")
+}
+
 /// The most indices of a getelementptr that [`Encoder::gep_offset`] adds up; real code has
 /// a few, a deep walk into nested structs a dozen.
 const MAX_STEPS: usize = 16;
@@ -589,10 +594,12 @@ struct Encoder<'a, 'm> {
     insts: u32,
     droppable: Vec<Droppable>,
     /// The encodings of the nodes set aside so far, and their kinds (see [`Droppable`]).
-    set_aside_nodes: FxHashMap<MdId, Arc<[u8]>>,
+    set_aside_nodes: FxHashMap<(MdId, bool), Arc<[u8]>>,
     set_aside_kinds: Vec<Arc<[u8]>>,
     /// The deepest a type's encoding has gone, for the height of a [`KnownType`].
     type_depth: u32,
+    /// Metadata being encoded describes alias scopes (see [`Encoder::md_node`]).
+    in_alias_scopes: bool,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -632,6 +639,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             attr_keys: Vec::new(),
             body_uses: &[],
             type_depth: 0,
+            in_alias_scopes: false,
         }
     }
 
@@ -774,7 +782,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.mark(inst.span, part);
             }
             self.item(*item, is_callee);
+            // What follows declares alias scopes.
+            if is_callee && self.names_intrinsic(*item, b"llvm.experimental.noalias.scope.decl") {
+                self.in_alias_scopes = true;
+            }
         }
+        self.in_alias_scopes = false;
         // Every item starts with a tag, so an end tag keeps item lists of different lengths
         // apart (and lets `explain` point at the first differing item, not at a count).
         self.byte(tag::END_ITEMS);
@@ -792,6 +805,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         // apart by them stay apart; LLVM compares nothing of a store's.
         let mut compared = Vec::with_capacity(attached.len());
         for (kind, md) in attached {
+            self.in_alias_scopes = is_alias_scopes(self.m.bytes(kind));
             if !self.set_aside(inst.opcode, ordinal, kind, md) {
                 compared.push((kind, md, false));
             } else if inst.opcode == Opcode::Load {
@@ -802,22 +816,37 @@ impl<'a, 'm> Encoder<'a, 'm> {
         self.num(compared.len() as u64);
         for (kind, md, shallow) in compared {
             self.text(kind);
+            self.in_alias_scopes = is_alias_scopes(self.m.bytes(kind));
             if shallow {
                 self.md_shallow(md);
             } else {
                 self.md(md);
             }
         }
+        self.in_alias_scopes = false;
     }
 
-    /// The bytes a getelementptr adds to its base when every index is a constant that steps
-    /// forward (none negative), with the number of its flag words: LLVM compares GEPs by
-    /// their constant offsets whatever their types (§5), and so do we for these, exactly.
-    /// Each step then moves the address forward, so every address on the way lies between the
-    /// base and the result: `inbounds`, `nusw` and `nuw` hold of every step exactly when they
-    /// hold of the whole, and two such GEPs with one offset and equal flags compute one
-    /// address under one condition. A negative step can leave the object and come back, which
-    /// `inbounds` forbids: such GEPs, and those with a variable index, compare by their types
+    /// Whether `item` names the intrinsic `name` (declared, or called undeclared).
+    fn names_intrinsic(&self, item: Item, name: &[u8]) -> bool {
+        let Item::Value(v) = item else {
+            return false;
+        };
+        let ValueKind::Global(u) = v.kind() else {
+            return false;
+        };
+        matches!(&self.m.globals[self.use_global(u)].name, GlobalName::Named(n) if &n[..] == name)
+    }
+
+    /// The bytes a getelementptr adds to its base, as an index-width integer, when its indices
+    /// are constants and that offset says all it does, with the number of its flag words:
+    /// LLVM compares GEPs of constant indices by their offsets whatever their types (§5), and
+    /// so do we where that is exact. Without flags a GEP is arithmetic modulo the index width.
+    /// With `inbounds` or `nusw`, each step must stay in bounds or not overflow, so the steps
+    /// matter, not only their sum: they do not when every step moves forward (each address on
+    /// the way then lies between the base and the result, where the whole GEP's conditions
+    /// hold) or when only one step moves at all (its conditions are the whole GEP's). With
+    /// `nuw`, a step back wraps as an unsigned product where a byte offset may not: every step
+    /// must move forward. Other GEPs, and those with a variable index, compare by their types
     /// and indices.
     fn gep_offset(&self, items: &[Item]) -> Option<(usize, u64)> {
         let (m, body) = (self.m, self.body);
@@ -837,10 +866,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let Type::Ptr(space) = *body.ty(m, *base) else {
             return None;
         };
-        let index_bits = m.data_layout.index_bits(space);
+        let index_bits = m.data_layout.index_bits(space).clamp(1, 64);
+        let half = 1i128 << (index_bits - 1);
         // Every index first, as most GEPs with a variable one are given up here, cheaply. A
         // GEP with more indices than `MAX_STEPS` is left to the types.
-        let mut steps = [0u64; MAX_STEPS];
+        let mut steps = [0i128; MAX_STEPS];
         let count = indices.len() / 2;
         if count > MAX_STEPS {
             return None;
@@ -859,44 +889,58 @@ impl<'a, 'm> Encoder<'a, 'm> {
             let shift = 128 - (*bits).min(128);
             let value = ((int_literal(m.bytes(*text))? << shift) as i128) >> shift;
             // An index wider than the pointer's index is truncated to it, which keeps a value
-            // below the index width's sign bit (`nusw` asks that it do).
-            if !(0..1 << (index_bits.clamp(1, 64) - 1)).contains(&value) {
+            // that fits (`nusw` asks that it do).
+            if !(-half..half).contains(&value) {
                 return None;
             }
-            *step = value as u64;
+            *step = value;
         }
         let steps = &steps[..count];
         let dl = &m.data_layout;
-        let stride = |t: TypeId, n: u64| match n {
+        let stride = |t: TypeId, n: i128| match n {
             // A zero index adds nothing, whatever its type's size (as in LLVM).
             0 => Some(0),
-            _ => self.memory(t, 0)?.size.checked_mul(n),
+            _ => i128::from(self.memory(t, 0)?.size).checked_mul(n),
         };
         // No index at all adds nothing.
-        let mut offset = match steps.first() {
+        let first = match steps.first() {
             Some(&n) => stride(*source, n)?,
             None => 0,
         };
+        let (mut offset, mut moves, mut back) = (first, (first != 0) as u32, first < 0);
         let mut ty = *source;
         for &n in steps.iter().skip(1) {
             let (add, next) = match *body.ty(m, body.resolve_ty(m, ty)) {
                 Type::Struct { packed, ref elems } => {
                     let field = usize::try_from(n).ok()?;
                     let mut part = |t| self.memory(t, 0);
-                    (
-                        dl.field_offset(packed, elems, field, &mut part)?,
-                        *elems.get(field)?,
-                    )
+                    let at = dl.field_offset(packed, elems, field, &mut part)?;
+                    (i128::from(at), *elems.get(field)?)
                 }
                 Type::Array(_, elem) => (stride(elem, n)?, elem),
                 // Into a vector, a step is its element's store size: rare, left to the types.
                 _ => return None,
             };
             offset = offset.checked_add(add)?;
+            moves += (add != 0) as u32;
+            back |= add < 0;
             ty = next;
         }
-        // The offset must not reach the sign bit of the index width, where it would wrap.
-        (offset >> index_bits.saturating_sub(1).min(63) == 0).then_some((flags, offset))
+        let words = items[..flags].iter().map(|w| match *w {
+            Item::Word { start, len } => m.bytes(Item::word_span(start, len)),
+            _ => b"",
+        });
+        let (mut wraps, mut unsigned) = (true, false);
+        for w in words {
+            wraps = false;
+            unsigned |= w == b"nuw";
+        }
+        let exact = wraps || !back || (moves <= 1 && !unsigned);
+        // A GEP with flags whose offset does not fit the index width is poison, however it
+        // gets there: left to the types.
+        let fits = wraps || (-half..half).contains(&offset);
+        let modulo = offset as u64 & (u64::MAX >> (64 - index_bits));
+        (exact && fits).then_some((flags, modulo))
     }
 
     /// The room `t` takes in memory: the module's types from the tables, a body's own
@@ -934,11 +978,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
         // A body's loads and stores name few distinct nodes (its `!tbaa` tags), each many
         // times: each is encoded once.
         let encoded = match md {
-            MdRef::Node(id) => match self.set_aside_nodes.get(&id) {
+            MdRef::Node(id) => match self.set_aside_nodes.get(&(id, self.in_alias_scopes)) {
                 Some(encoded) => encoded.clone(),
                 None => {
                     let encoded: Arc<[u8]> = self.md_on_its_own(md).into();
-                    self.set_aside_nodes.insert(id, encoded.clone());
+                    let key = (id, self.in_alias_scopes);
+                    self.set_aside_nodes.insert(key, encoded.clone());
                     encoded
                 }
             },
@@ -1445,9 +1490,17 @@ impl<'a, 'm> Encoder<'a, 'm> {
         match &body.md_node(m, id).body {
             MdBody::Pending => self.byte(tag::MD_NULL),
             MdBody::Tuple(ops) => {
+                // Among alias scopes, a node that names itself first is a scope or a domain
+                // (`distinct !{!5, !4, !"name"}`): only its identity and its domain mean
+                // anything; its name, if it has one, is for people (it names the callee it
+                // was inlined from), and LLVM, which compares no nested node, never looks at
+                // it. It is left out.
+                let names_only = self.in_alias_scopes
+                    && matches!(ops.first(), Some(Some(MdRef::Node(first))) if *first == id);
+                let is_name = |op: &Option<MdRef>| names_only && matches!(op, Some(MdRef::Str(_)));
                 self.byte(tag::MD_NODE);
-                self.num(ops.len() as u64);
-                for op in ops {
+                self.num(ops.iter().filter(|op| !is_name(op)).count() as u64);
+                for op in ops.iter().filter(|op| !is_name(op)) {
                     match op {
                         Some(r) => self.md(*r),
                         None => self.byte(tag::MD_NULL),
