@@ -72,7 +72,7 @@ pub enum Part {
     GepFlags,
     /// The source element type of a getelementptr.
     GepSourceType,
-    /// The bytes a getelementptr whose indices are constants stepping forward adds.
+    /// The bytes a getelementptr of constant indices adds, where that is all it does.
     GepOffset,
     /// The function's own address used other than as a callee.
     OwnAddress,
@@ -102,8 +102,8 @@ impl Part {
                 format!("{op:?}").to_lowercase()
             ),
             Part::GepFlags => "§5 (we differ): getelementptr no-wrap flags must be equal".into(),
-            Part::GepSourceType => "§5 (we differ): getelementptr source element types and indices must be equal, unless every index is a constant that steps forward (then only the byte offset counts)".into(),
-            Part::GepOffset => "§5: getelementptr whose indices are constants that step forward must add the same number of bytes".into(),
+            Part::GepSourceType => "§5 (we differ): getelementptr source element types and indices must be equal where the steps matter, not only the bytes they add (a variable index; with inbounds or nusw, a step back after another step; with nuw, any step back)".into(),
+            Part::GepOffset => "§5: getelementptr of constant indices must add the same number of bytes".into(),
             Part::OwnAddress => "§3 (we differ): a function's own address outside calls compares as an ordinary global".into(),
             Part::AtomicAlign => "§5 (we differ): atomicrmw and cmpxchg alignments must be equal".into(),
         }

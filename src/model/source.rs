@@ -70,7 +70,7 @@ impl Source {
     /// Runs `read`, a reader that goes through the whole text once, in order, telling its
     /// [`Progress`], while another thread maps the text in a step ahead of it and gives the
     /// text behind it back. A text that is not given back (read into memory, or under
-    /// [`RELEASE_MIN`]) needs no such thread: `read` gets no progress to tell.
+    /// `RELEASE_MIN`) needs no such thread: `read` gets no progress to tell.
     pub fn read_beside<R>(&self, read: impl FnOnce(Option<&Progress>) -> R) -> R {
         match &self.0 {
             Text::Mapped(map) if map.len() >= RELEASE_MIN => {
@@ -140,7 +140,7 @@ impl Drop for ReleaseBehind<'_> {
 /// it back behind it ([`Source::read_beside`]): the reader neither waits for the system to map
 /// pages in nor gives them back itself (harfbuzz-O0, 27 MB: a fifth of the top level's time),
 /// unless that thread falls behind (it has no core: the pool's threads spin a while once
-/// their work is done), when the reader gives back what lies more than [`MAX_LAG`] behind it
+/// their work is done), when the reader gives back what lies more than `MAX_LAG` behind it
 /// (stlprog-O0 merge, its text written that way: peak up to 22 MiB, 16 otherwise; text the
 /// thread beside has yet to check is then mapped in again to be checked).
 pub struct Progress<'m> {
