@@ -43,10 +43,11 @@ pub fn corpus() -> Vec<PathBuf> {
         .unwrap_or_default();
     v.retain(|p| p.is_file() && p.extension().is_some_and(|e| e == "ll"));
     v.sort();
+    // Any folder of modules will do (README, "Popular crates"), but not an empty one: that
+    // is a corpus not built.
     assert!(
-        v.len() >= 10,
-        "MERGEFN_CORPUS={dir:?} holds {} modules; run bench/corpus.sh",
-        v.len()
+        !v.is_empty(),
+        "MERGEFN_CORPUS={dir:?} holds no .ll module (for ours, run bench/corpus.sh)"
     );
     v
 }
