@@ -926,15 +926,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
             back |= add < 0;
             ty = next;
         }
-        let words = items[..flags].iter().map(|w| match *w {
-            Item::Word { start, len } => m.bytes(Item::word_span(start, len)),
-            _ => b"",
+        // The words before the source type are the flags (`inbounds`, `nusw`, `nuw`).
+        let wraps = flags == 0;
+        let unsigned = items[..flags].iter().any(|w| {
+            matches!(*w, Item::Word { start, len } if m.bytes(Item::word_span(start, len)) == b"nuw")
         });
-        let (mut wraps, mut unsigned) = (true, false);
-        for w in words {
-            wraps = false;
-            unsigned |= w == b"nuw";
-        }
         let exact = wraps || !back || (moves <= 1 && !unsigned);
         // A GEP with flags whose offset does not fit the index width is poison, however it
         // gets there: left to the types.
