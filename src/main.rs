@@ -1,6 +1,7 @@
 //! The `mergefn` command line. Library errors get their context (the file) here.
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use mergefn::fingerprint::Part;
 use mergefn::write::{Comments, Replaced};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -401,16 +402,26 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
             let mut out = format!("{first} and {second} do not merge; first difference:\n");
             for (name, mark) in [(first, left), (second, right)] {
                 match mark {
-                    Some(mk) => out.push_str(&format!("  {name}: {}\n", line_of(mk.span))),
+                    Some(mk) => {
+                        let adds = match mk.part {
+                            Part::GepOffset(n) => format!(" (adds {n} bytes)"),
+                            _ => String::new(),
+                        };
+                        out.push_str(&format!("  {name}: {}{adds}\n", line_of(mk.span)))
+                    }
                     None => out.push_str(&format!("  {name}: (start)\n")),
                 }
             }
-            // Of an extra flag on one side and the item it faces, the flag names the rule.
-            let flag = [left, right]
-                .into_iter()
-                .flatten()
-                .find(|mk| mk.part == mergefn::fingerprint::Part::GepFlags);
-            let rule = flag
+            // Of an extra flag on one side and the item it faces, the flag names the rule; of a
+            // GEP compared by its offset and one compared by its types, the types do.
+            let named = |part: Part| {
+                [left, right]
+                    .into_iter()
+                    .flatten()
+                    .find(|mk| mk.part == part)
+            };
+            let rule = named(Part::GepFlags)
+                .or(named(Part::GepSourceType))
                 .or(left)
                 .or(right)
                 .map_or_else(String::new, |mk| mk.part.rule());

@@ -537,6 +537,18 @@ fn explain_names_lines_and_rule() {
         "{out}"
     );
     assert!(out.contains("getelementptr no-wrap flags"), "{out}");
+    // GEPs compared by offset show what each adds; against one compared by its types, the
+    // rule is the types'.
+    let offsets = dir.join("gep_offsets.ll");
+    let explain = |f: &str, g: &str| mergefn_cli(&["explain", offsets.to_str().unwrap(), f, g]).1;
+    let out = explain("@bytes", "@other_offset");
+    assert!(out.contains("i64 4 (adds 4 bytes)"), "{out}");
+    assert!(out.contains("i64 8 (adds 8 bytes)"), "{out}");
+    assert!(out.contains("must add the same number of bytes"), "{out}");
+    let out = explain("@back", "@zigzag");
+    assert!(out.contains("(adds -4 bytes)"), "{out}");
+    assert!(out.contains("where the steps matter"), "{out}");
+    assert!(explain("@field_a", "@bytes").contains("merge: they are equal"));
     let tree = dir.join("call_tree.ll");
     let (_, out, _) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@mid2"]);
     assert!(out.contains("merge: they are equal"), "{out}");

@@ -73,7 +73,7 @@ pub enum Part {
     /// The source element type of a getelementptr.
     GepSourceType,
     /// The bytes a getelementptr of constant indices adds, where that is all it does.
-    GepOffset,
+    GepOffset(i64),
     /// The function's own address used other than as a callee.
     OwnAddress,
     /// The alignment of an atomicrmw or cmpxchg.
@@ -103,7 +103,7 @@ impl Part {
             ),
             Part::GepFlags => "§5 (we differ): getelementptr no-wrap flags must be equal".into(),
             Part::GepSourceType => "§5 (we differ): getelementptr source element types and indices must be equal where the steps matter, not only the bytes they add (a variable index; with inbounds or nusw, a step back after another step; with nuw, any step back)".into(),
-            Part::GepOffset => "§5: getelementptr of constant indices must add the same number of bytes".into(),
+            Part::GepOffset(_) => "§5: getelementptr of constant indices must add the same number of bytes".into(),
             Part::OwnAddress => "§3 (we differ): a function's own address outside calls compares as an ordinary global".into(),
             Part::AtomicAlign => "§5 (we differ): atomicrmw and cmpxchg alignments must be equal".into(),
         }
@@ -764,7 +764,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.mark(inst.span, Part::GepFlags);
                 self.item(*flag, false);
             }
-            self.mark(inst.span, Part::GepOffset);
+            if self.trace.is_some() {
+                // As a signed number of the index's width, for people.
+                let unused = 64 - self.gep_index_bits(items[flags + 1]);
+                let signed = ((offset << unused) as i64) >> unused;
+                self.mark(inst.span, Part::GepOffset(signed));
+            }
             self.byte(tag::GEP_OFFSET);
             self.num(offset);
             // The base, typed; the source type and the indices are in the offset.
@@ -863,10 +868,10 @@ impl<'a, 'm> Encoder<'a, 'm> {
         else {
             return None;
         };
-        let Type::Ptr(space) = *body.ty(m, *base) else {
+        let index_bits = self.gep_index_bits(Item::Type(*base));
+        if index_bits == 0 {
             return None;
-        };
-        let index_bits = m.data_layout.index_bits(space).clamp(1, 64);
+        }
         let half = 1i128 << (index_bits - 1);
         // Every index first, as most GEPs with a variable one are given up here, cheaply. A
         // GEP with more indices than `MAX_STEPS` is left to the types.
@@ -937,6 +942,18 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let fits = wraps || (-half..half).contains(&offset);
         let modulo = offset as u64 & (u64::MAX >> (64 - index_bits));
         (exact && fits).then_some((flags, modulo))
+    }
+
+    /// The width of a getelementptr's indices, given its base's type item: that of the
+    /// pointer's address space, or 0 if the base is not a pointer (a vector of them).
+    fn gep_index_bits(&self, base: Item) -> u32 {
+        match base {
+            Item::Type(t) => match *self.body.ty(self.m, t) {
+                Type::Ptr(space) => self.m.data_layout.index_bits(space).clamp(1, 64),
+                _ => 0,
+            },
+            _ => 0,
+        }
     }
 
     /// The room `t` takes in memory: the module's types from the tables, a body's own
