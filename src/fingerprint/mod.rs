@@ -810,18 +810,19 @@ impl<'a, 'm> Encoder<'a, 'm> {
         // apart by them stay apart; LLVM compares nothing of a store's.
         let mut compared = Vec::with_capacity(attached.len());
         for (kind, md) in attached {
-            self.in_alias_scopes = is_alias_scopes(self.m.bytes(kind));
+            let scopes = is_alias_scopes(self.m.bytes(kind));
+            self.in_alias_scopes = scopes;
             if !self.set_aside(inst.opcode, ordinal, kind, md) {
-                compared.push((kind, md, false));
+                compared.push((kind, md, scopes, false));
             } else if inst.opcode == Opcode::Load {
-                compared.push((kind, md, true));
+                compared.push((kind, md, scopes, true));
             }
         }
         self.mark(inst.span, Part::Metadata(inst.opcode));
         self.num(compared.len() as u64);
-        for (kind, md, shallow) in compared {
+        for (kind, md, scopes, shallow) in compared {
             self.text(kind);
-            self.in_alias_scopes = is_alias_scopes(self.m.bytes(kind));
+            self.in_alias_scopes = scopes;
             if shallow {
                 self.md_shallow(md);
             } else {
