@@ -834,6 +834,24 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (2, 13),
             "unknown intrinsic 'llvm.donothing.x'",
         ),
+        // ... and declares those it knows from the call's type, which the intrinsic's
+        // signature must take; the error is at the name's first use.
+        (
+            "define i8 @f() {\n  %a = call i8 @llvm.umax(i8 0, i16 1)\n  ret i8 %a\n}\n",
+            (2, 16),
+            "invalid intrinsic signature",
+        ),
+        (
+            "define i8 @f() {\n  %a = call i8 @llvm.umax(i8 0, i8 1)\n  ret i8 %a\n}\n\
+             define i8 @g() {\n  %b = call i8 @llvm.umax(i8 0, i16 1)\n  ret i8 %b\n}\n",
+            (2, 16),
+            "invalid intrinsic signature",
+        ),
+        (
+            "define void @f() {\n  call void (...) @llvm.donothing(i8 0)\n  ret void\n}\n",
+            (2, 19),
+            "invalid intrinsic signature",
+        ),
         // Target extension types: the names whose parameters LLVM fixes, and those without
         // a zero value.
         (
@@ -875,6 +893,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define void @f(ptr %p) {\n  \
              call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %p, i64 1, i1 false)\n  \
              call void @llvm.donothing()\n  ret void\n}\n",
+            // One intrinsic called at two types is two declarations; a suffix is not read.
+            "define i8 @f(i8 %x, i16 %y) {\n  %a = call i8 @llvm.umax(i8 %x, i8 1)\n  \
+             %b = call i16 @llvm.umax(i16 %y, i16 1)\n  %c = call i8 @llvm.smax.i16(i8 %x, i8 2)\n  \
+             %d = call { i8, i1 } @llvm.uadd.with.overflow(i8 %a, i8 %c)\n  ret i8 %a\n}\n",
             "define void @f() {\n  %v = freeze target(\"spirv.Event\") zeroinitializer\n  \
              %w = freeze target(\"aarch64.svcount\") zeroinitializer\n  \
              %x = freeze target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2) zeroinitializer\n  \

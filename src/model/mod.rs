@@ -769,6 +769,10 @@ pub struct Body {
     /// Where the body first writes debug information in each of LLVM's two forms, which a
     /// module may not mix (see [`DebugForms`]).
     pub debug_forms: DebugForms,
+    /// The name of the first intrinsic the module does not declare that the body calls with a
+    /// type its signature does not take (`call i8 @llvm.umax(i8 0, i16 1)`): LLVM declares
+    /// such an intrinsic from the call's type, and refuses the module when it cannot.
+    pub mistyped_intrinsic_call: Option<Span>,
 }
 
 /// Where a body first writes a debug record (`#dbg_value`), and first calls one of the debug

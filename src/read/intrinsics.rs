@@ -1,8 +1,9 @@
 //! Which names LLVM 22 takes for intrinsics, and the signatures it takes them with. An
 //! intrinsic a body calls without declaring it is declared by the reader, as by LLVM, only
-//! under a name LLVM knows ([`is_known`]); a declared intrinsic that is called must have the
-//! type LLVM's table gives it, as LLVM's verifier checks ([`signature_holds`]). The names and
-//! signatures come from LLVM's own tables ([`names`]).
+//! under a name LLVM knows ([`is_known`]) and for a call whose type its signature takes; a
+//! declared intrinsic that is called must have the type LLVM's table gives it, as LLVM's
+//! verifier checks ([`signature_holds`]). The names and signatures come from LLVM's own
+//! tables ([`names`]).
 
 #[path = "intrinsic_names.rs"]
 mod names;
@@ -117,6 +118,24 @@ const UPGRADED: &[&str] = &[
     "threadlocal.address",
 ];
 
+/// The types a signature is matched against: the module's ([`Types`]), or those a body reads
+/// beside them (its literal types continue the module's ids).
+pub(super) trait TypeView {
+    fn get(&self, id: TypeId) -> &Type;
+    /// `id` with named types followed to their bodies (see [`Types::resolve`]).
+    fn resolve(&self, id: TypeId) -> TypeId;
+}
+
+impl TypeView for Types {
+    fn get(&self, id: TypeId) -> &Type {
+        Types::get(self, id)
+    }
+
+    fn resolve(&self, id: TypeId) -> TypeId {
+        Types::resolve(self, id)
+    }
+}
+
 /// Intrinsics LLVM upgrades when they are declared with this many parameters.
 const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
 
@@ -125,7 +144,7 @@ const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
 /// intrinsic (`Intrinsic::matchIntrinsicSignature` and `matchIntrinsicVarArg`): the verifier's
 /// message if not. A name LLVM does not know, or whose old signatures LLVM upgrades, holds.
 pub(super) fn signature_holds(
-    types: &Types,
+    types: &dyn TypeView,
     name: &[u8],
     fn_ty: TypeId,
 ) -> Result<(), &'static str> {
@@ -351,7 +370,7 @@ fn decode_type(codes: &[u8], at: &mut usize, scalable: bool, out: &mut Vec<Desc>
 /// LLVM's `matchIntrinsicType`, over a declaration's types: the overloaded types found so
 /// far, and the checks put off until the types they refer to are found.
 struct Matcher<'a> {
-    types: &'a Types,
+    types: &'a dyn TypeView,
     descs: &'a [Desc],
     overloads: Vec<TypeId>,
     deferred: Vec<(TypeId, usize)>,

@@ -268,19 +268,18 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 }
 
 /// The global a body's use of an intrinsic never declared names: made at its first use, as
-/// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]). LLVM's check of
-/// the call's type against the intrinsic's signature is not made here: the call's types are
-/// the body's, gone once it is read. The text is written back as it was.
+/// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]). Whether its
+/// signature takes the call's type was asked as the call was read, where the call's types
+/// are (see [`mistyped_intrinsic`]). The text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
-    if use_.role != UseRole::Callee {
-        return Err(ReadError::undefined(
-            m.source.as_bytes(),
-            use_.span,
-            NOT_A_CALLEE,
-        ));
-    }
     let name = parser::strip_name(&m.source.as_bytes()[use_.span.range()][1..]);
-    if let Some(&g) = m.global_by_name.get(name.as_ref()) {
+    let declared = m.global_by_name.get(name.as_ref()).copied();
+    if use_.role != UseRole::Callee {
+        // As LLVM reports it: at the name's first use.
+        let at = declared.map_or(use_.span, |g| m.globals[g].first_use);
+        return Err(ReadError::undefined(m.source.as_bytes(), at, NOT_A_CALLEE));
+    }
+    if let Some(g) = declared {
         return Ok(g);
     }
     if !intrinsics::is_known(&name) {
@@ -298,6 +297,21 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
     ))
 }
 
+/// The error for a call of an intrinsic never declared, at `callee`, whose type the
+/// intrinsic's signature does not take: as LLVM reports it, at the name's first use.
+fn mistyped_intrinsic(m: &Module, callee: Span) -> ReadError {
+    let name = parser::strip_name(&m.source.as_bytes()[callee.range()][1..]);
+    let first_use = m
+        .global_by_name
+        .get(name.as_ref())
+        .map_or(callee, |&g| m.globals[g].first_use);
+    ReadError::undefined(
+        m.source.as_bytes(),
+        first_use,
+        "invalid intrinsic signature",
+    )
+}
+
 /// What reading one body finds: its facts, its uses of globals in order, and where its
 /// `uselistorder` directives are ([`Body::use_list_orders`]).
 struct BodyFacts {
@@ -306,6 +320,7 @@ struct BodyFacts {
     use_list_orders: Span,
     block_addresses: Vec<(Span, Span)>,
     debug_forms: DebugForms,
+    mistyped_intrinsic_call: Option<Span>,
 }
 
 /// Read every body (in parallel when there is enough text), add their uses to the module in
@@ -387,6 +402,9 @@ fn read_bodies(
         block_addresses.extend(facts.block_addresses);
         if let Err(e) = debug_form.add(m.source.as_bytes(), facts.debug_forms) {
             first_error = Some(earlier_error(first_error, e));
+        }
+        if let Some(call) = facts.mistyped_intrinsic_call {
+            first_error = Some(earlier_error(first_error, mistyped_intrinsic(m, call)));
         }
         let info = m.functions[f].body.as_mut().expect("a definition");
         ends_held &= facts.info.span == info.span;
@@ -897,6 +915,7 @@ fn read_whole<'a>(
     let use_list_orders = body.use_list_orders;
     let block_addresses = body.block_addresses.clone();
     let debug_forms = body.debug_forms;
+    let mistyped_intrinsic_call = body.mistyped_intrinsic_call;
     scratch.recycle(body);
     Ok(BodyFacts {
         info,
@@ -904,6 +923,7 @@ fn read_whole<'a>(
         use_list_orders,
         block_addresses,
         debug_forms,
+        mistyped_intrinsic_call,
     })
 }
 

@@ -254,6 +254,7 @@ fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyF
             record: first(|d| d.record),
             intrinsic_call: first(|d| d.intrinsic_call),
         },
+        mistyped_intrinsic_call: pieces.iter().find_map(|p| p.body().mistyped_intrinsic_call),
     })
 }
 

@@ -272,6 +272,46 @@ impl<'a> Parser<'a> {
         .find(|&intrinsic| name == intrinsic)
     }
 
+    /// Whether `callee`, read from `tok`, names an intrinsic the module does not declare.
+    fn calls_undeclared_intrinsic(&mut self, callee: Value, tok: Token) -> bool {
+        let ValueKind::Global(u) = callee.kind() else {
+            return false;
+        };
+        let src = self.src;
+        self.recorded_use(u).is_some_and(|use_| {
+            use_.global.is_reserved_value()
+                && is_implicit_intrinsic(tok.kind, &src[tok.span.range()][1..])
+        })
+    }
+
+    /// LLVM declares an intrinsic the module does not from the type of a call of it: the
+    /// function type written, or the result's and the arguments' types. The first call in a
+    /// body whose type the intrinsic's signature does not take is kept, by its callee's name
+    /// (`read::implicit_intrinsic` reports it).
+    fn implicit_intrinsic_holds(
+        &mut self,
+        callee: Span,
+        fn_or_ret: TypeId,
+        ret: TypeId,
+        params: Vec<TypeId>,
+    ) {
+        let fn_ty = match self.body_ty(fn_or_ret) {
+            Type::Function { .. } => self.resolve_ty(fn_or_ret),
+            _ => self.intern(Type::Function {
+                ret,
+                params,
+                varargs: false,
+            }),
+        };
+        let name = strip_name(&self.src[callee.range()][1..]);
+        if intrinsics::signature_holds(self, &name, fn_ty).is_err() {
+            self.scope()
+                .body
+                .mistyped_intrinsic_call
+                .get_or_insert(callee);
+        }
+    }
+
     pub(super) fn void(&mut self) -> TypeId {
         self.intern(Type::Void)
     }
@@ -1105,6 +1145,10 @@ impl<'a> Parser<'a> {
             self.set_use_role(u, UseRole::Callee);
         }
         self.push_item(Item::Value(callee));
+        // An intrinsic the module does not declare takes its type from the call.
+        let mut implicit_intrinsic = self
+            .calls_undeclared_intrinsic(callee, callee_tok)
+            .then(Vec::new);
         let mut rules = CallRules::new(fn_or_ret, ret, callee_tok);
         rules.result(self, results);
         // Arguments.
@@ -1142,6 +1186,9 @@ impl<'a> Parser<'a> {
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 rules.argument(self, ty, attrs);
+                if let Some(params) = &mut implicit_intrinsic {
+                    params.push(ty);
+                }
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
                     let md = self.md_operand(true)?;
@@ -1162,6 +1209,9 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
+        if let Some(params) = implicit_intrinsic {
+            self.implicit_intrinsic_holds(callee_tok.span, fn_or_ret, ret, params);
+        }
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
         rules.finish(self, function);

@@ -185,6 +185,7 @@ impl<'a> FnScope<'a> {
         b.use_list_orders = Span::default();
         b.block_addresses.clear();
         b.debug_forms = DebugForms::default();
+        b.mistyped_intrinsic_call = None;
         self.by_short_name.clear();
         self.by_long_name.clear();
         self.by_number.clear();
@@ -918,6 +919,17 @@ fn decimal_u32(digits: &[u8]) -> Option<u32> {
 #[cold]
 fn decimal_checked(digits: &[u8]) -> Option<u32> {
     unsigned(digits).and_then(|n| u32::try_from(n).ok())
+}
+
+/// The types the parser reads: the module's, and in a body the body's own beside them.
+impl intrinsics::TypeView for Parser<'_> {
+    fn get(&self, id: TypeId) -> &Type {
+        self.ty(id)
+    }
+
+    fn resolve(&self, id: TypeId) -> TypeId {
+        self.resolve_ty(id)
+    }
 }
 
 impl<'a> Parser<'a> {
