@@ -219,8 +219,8 @@ fn errors_say_where_what_and_what_was_expected() {
     // A metadata argument has no attributes: `ptr` is its value's type.
     assert!(
         parse(
-            "@a = global [2 x i8] zeroinitializer\ndeclare void @m(metadata)\n\
-             define void @f() {\n  call void @m(metadata ptr getelementptr ([2 x i8], ptr @a, \
+            "@a = global [2 x i8] zeroinitializer\ndeclare void @llvm.m(metadata)\n\
+             define void @f() {\n  call void @llvm.m(metadata ptr getelementptr ([2 x i8], ptr @a, \
              i64 0, i64 1))\n  ret void\n}\n"
                 .to_string()
         )
@@ -828,6 +828,13 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 17),
             "global variable reference must have pointer type",
         ),
+        // A declaration's attachments come before its type; after it, `!prof` is named
+        // metadata.
+        (
+            "declare void @f() !prof !0\n!0 = !{!\"function_entry_count\", i64 1}\n",
+            (1, 25),
+            "expected '='",
+        ),
         // An intrinsic called without a declaration: LLVM declares only those it knows.
         (
             "define void @f() {\n  call void @llvm.donothing.x()\n  ret void\n}\n",
@@ -901,7 +908,7 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
              %w = freeze target(\"aarch64.svcount\") zeroinitializer\n  \
              %x = freeze target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2) zeroinitializer\n  \
              ret void\n}\n",
-            "%t = type target(\"a\", void)\ndeclare void @f(metadata, token)\n",
+            "%t = type target(\"a\", void)\ndeclare void @llvm.f(metadata, token)\n",
             "%T = type i32\n@g = external global <2 x %T>\n",
             "%a = type { ptr, <2 x ptr> }\n%b = type { %a, [2 x %a] }\ndeclare void @llvm.bar(metadata)\n\
          define void @f(i32 %v) {\n  call void @llvm.bar(metadata i32 %v)\n  ret void\n}\n",
@@ -3240,7 +3247,8 @@ fn tbaa_tags_are_checked_as_llvm_verifier_checks_them() {
 /// verifier checks it (return type, parameters, overloaded types matched against each other,
 /// `...`); no function named `llvm.*` is defined. The error points at the declaration's name.
 /// Declarations LLVM upgrades as it reads them (`llvm.coro.end` with two parameters, a named
-/// struct returned) read, and a name given to a vector type is that vector type.
+/// struct returned) read, and a name given to a vector type is that vector type. `va_start`
+/// is called in a function that takes variable arguments.
 #[test]
 fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
     let module = |declaration: &str, call: &str| {
@@ -3321,7 +3329,20 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (1, 13, "@llvm.anything"),
         "llvm intrinsics cannot be defined!",
     ));
+    // `va_start` reads the caller's variable arguments: it has some.
+    refused.push((
+        "declare void @llvm.va_start.p0(ptr)\ndefine void @f(ptr %p) {\n  \
+         call void @llvm.va_start.p0(ptr %p)\n  ret void\n}\n"
+            .to_string(),
+        (3, 13, "@llvm.va_start.p0"),
+        "va_start called in a non-varargs function",
+    ));
     let read = [
+        (
+            "declare void @llvm.va_start.p0(ptr)\ndefine void @g(ptr %p, ...) {\n  \
+             call void @llvm.va_start.p0(ptr %p)\n  ret void\n}",
+            "",
+        ),
         (
             "declare {<3 x i32>, <3 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32>)",
             "call {<3 x i32>, <3 x i32>} @llvm.vector.deinterleave2.v6i32(<6 x i32> poison)",
@@ -3566,4 +3587,186 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
         ),
     ];
     as_opt_reads(&parser_refuses, &[]);
+}
+
+/// What LLVM's verifier asks of the module's own entities: linkage and storage (no
+/// declaration in a comdat, no hidden `dllexport`, `dllimport` on declarations), the special
+/// globals `llvm.used`, `llvm.compiler.used` (which merging reads), `llvm.global_ctors` and
+/// `llvm.global_dtors` of the form LLVM gives them; `token`, `metadata` and `x86_amx` in the types of intrinsics only;
+/// one string in each entry of `!llvm.ident` and `!llvm.commandline`. Each is refused where
+/// opt-22's verifier refuses it, and what it reads is read.
+#[test]
+fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them() {
+    let ctor = "define void @c() {\n  ret void\n}\n";
+    let refused: Vec<(String, (u32, u32, &str), &str)> = vec![
+        (
+            "@llvm.used = appending global [1 x i32] [i32 0]\n".into(),
+            (1, 1, "@llvm.used"),
+            "wrong type for intrinsic global variable",
+        ),
+        (
+            "@x = global i8 0\n@llvm.used = global [1 x ptr] [ptr @x]\n".into(),
+            (2, 1, "@llvm.used"),
+            "invalid linkage for intrinsic global variable",
+        ),
+        (
+            "@x = global i8 0\n@llvm.used = appending global [1 x ptr] [ptr @x]\n\
+             @p = global ptr @llvm.used\n"
+                .into(),
+            (2, 1, "@llvm.used"),
+            "invalid uses of intrinsic global variable",
+        ),
+        // No element, or null ones only, make a zero, not a list.
+        (
+            "@llvm.used = appending global [1 x ptr] [ptr null]\n".into(),
+            (1, 1, "@llvm.used"),
+            "wrong initializer for intrinsic global variable",
+        ),
+        (
+            "@llvm.compiler.used = appending global [0 x ptr] []\n".into(),
+            (1, 1, "@llvm.compiler.used"),
+            "wrong initializer for intrinsic global variable",
+        ),
+        (
+            "@x = global i8 0\n@llvm.used = appending global [2 x ptr] [ptr @x, ptr null]\n".into(),
+            (2, 1, "@llvm.used"),
+            "invalid llvm.used member",
+        ),
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n@i = ifunc void (), ptr @r\n\
+             @llvm.used = appending global [1 x ptr] [ptr @i]\n"
+                .into(),
+            (5, 46, "@i"),
+            "invalid llvm.used member",
+        ),
+        (
+            "@0 = global i8 0\n@llvm.compiler.used = appending global [1 x ptr] [ptr @0]\n".into(),
+            (2, 55, "@0"),
+            "members of llvm.compiler.used must be named",
+        ),
+        (
+            "@g = appending global i32 0\n".into(),
+            (1, 1, "@g"),
+            "Only global arrays can have appending linkage!",
+        ),
+        (
+            format!(
+                "{ctor}@llvm.global_ctors = appending global [1 x {{ i32, ptr }}] \
+                 [{{ i32, ptr }} {{ i32 65535, ptr @c }}]\n"
+            ),
+            (4, 1, "@llvm.global_ctors"),
+            "the third field of the element type is mandatory",
+        ),
+        (
+            "@llvm.global_dtors = appending global [0 x { i64, ptr, ptr }] zeroinitializer\n"
+                .into(),
+            (1, 1, "@llvm.global_dtors"),
+            "wrong type for intrinsic global variable",
+        ),
+        (
+            "@llvm.global_ctors = appending global [0 x { i32, ptr, i8 }] zeroinitializer\n".into(),
+            (1, 1, "@llvm.global_ctors"),
+            "wrong type for intrinsic global variable",
+        ),
+        // The function pointer is one into the program's address space.
+        (
+            "target datalayout = \"P1\"\n\
+             @llvm.global_ctors = appending global [0 x { i32, ptr, ptr }] zeroinitializer\n"
+                .into(),
+            (2, 1, "@llvm.global_ctors"),
+            "wrong type for intrinsic global variable",
+        ),
+        (
+            "@llvm.global_ctors = internal global [0 x { i32, ptr, ptr }] zeroinitializer\n".into(),
+            (1, 1, "@llvm.global_ctors"),
+            "invalid linkage for intrinsic global variable",
+        ),
+        (
+            "$c = comdat any\ndeclare void @f() comdat($c)\n".into(),
+            (2, 14, "@f"),
+            "Declaration may not be in a Comdat!",
+        ),
+        (
+            "$g = comdat any\n@g = available_externally global i32 0, comdat\n".into(),
+            (2, 1, "@g"),
+            "Declaration may not be in a Comdat!",
+        ),
+        (
+            "@g = global i32 0\n@a = hidden dllexport alias i32, ptr @g\n".into(),
+            (2, 1, "@a"),
+            "dllexport GlobalValue must have default or protected visibility",
+        ),
+        (
+            "define weak dllimport void @f() {\n  ret void\n}\n".into(),
+            (1, 28, "@f"),
+            "Global is marked as dllimport, but not external",
+        ),
+        (
+            "declare void @f(i32, token)\n".into(),
+            (1, 14, "@f"),
+            "Function takes token but isn't an intrinsic",
+        ),
+        (
+            "declare token @f()\n".into(),
+            (1, 15, "@f"),
+            "Function returns a token but isn't an intrinsic",
+        ),
+        (
+            "define void @f(metadata %m) {\n  ret void\n}\n".into(),
+            (1, 13, "@f"),
+            "Function takes metadata but isn't an intrinsic",
+        ),
+        (
+            "declare void @f(x86_amx)\n".into(),
+            (1, 14, "@f"),
+            "Function takes x86_amx but isn't an intrinsic",
+        ),
+        (
+            "declare x86_amx @f()\n".into(),
+            (1, 17, "@f"),
+            "Function returns a x86_amx but isn't an intrinsic",
+        ),
+        (
+            "!llvm.ident = !{!0, !1}\n!0 = !{!\"a\"}\n!1 = !{!\"a\", !\"b\"}\n".into(),
+            (3, 1, "!1 = "),
+            "incorrect number of operands in llvm.ident metadata",
+        ),
+        (
+            "!llvm.ident = !{!0}\n!0 = !{null}\n".into(),
+            (2, 1, "!0 = "),
+            "invalid value for llvm.ident metadata entry operand(the operand should be a string)",
+        ),
+        (
+            "!llvm.commandline = !{!0}\n!0 = !{i32 1}\n".into(),
+            (2, 1, "!0 = "),
+            "invalid value for llvm.commandline metadata entry operand",
+        ),
+        (
+            "!llvm.commandline = !{!0}\n!0 = !{}\n".into(),
+            (2, 1, "!0 = "),
+            "incorrect number of operands in llvm.commandline metadata",
+        ),
+    ];
+    let read = [
+        "@x = global i8 0\n@a = alias i8, ptr @x\n@y = addrspace(1) global i8 0\n\
+         @llvm.used = appending global [2 x ptr] [ptr @a, ptr addrspacecast (ptr addrspace(1) \
+         @y to ptr)], section \"llvm.metadata\"\n@llvm.compiler.used = external global [1 x ptr]\n"
+            .to_string(),
+        format!(
+            "{ctor}%S = type {{ i32, ptr, ptr }}\n@llvm.global_ctors = appending global \
+             [1 x %S] [%S {{ i32 65535, ptr @c, ptr null }}]\n"
+        ),
+        "target datalayout = \"P1\"\n@llvm.global_dtors = appending global \
+         [0 x { i32, ptr addrspace(1), ptr }] zeroinitializer\n"
+            .to_string(),
+        "declare token @llvm.experimental.gc.statepoint.p0(i64, i32, ptr, i32, i32, ...)\n\
+         declare void @llvm.f(metadata, token)\n"
+            .to_string(),
+        "!llvm.ident = !{!0, !0}\n!llvm.commandline = !{!0}\n!0 = !{!\"clang\"}\n".to_string(),
+        "@g = external dllimport global i32\n@h = extern_weak dllimport global i32\n\
+         @i = available_externally dllimport global i32 0\n@j = protected dllexport global i32 0\n\
+         $c = comdat any\ndefine void @c() comdat {\n  ret void\n}\n"
+            .to_string(),
+    ];
+    as_opt_verifies_at(&refused, &read);
 }

@@ -19,6 +19,7 @@ mod pieces;
 pub(crate) mod verify;
 mod verify_attributes;
 mod verify_metadata;
+mod verify_module;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
@@ -436,10 +437,17 @@ fn read_bodies(
             first_error = Some(earlier_error(first_error, e));
         }
         if first_error.is_none()
-            && let Err(e) = intrinsics_hold(m).and_then(|()| {
-                verify_attributes::headers_hold(m)
-                    .map_err(|(at, message)| ReadError::invalid(m.source.as_bytes(), at, message))
-            })
+            && let Err(e) = intrinsics_hold(m)
+                .and_then(|()| {
+                    verify_attributes::headers_hold(m).map_err(|(at, message)| {
+                        ReadError::invalid(m.source.as_bytes(), at, message)
+                    })
+                })
+                .and_then(|()| {
+                    verify_module::module_holds(m).map_err(|(at, message)| {
+                        ReadError::invalid(m.source.as_bytes(), at, message)
+                    })
+                })
         {
             first_error = Some(e);
         }

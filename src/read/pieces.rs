@@ -548,10 +548,10 @@ mod tests {
         // A metadata string with empty lines and what looks like a label: cuts that fall
         // inside it leave a piece that does not end where the next begins.
         let mut text = long_body(40, None);
-        let string = "  call void @md(metadata !\"x\n\nB5:\n  ret i32 0\n\n\")\n";
+        let string = "  call void @llvm.md(metadata !\"x\n\nB5:\n  ret i32 0\n\n\")\n";
         let call = "  call void @use(i32 %w20)\n";
         text = text.replacen(call, &format!("{string}{call}"), 1);
-        text.insert_str(0, "declare void @md(metadata)\n");
+        text.insert_str(0, "declare void @llvm.md(metadata)\n");
         let (mut joined, mut refused) = (0, 0);
         for count in 2..60 {
             for (whole, pieces) in whole_and_pieces(&text, count) {

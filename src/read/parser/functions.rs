@@ -147,8 +147,9 @@ impl<'a> Parser<'a> {
                 *slot = Some((ty, self.note_direct_use(v)));
             }
         }
-        // `!name = ...` after a declaration is named metadata, not an attachment.
-        while self.tok.kind == Tok::MdName && self.peek2().kind != Tok::Equal {
+        // A definition's attachments come before its body; after a declaration, `!name` is
+        // named metadata (`!prof !0` there is an error at `!0`: LLVM wants `=`).
+        while is_definition && self.tok.kind == Tok::MdName {
             f.metadata.push(self.attachment()?);
         }
         f.header_span = kw.span.to(self.prev_end());

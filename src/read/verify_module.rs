@@ -1,0 +1,259 @@
+//! What LLVM 22's verifier refuses in the module's own entities once every part is read
+//! (`Verifier::visitGlobalVariable`, `visitFunction`, `visitModuleIdents`,
+//! `visitModuleCommandLines`): the special globals `llvm.used`, `llvm.compiler.used`,
+//! `llvm.global_ctors` and `llvm.global_dtors` not of the form LLVM gives them (mergefn reads
+//! the first two to keep their members), functions other than intrinsics that take or return
+//! what only intrinsics may (`token`, `metadata`, `x86_amx`), and `!llvm.ident` and
+//! `!llvm.commandline` entries that are not one string each. Also, as for any global: one
+//! that appends is an array, a declaration is in no comdat, `dllexport` is not hidden and
+//! `dllimport` is on declarations.
+
+use crate::model::*;
+use std::borrow::Cow;
+
+/// Where the first entity LLVM's verifier refuses is written, and its message.
+pub(super) type Refusal = (Span, Cow<'static, str>);
+
+/// That the module's special globals, function types and named metadata hold; else the
+/// first that does not, in text order.
+pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
+    let mut refusals: Vec<Refusal> = Vec::new();
+    for func in m.functions.values() {
+        let at = || defined_at(m, func.global, func.header_span);
+        let declared = func.body.is_none();
+        refusals.extend(linkage_holds(m, &func.link, declared, func.comdat.is_some(), at).err());
+    }
+    for var in m.variables.values() {
+        let at = || defined_at(m, var.global, var.span);
+        let declared = var.init.is_none();
+        refusals.extend(linkage_holds(m, &var.link, declared, var.comdat.is_some(), at).err());
+    }
+    for alias in m.aliases.values() {
+        let at = || defined_at(m, alias.global, alias.span);
+        refusals.extend(linkage_holds(m, &alias.link, false, false, at).err());
+    }
+    refusals.extend(
+        m.variables
+            .values()
+            .filter_map(|v| special_global_holds(m, v).err()),
+    );
+    refusals.extend(
+        m.functions
+            .values()
+            .filter_map(|f| function_type_holds(m, f).err()),
+    );
+    refusals.extend(named_metadata_holds(m).err());
+    match refusals.into_iter().min_by_key(|(at, _)| at.start) {
+        Some(refusal) => Err(refusal),
+        None => Ok(()),
+    }
+}
+
+fn name_of(m: &Module, g: GlobalId) -> &[u8] {
+    match &m.globals[g].name {
+        GlobalName::Named(name) => name,
+        GlobalName::Numbered(_) => b"",
+    }
+}
+
+/// Where a global's name is written in its definition.
+fn defined_at(m: &Module, g: GlobalId, otherwise: Span) -> Span {
+    m.globals[g]
+        .uses
+        .iter()
+        .map(|&u| m.uses[u])
+        .find(|u| u.role == UseRole::Definition)
+        .map_or(otherwise, |u| u.span)
+}
+
+fn refuse(at: Span, message: impl Into<Cow<'static, str>>) -> Result<(), Refusal> {
+    Err((at, message.into()))
+}
+
+/// What any global's linkage and storage allow: a declaration, or a definition the linker
+/// takes for one (`available_externally`), in no comdat; `dllexport` not hidden; `dllimport`
+/// only on a declaration, external or `extern_weak`, or an `available_externally` definition.
+fn linkage_holds(
+    m: &Module,
+    link: &Linkable,
+    declared: bool,
+    in_comdat: bool,
+    at: impl Fn() -> Span,
+) -> Result<(), Refusal> {
+    let available = link.linkage == Linkage::AvailableExternally;
+    if (declared || available) && in_comdat {
+        return refuse(at(), "Declaration may not be in a Comdat!");
+    }
+    let dll = link.dll_storage.map(|span| m.bytes(span));
+    if dll == Some(b"dllexport") && link.visibility == Visibility::Hidden {
+        return refuse(
+            at(),
+            "dllexport GlobalValue must have default or protected visibility",
+        );
+    }
+    let external = matches!(link.linkage, Linkage::External | Linkage::ExternWeak);
+    if dll == Some(b"dllimport") && !(declared && external || available) {
+        return refuse(at(), "Global is marked as dllimport, but not external");
+    }
+    Ok(())
+}
+
+/// `llvm.used` and `llvm.compiler.used`: arrays of pointers, appending, used by nothing, their
+/// elements named functions, variables or aliases. `llvm.global_ctors` and
+/// `llvm.global_dtors`: appending, used by nothing, arrays of `{ i32, ptr, ptr }` (the second a
+/// pointer into the program's address space).
+fn special_global_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
+    let appends = var.link.linkage == Linkage::Appending;
+    if appends && !matches!(m.types.get(m.types.resolve(var.ty)), Type::Array(..)) {
+        let at = defined_at(m, var.global, var.span);
+        return refuse(at, "Only global arrays can have appending linkage!");
+    }
+    let name = name_of(m, var.global);
+    let used_list = matches!(name, b"llvm.used" | b"llvm.compiler.used");
+    let structors = matches!(name, b"llvm.global_ctors" | b"llvm.global_dtors");
+    if !used_list && !structors {
+        return Ok(());
+    }
+    let at = defined_at(m, var.global, var.span);
+    if var.init.is_some() && !appends {
+        return refuse(at, "invalid linkage for intrinsic global variable");
+    }
+    // A name inside metadata is no use to LLVM; one inside a constant is, but is let through.
+    let used = m.globals[var.global]
+        .uses
+        .iter()
+        .any(|&u| m.uses[u].role != UseRole::Definition && m.uses[u].direct);
+    if used {
+        return refuse(at, "invalid uses of intrinsic global variable");
+    }
+    let types = &m.types;
+    let Type::Array(_, elem) = types.get(types.resolve(var.ty)) else {
+        return Ok(());
+    };
+    let elem = types.get(types.resolve(*elem));
+    let wrong_type = "wrong type for intrinsic global variable";
+    if structors {
+        let Type::Struct { elems, .. } = elem else {
+            return refuse(at, wrong_type);
+        };
+        let field = |i: usize| elems.get(i).map(|&t| types.get(types.resolve(t)));
+        let program = Type::Ptr(m.data_layout.program_addr_space);
+        if !(2..=3).contains(&elems.len())
+            || field(0) != Some(&Type::Int(32))
+            || field(1) != Some(&program)
+        {
+            return refuse(at, wrong_type);
+        }
+        if elems.len() != 3 {
+            return refuse(
+                at,
+                "the third field of the element type is mandatory, specify ptr null to \
+                 migrate from the obsoleted 2-field form",
+            );
+        }
+        if !matches!(field(2), Some(Type::Ptr(_))) {
+            return refuse(at, wrong_type);
+        }
+        return Ok(());
+    }
+    if !matches!(elem, Type::Ptr(_)) {
+        return refuse(at, wrong_type);
+    }
+    let Some(init) = var.init else {
+        return Ok(());
+    };
+    let list = String::from_utf8_lossy(name);
+    let is_null =
+        |v: Value| matches!(v.kind(), ValueKind::Const(c) if matches!(m.consts[c], Const::Null));
+    match init.kind() {
+        // An array of no element or of null pointers only is a zero, not a list, to LLVM.
+        ValueKind::Const(c) => match &m.consts[c] {
+            Const::Aggregate(b'[', elems) if !elems.iter().all(|&(_, v)| is_null(v)) => elems
+                .iter()
+                .try_for_each(|&(_, v)| member_holds(m, v, &list, at)),
+            _ => refuse(at, "wrong initializer for intrinsic global variable"),
+        },
+        _ => refuse(at, "wrong initializer for intrinsic global variable"),
+    }
+}
+
+/// An element of `llvm.used` or `llvm.compiler.used` (`list`, defined at `at`): a named
+/// function, variable or alias, not an ifunc. One inside a constant expression (a cast) is
+/// taken as it is.
+fn member_holds(m: &Module, v: Value, list: &str, at: Span) -> Result<(), Refusal> {
+    let (g, at) = match v.kind() {
+        ValueKind::Global(u) => (m.uses[u].global, m.uses[u].span),
+        ValueKind::Const(c) if matches!(m.consts[c], Const::Expr(_)) => return Ok(()),
+        _ => return refuse(at, format!("invalid {list} member")),
+    };
+    let member = match m.globals[g].kind {
+        GlobalKind::Function(_) | GlobalKind::Variable(_) => true,
+        GlobalKind::Alias(a) => !m.aliases[a].is_ifunc,
+        GlobalKind::Pending | GlobalKind::Intrinsic => false,
+    };
+    if !member {
+        return refuse(at, format!("invalid {list} member"));
+    }
+    if matches!(m.globals[g].name, GlobalName::Numbered(_)) {
+        return refuse(at, format!("members of {list} must be named"));
+    }
+    Ok(())
+}
+
+/// Only an intrinsic (`llvm.*`) takes or returns a `token`, takes `metadata`, or takes or
+/// returns an `x86_amx`.
+fn function_type_holds(m: &Module, func: &Function) -> Result<(), Refusal> {
+    if is_intrinsic_name(name_of(m, func.global)) {
+        return Ok(());
+    }
+    let ty = |t: TypeId| m.types.get(m.types.resolve(t));
+    let at = || defined_at(m, func.global, func.header_span);
+    for param in &func.params {
+        let message = match ty(param.ty) {
+            Type::Token => "Function takes token but isn't an intrinsic",
+            Type::Metadata => "Function takes metadata but isn't an intrinsic",
+            Type::X86Amx => "Function takes x86_amx but isn't an intrinsic",
+            _ => continue,
+        };
+        return refuse(at(), message);
+    }
+    match ty(func.ret_ty) {
+        Type::Token => refuse(at(), "Function returns a token but isn't an intrinsic"),
+        Type::X86Amx => refuse(at(), "Function returns a x86_amx but isn't an intrinsic"),
+        _ => Ok(()),
+    }
+}
+
+/// Each node `!llvm.ident` and `!llvm.commandline` list holds one string.
+fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
+    for named in &m.named_metadata {
+        let what = match m.bytes(named.name) {
+            b"!llvm.ident" => "llvm.ident",
+            b"!llvm.commandline" => "llvm.commandline",
+            _ => continue,
+        };
+        for &node in &named.nodes {
+            let node = &m.metadata[node];
+            let operands: &[Option<MdRef>] = match &node.body {
+                MdBody::Tuple(operands) => operands,
+                _ => &[],
+            };
+            if operands.len() != 1 {
+                return refuse(
+                    node.span,
+                    format!("incorrect number of operands in {what} metadata"),
+                );
+            }
+            if !matches!(operands[0], Some(MdRef::Str(_))) {
+                return refuse(
+                    node.span,
+                    format!(
+                        "invalid value for {what} metadata entry operand(the operand should be \
+                         a string)"
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
