@@ -3247,8 +3247,9 @@ fn tbaa_tags_are_checked_as_llvm_verifier_checks_them() {
 /// verifier checks it (return type, parameters, overloaded types matched against each other,
 /// `...`); no function named `llvm.*` is defined. The error points at the declaration's name.
 /// Declarations LLVM upgrades as it reads them (`llvm.coro.end` with two parameters, a named
-/// struct returned) read, and a name given to a vector type is that vector type. `va_start`
-/// is called in a function that takes variable arguments.
+/// struct returned) read, and a name given to a vector type is that vector type. An intrinsic
+/// is called at its declaration's type and its name is no initializer; `va_start` is called
+/// in a function that takes variable arguments.
 #[test]
 fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
     let module = |declaration: &str, call: &str| {
@@ -3329,6 +3330,21 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (1, 13, "@llvm.anything"),
         "llvm intrinsics cannot be defined!",
     ));
+    // An intrinsic is called at its type, and only called (a name in an operand bundle or in
+    // metadata is no use).
+    refused.push((
+        "declare i32 @llvm.umax.i32(i32, i32)\ndefine void @f() {\n  \
+         call i32 @llvm.umax.i32(i32 0)\n  ret void\n}\n"
+            .to_string(),
+        (3, 12, "@llvm.umax.i32"),
+        "Invalid user of intrinsic instruction!",
+    ));
+    refused.push((
+        "declare i32 @llvm.my.custom.intrinsic()\n@g = global ptr @llvm.my.custom.intrinsic\n"
+            .to_string(),
+        (2, 17, "@llvm.my.custom.intrinsic"),
+        "Invalid user of intrinsic instruction!",
+    ));
     // `va_start` reads the caller's variable arguments: it has some.
     refused.push((
         "declare void @llvm.va_start.p0(ptr)\ndefine void @f(ptr %p) {\n  \
@@ -3338,6 +3354,15 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         "va_start called in a non-varargs function",
     ));
     let read = [
+        (
+            "declare i32 @llvm.umax.i32(i32, i32)\n\
+             declare ptr @llvm.objc.retainAutoreleasedReturnValue(ptr)\n\
+             declare ptr @g()\n!0 = !{ptr @llvm.umax.i32}\ndefine void @h() {\n  \
+             %r = call i32 (i32, i32) @llvm.umax.i32(i32 1, i32 2)\n  \
+             %s = call ptr @g() [ \"clang.arc.attachedcall\"(\
+             ptr @llvm.objc.retainAutoreleasedReturnValue) ]\n  ret void\n}",
+            "",
+        ),
         (
             "declare void @llvm.va_start.p0(ptr)\ndefine void @g(ptr %p, ...) {\n  \
              call void @llvm.va_start.p0(ptr %p)\n  ret void\n}",

@@ -136,6 +136,13 @@ impl TypeView for Types {
     }
 }
 
+/// Whether LLVM may upgrade the intrinsic `name` (`llvm.` and the rest) as it reads its
+/// declaration (see [`UPGRADED`]).
+pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
+    name.strip_prefix(b"llvm.")
+        .is_some_and(|tail| UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())))
+}
+
 /// Intrinsics LLVM upgrades when they are declared with this many parameters.
 const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
 
@@ -151,7 +158,7 @@ pub(super) fn signature_holds(
     let (Some(tail), Some(codes)) = (name.strip_prefix(b"llvm."), entry(name)) else {
         return Ok(());
     };
-    if UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())) {
+    if may_be_upgraded(name) {
         return Ok(());
     }
     let Type::Function {

@@ -3,7 +3,8 @@
 //! `visitModuleCommandLines`): the special globals `llvm.used`, `llvm.compiler.used`,
 //! `llvm.global_ctors` and `llvm.global_dtors` not of the form LLVM gives them (mergefn reads
 //! the first two to keep their members), functions other than intrinsics that take or return
-//! what only intrinsics may (`token`, `metadata`, `x86_amx`), and `!llvm.ident` and
+//! what only intrinsics may (`token`, `metadata`, `x86_amx`), an intrinsic's name as an
+//! initializer or aliasee, and `!llvm.ident` and
 //! `!llvm.commandline` entries that are not one string each. Also, as for any global: one
 //! that appends is an array, a declaration is in no comdat, `dllexport` is not hidden and
 //! `dllimport` is on declarations.
@@ -204,7 +205,7 @@ fn member_holds(m: &Module, v: Value, list: &str, at: Span) -> Result<(), Refusa
 /// returns an `x86_amx`.
 fn function_type_holds(m: &Module, func: &Function) -> Result<(), Refusal> {
     if is_intrinsic_name(name_of(m, func.global)) {
-        return Ok(());
+        return intrinsic_address_untaken(m, func.global);
     }
     let ty = |t: TypeId| m.types.get(m.types.resolve(t));
     let at = || defined_at(m, func.global, func.header_span);
@@ -221,6 +222,21 @@ fn function_type_holds(m: &Module, func: &Function) -> Result<(), Refusal> {
         Type::Token => refuse(at(), "Function returns a token but isn't an intrinsic"),
         Type::X86Amx => refuse(at(), "Function returns a x86_amx but isn't an intrinsic"),
         _ => Ok(()),
+    }
+}
+
+/// An intrinsic is only called: its name is no operand of the top level (an initializer, an
+/// aliasee). A body's calls of it are checked as they are read; its other uses in a body are
+/// not (an operand bundle may name it).
+fn intrinsic_address_untaken(m: &Module, g: GlobalId) -> Result<(), Refusal> {
+    let taken = m.globals[g]
+        .uses
+        .iter()
+        .map(|&u| m.uses[u])
+        .find(|u| u.role == UseRole::Operand && u.direct && u.in_function.is_none());
+    match taken {
+        Some(u) => refuse(u.span, "Invalid user of intrinsic instruction!"),
+        None => Ok(()),
     }
 }
 

@@ -272,43 +272,114 @@ impl<'a> Parser<'a> {
         .find(|&intrinsic| name == intrinsic)
     }
 
-    /// Whether `callee`, read from `tok`, names an intrinsic the module does not declare.
-    fn calls_undeclared_intrinsic(&mut self, callee: Value, tok: Token) -> bool {
+    /// The intrinsic `callee`, read from `tok`, names, if it is one whose calls' types are
+    /// checked: one the module does not declare, or one it declares.
+    fn intrinsic_callee(&mut self, callee: Value, tok: Token) -> Option<IntrinsicCall> {
         let ValueKind::Global(u) = callee.kind() else {
-            return false;
+            return None;
         };
-        let src = self.src;
-        self.recorded_use(u).is_some_and(|use_| {
-            use_.global.is_reserved_value()
-                && is_implicit_intrinsic(tok.kind, &src[tok.span.range()][1..])
-        })
+        // Told by its first bytes: most callees are not intrinsics.
+        let name = &self.src[tok.span.range()];
+        let quoted = |rest: &[u8]| rest.starts_with(b"llvm.") || rest.starts_with(b"\\");
+        let intrinsic = tok.kind == Tok::GlobalName
+            && (name.starts_with(b"@llvm.")
+                || name.strip_prefix(b"@\"").is_some_and(quoted)
+                    && is_implicit_intrinsic(tok.kind, &name[1..]));
+        if !intrinsic {
+            return None;
+        }
+        let global = self.recorded_use(u)?.global;
+        if global.is_reserved_value() {
+            return Some(IntrinsicCall::Undeclared(Vec::new()));
+        }
+        let bm = self.body_mode.as_ref()?;
+        match bm.base.globals[global].kind {
+            // Not yet among the functions when its header was not read to the end (a body
+            // before a syntax error of the top level is read all the same).
+            GlobalKind::Function(f) => Some(IntrinsicCall::Declared {
+                fn_ty: bm.base.functions.get(f)?.fn_ty,
+                arguments: 0,
+                params_match: true,
+            }),
+            _ => None,
+        }
     }
 
-    /// LLVM declares an intrinsic the module does not from the type of a call of it: the
-    /// function type written, or the result's and the arguments' types. The first call in a
-    /// body whose type the intrinsic's signature does not take is kept, by its callee's name
-    /// (`read::implicit_intrinsic` reports it).
-    fn implicit_intrinsic_holds(
+    /// An argument of type `ty` of a call of an intrinsic.
+    fn intrinsic_argument(&self, call: &mut IntrinsicCall, ty: TypeId) {
+        match call {
+            IntrinsicCall::Undeclared(params) => params.push(ty),
+            IntrinsicCall::Declared {
+                fn_ty,
+                arguments,
+                params_match,
+            } => {
+                let Some(bm) = &self.body_mode else {
+                    return;
+                };
+                let base = &bm.base.types;
+                *params_match &= matches!(base.get(base.resolve(*fn_ty)),
+                    Type::Function { params, .. } if params.get(*arguments) == Some(&ty));
+                *arguments += 1;
+            }
+        }
+    }
+
+    /// A call of an intrinsic has the intrinsic's type: the function type written, or the
+    /// result's and the arguments' types. LLVM declares one the module does not from the
+    /// call, if its signature takes that type: the first call in a body whose type it does
+    /// not take is kept, by its callee's name (`read::implicit_intrinsic` reports it). A call
+    /// of a declared one at another type is a use LLVM's verifier refuses (unless LLVM may
+    /// upgrade the declaration as it reads it, and its calls with it).
+    fn intrinsic_call_holds(
         &mut self,
         callee: Span,
-        fn_or_ret: TypeId,
-        ret: TypeId,
-        params: Vec<TypeId>,
+        call: IntrinsicCall,
+        (fn_or_ret, ret): (TypeId, TypeId),
     ) {
-        let fn_ty = match self.body_ty(fn_or_ret) {
-            Type::Function { .. } => self.resolve_ty(fn_or_ret),
-            _ => self.intern(Type::Function {
-                ret,
-                params,
-                varargs: false,
-            }),
+        let written = match self.body_ty(fn_or_ret) {
+            Type::Function { .. } => Some(self.resolve_ty(fn_or_ret)),
+            _ => None,
         };
-        let name = strip_name(&self.src[callee.range()][1..]);
-        if intrinsics::signature_holds(self, &name, fn_ty).is_err() {
-            self.scope()
-                .body
-                .mistyped_intrinsic_call
-                .get_or_insert(callee);
+        let name = || strip_name(&self.src[callee.range()][1..]);
+        match call {
+            IntrinsicCall::Undeclared(params) => {
+                let fn_ty = written.unwrap_or_else(|| {
+                    self.intern(Type::Function {
+                        ret,
+                        params,
+                        varargs: false,
+                    })
+                });
+                if intrinsics::signature_holds(self, &name(), fn_ty).is_err() {
+                    self.scope()
+                        .body
+                        .mistyped_intrinsic_call
+                        .get_or_insert(callee);
+                }
+            }
+            IntrinsicCall::Declared {
+                fn_ty,
+                arguments,
+                params_match,
+            } => {
+                let declared = self.resolve_ty(fn_ty);
+                let same = match (written, self.ty(declared)) {
+                    (Some(written), _) => written == declared,
+                    (
+                        None,
+                        Type::Function {
+                            ret: r,
+                            params,
+                            varargs,
+                        },
+                    ) => *r == ret && !varargs && params.len() == arguments && params_match,
+                    (None, _) => true,
+                };
+                if !same && !intrinsics::may_be_upgraded(&name()) {
+                    self.rule_broken(callee, "Invalid user of intrinsic instruction!");
+                }
+            }
         }
     }
 
@@ -1145,10 +1216,9 @@ impl<'a> Parser<'a> {
             self.set_use_role(u, UseRole::Callee);
         }
         self.push_item(Item::Value(callee));
-        // An intrinsic the module does not declare takes its type from the call.
-        let mut implicit_intrinsic = self
-            .calls_undeclared_intrinsic(callee, callee_tok)
-            .then(Vec::new);
+        // An intrinsic's call is checked against its type (or, for one never declared, its
+        // signature): the arguments' types are kept.
+        let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
         let mut rules = CallRules::new(fn_or_ret, ret, callee_tok);
         rules.result(self, results);
         // Arguments.
@@ -1193,8 +1263,8 @@ impl<'a> Parser<'a> {
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 rules.argument(self, ty, attrs);
-                if let Some(params) = &mut implicit_intrinsic {
-                    params.push(ty);
+                if let Some(call) = &mut intrinsic {
+                    self.intrinsic_argument(call, ty);
                 }
                 if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
@@ -1216,8 +1286,8 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
-        if let Some(params) = implicit_intrinsic {
-            self.implicit_intrinsic_holds(callee_tok.span, fn_or_ret, ret, params);
+        if let Some(call) = intrinsic {
+            self.intrinsic_call_holds(callee_tok.span, call, (fn_or_ret, ret));
         }
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
@@ -1264,6 +1334,18 @@ impl<'a> Parser<'a> {
         }
         Ok(ret)
     }
+}
+
+/// A call of an intrinsic, as [`Parser::intrinsic_call_holds`] checks its type: the types of
+/// its arguments as they are read for one never declared; for one declared, its type and
+/// whether the arguments so far have its parameters' types.
+enum IntrinsicCall {
+    Undeclared(Vec<TypeId>),
+    Declared {
+        fn_ty: TypeId,
+        arguments: usize,
+        params_match: bool,
+    },
 }
 
 /// The verifier's rules over a call's attribute lists (see `verify_attributes`), fed as the
