@@ -14,6 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/target/cross-targets
 corpus=$root/target/corpus
 log() { printf 'cross-targets: %s\n' "$*" >&2; }
+source "$root/bench/outside-corpus.sh"
 
 headers=(libc6-dev-i386 lib32stdc++-12-dev libc6-dev-armhf-cross libstdc++-12-dev-armhf-cross
   libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross nlohmann-json3-dev)
@@ -60,21 +61,13 @@ done
 # The 32-bit x86 programs, built from their IR as it is and merged: the same output.
 clang-22 -m32 -O1 -c -I"$corpus" "$root/bench/programs/sqlite-driver/driver.c" \
   -o "$out/run/sqlite-driver.o"
+build_i686() {
+  case $(basename "$1") in
+    sqlite3-*) clang-22 -m32 -O0 "$1" "$out/run/sqlite-driver.o" -lm -o "$2" ;;
+    *) clang++-22 -m32 -O0 -w "$1" -o "$2" ;;
+  esac
+}
 for ll in "$out"/modules/*-i686-*.ll; do
-  name=$(basename "$ll" .ll)
-  "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
-  for build in "$ll" "$out/run/$name.merged.ll"; do
-    case $name in
-      sqlite3-*) clang-22 -m32 -O0 "$build" "$out/run/sqlite-driver.o" -lm -o "$build.exe" ;;
-      *) clang++-22 -m32 -O0 -w "$build" -o "$build.exe" ;;
-    esac
-  done
-  (cd "$out/run" && "$ll.exe" >"$name.out" 2>&1 && "$out/run/$name.merged.ll.exe" >"$name.merged.out" 2>&1)
-  cmp "$out/run/$name.out" "$out/run/$name.merged.out"
-  log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
+  prints_the_same_merged "$ll" build_i686
 done
-
-log "$(ls "$out/modules" | wc -l) modules in $out/modules"
-cd "$root"
-MERGEFN_CORPUS="$out/modules" MERGEFN_REQUIRE_LLVM=1 \
-  cargo test --release --quiet --test merge differential_against_opt -- --nocapture
+differential_on_modules

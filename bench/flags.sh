@@ -15,6 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/target/flags
 programs=$root/bench/programs
 log() { printf 'flags: %s\n' "$*" >&2; }
+source "$root/bench/outside-corpus.sh"
 
 dpkg -s nlohmann-json3-dev >/dev/null 2>&1 || apt-get install -y -q nlohmann-json3-dev >&2
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
@@ -64,18 +65,8 @@ done
 
 # The programs this machine runs as they are: built from their IR as it is and merged, the
 # same output.
+build_here() { clang++-22 -O0 -w "$1" -o "$2"; }
 for ll in "$out"/modules/*-{hardened,Oz,g5-O0,gsplit-O2}.ll "$out"/modules/coroprog-*.ll; do
-  name=$(basename "$ll" .ll)
-  "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
-  for build in "$ll" "$out/run/$name.merged.ll"; do
-    clang++-22 -O0 -w "$build" -o "$build.exe"
-  done
-  (cd "$out/run" && "$ll.exe" >"$name.out" 2>&1 && "$out/run/$name.merged.ll.exe" >"$name.merged.out" 2>&1)
-  cmp "$out/run/$name.out" "$out/run/$name.merged.out"
-  log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
+  prints_the_same_merged "$ll" build_here
 done
-
-log "$(ls "$out/modules" | wc -l) modules in $out/modules"
-cd "$root"
-MERGEFN_CORPUS="$out/modules" MERGEFN_REQUIRE_LLVM=1 \
-  cargo test --release --quiet --test merge differential_against_opt -- --nocapture
+differential_on_modules
