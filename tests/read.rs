@@ -3420,6 +3420,10 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "declare %v @llvm.bswap.v4i32(%v)",
             "call %v @llvm.bswap.v4i32(%v poison)",
         ),
+        (
+            "declare %v @llvm.bswap.v4i32(%v)",
+            "call <4 x i32> (<4 x i32>) @llvm.bswap.v4i32(<4 x i32> poison)",
+        ),
         // Declared, never called: the verifier does not ask.
         ("declare i1 @llvm.ctpop.i32(float)", ""),
     ]

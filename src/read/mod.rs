@@ -490,12 +490,7 @@ fn intrinsics_hold(m: &Module) -> Result<(), ReadError> {
 
 /// Where function `func`'s name is written in its header.
 fn name_at(m: &Module, func: &Function) -> Span {
-    m.globals[func.global]
-        .uses
-        .iter()
-        .map(|&u| m.uses[u])
-        .find(|u| u.role == UseRole::Definition)
-        .map_or(func.header_span, |u| u.span)
+    verify_module::defined_at(m, func.global, func.header_span)
 }
 
 /// That each global is named with a pointer into its own address space, as LLVM checks it

@@ -4,10 +4,9 @@
 //! `llvm.global_ctors` and `llvm.global_dtors` not of the form LLVM gives them (mergefn reads
 //! the first two to keep their members), functions other than intrinsics that take or return
 //! what only intrinsics may (`token`, `metadata`, `x86_amx`), an intrinsic's name as an
-//! initializer or aliasee, and `!llvm.ident` and
-//! `!llvm.commandline` entries that are not one string each. Also, as for any global: one
-//! that appends is an array, a declaration is in no comdat, `dllexport` is not hidden and
-//! `dllimport` is on declarations.
+//! initializer or aliasee, and `!llvm.ident` and `!llvm.commandline` entries that are not one
+//! string each. Also, as for any global: one that appends is an array, a declaration is in no
+//! comdat, `dllexport` is not hidden and `dllimport` is on declarations.
 
 use crate::model::*;
 use std::borrow::Cow;
@@ -15,8 +14,8 @@ use std::borrow::Cow;
 /// Where the first entity LLVM's verifier refuses is written, and its message.
 pub(super) type Refusal = (Span, Cow<'static, str>);
 
-/// That the module's special globals, function types and named metadata hold; else the
-/// first that does not, in text order.
+/// That the globals' linkage, the special globals, the functions' types and the named
+/// metadata hold; else the first that does not, in text order.
 pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     let mut refusals: Vec<Refusal> = Vec::new();
     for func in m.functions.values() {
@@ -57,8 +56,8 @@ fn name_of(m: &Module, g: GlobalId) -> &[u8] {
     }
 }
 
-/// Where a global's name is written in its definition.
-fn defined_at(m: &Module, g: GlobalId, otherwise: Span) -> Span {
+/// Where a global's name is written in its definition (`otherwise` if it is not).
+pub(super) fn defined_at(m: &Module, g: GlobalId, otherwise: Span) -> Span {
     m.globals[g]
         .uses
         .iter()

@@ -314,15 +314,24 @@ impl<'a> Parser<'a> {
                 arguments,
                 params_match,
             } => {
-                let Some(bm) = &self.body_mode else {
-                    return;
+                let param = match self.body_ty(*fn_ty) {
+                    Type::Function { params, .. } => params.get(*arguments).copied(),
+                    _ => None,
                 };
-                let base = &bm.base.types;
-                *params_match &= matches!(base.get(base.resolve(*fn_ty)),
-                    Type::Function { params, .. } if params.get(*arguments) == Some(&ty));
+                *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
                 *arguments += 1;
             }
         }
+    }
+
+    /// Whether `a` and `b` are one type to LLVM: a name given to a type other than a struct
+    /// (`%v = type <4 x i32>`) makes no new type, a named struct is not its body.
+    fn types_llvm_equates(&self, a: TypeId, b: TypeId) -> bool {
+        let unaliased = |t: TypeId| match self.body_ty(t) {
+            Type::Struct { .. } | Type::Named(_) => t,
+            _ => self.resolve_ty(t),
+        };
+        a == b || unaliased(a) == unaliased(b)
     }
 
     /// A call of an intrinsic has the intrinsic's type: the function type written, or the
@@ -363,9 +372,26 @@ impl<'a> Parser<'a> {
                 arguments,
                 params_match,
             } => {
-                let declared = self.resolve_ty(fn_ty);
-                let same = match (written, self.ty(declared)) {
-                    (Some(written), _) => written == declared,
+                let same = match (written.map(|w| self.body_ty(w)), self.body_ty(fn_ty)) {
+                    (
+                        Some(Type::Function {
+                            ret: r,
+                            params: p,
+                            varargs: v,
+                        }),
+                        Type::Function {
+                            ret,
+                            params,
+                            varargs,
+                        },
+                    ) => {
+                        v == varargs
+                            && p.len() == params.len()
+                            && self.types_llvm_equates(*r, *ret)
+                            && p.iter()
+                                .zip(params)
+                                .all(|(&a, &b)| self.types_llvm_equates(a, b))
+                    }
                     (
                         None,
                         Type::Function {
@@ -373,8 +399,13 @@ impl<'a> Parser<'a> {
                             params,
                             varargs,
                         },
-                    ) => *r == ret && !varargs && params.len() == arguments && params_match,
-                    (None, _) => true,
+                    ) => {
+                        self.types_llvm_equates(*r, ret)
+                            && !varargs
+                            && params.len() == arguments
+                            && params_match
+                    }
+                    _ => true,
                 };
                 if !same && !intrinsics::may_be_upgraded(&name()) {
                     self.rule_broken(callee, "Invalid user of intrinsic instruction!");
