@@ -46,14 +46,7 @@ for target in i686 armv7 aarch64; do
     clang-22 -"$level" "${target_flags[@]}" -S -emit-llvm -DSQLITE_THREADSAFE=0 \
       -DSQLITE_OMIT_LOAD_EXTENSION "$corpus/sqlite3.c" -o "$out/modules/sqlite3-$target-$level.ll"
     for program in stlprog jsonprog; do
-      parts=()
-      for f in "$root/bench/programs/$program"/*.cpp; do
-        part=$out/run/$program-$target-$level-$(basename "$f" .cpp).ll
-        clang++-22 -std=c++17 -"$level" "${target_flags[@]}" -S -emit-llvm "$f" -o "$part"
-        parts+=("$part")
-      done
-      llvm-link-22 -S "${parts[@]}" -o "$out/modules/$program-$target-$level.ll"
-      rm -f "${parts[@]}"
+      link_program "$program" "$target-$level" -"$level" "${target_flags[@]}"
     done
   done
 done

@@ -22,19 +22,10 @@ cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 mergefn=$root/target/release/mergefn
 
 rm -rf "$out" && mkdir -p "$out/modules" "$out/run"
-# One module of each C++ program of several files, built with the given flags.
+# stlprog and jsonprog, each one module, built with the given flags.
 build() {
-  local name=$1
-  shift
   for program in stlprog jsonprog; do
-    local parts=()
-    for f in "$programs/$program"/*.cpp; do
-      local part=$out/run/$program-$name-$(basename "$f" .cpp).ll
-      clang++-22 -std=c++17 "$@" -S -emit-llvm "$f" -o "$part"
-      parts+=("$part")
-    done
-    llvm-link-22 -S "${parts[@]}" -o "$out/modules/$program-$name.ll"
-    rm -f "${parts[@]}"
+    link_program "$program" "$@"
   done
 }
 log "building"

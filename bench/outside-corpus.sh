@@ -2,6 +2,20 @@
 # bench/flags.sh); they set `root`, `out` (modules in $out/modules, builds in $out/run),
 # `mergefn` and `log`.
 
+# One module of our C++ program $1 (its files compiled with the flags after $2, joined) in
+# $out/modules/$1-$2.ll.
+link_program() {
+  local program=$1 name=$2 parts=() f part
+  shift 2
+  for f in "$root/bench/programs/$program"/*.cpp; do
+    part=$out/run/$program-$name-$(basename "$f" .cpp).ll
+    clang++-22 -std=c++17 "$@" -S -emit-llvm "$f" -o "$part"
+    parts+=("$part")
+  done
+  llvm-link-22 -S "${parts[@]}" -o "$out/modules/$program-$name.ll"
+  rm -f "${parts[@]}"
+}
+
 # Merge module $1; build it as it is and merged with the command $2 (given the module and the
 # executable to write) and run both: they must print the same.
 prints_the_same_merged() {
