@@ -24,9 +24,22 @@ fn read(p: &Path) -> String {
 /// not by us: a "we differ" rule), `; BEYOND: @a` (folded by us, not by opt-22).
 fn directive(text: &str, key: &str) -> Option<Vec<String>> {
     let prefix = format!("; {key}:");
-    text.lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
-        .map(|rest| rest.split_whitespace().map(str::to_string).collect())
+    let rest = text.lines().find_map(|l| l.strip_prefix(prefix.as_str()))?;
+    // Words apart by spaces, but a quoted name (`@"\01-[C m]"`) is one word.
+    let mut words = vec![String::new()];
+    let mut quoted = false;
+    for c in rest.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                words.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        words.last_mut().unwrap().push(c);
+    }
+    Some(words.into_iter().filter(|w| !w.is_empty()).collect())
 }
 
 fn options(text: &str) -> Options {
@@ -556,6 +569,13 @@ fn explain_names_lines_and_rule() {
     assert!(out.contains("@leaf1") && out.contains("@leaf3"), "{out}");
     let (ok, _, err) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@nope"]);
     assert!(!ok && err.contains("no function named @nope"), "{err}");
+    // Names as LLVM prints them, escapes and all (as the report gives them).
+    let escaped = dir.join("escaped_names.ll");
+    let explain = |f: &str, g: &str| mergefn_cli(&["explain", escaped.to_str().unwrap(), f, g]);
+    let (ok, out, err) = explain(r#"@"\01-[Counter bump]""#, r#"@"\01-[Counter bumpToo]""#);
+    assert!(ok && out.contains("merge: they are equal"), "{out}{err}");
+    let (ok, out, err) = explain(r#"@"quoted\22name\22""#, r#"@"\01-[Counter reset]""#);
+    assert!(ok && out.contains("do not merge"), "{out}{err}");
 }
 
 #[test]

@@ -1110,6 +1110,8 @@ impl Module {
         &self.attrs[list.start as usize..][..list.len as usize]
     }
 
+    /// The global named `name` as LLVM prints it (`@f`, `@7`, `@"a b"`, `@"\01-[C m]"`, as
+    /// [`Module::name_of`] and the report give it) or without its `@`.
     pub fn lookup(&self, name: &str) -> Option<GlobalId> {
         match name.strip_prefix('@').unwrap_or(name) {
             n if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
@@ -1117,7 +1119,7 @@ impl Module {
             }
             n => self
                 .global_by_name
-                .get(n.trim_matches('"').as_bytes())
+                .get(&*crate::read::strip_name(n.as_bytes()))
                 .copied(),
         }
     }

@@ -26,8 +26,8 @@ pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
 use cranelift_entity::packed_option::ReservedValue;
-pub(crate) use parser::Scratch;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser, TopLevel, UseListCheck};
+pub(crate) use parser::{Scratch, strip_name};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
