@@ -9,6 +9,8 @@
 #                                      integrity (type metadata, type tests)
 #   stlprog-O0.ll stlprog-O2.ll        our C++ program using the standard library (regex,
 #                                      containers, variant...), files linked by llvm-link
+#   cfeatures-O0.ll cfeatures-O2.ll    our C file of twins and near twins using computed goto, asm
+#                                      goto, inline assembly, _BitInt, atomics, VLAs, setjmp...
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
 #   zstd-O0.ll zstd-O2.ll              zstd's library (bundled in the zstd-sys crate) with our
 #                                      driver, every file joined with llvm-link
@@ -149,6 +151,12 @@ for o in O0 O2; do
     llvm-link-22 -S "${parts[@]}" -o "$out/stlprog-$o.ll"
     rm -f "${parts[@]}"
   fi
+done
+
+# --- C features whose instructions merging compares, one file at -O0 and -O2 ---
+for o in O0 O2; do
+  f="$out/cfeatures-$o.ll"
+  [ -s "$f" ] || clang-22 -"$o" -w -S -emit-llvm "$root/bench/programs/cfeatures/features.c" -o "$f"
 done
 
 # --- Rust program: rustc's own LLVM IR at opt-level 0 and 3 ---

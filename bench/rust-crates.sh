@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Popular crates from crates.io as an outside corpus of rustc's IR (not part of CI: minutes of
 # building). A throwaway package that uses them is built in target/rust-crates with
-# `--emit=llvm-ir`, one code generation unit per crate, at opt-level 0 and 3: one module per
-# crate and level (its procedural macros included), about a hundred modules. The differential
+# `--emit=llvm-ir`, one code generation unit per crate, at opt-level 0 and 3, each without and
+# with debug information: one module per crate and build (its procedural macros included),
+# about two hundred modules. The differential
 # test of tests/merge.rs then runs on them: every merged module must verify, and every fold
 # opt-22 makes that mergefn does not (or the reverse) must be explained by a rule of the spec.
 # Usage: bench/rust-crates.sh
@@ -91,15 +92,19 @@ fn main() -> anyhow::Result<()> {
 EOF
 rm -rf "$out/modules"
 mkdir -p "$out/modules"
-for level in 0 3; do
-  echo "rust-crates: building at opt-level $level" >&2
+# Each opt-level without debug information and with it (`-g`: cargo's dev profile has it).
+for build in 0 3 0g 3g; do
+  level=${build%g} debug=0
+  [ "$build" != "$level" ] && debug=2
+  echo "rust-crates: building at opt-level $level, debuginfo=$debug" >&2
   # RUSTFLAGS takes the place of the repository's .cargo/config.toml (a static C library, which
   # procedural macros cannot have).
   (cd "$package" && RUSTFLAGS="--emit=llvm-ir -C codegen-units=1" \
-    CARGO_TARGET_DIR="$out/target-O$level" \
-    cargo build -q --release --config "profile.release.opt-level=$level")
-  for ll in "$out/target-O$level"/release/deps/*.ll; do
-    cp "$ll" "$out/modules/O$level-$(basename "$ll")"
+    CARGO_TARGET_DIR="$out/target-O$build" \
+    cargo build -q --release --config "profile.release.opt-level=$level" \
+    --config "profile.release.debug=$debug")
+  for ll in "$out/target-O$build"/release/deps/*.ll; do
+    cp "$ll" "$out/modules/O$build-$(basename "$ll")"
   done
 done
 echo "rust-crates: $(ls "$out/modules" | wc -l) modules in $out/modules" >&2
