@@ -192,6 +192,13 @@ fn sanitized_json_program_prints_the_same() {
     modules_behave_the_same(&["jsonprog-asan.ll"], &build);
 }
 
+/// Twins using computed goto, asm goto, inline assembly, _BitInt, atomics, VLAs, setjmp,
+/// cleanups, complex numbers, _Float16, vectors and builtins (bench/programs/cfeatures).
+#[test]
+fn c_features_print_the_same() {
+    modules_behave_the_same(&["cfeatures-O0.ll", "cfeatures-O2.ll"], &C);
+}
+
 #[test]
 fn zstd_program_prints_the_same() {
     modules_behave_the_same(&["zstd-O0.ll", "zstd-O2.ll"], &C);
@@ -399,4 +406,88 @@ fn units_merged_alone_link_in_either_order(program: &str, flags: &[&str], link_f
         "{program} {level}: {folded} functions folded in {} units, same output",
         units.len()
     );
+}
+
+/// A shared library built with `-fPIC -fsemantic-interposition`, merged, behaves as before
+/// when another library loaded first defines one of its functions (`LD_PRELOAD`): `f2`, the
+/// twin of the interposed `f1`, keeps returning what it computes, as neither may call the
+/// other (spec §6, LLVM's `isInterposable`).
+#[test]
+fn interposed_function_leaves_its_twin_alone() {
+    if opt().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    let write = |name: &str, text: &str| std::fs::write(path(name), text).unwrap();
+    write(
+        "lib.c",
+        "int f1(int x) { return x * 3 + 1; }\nint f2(int x) { return x * 3 + 1; }\n",
+    );
+    write("first.c", "int f1(int x) { return -x; }\n");
+    write(
+        "main.c",
+        "#include <stdio.h>\nint f1(int); int f2(int);\n\
+         int main(void) { printf(\"%d %d\\n\", f1(5), f2(5)); return 0; }\n",
+    );
+    let clang = || Command::new("clang-22");
+    run_ok(
+        clang()
+            .args([
+                "-O0",
+                "-fPIC",
+                "-fsemantic-interposition",
+                "-S",
+                "-emit-llvm",
+            ])
+            .arg(path("lib.c"))
+            .arg("-o")
+            .arg(path("lib.ll")),
+        "clang-22 -emit-llvm",
+    );
+    let mut m = mergefn::parse(std::fs::read_to_string(path("lib.ll")).unwrap()).unwrap();
+    let report = mergefn::merge(&mut m, &mergefn::Options::default());
+    assert_eq!(
+        report.folded, 2,
+        "f1 and f2 both become thunks of one private body"
+    );
+    mergefn::write::write_file(&m, &path("merged.ll")).unwrap();
+    run_ok(
+        clang()
+            .args(["-shared", "-fPIC"])
+            .arg(path("first.c"))
+            .arg("-o")
+            .arg(path("first.so")),
+        "clang-22 -shared",
+    );
+    let run = |library: &str| {
+        let (so, exe) = (
+            path(&format!("{library}.so")),
+            path(&format!("{library}.exe")),
+        );
+        run_ok(
+            clang()
+                .args(["-shared", "-fPIC"])
+                .arg(path(&format!("{library}.ll")))
+                .arg("-o")
+                .arg(&so),
+            "clang-22 -shared",
+        );
+        run_ok(
+            clang().arg(path("main.c")).arg(&so).arg("-o").arg(&exe),
+            "clang-22 (link)",
+        );
+        let out = Command::new(&exe)
+            .env("LD_PRELOAD", path("first.so"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{library}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run("lib"), "-5 16\n");
+    assert_eq!(run("merged"), "-5 16\n");
 }

@@ -3,7 +3,7 @@
 //!
 //! A decision only names functions and fold kinds; `rewrite::fold` turns it into text.
 
-use crate::model::{FuncId, GlobalName, Linkage, Module, UnnamedAddr};
+use crate::model::{FuncId, GlobalName, Module, UnnamedAddr};
 
 /// Options of the pass, with LLVM's defaults (`Options::default()`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,8 +48,9 @@ pub struct ClassPlan {
 
 /// Survivor preference, lowest first: `opt-22` keeps a strong non-local definition over a
 /// local one, a local one over an ODR one, and any of them over an interposable one.
-fn rank(linkage: Linkage) -> u8 {
-    if linkage.is_interposable() {
+fn rank(m: &Module, f: FuncId) -> u8 {
+    let linkage = m.functions[f].link.linkage;
+    if m.is_interposable(f) {
         3
     } else if linkage.is_odr() {
         2
@@ -71,9 +72,8 @@ fn name_key(m: &Module, f: FuncId) -> (&[u8], u32) {
 /// The members ordered by survivor preference, a total order independent of input order.
 pub fn rank_members(m: &Module, members: &mut [FuncId]) {
     members.sort_by(|&a, &b| {
-        let (fa, fb) = (&m.functions[a], &m.functions[b]);
-        rank(fa.link.linkage)
-            .cmp(&rank(fb.link.linkage))
+        rank(m, a)
+            .cmp(&rank(m, b))
             .then_with(|| name_key(m, a).cmp(&name_key(m, b)))
     });
 }
@@ -96,11 +96,11 @@ pub fn can_thunk(m: &Module, f: FuncId) -> bool {
     }
 }
 
-/// Whether a survivor of this linkage keeps its body under a new private name, its own name
-/// becoming a thunk or alias like the others: an interposable one may be replaced at link
-/// time, an ODR one by another module's copy, which need not have merged the same way.
-pub fn needs_private_body(linkage: Linkage) -> bool {
-    linkage.is_interposable() || linkage.is_odr()
+/// Whether survivor `f` keeps its body under a new private name, its own name becoming a
+/// thunk or alias like the others: an interposable one may be replaced at link or load time,
+/// an ODR one by another module's copy, which need not have merged the same way.
+pub fn needs_private_body(m: &Module, f: FuncId) -> bool {
+    m.is_interposable(f) || m.functions[f].link.linkage.is_odr()
 }
 
 /// Whether the member may become an alias of the body (`-mergefunc-use-aliases`, address not
@@ -135,8 +135,7 @@ pub fn decide(
         best
     };
     let partner = members.iter().copied().filter(|&f| f != survivor).min();
-    let s = &m.functions[survivor];
-    let private_body = needs_private_body(s.link.linkage);
+    let private_body = needs_private_body(m, survivor);
     if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
         return None;
     }
@@ -148,7 +147,7 @@ pub fn decide(
     // the old call did.
     let into_kept_body = |member: FuncId| {
         let g = &m.functions[member];
-        if g.link.linkage.is_interposable() || opts.preserve_debug_info {
+        if m.is_interposable(member) || opts.preserve_debug_info {
             Redirect::Nothing
         } else if g.link.unnamed_addr == UnnamedAddr::Global && !is_used(member) {
             Redirect::AllUses
@@ -164,7 +163,7 @@ pub fn decide(
                 let pair = member == survivor || Some(member) == partner;
                 let redirect = if !odr || opts.preserve_debug_info {
                     Redirect::Nothing
-                } else if pair || s.link.linkage.is_interposable() {
+                } else if pair || m.is_interposable(survivor) {
                     Redirect::DirectCalls
                 } else {
                     into_kept_body(member)

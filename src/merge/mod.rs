@@ -272,7 +272,7 @@ fn instructions(m: &Module, f: FuncId) -> usize {
 pub fn is_hole(m: &Module, g: GlobalId) -> bool {
     m.function_of(g).is_some_and(|f| {
         let func = &m.functions[f];
-        func.body.is_some() && !func.link.linkage.is_interposable()
+        func.body.is_some() && !m.is_interposable(f)
     })
 }
 
@@ -1404,11 +1404,7 @@ fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
                 GlobalName::Named(n) => &n[..],
                 GlobalName::Numbered(_) => &[],
             };
-            (
-                link.linkage.is_interposable(),
-                link.linkage.is_local(),
-                name,
-            )
+            (m.is_interposable(f), link.linkage.is_local(), name)
         }
         Held::PrivateBody => (false, true, &[][..]),
     };
@@ -1441,7 +1437,7 @@ fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
             folds.push((f, (at, 0)));
         }
         held = match kept {
-            Held::Function(k) if decide::needs_private_body(m.functions[k].link.linkage) => {
+            Held::Function(k) if decide::needs_private_body(m, k) => {
                 folds.push((k, (at, 1)));
                 Held::PrivateBody
             }

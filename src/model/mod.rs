@@ -1067,6 +1067,9 @@ pub struct Module {
     /// The uses below this id are the top level's, in source order; the bodies' follow, a run
     /// per function ([`BodyInfo::uses`]).
     pub top_level_uses: u32,
+    /// The module flag `SemanticInterposition` is set: a global not known to be defined in
+    /// this module's DSO may be replaced at load time ([`Module::is_interposable`]).
+    pub semantic_interposition: bool,
     /// Edits made since reading, applied by the writer.
     pub patches: Vec<Patch>,
     /// Where the patch of a (span, slot) is in `patches`, so a later edit replaces it.
@@ -1161,6 +1164,56 @@ impl Module {
             Some(i) => uses.get(i),
             None => self.uses.get(u),
         }
+    }
+
+    /// Whether another definition may take function `f`'s place at link or load time, as
+    /// LLVM's `GlobalValue::isInterposable` answers: its linkage says so, or the module asks
+    /// for semantic interposition (`-fsemantic-interposition`) and `f` is not known to be
+    /// defined in this DSO (`dso_local`, written or implied by a local linkage or a hidden or
+    /// protected visibility).
+    pub fn is_interposable(&self, f: FuncId) -> bool {
+        let link = &self.functions[f].link;
+        link.linkage.is_interposable() || (self.semantic_interposition && !self.is_dso_local(link))
+    }
+
+    /// LLVM's `isDSOLocal`: written `dso_local`, or implied (`isImplicitDSOLocal`).
+    fn is_dso_local(&self, link: &Linkable) -> bool {
+        let written = link
+            .dso_local
+            .is_some_and(|s| self.bytes(s) == b"dso_local");
+        written
+            || link.linkage.is_local()
+            || (link.visibility != Visibility::Default && link.linkage != Linkage::ExternWeak)
+    }
+
+    /// Whether `!llvm.module.flags` sets `SemanticInterposition` to a non-zero integer, as
+    /// LLVM's `Module::getSemanticInterposition` reads it.
+    pub fn reads_semantic_interposition(&self) -> bool {
+        let flags = self
+            .named_metadata
+            .iter()
+            .filter(|named| self.bytes(named.name) == b"!llvm.module.flags")
+            .flat_map(|named| &named.nodes);
+        for &node in flags {
+            let MdBody::Tuple(operands) = &self.metadata[node].body else {
+                continue;
+            };
+            let [_, Some(MdRef::Str(key)), Some(MdRef::Value(_, value))] = &operands[..] else {
+                continue;
+            };
+            if self.bytes(*key) != b"!\"SemanticInterposition\"" {
+                continue;
+            }
+            // The verifier asks for a constant integer; anything else reads as unset.
+            return match value.kind() {
+                ValueKind::Const(c) => match &self.consts[c] {
+                    Const::Int(span) => int_literal(self.bytes(*span)).is_some_and(|v| v != 0),
+                    _ => false,
+                },
+                _ => false,
+            };
+        }
+        false
     }
 
     pub fn function_of(&self, g: GlobalId) -> Option<FuncId> {

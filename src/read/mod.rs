@@ -343,6 +343,7 @@ fn read_bodies(
         definitions.retain(|&f| (m.functions[f].span.start as usize) < limit);
     }
     m.top_level_uses = m.uses.len() as u32;
+    m.semantic_interposition = m.reads_semantic_interposition();
 
     let (results, fields_held) = {
         let visit = work.map(|w| w.begin(m));

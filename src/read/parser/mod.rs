@@ -962,6 +962,7 @@ impl<'a> Parser<'a> {
                 attrs: Vec::new(),
                 uses: Default::default(),
                 top_level_uses: 0,
+                semantic_interposition: false,
                 patches: Vec::new(),
                 patch_index: FxHashMap::default(),
                 appended: String::new(),
