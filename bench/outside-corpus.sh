@@ -22,17 +22,17 @@ prints_the_same_merged() {
   local ll=$1 build=$2 name
   name=$(basename "$ll" .ll)
   "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
-  for module in "$ll" "$out/run/$name.merged.ll"; do
-    "$build" "$module" "$module.exe"
-  done
-  (cd "$out/run" && "$ll.exe" >"$name.out" 2>&1 && "$out/run/$name.merged.ll.exe" >"$name.merged.out" 2>&1)
+  # Both executables in the build folder: the modules' folder holds modules only.
+  "$build" "$ll" "$out/run/$name.exe"
+  "$build" "$out/run/$name.merged.ll" "$out/run/$name.merged.exe"
+  (cd "$out/run" && "./$name.exe" >"$name.out" 2>&1 && "./$name.merged.exe" >"$name.merged.out" 2>&1)
   cmp "$out/run/$name.out" "$out/run/$name.merged.out"
   log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
 }
 
 # The differential test of tests/merge.rs on every module of $out/modules.
 differential_on_modules() {
-  log "$(ls "$out/modules" | wc -l) modules in $out/modules"
+  log "$(ls "$out/modules"/*.ll | wc -l) modules in $out/modules"
   cd "$root"
   MERGEFN_CORPUS="$out/modules" MERGEFN_REQUIRE_LLVM=1 \
     cargo test --release --quiet --test merge differential_against_opt -- --nocapture
