@@ -1195,7 +1195,7 @@ impl Module {
             .filter(|named| self.bytes(named.name) == b"!llvm.module.flags")
             .flat_map(|named| &named.nodes);
         for &node in flags {
-            let MdBody::Tuple(operands) = &self.metadata[node].body else {
+            let Some(MdBody::Tuple(operands)) = self.metadata.get(node).map(|n| &n.body) else {
                 continue;
             };
             let [_, Some(MdRef::Str(key)), Some(MdRef::Value(_, value))] = &operands[..] else {
@@ -1206,8 +1206,10 @@ impl Module {
             }
             // The verifier asks for a constant integer; anything else reads as unset.
             return match value.kind() {
-                ValueKind::Const(c) => match &self.consts[c] {
-                    Const::Int(span) => int_literal(self.bytes(*span)).is_some_and(|v| v != 0),
+                ValueKind::Const(c) => match self.consts.get(c) {
+                    Some(Const::Int(span)) => {
+                        int_literal(self.bytes(*span)).is_some_and(|v| v != 0)
+                    }
                     _ => false,
                 },
                 _ => false,
@@ -1353,5 +1355,48 @@ mod number_map_tests {
         assert_eq!(map.max_number(), Some(4_000_000_000));
         map.clear();
         assert_eq!(map.get(1), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `SemanticInterposition` is read as LLVM reads it (a non-zero integer in
+    /// `!llvm.module.flags`), and then only functions not `dso_local` are interposable.
+    #[test]
+    fn semantic_interposition_makes_functions_not_dso_local_interposable() {
+        let flag = |value: &str| {
+            format!(
+                "!llvm.module.flags = !{{!0, !1}}\n!0 = !{{i32 7, !\"PIC Level\", i32 2}}\n!1 = !{{i32 1, !\"SemanticInterposition\", {value}}}\n"
+            )
+        };
+        let functions = "define void @ext() {\n  ret void\n}\n\
+            define dso_local void @local() {\n  ret void\n}\n\
+            define dso_preemptable void @preemptable() {\n  ret void\n}\n\
+            define hidden void @hidden() {\n  ret void\n}\n\
+            define protected void @protected() {\n  ret void\n}\n\
+            define internal void @internal() {\n  ret void\n}\n\
+            define weak hidden void @weak() {\n  ret void\n}\n";
+        let interposable = |text: String| {
+            let m = crate::read::parse(text).unwrap();
+            let names = [
+                "ext",
+                "local",
+                "preemptable",
+                "hidden",
+                "protected",
+                "internal",
+                "weak",
+            ];
+            names
+                .iter()
+                .filter(|n| m.is_interposable(m.function_of(m.lookup(n).unwrap()).unwrap()))
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let on = interposable(format!("{functions}{}", flag("i32 1")));
+        assert_eq!(on, ["ext", "preemptable", "weak"]);
+        for off in [flag("i32 0"), flag("!\"yes\""), String::new()] {
+            assert_eq!(interposable(format!("{functions}{off}")), ["weak"], "{off}");
+        }
     }
 }
