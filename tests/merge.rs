@@ -218,8 +218,7 @@ const MAX_CALLEE_DEPTH: u32 = 8;
 /// The "we differ" rule that keeps `f` from every function it could equal, if one does.
 fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String> {
     if let Some(reason) = ineligibility(m, f) {
-        return reason
-            .contains("block addresses")
+        return (reason.contains("block addresses") || reason.contains("llvm.localescape"))
             .then(|| reason.to_string());
     }
     let s = shape(m, f);
@@ -1102,5 +1101,23 @@ fn gep_offsets_are_llvms() {
                 "{layout}: {gep:?} does not fold with what opt-22 makes of it: {mates:?}"
             );
         }
+    }
+}
+
+/// A function whose frame another recovers by name keeps its body (tests/fixtures/opt-aborts/
+/// recovered_frame.ll); opt-22 folds it and writes a module its own verifier refuses.
+#[test]
+fn recovered_frames_keep_their_bodies() {
+    let text = read(&root().join("tests/fixtures/opt-aborts/recovered_frame.ll"));
+    let m = parse(text.clone()).unwrap();
+    for name in ["@p1", "@p2"] {
+        let f = m.function_of(m.lookup(name).unwrap()).unwrap();
+        let why = ineligibility(&m, f).unwrap_or_default();
+        assert!(why.contains("llvm.localescape"), "{name}: {why}");
+    }
+    let (out, folded, _) = merged(&text, &Options::default());
+    assert!(folded.is_empty(), "{folded:?}");
+    if opt().is_some() {
+        verify(&out).unwrap_or_else(|e| panic!("invalid output:\n{e}\n{out}"));
     }
 }

@@ -207,7 +207,27 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     if pinned {
         return Some("its block addresses are taken outside its body, so its blocks must stay");
     }
+    if frame_is_recovered(m, f) {
+        return Some(
+            "it escapes its frame (llvm.localescape) and its address is taken, as \
+             llvm.localrecover takes it, so its body must stay",
+        );
+    }
     None
+}
+
+/// Whether `f` calls `llvm.localescape` and its address is taken: the functions that recover
+/// its frame (`llvm.localrecover(ptr @f, ...)`, Windows exception filters) read it through
+/// `@f`'s own escape table, which a thunk has not (LLVM 22 folds it all the same and writes IR
+/// its verifier refuses).
+fn frame_is_recovered(m: &Module, f: FuncId) -> bool {
+    let Some(escape) = m.lookup("llvm.localescape") else {
+        return false;
+    };
+    m.uses_of(escape)
+        .any(|u| m.uses[u].in_function.expand() == Some(f))
+        && m.uses_of(m.functions[f].global)
+            .any(|u| m.uses[u].role == UseRole::Operand)
 }
 
 /// What keeps a definition out whatever the rest of the module holds (part of §1).
