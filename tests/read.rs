@@ -3776,6 +3776,89 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "incorrect number of operands in llvm.commandline metadata",
         ),
     ];
+    // Module flags, as `visitModuleFlag` checks them.
+    let flags = |entries: &str| format!("!llvm.module.flags = !{{!0, !1}}\n{entries}");
+    let flag_cases = [
+        (
+            "!0 = !{i32 1, !\"a\"}\n!1 = !{}\n",
+            2,
+            "incorrect number of operands in module flag",
+        ),
+        (
+            "!0 = !{!\"x\", !\"a\", i32 1}\n!1 = !{}\n",
+            2,
+            "invalid behavior operand in module flag (expected constant integer)",
+        ),
+        (
+            "!0 = !{i32 9, !\"a\", i32 1}\n!1 = !{}\n",
+            2,
+            "invalid behavior operand in module flag (unexpected constant)",
+        ),
+        (
+            "!0 = !{i32 1, null, i32 1}\n!1 = !{}\n",
+            2,
+            "invalid ID operand in module flag (expected metadata string)",
+        ),
+        (
+            "!0 = !{i32 8, !\"a\", i8 -1}\n!1 = !{}\n",
+            2,
+            "invalid value for 'min' module flag",
+        ),
+        (
+            "!0 = !{i32 7, !\"a\", !\"s\"}\n!1 = !{}\n",
+            2,
+            "invalid value for 'max' module flag",
+        ),
+        (
+            "!0 = !{i32 5, !\"a\", i32 1}\n!1 = !{}\n",
+            2,
+            "invalid value for 'append'-type module flag",
+        ),
+        (
+            "!0 = !{i32 1, !\"a\", i32 1}\n!1 = !{i32 2, !\"a\", i32 2}\n",
+            3,
+            "module flag identifiers must be unique",
+        ),
+        (
+            "!0 = !{i32 1, !\"wchar_size\", !\"x\"}\n!1 = !{}\n",
+            2,
+            "wchar_size metadata requires constant integer argument",
+        ),
+        (
+            "!0 = !{i32 1, !\"SemanticInterposition\", !\"x\"}\n!1 = !{}\n",
+            2,
+            "SemanticInterposition metadata requires constant integer argument",
+        ),
+        (
+            "!0 = !{i32 3, !\"a\", i32 1}\n!1 = !{}\n",
+            2,
+            "invalid value for 'require' module flag (expected metadata pair)",
+        ),
+        (
+            "!0 = !{i32 3, !\"a\", !1}\n!1 = !{i32 1, i32 2}\n",
+            2,
+            "invalid value for 'require' module flag (first value operand should be a string)",
+        ),
+        (
+            "!0 = !{i32 3, !\"a\", !2}\n!1 = !{i32 1, !\"c\", i32 1}\n!2 = !{!\"b\", i32 1}\n",
+            2,
+            "invalid requirement on flag, flag is not present in module",
+        ),
+        (
+            "!0 = !{i32 1, !\"Linker Options\", !{}}\n!1 = !{}\n",
+            2,
+            "'Linker Options' named metadata no longer supported",
+        ),
+    ];
+    // `!{}` as the second flag is refused by its operand count, after the first.
+    let refused: Vec<_> = refused
+        .into_iter()
+        .chain(
+            flag_cases
+                .iter()
+                .map(|&(entries, line, message)| (flags(entries), (line, 1, "!"), message)),
+        )
+        .collect();
     let read = [
         "@x = global i8 0\n@a = alias i8, ptr @x\n@y = addrspace(1) global i8 0\n\
          @llvm.used = appending global [2 x ptr] [ptr @a, ptr addrspacecast (ptr addrspace(1) \
@@ -3792,6 +3875,13 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
          declare void @llvm.f(metadata, token)\n"
             .to_string(),
         "!llvm.ident = !{!0, !0}\n!llvm.commandline = !{!0}\n!0 = !{!\"clang\"}\n".to_string(),
+        // Any integer type for the behavior, no value for `error`, a node for `append_unique`,
+        // a required flag present, and `Linker Options` beside `!llvm.linker.options`.
+        "!llvm.module.flags = !{!0, !1, !2, !3, !4, !5}\n!llvm.linker.options = !{}\n\
+         !0 = !{i64 1, !\"a\", null}\n!1 = !{i32 6, !\"b\", !{}}\n!2 = !{i32 7, !\"c\", i64 5}\n\
+         !3 = !{i32 3, !\"c\", !6}\n!4 = !{i32 1, !\"Linker Options\", !{}}\n\
+         !5 = !{i32 1, !\"SemanticInterposition\", i32 1}\n!6 = !{!\"a\", null}\n"
+            .to_string(),
         "@g = external dllimport global i32\n@h = extern_weak dllimport global i32\n\
          @i = available_externally dllimport global i32 0\n@j = protected dllexport global i32 0\n\
          $c = comdat any\ndefine void @c() comdat {\n  ret void\n}\n"

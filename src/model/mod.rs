@@ -1395,8 +1395,10 @@ mod tests {
         };
         let on = interposable(format!("{functions}{}", flag("i32 1")));
         assert_eq!(on, ["ext", "preemptable", "weak"]);
-        for off in [flag("i32 0"), flag("!\"yes\""), String::new()] {
+        for off in [flag("i32 0"), flag("i64 0"), String::new()] {
             assert_eq!(interposable(format!("{functions}{off}")), ["weak"], "{off}");
         }
+        // Not an integer: LLVM's verifier refuses it, and so does the reader.
+        assert!(crate::read::parse(format!("{functions}{}", flag("!\"yes\""))).is_err());
     }
 }

@@ -4,8 +4,9 @@
 //! `llvm.global_ctors` and `llvm.global_dtors` not of the form LLVM gives them (mergefn reads
 //! the first two to keep their members), functions other than intrinsics that take or return
 //! what only intrinsics may (`token`, `metadata`, `x86_amx`), an intrinsic's name as an
-//! initializer or aliasee, and `!llvm.ident` and `!llvm.commandline` entries that are not one
-//! string each. Also, as for any global: one that appends is an array, a declaration is in no
+//! initializer or aliasee, `!llvm.ident` and `!llvm.commandline` entries that are not one
+//! string each, and `!llvm.module.flags` entries not of the form LLVM gives them
+//! (`visitModuleFlag`). Also, as for any global: one that appends is an array, a declaration is in no
 //! comdat, `dllexport` is not hidden and `dllimport` is on declarations.
 
 use crate::model::*;
@@ -43,6 +44,7 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .filter_map(|f| function_type_holds(m, f).err()),
     );
     refusals.extend(named_metadata_holds(m).err());
+    refusals.extend(module_flags_hold(m).err());
     match refusals.into_iter().min_by_key(|(at, _)| at.start) {
         Some(refusal) => Err(refusal),
         None => Ok(()),
@@ -271,4 +273,156 @@ fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// An integer operand of a module flag, as `mdconst::dyn_extract_or_null<ConstantInt>` finds
+/// it: its bits and width; `Err(())` when it may fold to one (a constant expression), which is
+/// let through.
+fn flag_int(m: &Module, op: Option<MdRef>) -> Result<Option<(u128, u32)>, ()> {
+    let Some(MdRef::Value(ty, value)) = op else {
+        return Ok(None);
+    };
+    let ValueKind::Const(c) = value.kind() else {
+        return Ok(None);
+    };
+    let width = match m.types.get(m.types.resolve(ty)) {
+        Type::Int(width) if *width <= 128 => *width,
+        Type::Int(_) => return Err(()),
+        _ => return Ok(None),
+    };
+    let bits = match m.consts.get(c) {
+        Some(Const::Int(span)) => int_literal(m.bytes(*span)).ok_or(())?,
+        Some(Const::Zero) => 0,
+        Some(Const::Expr(_)) => return Err(()),
+        _ => return Ok(None),
+    };
+    let mask = if width == 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    Ok(Some((bits & mask, width)))
+}
+
+/// Each `!llvm.module.flags` entry as LLVM's verifier takes it (`visitModuleFlag`): three
+/// operands; a behavior from 1 (`error`) to 8 (`min`); an identifier string, met once but for
+/// `require` flags; a value the behavior takes (`min` a non-negative integer, `max` an
+/// integer, `require` a pair whose first is a string naming a flag present, the `append` ones
+/// a node); `wchar_size` and `SemanticInterposition` integers; no `Linker Options` flag without
+/// `!llvm.linker.options`. Not checked: that a required flag has the required value.
+fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
+    const REQUIRE: u128 = 3;
+    let flags = m
+        .named_metadata
+        .iter()
+        .filter(|named| m.bytes(named.name) == b"!llvm.module.flags")
+        .flat_map(|named| &named.nodes);
+    let mut seen: Vec<&[u8]> = Vec::new();
+    let mut required: Vec<(Span, &[u8])> = Vec::new();
+    for &node in flags {
+        let Some(node) = m.metadata.get(node) else {
+            continue;
+        };
+        let MdBody::Tuple(ops) = &node.body else {
+            continue;
+        };
+        let [behavior, id, value] = ops[..] else {
+            return refuse(node.span, "incorrect number of operands in module flag");
+        };
+        let behavior = match flag_int(m, behavior) {
+            Ok(Some((b, _))) if (1..=8).contains(&b) => b,
+            Ok(Some(_)) => {
+                let message = "invalid behavior operand in module flag (unexpected constant)";
+                return refuse(node.span, message);
+            }
+            Ok(None) => {
+                let message = "invalid behavior operand in module flag (expected constant integer)";
+                return refuse(node.span, message);
+            }
+            Err(()) => continue,
+        };
+        let Some(MdRef::Str(id)) = id else {
+            let message = "invalid ID operand in module flag (expected metadata string)";
+            return refuse(node.span, message);
+        };
+        let id = m.bytes(id);
+        let integer = flag_int(m, value);
+        match behavior {
+            7 if integer == Ok(None) => {
+                let message = "invalid value for 'max' module flag (expected constant integer)";
+                return refuse(node.span, message);
+            }
+            8 => {
+                let negative =
+                    matches!(integer, Ok(Some((bits, width))) if bits >> (width - 1) & 1 == 1);
+                if integer == Ok(None) || negative {
+                    let message = "invalid value for 'min' module flag (expected constant \
+                                   non-negative integer)";
+                    return refuse(node.span, message);
+                }
+            }
+            REQUIRE => {
+                let pair = match value {
+                    Some(MdRef::Node(pair)) => match m.metadata.get(pair).map(|n| &n.body) {
+                        Some(MdBody::Tuple(pair)) if pair.len() == 2 => Some(pair),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(pair) = pair else {
+                    let message =
+                        "invalid value for 'require' module flag (expected metadata pair)";
+                    return refuse(node.span, message);
+                };
+                let Some(MdRef::Str(flag)) = pair[0] else {
+                    let message = "invalid value for 'require' module flag (first value \
+                                   operand should be a string)";
+                    return refuse(node.span, message);
+                };
+                required.push((node.span, m.bytes(flag)));
+            }
+            5 | 6 if !matches!(value, Some(MdRef::Node(_))) => {
+                let message =
+                    "invalid value for 'append'-type module flag (expected a metadata node)";
+                return refuse(node.span, message);
+            }
+            _ => {}
+        }
+        if behavior != REQUIRE {
+            if seen.contains(&id) {
+                let message = "module flag identifiers must be unique (or of 'require' type)";
+                return refuse(node.span, message);
+            }
+            seen.push(id);
+        }
+        let needs_integer = match id {
+            b"!\"wchar_size\"" => Some("wchar_size metadata requires constant integer argument"),
+            b"!\"SemanticInterposition\"" => {
+                Some("SemanticInterposition metadata requires constant integer argument")
+            }
+            _ => None,
+        };
+        if let Some(message) = needs_integer
+            && integer == Ok(None)
+        {
+            return refuse(node.span, message);
+        }
+        let linker_options = m
+            .named_metadata
+            .iter()
+            .any(|named| m.bytes(named.name) == b"!llvm.linker.options");
+        if id == b"!\"Linker Options\"" && !linker_options {
+            return refuse(
+                node.span,
+                "'Linker Options' named metadata no longer supported",
+            );
+        }
+    }
+    match required.into_iter().find(|(_, flag)| !seen.contains(flag)) {
+        Some((at, _)) => refuse(
+            at,
+            "invalid requirement on flag, flag is not present in module",
+        ),
+        None => Ok(()),
+    }
 }
