@@ -1186,15 +1186,18 @@ impl Module {
             || (link.visibility != Visibility::Default && link.linkage != Linkage::ExternWeak)
     }
 
+    /// The entries `!llvm.module.flags` lists, in order.
+    pub fn module_flags(&self) -> impl Iterator<Item = MdId> + '_ {
+        self.named_metadata
+            .iter()
+            .filter(|named| self.bytes(named.name) == b"!llvm.module.flags")
+            .flat_map(|named| named.nodes.iter().copied())
+    }
+
     /// Whether `!llvm.module.flags` sets `SemanticInterposition` to a non-zero integer, as
     /// LLVM's `Module::getSemanticInterposition` reads it.
     pub fn reads_semantic_interposition(&self) -> bool {
-        let flags = self
-            .named_metadata
-            .iter()
-            .filter(|named| self.bytes(named.name) == b"!llvm.module.flags")
-            .flat_map(|named| &named.nodes);
-        for &node in flags {
+        for node in self.module_flags() {
             let Some(MdBody::Tuple(operands)) = self.metadata.get(node).map(|n| &n.body) else {
                 continue;
             };

@@ -312,14 +312,13 @@ fn flag_int(m: &Module, op: Option<MdRef>) -> Result<Option<(u128, u32)>, ()> {
 /// `!llvm.linker.options`. Not checked: that a required flag has the required value.
 fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
     const REQUIRE: u128 = 3;
-    let flags = m
+    let linker_options = m
         .named_metadata
         .iter()
-        .filter(|named| m.bytes(named.name) == b"!llvm.module.flags")
-        .flat_map(|named| &named.nodes);
+        .any(|named| m.bytes(named.name) == b"!llvm.linker.options");
     let mut seen: Vec<&[u8]> = Vec::new();
     let mut required: Vec<(Span, &[u8])> = Vec::new();
-    for &node in flags {
+    for node in m.module_flags() {
         let Some(node) = m.metadata.get(node) else {
             continue;
         };
@@ -407,10 +406,6 @@ fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
         {
             return refuse(node.span, message);
         }
-        let linker_options = m
-            .named_metadata
-            .iter()
-            .any(|named| m.bytes(named.name) == b"!llvm.linker.options");
         if id == b"!\"Linker Options\"" && !linker_options {
             return refuse(
                 node.span,
