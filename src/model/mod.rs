@@ -1068,7 +1068,9 @@ pub struct Module {
     /// per function ([`BodyInfo::uses`]).
     pub top_level_uses: u32,
     /// The module flag `SemanticInterposition` is set: a global not known to be defined in
-    /// this module's DSO may be replaced at load time ([`Module::is_interposable`]).
+    /// this module's DSO may be replaced at load time ([`Module::is_interposable`]). Read once,
+    /// before the bodies ([`Module::reads_semantic_interposition`]): every direct call an
+    /// encoding meets asks it.
     pub semantic_interposition: bool,
     /// Edits made since reading, applied by the writer.
     pub patches: Vec<Patch>,
@@ -1184,6 +1186,25 @@ impl Module {
         written
             || link.linkage.is_local()
             || (link.visibility != Visibility::Default && link.linkage != Linkage::ExternWeak)
+    }
+
+    /// The integer a metadata operand's constant `c` of type `ty` is, as LLVM's
+    /// `mdconst::dyn_extract_or_null<ConstantInt>` finds it: its width and bits; `None` when it
+    /// is no integer; `Err(())` when it may fold to one (a constant expression) or is wider
+    /// than 128 bits, which the verifier's checks here let through.
+    pub(crate) fn metadata_int(&self, ty: &Type, c: &Const) -> Result<Option<(u32, u128)>, ()> {
+        let width = match ty {
+            Type::Int(width) if *width <= 128 => *width,
+            Type::Int(_) => return Err(()),
+            _ => return Ok(None),
+        };
+        let bits = match c {
+            Const::Int(span) => int_literal(self.bytes(*span)).ok_or(())?,
+            Const::Zero => 0,
+            Const::Expr(_) => return Err(()),
+            _ => return Ok(None),
+        };
+        Ok(Some((width, bits & (u128::MAX >> (128 - width)))))
     }
 
     /// The entries `!llvm.module.flags` lists, in order.

@@ -15,7 +15,7 @@
 use super::parser::global_named;
 use crate::model::{
     Body, Const, GlobalUse, Item, MdBody, MdId, MdRef, Module, Opcode, Span, Type, UseRole,
-    ValueKind, int_literal,
+    ValueKind,
 };
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
@@ -277,22 +277,13 @@ impl<'a> Nodes<'a> {
         let ValueKind::Const(c) = value.kind() else {
             return Ok(None);
         };
-        let width = match self.body.ty(self.m, ty) {
-            Type::Int(width) if *width <= 128 => *width,
-            Type::Int(_) | Type::Vector { .. } => return Err(Stop::Unknown),
-            _ => return Ok(None),
-        };
-        let bits = match self.body.constant(self.m, c) {
-            Const::Int(span) => int_literal(self.m.bytes(*span)).ok_or(Stop::Unknown)?,
-            Const::Zero => 0,
-            // It may fold to an integer, as LLVM's parser folds it.
-            Const::Expr(_) => return Err(Stop::Unknown),
-            _ => return Ok(None),
-        };
-        Ok(Some(Int {
-            width,
-            bits: bits & Int::mask(width),
-        }))
+        let ty = self.body.ty(self.m, ty);
+        if matches!(ty, Type::Vector { .. }) {
+            return Err(Stop::Unknown);
+        }
+        let int = self.m.metadata_int(ty, self.body.constant(self.m, c));
+        let int = int.map_err(|()| Stop::Unknown)?;
+        Ok(int.map(|(width, bits)| Int { width, bits }))
     }
 
     /// Whether `a` and `b` are one node to LLVM: the same, or both uniqued with the same

@@ -275,9 +275,7 @@ fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// An integer operand of a module flag, as `mdconst::dyn_extract_or_null<ConstantInt>` finds
-/// it: its bits and width; `Err(())` when it may fold to one (a constant expression), which is
-/// let through.
+/// An integer operand of a module flag (see [`Module::metadata_int`]): its bits and width.
 fn flag_int(m: &Module, op: Option<MdRef>) -> Result<Option<(u128, u32)>, ()> {
     let Some(MdRef::Value(ty, value)) = op else {
         return Ok(None);
@@ -285,23 +283,11 @@ fn flag_int(m: &Module, op: Option<MdRef>) -> Result<Option<(u128, u32)>, ()> {
     let ValueKind::Const(c) = value.kind() else {
         return Ok(None);
     };
-    let width = match m.types.get(m.types.resolve(ty)) {
-        Type::Int(width) if *width <= 128 => *width,
-        Type::Int(_) => return Err(()),
-        _ => return Ok(None),
+    let Some(c) = m.consts.get(c) else {
+        return Ok(None);
     };
-    let bits = match m.consts.get(c) {
-        Some(Const::Int(span)) => int_literal(m.bytes(*span)).ok_or(())?,
-        Some(Const::Zero) => 0,
-        Some(Const::Expr(_)) => return Err(()),
-        _ => return Ok(None),
-    };
-    let mask = if width == 128 {
-        u128::MAX
-    } else {
-        (1u128 << width) - 1
-    };
-    Ok(Some((bits & mask, width)))
+    let int = m.metadata_int(m.types.get(m.types.resolve(ty)), c)?;
+    Ok(int.map(|(width, bits)| (bits, width)))
 }
 
 /// Each `!llvm.module.flags` entry as LLVM's verifier takes it (`visitModuleFlag`): three
