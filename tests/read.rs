@@ -1607,6 +1607,20 @@ fn types_are_checked_where_llvm_checks_them() {
         ),
         ("@g = global float 0\n".into(), (1, 19), "integer constant must have integer type"),
         ("@g = global ptr 0\n".into(), (1, 17), "integer constant must have integer type"),
+        ("@g = global float u0x10\n".into(), (1, 19), "integer constant must have integer type"),
+        ("@g = global ptr s0x10\n".into(), (1, 17), "integer constant must have integer type"),
+        // A sign before `0x` makes `-0` an integer, then a word.
+        (
+            "@g = global double -0x3FF0000000000000\n".into(),
+            (1, 20),
+            "integer constant must have integer type",
+        ),
+        (
+            "@g = global <2 x i64> splat (i32 1)\n".into(),
+            (1, 23),
+            "constant expression type mismatch: got type 'i32' but expected 'i64'",
+        ),
+        ("@g = global i64 splat (i64 1)\n".into(), (1, 17), "vector constant must have vector type"),
         (
             "define i32 @f() {\n  ret ptr null\n}\n".into(),
             (2, 7),

@@ -14,7 +14,10 @@
 //! encode by their body. Direct calls of another mergeable function are holes; every other
 //! reference to a global encodes its name.
 
+mod attributes;
+
 use crate::model::*;
+use attributes::attribute_key;
 use cranelift_entity::EntityRef;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::borrow::Cow;
@@ -262,7 +265,7 @@ impl Tables {
             let mut keys = Vec::with_capacity(group.len());
             for a in group {
                 match *a {
-                    Attr::Text(s) => keys.push(module.bytes(s)),
+                    Attr::Text(s) => keys.push(attribute_key(module.bytes(s))),
                     _ => break,
                 }
             }
@@ -307,10 +310,10 @@ impl Tables {
             if self.text_lists.contains_key(text) {
                 continue;
             }
-            let mut keys: Vec<&[u8]> = list
+            let mut keys: Vec<Cow<[u8]>> = list
                 .iter()
                 .filter_map(|a| match *a {
-                    Attr::Text(s) => Some(module.bytes(s)),
+                    Attr::Text(s) => Some(attribute_key(module.bytes(s))),
                     _ => None,
                 })
                 .collect();
@@ -429,7 +432,6 @@ mod tag {
     pub const UNDEF: u8 = 14;
     pub const POISON: u8 = 15;
     pub const AGGREGATE: u8 = 16;
-    pub const BYTES: u8 = 17;
     pub const EXPR: u8 = 18;
     pub const BLOCKADDRESS_SELF: u8 = 19;
     pub const BLOCKADDRESS: u8 = 20;
@@ -450,6 +452,18 @@ mod tag {
     pub const NAMED_TYPE: u8 = 35;
     pub const MD_NESTED: u8 = 36;
     pub const GEP_OFFSET: u8 = 37;
+    pub const WIDE_INT: u8 = 38;
+    pub const INT_TEXT: u8 = 39;
+    pub const WIDE_FLOAT: u8 = 40;
+    pub const FLOAT_TEXT: u8 = 41;
+    pub const FLAGS: u8 = 42;
+    pub const ALIGN: u8 = 43;
+    pub const IMPLIED_ALIGN: u8 = 44;
+    pub const SYNCSCOPE: u8 = 45;
+    pub const ADDRSPACE: u8 = 46;
+    pub const CALLING_CONV: u8 = 47;
+    pub const NUMBER: u8 = 48;
+    pub const CALL_TYPE: u8 = 49;
     pub const END_ITEMS: u8 = 0xff;
 }
 
@@ -713,8 +727,17 @@ impl<'a, 'm> Encoder<'a, 'm> {
         self.mark(header, Part::Varargs);
         self.byte(f.varargs as u8);
         self.mark(header, Part::CallingConv);
-        let cc = f.cconv.filter(|&s| self.m.bytes(s) != b"ccc");
-        self.opt_text(cc);
+        match f.cconv.map(|s| (s, calling_convention(m.bytes(s)))) {
+            None | Some((_, Some(0))) => self.byte(0),
+            Some((_, Some(cc))) => {
+                self.byte(1);
+                self.num(cc.into());
+            }
+            Some((s, None)) => {
+                self.byte(2);
+                self.text(s);
+            }
+        }
         self.mark(header, Part::FunctionType);
         self.ty(f.fn_ty, 0);
         self.mark(header, Part::AddressSpace);
@@ -760,10 +783,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
         if inst.opcode == Opcode::GetElementPtr
             && let Some((flags, offset)) = self.gep_offset(items)
         {
+            self.mark(inst.span, Part::GepFlags);
+            let mut bits = 0;
             for flag in &items[..flags] {
-                self.mark(inst.span, Part::GepFlags);
-                self.item(*flag, false);
+                bits |= self.flag_bits(*flag);
             }
+            self.flags(bits);
             if self.trace.is_some() {
                 // As a signed number of the index's width, for people.
                 let unused = 64 - self.gep_index_bits(items[flags + 1]);
@@ -775,21 +800,101 @@ impl<'a, 'm> Encoder<'a, 'm> {
             // The base, typed; the source type and the indices are in the offset.
             items = &items[flags + 1..flags + 3];
         }
-        let mut callee_next = inst.opcode.is_call();
-        for item in items {
+        let op = inst.opcode;
+        let mut callee_next = op.is_call();
+        let mut call_type_next = op.is_call();
+        let memory = matches!(
+            op,
+            Opcode::Load
+                | Opcode::Store
+                | Opcode::Alloca
+                | Opcode::AtomicRmw
+                | Opcode::AtomicCmpXchg
+        );
+        let (mut flags, mut align) = (0, None);
+        // Where the flags are, for `explain`: a GEP's are its own rule.
+        let flags_part = match op {
+            Opcode::GetElementPtr => Part::GepFlags,
+            _ => Part::Instruction(op),
+        };
+        for (at, item) in items.iter().enumerate() {
+            // Flags are a set, written in any order; an alignment is its number, said or
+            // implied (compared below); `ccc` is no convention at all.
+            let bits = self.flag_bits(*item);
+            if bits != 0 {
+                flags |= bits;
+                continue;
+            }
+            if let Item::Word { start, len } = *item {
+                let text = self.m.bytes(Item::word_span(start, len));
+                if memory && let Some(a) = alignment(text) {
+                    align = Some((a, *item));
+                    continue;
+                }
+                if op.is_call() && calling_convention(text) == Some(0) {
+                    continue;
+                }
+            }
+            if flags != 0 {
+                self.mark(inst.span, flags_part);
+                self.flags(std::mem::take(&mut flags));
+            }
             // The first value of a call-like instruction is its callee.
             let is_callee = callee_next && matches!(item, Item::Value(_));
             if is_callee {
                 callee_next = false;
             }
             if self.trace.is_some() {
-                let part = self.item_part(inst.opcode, *item, is_callee);
+                let part = self.item_part(op, *item, is_callee);
                 self.mark(inst.span, part);
             }
-            self.item(*item, is_callee);
+            match *item {
+                // The type a call names: its function type, written whole or not.
+                Item::Type(t) if call_type_next => {
+                    call_type_next = false;
+                    self.call_type(t);
+                }
+                _ => self.item(*item, is_callee),
+            }
+            // An alloca of one element says so or not: `i32 1` either way.
+            if op == Opcode::Alloca
+                && matches!(item, Item::Type(_))
+                && at
+                    == items
+                        .iter()
+                        .position(|i| matches!(i, Item::Type(_)))
+                        .unwrap_or(0)
+                && !matches!(items.get(at + 1), Some(Item::Type(_)))
+            {
+                ScalarType::encoding(self.m, &Type::Int(32))
+                    .expect("i32 is a scalar")
+                    .put(&mut self.out);
+                self.byte(tag::INT);
+                self.wide_num(1);
+            }
             // What follows declares alias scopes.
             if is_callee && self.names_intrinsic(*item, b"llvm.experimental.noalias.scope.decl") {
                 self.in_alias_scopes = true;
+            }
+        }
+        if flags != 0 {
+            self.mark(inst.span, flags_part);
+            self.flags(flags);
+        }
+        if memory {
+            if let Some((_, word)) = align {
+                let part = self.item_part(op, word, false);
+                self.mark(inst.span, part);
+            }
+            match align
+                .map(|(a, _)| a)
+                .or_else(|| self.implied_align(op, inst.ty, items))
+            {
+                Some(a) => {
+                    self.byte(tag::ALIGN);
+                    self.num(a);
+                }
+                None => self.byte(tag::IMPLIED_ALIGN),
             }
         }
         self.in_alias_scopes = false;
@@ -888,7 +993,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             let (Type::Int(bits), ValueKind::Const(c)) = (body.ty(m, t), v.kind()) else {
                 return None;
             };
-            let Const::Int(text) = body.constant(m, c) else {
+            let Const::Int(text, _) = body.constant(m, c) else {
                 return None;
             };
             // The literal's bits at its width, sign-extended, as LLVM extends an index.
@@ -1069,14 +1174,109 @@ impl<'a, 'm> Encoder<'a, 'm> {
         }
     }
 
+    /// A constant expression's items: its flags as a set, as an instruction's.
+    fn expr_items(&mut self, items: &[Item]) {
+        let mut flags = 0;
+        for item in items {
+            let bits = self.flag_bits(*item);
+            if bits != 0 {
+                flags |= bits;
+                continue;
+            }
+            self.flags(std::mem::take(&mut flags));
+            self.item(*item, false);
+        }
+        self.flags(flags);
+    }
+
+    /// The flags a word item sets ([`flag_bits`]); none for any other item.
+    fn flag_bits(&self, item: Item) -> u16 {
+        match item {
+            Item::Word { start, len } => flag_bits(self.m.bytes(Item::word_span(start, len))),
+            _ => 0,
+        }
+    }
+
+    fn flags(&mut self, bits: u16) {
+        if bits != 0 {
+            self.byte(tag::FLAGS);
+            self.num(bits.into());
+        }
+    }
+
+    /// The function type a call names, whether written whole (`void (i32)`) or as its
+    /// return type: the return type, and the parameters of a varargs one (those of another
+    /// are its arguments' types, encoded with them).
+    fn call_type(&mut self, t: TypeId) {
+        self.byte(tag::CALL_TYPE);
+        let (m, body) = (self.m, self.body);
+        match body.ty(m, body.resolve_ty(m, t)) {
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => {
+                self.ty(*ret, 0);
+                self.byte(*varargs as u8);
+                if *varargs {
+                    self.num(params.len() as u64);
+                    for &p in params {
+                        self.ty(p, 0);
+                    }
+                }
+            }
+            _ => {
+                self.ty(t, 0);
+                self.byte(0);
+            }
+        }
+    }
+
+    /// The alignment LLVM's parser gives a memory instruction that says none: a load's or
+    /// store's the ABI alignment of its value's type, an alloca's the preferred one of its
+    /// type, an atomic one's its value's size. `None` when it is not worked out here.
+    fn implied_align(&self, op: Opcode, result: TypeId, items: &[Item]) -> Option<u64> {
+        let (m, body) = (self.m, self.body);
+        let first_type = || {
+            items.iter().find_map(|i| match i {
+                Item::Type(t) => Some(*t),
+                _ => None,
+            })
+        };
+        match op {
+            Opcode::Load => Some(self.memory(result, 0)?.align),
+            Opcode::Store => Some(self.memory(first_type()?, 0)?.align),
+            Opcode::Alloca => self.preferred_align(first_type()?, 0),
+            Opcode::AtomicRmw => Some(self.memory(result, 0)?.size),
+            Opcode::AtomicCmpXchg => match body.ty(m, body.resolve_ty(m, result)) {
+                Type::Struct { elems, .. } => Some(self.memory(*elems.first()?, 0)?.size),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn preferred_align(&self, t: TypeId, depth: u32) -> Option<u64> {
+        if depth > Layout::NESTING_LIMIT {
+            return None;
+        }
+        let (m, body) = (self.m, self.body);
+        let resolve = |t: TypeId| {
+            let ty = body.ty(m, body.resolve_ty(m, t));
+            (!matches!(ty, Type::Named(_))).then_some(ty)
+        };
+        let abi = self.memory(t, depth)?.align;
+        m.data_layout
+            .preferred_align(resolve(t)?, abi, &resolve, &mut |elem| {
+                self.preferred_align(elem, depth + 1)
+            })
+    }
+
     fn item(&mut self, item: Item, is_callee: bool) {
         match item {
             Item::Type(t) => self.ty(t, 0),
             Item::Value(v) => self.value(v, is_callee),
-            Item::Word { start, len } => {
-                self.byte(tag::WORD);
-                self.text(Item::word_span(start, len));
-            }
+            Item::Word { start, len } => self.word(Item::word_span(start, len)),
             Item::Attrs(idx) => {
                 let body = self.body;
                 self.attrs(body.attr_list(idx));
@@ -1085,6 +1285,32 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.byte(tag::MARK);
                 self.byte(b);
             }
+        }
+    }
+
+    /// A word by what it says: an alignment, a synchronization scope, an address space or a
+    /// calling convention by its number or name whatever the spacing, a number by its value;
+    /// any other by its text.
+    fn word(&mut self, span: Span) {
+        let text = self.m.bytes(span);
+        if let Some(a) = alignment(text) {
+            self.byte(tag::ALIGN);
+            self.num(a);
+        } else if let Some(scope) = parenthesized(text, b"syncscope") {
+            self.byte(tag::SYNCSCOPE);
+            self.bytes(scope);
+        } else if let Some(space) = parenthesized(text, b"addrspace").and_then(decimal) {
+            self.byte(tag::ADDRSPACE);
+            self.num(space);
+        } else if let Some(cc) = calling_convention(text) {
+            self.byte(tag::CALLING_CONV);
+            self.num(cc.into());
+        } else if let Some(n) = decimal(text) {
+            self.byte(tag::NUMBER);
+            self.num(n);
+        } else {
+            self.byte(tag::WORD);
+            self.bytes(text);
         }
     }
 
@@ -1292,7 +1518,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         // Attribute text is borrowed from the source; only typed attributes are encoded anew.
         let mut keys = std::mem::take(&mut self.attr_keys);
         let mut push = |e: &mut Self, a: &Attr| match *a {
-            Attr::Text(s) => keys.push(Cow::Borrowed(m.bytes(s))),
+            Attr::Text(s) => keys.push(attribute_key(m.bytes(s))),
             Attr::Typed(s, t) => {
                 let saved = std::mem::take(&mut e.out);
                 e.text(s);
@@ -1320,50 +1546,97 @@ impl<'a, 'm> Encoder<'a, 'm> {
 
     // ---- constants ----
 
-    /// A number as written: every zero encodes as the null of its width does (§4), other
-    /// numbers by their text after the tag `kind`.
-    fn literal(&mut self, s: Span, is_zero: bool, kind: u8) {
-        if is_zero {
-            self.byte(tag::ZERO);
-        } else {
-            self.byte(kind);
-            self.text(s);
+    /// An integer constant by its value at its width (§4: `i8 255` is `i8 -1`), a zero as
+    /// the null of its width; a literal too long to read, by its text.
+    fn int(&mut self, s: Span, width: u32) {
+        match int_value(self.m.bytes(s), width) {
+            Some(IntValue::Bits(0) | IntValue::Wide(0, false)) => self.byte(tag::ZERO),
+            Some(IntValue::Bits(bits)) => {
+                self.byte(tag::INT);
+                self.wide_num(bits);
+            }
+            Some(IntValue::Wide(low, ones)) => {
+                self.byte(tag::WIDE_INT);
+                self.byte(ones as u8);
+                self.wide_num(low);
+            }
+            None => {
+                self.byte(tag::INT_TEXT);
+                self.text(s);
+            }
         }
+    }
+
+    /// A floating-point constant by its value (§4: `1.0` is `0x3FF0000000000000`), a positive
+    /// zero as the null of its width.
+    fn float(&mut self, s: Span) {
+        match float_key(self.m.bytes(s)) {
+            Some(FloatKey::Double(0) | FloatKey::Wide(_, 0)) => self.byte(tag::ZERO),
+            Some(FloatKey::Double(bits)) => {
+                self.byte(tag::FLOAT);
+                self.num(bits);
+            }
+            Some(FloatKey::Wide(letter, bits)) => {
+                self.byte(tag::WIDE_FLOAT);
+                self.byte(letter);
+                self.wide_num(bits);
+            }
+            None => {
+                self.byte(tag::FLOAT_TEXT);
+                self.text(s);
+            }
+        }
+    }
+
+    fn wide_num(&mut self, n: u128) {
+        self.num(n as u64);
+        self.num((n >> 64) as u64);
     }
 
     fn constant(&mut self, c: ConstId) {
         let (m, body) = (self.m, self.body);
         match body.constant(m, c) {
-            Const::Int(s) => self.literal(*s, is_zero_int(m.bytes(*s)), tag::INT),
-            Const::Float(s) => self.literal(*s, is_zero_float(m.bytes(*s)), tag::FLOAT),
+            Const::Int(s, width) => self.int(*s, *width),
+            Const::Float(s) => self.float(*s),
             Const::Null | Const::Zero => self.byte(tag::ZERO),
             Const::None => self.byte(tag::NONE),
             Const::Undef => self.byte(tag::UNDEF),
             Const::Poison => self.byte(tag::POISON),
             Const::Aggregate(kind, elems) => {
-                if elems.iter().all(|&(_, v)| self.is_zero(v)) {
-                    self.byte(tag::ZERO);
-                    return;
-                }
-                self.byte(tag::AGGREGATE);
-                self.byte(*kind);
-                self.num(elems.len() as u64);
-                for &(t, v) in elems.iter() {
-                    self.ty(t, 0);
-                    self.value(v, false);
+                // As LLVM makes them: all nulls a zero, all undef an undef, all poison a
+                // poison; else element by element, so that `c"ab"` is `[i8 97, i8 98]`.
+                match self.collapses(elems.iter().map(|&(_, v)| v)) {
+                    Some(collapsed) => self.byte(collapsed),
+                    None => self.elements(*kind, elems.iter().copied()),
                 }
             }
             Const::Bytes(s) => {
-                self.byte(tag::BYTES);
-                self.text(*s);
+                let text = m.bytes(*s);
+                let bytes = crate::read::unescape(&text[2..text.len() - 1]);
+                if bytes.iter().all(|&b| b == 0) {
+                    self.byte(tag::ZERO);
+                    return;
+                }
+                let i8 = ScalarType::encoding(m, &Type::Int(8)).expect("i8 is a scalar");
+                self.byte(tag::AGGREGATE);
+                self.byte(b'[');
+                self.num(bytes.len() as u64);
+                for b in bytes {
+                    i8.put(&mut self.out);
+                    match b {
+                        0 => self.byte(tag::ZERO),
+                        b => {
+                            self.byte(tag::INT);
+                            self.wide_num(b.into());
+                        }
+                    }
+                }
             }
             Const::Expr(e) => {
                 self.byte(tag::EXPR);
                 self.text(e.0);
                 self.num(e.1.len() as u64);
-                for item in &e.1 {
-                    self.item(*item, false);
-                }
+                self.expr_items(&e.1);
             }
             Const::BlockAddress(u, bb) => {
                 let g = self.use_global(*u);
@@ -1397,12 +1670,23 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 }
             }
             Const::Splat(t, v) => {
-                if self.is_zero(*v) {
-                    self.byte(tag::ZERO);
-                } else {
-                    self.byte(tag::SPLAT);
-                    self.ty(*t, 0);
-                    self.value(*v, false);
+                if let Some(collapsed) = self.collapses([*v].into_iter()) {
+                    return self.byte(collapsed);
+                }
+                // A fixed-length splat is the vector of its copies, as LLVM makes it.
+                match *body.ty(m, body.resolve_ty(m, *t)) {
+                    Type::Vector {
+                        scalable: false,
+                        len,
+                        elem,
+                    } if len <= MAX_SPLAT_ELEMENTS => {
+                        self.elements(b'<', (0..len as usize).map(|_| (elem, *v)));
+                    }
+                    _ => {
+                        self.byte(tag::SPLAT);
+                        self.ty(*t, 0);
+                        self.value(*v, false);
+                    }
                 }
             }
             Const::InlineAsm(s) => {
@@ -1413,18 +1697,57 @@ impl<'a, 'm> Encoder<'a, 'm> {
         }
     }
 
-    /// Whether a value is the null value of its type (§4: nulls of equal types are equal).
-    fn is_zero(&self, v: Value) -> bool {
+    fn elements(&mut self, kind: u8, elems: impl ExactSizeIterator<Item = (TypeId, Value)>) {
+        self.byte(tag::AGGREGATE);
+        self.byte(kind);
+        self.num(elems.len() as u64);
+        for (t, v) in elems {
+            self.ty(t, 0);
+            self.value(v, false);
+        }
+    }
+
+    /// The one constant LLVM makes of an aggregate of these elements, if it makes one: the
+    /// null when all are null (an empty aggregate too), `undef` when all are undef and none
+    /// poison, `poison` when all are poison.
+    fn collapses(&self, mut elems: impl Iterator<Item = Value>) -> Option<u8> {
+        let first = elems.next().map(|v| self.simple_kind(v));
+        let kind = match first {
+            None => return Some(tag::ZERO),
+            Some(kind @ Some(_)) => kind,
+            Some(None) => return None,
+        };
+        elems.all(|v| self.simple_kind(v) == kind).then_some(kind?)
+    }
+
+    /// Whether a value is a constant null, undef or poison (the tag it encodes as), nested
+    /// aggregates and splats included.
+    fn simple_kind(&self, v: Value) -> Option<u8> {
         let ValueKind::Const(c) = v.kind() else {
-            return false;
+            return None;
         };
         match self.body.constant(self.m, c) {
-            Const::Null | Const::Zero => true,
-            Const::Int(s) => is_zero_int(self.m.bytes(*s)),
-            Const::Float(s) => is_zero_float(self.m.bytes(*s)),
-            Const::Aggregate(_, elems) => elems.iter().all(|&(_, v)| self.is_zero(v)),
-            Const::Splat(_, v) => self.is_zero(*v),
-            _ => false,
+            Const::Null | Const::Zero => Some(tag::ZERO),
+            Const::Undef => Some(tag::UNDEF),
+            Const::Poison => Some(tag::POISON),
+            Const::Int(s, width) => matches!(
+                int_value(self.m.bytes(*s), *width),
+                Some(IntValue::Bits(0) | IntValue::Wide(0, false))
+            )
+            .then_some(tag::ZERO),
+            Const::Float(s) => matches!(
+                float_key(self.m.bytes(*s)),
+                Some(FloatKey::Double(0) | FloatKey::Wide(_, 0))
+            )
+            .then_some(tag::ZERO),
+            Const::Bytes(s) => {
+                let text = self.m.bytes(*s);
+                let bytes = crate::read::unescape(&text[2..text.len() - 1]);
+                bytes.iter().all(|&b| b == 0).then_some(tag::ZERO)
+            }
+            Const::Aggregate(_, elems) => self.collapses(elems.iter().map(|&(_, v)| v)),
+            Const::Splat(_, v) => self.simple_kind(*v),
+            _ => None,
         }
     }
 
@@ -1542,6 +1865,136 @@ impl<'a, 'm> Encoder<'a, 'm> {
     }
 }
 
+/// The most elements of a fixed-length `splat` encoded one by one, as the vector LLVM makes
+/// of it; a longer one (never written out in full) is encoded as a splat.
+const MAX_SPLAT_ELEMENTS: u64 = 1 << 12;
+
+/// The flags a word sets, as bits of one set: the no-wrap and exactness flags, `inbounds`
+/// (which implies `nusw`, as in LLVM's `GEPNoWrapFlags`) and the fast-math flags (`fast` is
+/// all seven); 0 for any other word.
+fn flag_bits(word: &[u8]) -> u16 {
+    match word {
+        b"nuw" => 1,
+        b"nsw" => 1 << 1,
+        b"exact" => 1 << 2,
+        b"disjoint" => 1 << 3,
+        b"nneg" => 1 << 4,
+        b"samesign" => 1 << 5,
+        b"nusw" => 1 << 6,
+        b"inbounds" => 1 << 6 | 1 << 7,
+        b"nnan" => 1 << 8,
+        b"ninf" => 1 << 9,
+        b"nsz" => 1 << 10,
+        b"arcp" => 1 << 11,
+        b"contract" => 1 << 12,
+        b"afn" => 1 << 13,
+        b"reassoc" => 1 << 14,
+        b"fast" => 0x7f << 8,
+        _ => 0,
+    }
+}
+
+/// The number of `align N`, whatever the spacing.
+fn alignment(word: &[u8]) -> Option<u64> {
+    decimal(word.strip_prefix(b"align")?.trim_ascii_start())
+}
+
+/// What `name(...)` holds, trimmed, when `word` is that.
+fn parenthesized<'w>(word: &'w [u8], name: &[u8]) -> Option<&'w [u8]> {
+    let inner = word
+        .strip_prefix(name)?
+        .trim_ascii_start()
+        .strip_prefix(b"(")?;
+    Some(inner.strip_suffix(b")")?.trim_ascii())
+}
+
+/// A plain decimal number (leading zeros allowed, as LLVM reads them).
+fn decimal(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(text).ok()?.parse().ok()
+}
+
+/// The number of a calling convention, written by name (`fastcc`, `riscv_vls_cc(128)`) or by
+/// number (`cc 8`, as LLVM reads it); `None` for a word that is none known here. The names'
+/// numbers are LLVM 22's (`CallingConv.h`), read back from `llvm-as-22`'s bitcode.
+fn calling_convention(word: &[u8]) -> Option<u32> {
+    if let Some(n) = word.strip_prefix(b"cc")
+        && let Some(n) = decimal(n.trim_ascii_start())
+    {
+        return u32::try_from(n).ok();
+    }
+    if let Some(width) = parenthesized(word, b"riscv_vls_cc").and_then(decimal) {
+        // 32 to 65536 bits, one number each from 112.
+        return (width.is_power_of_two() && (32..=65536).contains(&width))
+            .then(|| 112 + (width.trailing_zeros() - 5));
+    }
+    let at = CALLING_CONVENTION_NUMBERS.binary_search_by(|(name, _)| name.as_bytes().cmp(word));
+    at.ok().map(|at| CALLING_CONVENTION_NUMBERS[at].1)
+}
+
+/// LLVM 22's named calling conventions and their numbers, sorted by name.
+const CALLING_CONVENTION_NUMBERS: &[(&str, u32)] = &[
+    ("aarch64_sme_preservemost_from_x0", 102),
+    ("aarch64_sme_preservemost_from_x1", 111),
+    ("aarch64_sme_preservemost_from_x2", 103),
+    ("aarch64_sve_vector_pcs", 98),
+    ("aarch64_vector_pcs", 97),
+    ("amdgpu_cs", 90),
+    ("amdgpu_cs_chain", 104),
+    ("amdgpu_cs_chain_preserve", 105),
+    ("amdgpu_es", 96),
+    ("amdgpu_gfx", 100),
+    ("amdgpu_gfx_whole_wave", 124),
+    ("amdgpu_gs", 88),
+    ("amdgpu_hs", 93),
+    ("amdgpu_kernel", 91),
+    ("amdgpu_ls", 95),
+    ("amdgpu_ps", 89),
+    ("amdgpu_vs", 87),
+    ("anyregcc", 13),
+    ("arm_aapcs_vfpcc", 68),
+    ("arm_aapcscc", 67),
+    ("arm_apcscc", 66),
+    ("avr_intrcc", 84),
+    ("avr_signalcc", 85),
+    ("ccc", 0),
+    ("cfguard_checkcc", 19),
+    ("cheriot_compartmentcallcc", 125),
+    ("cheriot_compartmentcalleecc", 126),
+    ("cheriot_librarycallcc", 127),
+    ("coldcc", 9),
+    ("cxx_fast_tlscc", 17),
+    ("fastcc", 8),
+    ("ghccc", 10),
+    ("graalcc", 107),
+    ("hhvm_ccc", 82),
+    ("hhvmcc", 81),
+    ("intel_ocl_bicc", 77),
+    ("m68k_rtdcc", 106),
+    ("msp430_intrcc", 69),
+    ("preserve_allcc", 15),
+    ("preserve_mostcc", 14),
+    ("preserve_nonecc", 21),
+    ("ptx_device", 72),
+    ("ptx_kernel", 71),
+    ("riscv_vector_cc", 110),
+    ("spir_func", 75),
+    ("spir_kernel", 76),
+    ("swiftcc", 16),
+    ("swifttailcc", 20),
+    ("tailcc", 18),
+    ("win64cc", 79),
+    ("x86_64_sysvcc", 78),
+    ("x86_fastcallcc", 65),
+    ("x86_intrcc", 83),
+    ("x86_regcallcc", 92),
+    ("x86_stdcallcc", 64),
+    ("x86_thiscallcc", 70),
+    ("x86_vectorcallcc", 80),
+];
+
 /// The length of a block label (`name:` at the start of a block's text), without the colon.
 fn label_end(text: &[u8]) -> Option<usize> {
     if text.first() == Some(&b'"') {
@@ -1554,60 +2007,145 @@ fn label_end(text: &[u8]) -> Option<usize> {
     (text[end] == b':').then_some(end)
 }
 
-/// `0`, `-0`, `false`, `u0x0`, `s0x00`: an integer zero.
-fn is_zero_int(text: &[u8]) -> bool {
-    if text == b"false" {
-        return true;
-    }
-    let digits = match text {
-        [b'u' | b's', b'0', b'x', rest @ ..] => rest,
-        [b'-', rest @ ..] => rest,
-        _ => text,
-    };
-    !digits.is_empty() && digits.iter().all(|&b| b == b'0')
-}
-
-/// A positive floating-point zero: `0.0`, `0.000000e+00`, `0x0000000000000000`, `0xH0000`.
-fn is_zero_float(text: &[u8]) -> bool {
-    if let Some(hex) = text.strip_prefix(b"0x") {
-        let hex = match hex.first() {
-            Some(b'K' | b'L' | b'M' | b'H' | b'R') => &hex[1..],
-            _ => hex,
-        };
-        return !hex.is_empty() && hex.iter().all(|&b| b == b'0');
-    }
-    if text.first() == Some(&b'-') {
-        return false;
-    }
-    std::str::from_utf8(text)
-        .ok()
-        .and_then(|t| t.parse::<f64>().ok())
-        == Some(0.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Each group of bodies is one function spelled in different ways LLVM's parser reads
+    /// alike (spec §4, §5): their encodings are equal, and differ from the next group's.
     #[test]
-    fn zero_literals() {
-        for z in ["0", "-0", "false", "u0x0", "s0x000"] {
-            assert!(is_zero_int(z.as_bytes()), "{z}");
+    fn spellings_of_one_instruction_encode_alike() {
+        let groups: &[&[&str]] = &[
+            &[
+                "add i8 %x, 255",
+                "add i8 %x, -1",
+                "add i8 %x, u0xFF",
+                "add i8 %x, s0x1FF",
+            ],
+            &[
+                "add i8 %x, 0",
+                "add i8 %x, 256",
+                "add i8 %x, zeroinitializer",
+                "add i8 %x, -0",
+            ],
+            &["add i8 %x, 8", "add i8 %x, 008"],
+            &["add nuw nsw i8 %x, 1", "add nsw nuw i8 %x, 1"],
+            &["add nuw i8 %x, 1"],
+            &[
+                "load i64, ptr %p",
+                "load i64, ptr %p, align 8",
+                "load i64, ptr %p, align  8",
+            ],
+            &["load i64, ptr %p, align 4"],
+            &[
+                "alloca i64",
+                "alloca i64, align 8",
+                "alloca i64, i32 1",
+                "alloca i64, i32 1, align 8",
+            ],
+            &["alloca i64, i64 1"],
+            &["alloca { i8 }", "alloca { i8 }, align 8"],
+            &[
+                "atomicrmw add ptr %p, i64 1 seq_cst",
+                "atomicrmw add ptr %p, i64 1 seq_cst, align 8",
+            ],
+            &[
+                "fadd double %d, 1.0",
+                "fadd double %d, 1.000000e+00",
+                "fadd double %d, 0x3FF0000000000000",
+            ],
+            &["fadd double %d, 0.0", "fadd double %d, 0x0000000000000000"],
+            &["fadd double %d, -0.0", "fadd double %d, 0x8000000000000000"],
+            &[
+                "fadd fast double %d, 2.0",
+                "fadd reassoc nnan ninf nsz arcp contract afn double %d, 2.0",
+            ],
+            &[
+                "fadd nnan ninf double %d, 2.0",
+                "fadd ninf nnan double %d, 2.0",
+            ],
+            &["fadd half %h, 0xH3C00", "fadd half %h, 1.0"],
+            &[
+                "getelementptr inbounds i8, ptr %p, i64 %i",
+                "getelementptr nusw inbounds i8, ptr %p, i64 %i",
+            ],
+            &["getelementptr nusw i8, ptr %p, i64 %i"],
+            &[
+                "call void @e()",
+                "call void () @e()",
+                "call ccc void @e()",
+                "call cc 0 void @e()",
+            ],
+            &["call fastcc void @e()", "call cc 8 void @e()"],
+            &["call coldcc void @e()"],
+            &[
+                "fence syncscope(\"one\") seq_cst",
+                "fence syncscope( \"one\" ) seq_cst",
+            ],
+            &[
+                "extractvalue { i8, i8 } %s, 1",
+                "extractvalue { i8, i8 } %s, 01",
+            ],
+            &[
+                "add <2 x i8> %v, splat (i8 3)",
+                "add <2 x i8> %v, <i8 3, i8 3>",
+            ],
+            &[
+                "add <2 x i8> %v, undef",
+                "add <2 x i8> %v, <i8 undef, i8 undef>",
+                "add <2 x i8> %v, splat (i8 undef)",
+            ],
+            &["add <2 x i8> %v, <i8 undef, i8 poison>"],
+            &[
+                "add <2 x i8> %v, zeroinitializer",
+                "add <2 x i8> %v, <i8 0, i8 -0>",
+                "add <2 x i8> %v, splat (i8 256)",
+            ],
+            &[
+                "insertvalue { [2 x i8] } undef, [2 x i8] c\"ab\", 0",
+                "insertvalue { [2 x i8] } undef, [2 x i8] [i8 97, i8 98], 0",
+                "insertvalue { [2 x i8] } { [2 x i8] undef }, [2 x i8] c\"\\61b\", 0",
+            ],
+            &[
+                "insertvalue { [2 x i8] } undef, [2 x i8] c\"\\00\\00\", 0",
+                "insertvalue { [2 x i8] } undef, [2 x i8] zeroinitializer, 0",
+            ],
+        ];
+        let mut text = String::from("target datalayout = \"e-i64:64\"\ndeclare void @e()\n");
+        for (g, group) in groups.iter().enumerate() {
+            for (i, inst) in group.iter().enumerate() {
+                let result = if inst.starts_with("call") || inst.starts_with("fence") {
+                    ""
+                } else {
+                    "%r = "
+                };
+                text += &format!(
+                    "define void @f{g}_{i}(i8 %x, ptr %p, i64 %i, double %d, half %h, {{ i8, i8 }} %s, <2 x i8> %v) {{\n  {result}{inst}\n  ret void\n}}\n"
+                );
+            }
         }
-        for nz in ["1", "true", "-1", "u0x10", ""] {
-            assert!(!is_zero_int(nz.as_bytes()), "{nz}");
-        }
-        for z in [
-            "0.0",
-            "0.000000e+00",
-            "0x0000000000000000",
-            "0xH0000",
-            "0xK00000000000000000000",
-        ] {
-            assert!(is_zero_float(z.as_bytes()), "{z}");
-        }
-        for nz in ["-0.0", "0x8000000000000000", "1.0", "0xH3C00"] {
-            assert!(!is_zero_float(nz.as_bytes()), "{nz}");
+        let m = crate::read::parse(text).unwrap();
+        let cx = Context::new(&m, Box::new(|_| false));
+        let print = |name: String| {
+            let f = m.function_of(m.lookup(&name).unwrap()).unwrap();
+            fingerprint(&cx, f, &m.body(f).unwrap()).bytes
+        };
+        let mut seen = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            let first = print(format!("f{g}_0"));
+            for (i, inst) in group.iter().enumerate().skip(1) {
+                assert!(
+                    print(format!("f{g}_{i}")) == first,
+                    "{inst} differs from {}",
+                    group[0]
+                );
+            }
+            assert!(
+                !seen.contains(&first),
+                "{} equals an earlier group",
+                group[0]
+            );
+            seen.push(first);
         }
     }
 

@@ -11,13 +11,15 @@ use cranelift_entity::EntityRef;
 #[derive(Clone, Debug)]
 pub struct DataLayout {
     pointers: Vec<PointerSpec>,
-    /// The `i`, `f` and `v` specifications: a width in bits and its ABI alignment in bytes,
-    /// sorted by width.
-    ints: Vec<(u32, u64)>,
-    floats: Vec<(u32, u64)>,
-    vectors: Vec<(u32, u64)>,
-    /// `a:<abi>`: the least ABI alignment of a struct that is not packed, in bytes.
+    /// The `i`, `f` and `v` specifications: a width in bits and its ABI and preferred
+    /// alignments in bytes, sorted by width.
+    ints: Vec<(u32, u64, u64)>,
+    floats: Vec<(u32, u64, u64)>,
+    vectors: Vec<(u32, u64, u64)>,
+    /// `a:<abi>:<pref>`: the least ABI and preferred alignments of a struct, in bytes (the
+    /// ABI one only for a struct that is not packed).
     aggregate_align: u64,
+    aggregate_pref: u64,
     pub program_addr_space: u32,
     pub globals_addr_space: u32,
     pub alloca_addr_space: u32,
@@ -28,8 +30,9 @@ pub struct DataLayout {
 struct PointerSpec {
     addr_space: u32,
     bits: u32,
-    /// ABI alignment in bytes.
+    /// ABI and preferred alignments in bytes.
     align: u64,
+    pref: u64,
     index_bits: u32,
 }
 
@@ -45,6 +48,7 @@ const DEFAULT_POINTER: PointerSpec = PointerSpec {
     addr_space: 0,
     bits: 64,
     align: 8,
+    pref: 8,
     index_bits: 64,
 };
 
@@ -53,10 +57,11 @@ impl Default for DataLayout {
     fn default() -> Self {
         DataLayout {
             pointers: vec![DEFAULT_POINTER],
-            ints: vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 4)],
-            floats: vec![(16, 2), (32, 4), (64, 8), (128, 16)],
-            vectors: vec![(64, 8), (128, 16)],
+            ints: vec![(1, 1, 1), (8, 1, 1), (16, 2, 2), (32, 4, 4), (64, 4, 8)],
+            floats: vec![(16, 2, 2), (32, 4, 4), (64, 8, 8), (128, 16, 16)],
+            vectors: vec![(64, 8, 8), (128, 16, 16)],
             aggregate_align: 1,
+            aggregate_pref: 8,
             program_addr_space: 0,
             globals_addr_space: 0,
             alloca_addr_space: 0,
@@ -97,12 +102,14 @@ impl DataLayout {
                     else {
                         continue;
                     };
+                    let pref = parts.get(3).and_then(|&t| bytes(t)).unwrap_or(align);
                     let index_bits = parts.get(4).and_then(|&t| number(t)).unwrap_or(bits);
                     dl.pointers.retain(|p| p.addr_space != addr_space);
                     dl.pointers.push(PointerSpec {
                         addr_space,
                         bits,
                         align,
+                        pref,
                         index_bits,
                     });
                 }
@@ -110,18 +117,23 @@ impl DataLayout {
                     let (Some(bits), Some(align)) = (number(parts[0]), bytes(parts[1])) else {
                         continue;
                     };
+                    let pref = parts.get(2).and_then(|&t| bytes(t)).unwrap_or(align);
                     let specs = match letter {
                         b'i' => &mut dl.ints,
                         b'f' => &mut dl.floats,
                         _ => &mut dl.vectors,
                     };
-                    match specs.binary_search_by_key(&bits, |&(w, _)| w) {
-                        Ok(at) => specs[at].1 = align,
-                        Err(at) => specs.insert(at, (bits, align)),
+                    match specs.binary_search_by_key(&bits, |&(w, ..)| w) {
+                        Ok(at) => specs[at] = (bits, align, pref),
+                        Err(at) => specs.insert(at, (bits, align, pref)),
                     }
                 }
                 b'a' if parts.len() >= 2 => {
                     dl.aggregate_align = bytes(parts[1]).unwrap_or(1);
+                    dl.aggregate_pref = parts
+                        .get(2)
+                        .and_then(|&t| bytes(t))
+                        .unwrap_or(dl.aggregate_align);
                 }
                 _ => {}
             }
@@ -320,11 +332,50 @@ impl DataLayout {
     /// An integer's ABI alignment: the string's for its width, else the next wider one's,
     /// else the widest one's (LLVM's `getIntegerAlignment`).
     fn int_align(&self, bits: u32) -> u64 {
-        let at = self.ints.partition_point(|&(w, _)| w < bits);
+        self.int_spec(bits).1
+    }
+
+    /// The `i` specification an integer this wide takes: the string's for its width, else
+    /// the next wider one's, else the widest one's.
+    fn int_spec(&self, bits: u32) -> (u32, u64, u64) {
+        let at = self.ints.partition_point(|&(w, ..)| w < bits);
         self.ints
             .get(at)
             .or(self.ints.last())
-            .map_or(1, |&(_, a)| a)
+            .copied()
+            .unwrap_or((bits, 1, 1))
+    }
+
+    /// The alignment LLVM gives an `alloca` that says none (`getPrefTypeAlign`), given the
+    /// type's ABI alignment (`abi`, from [`DataLayout::memory`]), how to find a vector's
+    /// element type (`resolve`) and an array element's preferred alignment (`element`);
+    /// `None` for a type whose is not worked out here.
+    pub fn preferred_align<'t>(
+        &self,
+        ty: &'t Type,
+        abi: u64,
+        resolve: &Resolve<'t>,
+        element: &mut dyn FnMut(TypeId) -> Option<u64>,
+    ) -> Option<u64> {
+        Some(match *ty {
+            Type::Int(bits) => self.int_spec(bits).2,
+            Type::Ptr(space) => self.pointer(space).pref,
+            Type::Float(kind) => exact_spec(&self.floats, kind.bits() as u32).map_or(abi, |s| s.2),
+            Type::Vector {
+                scalable: false,
+                len,
+                elem,
+            } => {
+                // The string's for this width, else the natural alignment, the ABI one.
+                let bits = self.primitive_bits(resolve(elem)?)?.checked_mul(len)?;
+                let bits = u32::try_from(bits).ok()?;
+                exact_spec(&self.vectors, bits).map_or(abi, |s| s.2)
+            }
+            Type::Array(_, elem) => element(elem)?,
+            // A packed struct's too: LLVM raises its alignment of one to the `a` one.
+            Type::Struct { .. } => self.aggregate_pref.max(abi),
+            _ => return None,
+        })
     }
 }
 
@@ -332,9 +383,14 @@ impl DataLayout {
 /// `None` for an opaque struct.
 pub type Resolve<'t> = dyn Fn(TypeId) -> Option<&'t Type> + 't;
 
-/// The alignment `specs` give exactly `bits`, if they do.
-fn exact(specs: &[(u32, u64)], bits: u32) -> Option<u64> {
-    specs.iter().find(|&&(w, _)| w == bits).map(|&(_, a)| a)
+/// The ABI alignment `specs` give exactly `bits`, if they do.
+fn exact(specs: &[(u32, u64, u64)], bits: u32) -> Option<u64> {
+    exact_spec(specs, bits).map(|s| s.1)
+}
+
+/// The specification of `specs` for exactly `bits`, if there is one.
+fn exact_spec(specs: &[(u32, u64, u64)], bits: u32) -> Option<(u32, u64, u64)> {
+    specs.iter().find(|&&(w, ..)| w == bits).copied()
 }
 
 /// `n` rounded up to a multiple of `align` (a power of two).

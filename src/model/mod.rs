@@ -6,6 +6,7 @@
 //! flags, debug-info fields) stays as spans into [`Module::source`].
 
 mod data_layout;
+mod literals;
 mod source;
 pub mod types;
 
@@ -15,6 +16,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 pub use data_layout::{DataLayout, Memory};
+pub use literals::{FloatKey, IntValue, decimal_i128, float_key, int_literal, int_value};
 pub use source::{Progress, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
@@ -378,9 +380,11 @@ impl std::fmt::Debug for Value {
 
 #[derive(Clone, Debug)]
 pub enum Const {
-    /// An integer literal (including `true`/`false`); the text is decoded per width later.
-    Int(Span),
-    /// A floating-point literal as written.
+    /// An integer literal (including `true`/`false`) of an integer type this wide; its value
+    /// is read from the text when asked ([`int_value`]).
+    Int(Span, u32),
+    /// A floating-point literal as written (`0x` forms included); its value is read from the
+    /// text when asked ([`float_key`]).
     Float(Span),
     Null,
     None,
@@ -398,36 +402,12 @@ pub enum Const {
     DsoLocalEquivalent(UseId),
     NoCfi(UseId),
     PtrAuth(Box<Vec<(TypeId, Value)>>),
+    /// `splat (T v)`: the vector's type and the element.
     Splat(TypeId, Value),
     /// `asm [sideeffect] [alignstack] [inteldialect] [unwind] "asm", "constraints"`
     InlineAsm(Span),
     /// A `metadata` operand of a call.
     Metadata(MdRef),
-}
-
-/// An integer literal's value as the bits of a 128-bit integer (a negative one in two's
-/// complement), or `None` when it does not fit.
-pub fn int_literal(text: &[u8]) -> Option<u128> {
-    match text {
-        b"true" => Some(1),
-        b"false" => Some(0),
-        _ => match text.strip_prefix(b"u0x").or(text.strip_prefix(b"s0x")) {
-            Some(hex) => std::str::from_utf8(hex)
-                .ok()
-                .and_then(|hex| u128::from_str_radix(hex, 16).ok()),
-            None => decimal_i128(text).map(|v| v as u128),
-        },
-    }
-}
-
-/// A signed decimal integer, or `None` when it is not one (a hexadecimal literal) or does not
-/// fit in `i128`.
-pub fn decimal_i128(text: &[u8]) -> Option<i128> {
-    // Most are a few digits: summed without the checks of `str::parse`.
-    if (1..=18).contains(&text.len()) && text.iter().all(u8::is_ascii_digit) {
-        return Some(text.iter().fold(0, |n, d| n * 10 + i128::from(d - b'0')));
-    }
-    std::str::from_utf8(text).ok()?.parse().ok()
 }
 
 /// A reference to metadata.
@@ -1199,7 +1179,7 @@ impl Module {
             _ => return Ok(None),
         };
         let bits = match c {
-            Const::Int(span) => int_literal(self.bytes(*span)).ok_or(())?,
+            Const::Int(span, _) => int_literal(self.bytes(*span)).ok_or(())?,
             Const::Zero => 0,
             Const::Expr(_) => return Err(()),
             _ => return Ok(None),
@@ -1231,7 +1211,7 @@ impl Module {
             // The verifier asks for a constant integer; anything else reads as unset.
             return match value.kind() {
                 ValueKind::Const(c) => match self.consts.get(c) {
-                    Some(Const::Int(span)) => {
+                    Some(Const::Int(span, _)) => {
                         int_literal(self.bytes(*span)).is_some_and(|v| v != 0)
                     }
                     _ => false,

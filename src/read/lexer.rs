@@ -270,8 +270,9 @@ impl<'a> Lexer<'a> {
         if matches!(self.at(j), b'-' | b'+') {
             j += 1;
         }
-        // Hexadecimal floating-point forms: 0x..., 0xK..., 0xL..., 0xM..., 0xH..., 0xR...
-        if self.at(j) == b'0' && self.at(j + 1) == b'x' {
+        // Hexadecimal floating-point forms: 0x..., 0xK..., 0xL..., 0xM..., 0xH..., 0xR...,
+        // never signed (LLVM reads `-0x10` as `-0` and a word).
+        if j == start && self.at(j) == b'0' && self.at(j + 1) == b'x' {
             let mut k = j + 2;
             if matches!(self.at(k), b'K' | b'L' | b'M' | b'H' | b'R') {
                 k += 1;

@@ -14,6 +14,7 @@ mod debug_info;
 mod error;
 mod intrinsics;
 mod lexer;
+pub(crate) use lexer::unescape;
 mod parser;
 mod pieces;
 pub(crate) mod verify;

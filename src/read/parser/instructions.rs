@@ -471,7 +471,7 @@ impl<'a> Parser<'a> {
     fn mask_element_holds(&self, element: Value, limit: u64) -> bool {
         match self.constant_of(element) {
             Some(Const::Undef | Const::Poison | Const::Zero | Const::Expr(_)) => true,
-            Some(Const::Int(span)) => {
+            Some(Const::Int(span, _)) => {
                 int_literal(&self.src[span.range()]).is_none_or(|v| u64::from(v as u32) < limit)
             }
             _ => false,
@@ -483,7 +483,7 @@ impl<'a> Parser<'a> {
     /// expression, which LLVM folds: not compared); `Err` for anything else.
     fn case_value(&self, value: Value, bits: u32) -> Result<Option<u128>, ()> {
         let text = match self.constant_of(value) {
-            Some(Const::Int(span)) => &self.src[span.range()],
+            Some(Const::Int(span, _)) => &self.src[span.range()],
             Some(Const::Zero) => b"0",
             Some(Const::Expr(_)) => return Ok(None),
             _ => return Err(()),

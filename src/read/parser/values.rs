@@ -19,12 +19,12 @@ impl<'a> Parser<'a> {
                 Ok(Value::global(u))
             }
             Tok::Int | Tok::HexInt => {
-                // A decimal literal is an integer (`0x` also spells a float's bits).
-                if t.kind == Tok::Int && !matches!(self.body_ty(ty), Type::Int(_)) {
+                // Decimal, `u0x` and `s0x` literals are integers (`0x` spells a float's bits).
+                let Type::Int(width) = *self.body_ty(ty) else {
                     return Err(self.err_at(t.span, "integer constant must have integer type"));
-                }
+                };
                 self.bump();
-                Ok(self.push_const(Const::Int(t.span)))
+                Ok(self.push_const(Const::Int(t.span, width)))
             }
             Tok::Float | Tok::HexFloat => {
                 self.bump();
@@ -364,7 +364,7 @@ impl<'a> Parser<'a> {
         let t = self.tok;
         let w = self.text(t);
         let simple = match w {
-            b"true" | b"false" => Some(Const::Int(t.span)),
+            b"true" | b"false" => Some(Const::Int(t.span, 1)),
             b"null" => Some(Const::Null),
             b"none" => Some(Const::None),
             b"undef" => Some(Const::Undef),
@@ -452,7 +452,18 @@ impl<'a> Parser<'a> {
                 let ety = self.parse_type()?;
                 let v = self.parse_value(ety)?;
                 self.expect(Tok::RParen, "')'")?;
-                Ok(self.push_const(Const::Splat(ety, v)))
+                let Type::Vector { elem, .. } = *self.body_ty(ty) else {
+                    return Err(self.err_at(t.span, "vector constant must have vector type"));
+                };
+                if !self.same_type(elem, ety) {
+                    let message = format!(
+                        "constant expression type mismatch: got type '{}' but expected '{}'",
+                        self.type_text(ety),
+                        self.type_text(elem)
+                    );
+                    return Err(self.err_at(t.span, message));
+                }
+                Ok(self.push_const(Const::Splat(ty, v)))
             }
             b"asm" => {
                 while matches!(
