@@ -106,6 +106,45 @@ fn counts_agree_with_llvm() {
     assert!(functions > 0);
 }
 
+/// Each function's structural hash (by which LLVM orders the functions it merges, and mergefn
+/// the texts it writes) is the one `opt-22 -passes='print<structural-hash>'` prints.
+#[test]
+fn structural_hashes_agree_with_llvm() {
+    let Some(opt) = common::opt() else { return };
+    let mut functions = 0;
+    for path in all_modules() {
+        let m = reads(&path);
+        let out = Command::new(opt)
+            .args(["-passes=print<structural-hash>", "-disable-output"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", path.display());
+        let theirs: BTreeMap<String, String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter_map(|l| l.strip_prefix("Function ")?.rsplit_once(" Hash: "))
+            .map(|(name, hash)| (name.to_string(), hash.to_string()))
+            .collect();
+        for f in m.functions.values() {
+            let (Some(body), mergefn::model::GlobalName::Named(name)) =
+                (&f.body, &m.globals[f.global].name)
+            else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(name);
+            let ours = format!("{:016x}", body.llvm_hash);
+            assert_eq!(
+                theirs.get(&*name),
+                Some(&ours),
+                "{}: @{name}",
+                path.display()
+            );
+            functions += 1;
+        }
+    }
+    assert!(functions > 0);
+}
+
 /// The located error reading `src` gives: a syntax error or a name never defined.
 fn syntax_error(src: &str) -> mergefn::read::Diagnostic {
     match parse(src.to_string()) {

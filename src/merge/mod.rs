@@ -1115,6 +1115,7 @@ fn merge_rounds(
     let mut private_bodies = Vec::new();
     let mut dropped = Dropped::default();
     let mut last_round: Option<LastRound> = None;
+    let llvm_ranks = llvm_insertion_ranks(m);
     loop {
         report.rounds += 1;
         let (candidates, set_aside) =
@@ -1125,7 +1126,7 @@ fn merge_rounds(
         let mut addresses_changed = false;
         let mut edits = RoundEdits::default();
         for (mut members, llvm_round) in classes.into_iter().zip(llvm_rounds) {
-            let mut folds = llvm_fold_order(m, &members);
+            let mut folds = llvm_fold_order(m, &members, &llvm_ranks);
             // Found by member, once each: a class may have thousands.
             folds.sort_unstable_by_key(|&(g, _)| g);
             let order = |f| {
@@ -1404,14 +1405,30 @@ fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) ->
     (0..classes.len()).map(|i| rounds.of(i)).collect()
 }
 
-/// The order in which LLVM folds the members of a class, as (member, (module position of the
-/// function whose insertion folds it, which text of that insertion it is)). LLVM inserts
-/// functions one by one in module order (within one structural hash: mergefn computes none,
-/// so classes interleave by module position alone); on meeting an equal one it keeps the
-/// one its order prefers (strong before interposable, external before local, then by name) and
-/// folds the other. A kept interposable or ODR function first moves its body to a private
-/// function, then gets its own thunk, written after the other's.
-fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
+/// Each definition's place in the order LLVM's MergeFunctions inserts functions: by their
+/// structural hashes (`BodyInfo::llvm_hash`), functions of one hash in module order.
+fn llvm_insertion_ranks(m: &Module) -> SecondaryMap<FuncId, u32> {
+    let hash = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.llvm_hash);
+    let mut order: Vec<FuncId> = m.definitions().collect();
+    order.sort_by_key(|&f| (hash(f), f));
+    let mut ranks = SecondaryMap::new();
+    for (rank, f) in order.into_iter().enumerate() {
+        ranks[f] = rank as u32;
+    }
+    ranks
+}
+
+/// The order in which LLVM folds the members of a class, as (member, (place in LLVM's order
+/// of insertion, [`llvm_insertion_ranks`], of the function whose insertion folds it, which text
+/// of that insertion it is)). LLVM inserts functions one by one in that order; on meeting an
+/// equal one it keeps the one its order prefers (strong before interposable, external before
+/// local, then by name) and folds the other. A kept interposable or ODR function first moves
+/// its body to a private function, then gets its own thunk, written after the other's.
+fn llvm_fold_order(
+    m: &Module,
+    members: &[FuncId],
+    ranks: &SecondaryMap<FuncId, u32>,
+) -> Vec<(FuncId, (u32, u8))> {
     #[derive(Clone, Copy)]
     enum Held {
         Function(FuncId),
@@ -1440,14 +1457,14 @@ fn llvm_fold_order(m: &Module, members: &[FuncId]) -> Vec<(FuncId, (u32, u8))> {
         }
     };
     let mut in_order = members.to_vec();
-    in_order.sort_unstable();
+    in_order.sort_unstable_by_key(|&f| ranks[f]);
     let mut folds = Vec::new();
     let Some((&first, rest)) = in_order.split_first() else {
         return folds;
     };
     let mut held = Held::Function(first);
     for &new in rest {
-        let at = new.as_u32();
+        let at = ranks[new];
         let (kept, folded) = if stays(held, Held::Function(new)) {
             (held, Held::Function(new))
         } else {

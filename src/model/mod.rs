@@ -555,7 +555,145 @@ pub enum Opcode {
     Freeze,
 }
 
+/// LLVM 22's `StructuralHash(F)` (`llvm/lib/IR/StructuralHash.cpp`, not detailed), checked
+/// against `opt-22 -passes='print<structural-hash>'`: xxh3 of the 64-bit words 4 (the
+/// starting hash), a function header, the varargs flag, the argument count, then each block in
+/// LLVM's walk ([`llvm_walk`]) as a block header and the xxh3 of each instruction's opcode.
+/// `blocks` gives that walk, each block's opcodes.
+pub fn llvm_structural_hash<B: Iterator<Item = Opcode>>(
+    varargs: bool,
+    args: usize,
+    blocks: impl Iterator<Item = B>,
+) -> u64 {
+    const FUNCTION_HEADER: u64 = 0x6264_2d6b_6b2d_6b72;
+    const BLOCK_HEADER: u64 = 45798;
+    let mut words: Vec<u8> = Vec::with_capacity(64);
+    let mut push = |word: u64| words.extend_from_slice(&word.to_le_bytes());
+    for word in [4, FUNCTION_HEADER, varargs.into(), args as u64] {
+        push(word);
+    }
+    for opcodes in blocks {
+        push(BLOCK_HEADER);
+        for op in opcodes {
+            push(op.llvm_hash());
+        }
+    }
+    xxhash_rust::xxh3::xxh3_64(&words)
+}
+
+/// The blocks in the order of LLVM's structural hash, from block 0: a stack, each block's
+/// successors pushed in order when first met, the last pushed walked next.
+pub fn llvm_walk<S: IntoIterator<Item = usize>>(
+    blocks: usize,
+    mut successors: impl FnMut(usize) -> S,
+) -> Vec<usize> {
+    let mut order = Vec::with_capacity(blocks);
+    if blocks == 0 {
+        return order;
+    }
+    let mut seen = vec![false; blocks];
+    seen[0] = true;
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        order.push(b);
+        for s in successors(b) {
+            if !std::mem::replace(&mut seen[s], true) {
+                stack.push(s);
+            }
+        }
+    }
+    order
+}
+
 impl Opcode {
+    /// The hash LLVM's structural hash takes of an instruction of this opcode: xxh3 of its
+    /// number, as a 64-bit word.
+    fn llvm_hash(self) -> u64 {
+        const HASHES: [u64; 69] = {
+            let mut hashes = [0; 69];
+            let mut n = 0;
+            while n < hashes.len() {
+                hashes[n] = xxhash_rust::const_xxh3::xxh3_64(&(n as u64).to_le_bytes());
+                n += 1;
+            }
+            hashes
+        };
+        HASHES[self.llvm_number() as usize]
+    }
+
+    /// The opcode's number in LLVM 22 (`Instruction.def`).
+    pub fn llvm_number(self) -> u64 {
+        use Opcode::*;
+        match self {
+            Ret => 1,
+            Br => 2,
+            Switch => 3,
+            IndirectBr => 4,
+            Invoke => 5,
+            Resume => 6,
+            Unreachable => 7,
+            CleanupRet => 8,
+            CatchRet => 9,
+            CatchSwitch => 10,
+            CallBr => 11,
+            FNeg => 12,
+            Add => 13,
+            FAdd => 14,
+            Sub => 15,
+            FSub => 16,
+            Mul => 17,
+            FMul => 18,
+            UDiv => 19,
+            SDiv => 20,
+            FDiv => 21,
+            URem => 22,
+            SRem => 23,
+            FRem => 24,
+            Shl => 25,
+            LShr => 26,
+            AShr => 27,
+            And => 28,
+            Or => 29,
+            Xor => 30,
+            Alloca => 31,
+            Load => 32,
+            Store => 33,
+            GetElementPtr => 34,
+            Fence => 35,
+            AtomicCmpXchg => 36,
+            AtomicRmw => 37,
+            Trunc => 38,
+            ZExt => 39,
+            SExt => 40,
+            FpToUi => 41,
+            FpToSi => 42,
+            UiToFp => 43,
+            SiToFp => 44,
+            FpTrunc => 45,
+            FpExt => 46,
+            PtrToInt => 47,
+            PtrToAddr => 48,
+            IntToPtr => 49,
+            BitCast => 50,
+            AddrSpaceCast => 51,
+            CleanupPad => 52,
+            CatchPad => 53,
+            ICmp => 54,
+            FCmp => 55,
+            Phi => 56,
+            Call => 57,
+            Select => 58,
+            VaArg => 61,
+            ExtractElement => 62,
+            InsertElement => 63,
+            ShuffleVector => 64,
+            ExtractValue => 65,
+            InsertValue => 66,
+            LandingPad => 67,
+            Freeze => 68,
+        }
+    }
+
     pub fn from_keyword(w: &[u8]) -> Option<Opcode> {
         use Opcode::*;
         Some(match w {
@@ -798,6 +936,9 @@ pub struct BodyInfo {
     /// A hash of the block sizes and opcodes along the walk of §3. Two functions whose
     /// fingerprints are equal have equal shapes, so a shape met once rules a function out.
     pub shape: u64,
+    /// LLVM's `StructuralHash` of the function ([`llvm_structural_hash`]), by which LLVM
+    /// orders the functions it merges, and mergefn the texts it writes as LLVM writes them.
+    pub llvm_hash: u64,
     /// It passes a `distinct` metadata node to an intrinsic (§1).
     pub passes_distinct_metadata: bool,
     /// The uses of globals inside the body: one run of ids, in source order.

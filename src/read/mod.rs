@@ -26,6 +26,7 @@ pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
 
 use crate::model::*;
+use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser, TopLevel, UseListCheck};
 pub(crate) use parser::{Scratch, strip_name};
@@ -904,10 +905,22 @@ fn read_whole<'a>(
     // again).
     uses.shrink_to_fit();
     let walk = body.reachable_blocks();
+    let func = &m.functions[f];
+    let llvm_walk = crate::model::llvm_walk(body.blocks.len(), |b| {
+        body.successors(BlockId::new(b)).map(|s| s.index())
+    });
     let info = BodyInfo {
         span: body.span,
         blocks: body.blocks.len() as u32,
         insts: body.insts.len() as u32,
+        llvm_hash: crate::model::llvm_structural_hash(
+            func.varargs,
+            func.params.len(),
+            llvm_walk.iter().map(|&b| {
+                let block = &body.blocks[BlockId::new(b)];
+                block.insts().map(|i| body.insts[i].opcode)
+            }),
+        ),
         passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
         ..walk_facts(walk.iter().map(|&b| {
             let block = &body.blocks[b];
@@ -983,6 +996,7 @@ where
         reachable_blocks,
         reachable_insts,
         shape: shape.finish(),
+        llvm_hash: 0,
         passes_distinct_metadata: false,
         first_use: 0,
         use_count: 0,

@@ -66,7 +66,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    let facts = join(m, &pieces, &mut gathered);
+    let facts = join(m, f, &pieces, &mut gathered);
     // Freeing the pieces' tables (tens of thousands of entries, large blocks of memory) takes
     // a fifth of a millisecond for a body of half a megabyte: a thread of the pool does it,
     // off the reading's path.
@@ -107,7 +107,7 @@ struct Gathered {
     /// of `targets`).
     blocks: Vec<GatheredBlock>,
     /// The opcode of every instruction, in order.
-    opcodes: Vec<u8>,
+    opcodes: Vec<Opcode>,
     targets: Vec<Target>,
     passes_distinct_metadata: bool,
     /// What LLVM's verifier checks that the piece leaves to the join, in its own numbering
@@ -133,7 +133,7 @@ impl Gathered {
     /// personality or not.
     fn of(m: &Module, piece: &Piece, first: bool, personality: bool) -> Gathered {
         let body = piece.body();
-        let opcodes = body.insts.values().map(|i| i.opcode as u8).collect();
+        let opcodes = body.insts.values().map(|i| i.opcode).collect();
         let mut targets = Vec::new();
         let blocks = body
             .blocks
@@ -171,7 +171,7 @@ impl Gathered {
 }
 
 /// The facts of the body the pieces make, if they make one (see the module's comment).
-fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyFacts> {
+fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyFacts> {
     let mut next_number = pieces[0].next_number();
     for piece in &pieces[1..] {
         if let Some(first) = piece.first_number() {
@@ -227,14 +227,33 @@ fn join(m: &Module, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyF
         stack[at..].reverse();
     }
     let last = pieces.last()?;
+    let func = &m.functions[f];
+    let llvm_walk = crate::model::llvm_walk(blocks, |b| {
+        branches.successors(b as u32).iter().map(|&t| t as usize)
+    });
+    let block_at = |b: usize| {
+        let i = first_block.partition_point(|&first| first <= b) - 1;
+        let g = &gathered[i];
+        g.opcodes[g.blocks[b - first_block[i]].insts.clone()]
+            .iter()
+            .copied()
+    };
+    let llvm_hash = crate::model::llvm_structural_hash(
+        func.varargs,
+        func.params.len(),
+        llvm_walk.into_iter().map(block_at),
+    );
     let info = BodyInfo {
+        llvm_hash,
         span: pieces[0].span.to(last.span),
         blocks: blocks as u32,
         insts: gathered.iter().map(|g| g.opcodes.len() as u32).sum(),
         passes_distinct_metadata: gathered.iter().any(|g| g.passes_distinct_metadata),
         ..walk_facts(walk.iter().map(|&(i, b)| {
             let g = &gathered[i];
-            g.opcodes[g.blocks[b.index()].insts.clone()].iter().copied()
+            g.opcodes[g.blocks[b.index()].insts.clone()]
+                .iter()
+                .map(|&o| o as u8)
         }))
     };
     let uses = pieces.iter().flat_map(|p| p.uses.iter().copied()).collect();
@@ -280,7 +299,7 @@ fn verified(
                 .map(|(j, b)| (first_block[j] + b.index()) as u32);
             let opcodes = &g.opcodes[block.insts.clone()];
             let first = (first_inst[i] + block.insts.start) as u32;
-            let eh = BlockEh::of(first, opcodes.len() as u32, |k| opcodes[k as usize]);
+            let eh = BlockEh::of(first, opcodes.len() as u32, |k| opcodes[k as usize] as u8);
             branches.push_block(terminator as u32, successors, eh);
         }
     }
@@ -302,7 +321,7 @@ fn verified(
                 Place::Inst {
                     block: (first_block[j] + block) as u32,
                     inst: (first_inst[j] + d.index()) as u32,
-                    on_edge: opcode == Opcode::Invoke as u8,
+                    on_edge: opcode == Opcode::Invoke,
                 }
             }
         })

@@ -162,6 +162,7 @@ impl<'a> Parser<'a> {
                 reachable_blocks: 0,
                 reachable_insts: 0,
                 shape: 0,
+                llvm_hash: 0,
                 passes_distinct_metadata: false,
                 first_use: 0,
                 use_count: 0,
