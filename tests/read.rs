@@ -1661,6 +1661,11 @@ fn types_are_checked_where_llvm_checks_them() {
         ),
         ("@g = global i64 splat (i64 1)\n".into(), (1, 17), "vector constant must have vector type"),
         (
+            "define void @f() {\n  call void asm alignstack sideeffect \"\", \"\"()\n  ret void\n}\n".into(),
+            (2, 28),
+            "the assembly string",
+        ),
+        (
             "define i32 @f() {\n  ret ptr null\n}\n".into(),
             (2, 7),
             "value doesn't match function result type 'i32'",

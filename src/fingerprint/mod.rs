@@ -1051,15 +1051,22 @@ impl<'a, 'm> Encoder<'a, 'm> {
     }
 
     /// The width of a getelementptr's indices, given its base's type item: that of the
-    /// pointer's address space, or 0 if the base is not a pointer (a vector of them).
+    /// pointers' address space (a pointer's, or a vector of them), or 0 for any other base.
     fn gep_index_bits(&self, base: Item) -> u32 {
-        match base {
-            Item::Type(t) => match *self.body.ty(self.m, t) {
-                Type::Ptr(space) => self.m.data_layout.index_bits(space).clamp(1, 64),
-                _ => 0,
+        let Item::Type(t) = base else {
+            return 0;
+        };
+        let (m, body) = (self.m, self.body);
+        let space = match *body.ty(m, t) {
+            Type::Ptr(space) => space,
+            // A vector of pointers, each moved alike by scalar indices.
+            Type::Vector { elem, .. } => match *body.ty(m, elem) {
+                Type::Ptr(space) => space,
+                _ => return 0,
             },
-            _ => 0,
-        }
+            _ => return 0,
+        };
+        m.data_layout.index_bits(space).clamp(1, 64)
     }
 
     /// The room `t` takes in memory: the module's types from the tables, a body's own
@@ -1588,6 +1595,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
         }
     }
 
+    /// A string's contents by the bytes they stand for (`\\61` is `a`).
+    fn string(&mut self, escaped: &[u8]) {
+        match escaped.contains(&b'\\') {
+            true => self.bytes(&crate::read::unescape(escaped)),
+            false => self.bytes(escaped),
+        }
+    }
+
     fn wide_num(&mut self, n: u128) {
         self.num(n as u64);
         self.num((n >> 64) as u64);
@@ -1690,8 +1705,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 }
             }
             Const::InlineAsm(s) => {
+                // Its words, then its two strings by what they hold.
                 self.byte(tag::ASM);
-                self.text(*s);
+                let text = m.bytes(*s);
+                let open = text.iter().position(|&b| b == b'"').unwrap_or(text.len());
+                self.bytes(text[..open].trim_ascii());
+                for string in text[open..].split(|&b| b == b'"').skip(1).step_by(2) {
+                    self.string(string);
+                }
             }
             Const::Metadata(md) => self.md(*md),
         }
@@ -1780,7 +1801,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
             MdRef::Node(id) => self.md_node(id),
             MdRef::Str(s) => {
                 self.byte(tag::MD_STRING);
-                self.text(s);
+                let text = self.m.bytes(s);
+                self.string(&text[2..text.len() - 1]);
             }
             MdRef::Value(t, v) => {
                 self.byte(tag::MD_VALUE);

@@ -466,11 +466,16 @@ impl<'a> Parser<'a> {
                 Ok(self.push_const(Const::Splat(ty, v)))
             }
             b"asm" => {
-                while matches!(
-                    self.word(),
-                    b"sideeffect" | b"alignstack" | b"inteldialect" | b"unwind"
-                ) {
-                    self.bump();
+                // Each at most once, in this order, as LLVM takes them.
+                for word in [
+                    &b"sideeffect"[..],
+                    b"alignstack",
+                    b"inteldialect",
+                    b"unwind",
+                ] {
+                    if self.word() == word {
+                        self.bump();
+                    }
                 }
                 self.expect(Tok::Str, "the assembly string")?;
                 self.expect(Tok::Comma, "','")?;
