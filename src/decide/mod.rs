@@ -78,9 +78,11 @@ pub fn rank_members(m: &Module, members: &mut [FuncId]) {
     });
 }
 
-/// Whether a thunk may replace this body: not varargs, not a calling convention that forbids
-/// calls, and not a single block of fewer than two instructions (a thunk would be no smaller).
-pub fn can_thunk(m: &Module, f: FuncId) -> bool {
+/// Whether a thunk calling `kept`'s body may replace `f`: not varargs, not a calling
+/// convention that forbids calls, and the kept body not a single block of fewer than two
+/// instructions (a thunk would be no smaller). As LLVM's `canCreateThunkFor`, the size is the
+/// kept body's, unreachable blocks counted: `f` may differ there.
+pub fn can_thunk(m: &Module, f: FuncId, kept: FuncId) -> bool {
     let func = &m.functions[f];
     if func.varargs {
         return false;
@@ -90,7 +92,7 @@ pub fn can_thunk(m: &Module, f: FuncId) -> bool {
     {
         return false;
     }
-    match &func.body {
+    match &m.functions[kept].body {
         Some(body) => !(body.blocks == 1 && body.insts < 2),
         None => false,
     }
@@ -136,7 +138,10 @@ pub fn decide(
     };
     let partner = members.iter().copied().filter(|&f| f != survivor).min();
     let private_body = needs_private_body(m, survivor);
-    if private_body && !can_thunk(m, survivor) && !members.iter().all(|&f| can_alias(m, opts, f)) {
+    if private_body
+        && !can_thunk(m, survivor, survivor)
+        && !members.iter().all(|&f| can_alias(m, opts, f))
+    {
         return None;
     }
     // Folded into a body kept elsewhere: every use moves if the member's address is not

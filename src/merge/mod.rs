@@ -180,8 +180,8 @@ struct Pending {
 }
 
 /// A member's place in the order LLVM folds in: the round of re-examination (ours, then
-/// LLVM's within ours), the module position of the function whose insertion folded it, and
-/// which of the two texts that insertion writes comes first.
+/// LLVM's within ours), the place in LLVM's order of insertion of the function whose
+/// insertion folded it, and which of the two texts that insertion writes comes first.
 type FoldOrder = (u32, u32, u32, u8);
 
 /// Why a function does not take part in merging, if it does not (§1).
@@ -1656,7 +1656,7 @@ fn write_member(
             &m.globals[p.name].name,
             &target_name,
         ))
-    } else if decide::can_thunk(m, p.header) {
+    } else if decide::can_thunk(m, p.header, p.target) {
         p.fate = Some(Fate::Thunk);
         let text = if opts.preserve_debug_info && p.in_place {
             let kept = kept_entry(m, p.header);
