@@ -8,13 +8,18 @@ Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
         counted with those mergefn reads all the same (it checks only part of what the
         verifier checks: see src/read/verify.rs);
   merge every file opt-22 reads, merged by `mergefn merge`, must pass `opt-22 -passes=verify`;
+  fold  the functions opt-22 folds in each file it merges (gone, or now forwarding to another
+        where they did not forward before)
+        against those mergefn folds: counted, those opt-22 alone folds grouped by the reason
+        `mergefn explain` gives, and the files where mergefn alone folds one listed (the class
+        mates of a function either folds count as that function: the survivor is a choice);
   lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
         compare), counted as they pass as is, and as they pass with our output printed again
         by `opt-22 -S` (ours keeps the input's text, opt prints its own: `align 1` spelled
         out, parameters numbered...);
 and prints the files refused or invalid and the tests failed, for a person to explain.
 """
-import os, re, subprocess, sys, tempfile
+import json, os, re, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 mergefn, tests = sys.argv[1], sys.argv[2]
@@ -56,6 +61,76 @@ def read_check(path):
         if open(path, "rb").read() != open(out.name, "rb").read():
             return "differs after a round trip"
     return "ok"
+
+
+DEFINE = re.compile(r'^define [^@]*(@(?:"[^"]*"|[-\w$.]+))\(')
+FORWARD_CAST = re.compile(r"^%\S+ = (ptrtoint|inttoptr|bitcast|extractvalue|insertvalue) ")
+
+
+def bodies(text):
+    """Function name -> (whether its body only forwards to another, its lines), as opt-22
+    prints them."""
+    out, name, lines = {}, None, []
+    for line in text.splitlines():
+        m = DEFINE.match(line)
+        if m:
+            name, lines = m.group(1), []
+        elif name and line.startswith("}"):
+            calls = [l for l in lines if " call " in l]
+            rest = [l for l in lines if " call " not in l and not FORWARD_CAST.match(l)
+                    and not l.startswith("ret ") and not l.startswith("#dbg")]
+            out[name] = (len(calls) == 1 and "tail call" in calls[0] and not rest, lines)
+            name = None
+        elif name:
+            line = line.split(";")[0].strip()
+            if line:
+                lines.append(line)
+    return out
+
+
+def fold_check(path):
+    """(functions opt-22 folds, functions mergefn folds, [(opt-22 alone, the reason mergefn
+    gives)], [mergefn alone])."""
+    before = run(["opt-22", "-S", path, "-o", "-"]).stdout
+    after = run(["opt-22", "-S", "-passes=mergefunc", path, "-o", "-"])
+    if after.returncode != 0:
+        return None
+    b, a = bodies(before), bodies(after.stdout)
+    numbered = re.compile(r"^@\d+$")
+    # A function that forwarded before and forwards elsewhere after had its call redirected.
+    theirs = {n for n, (forwarded, lines) in b.items() if not numbered.match(n)
+              and (n not in a or (a[n][0] and not forwarded and a[n][1] != lines))}
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "report.json")
+        p = run([mergefn, "merge", path, "-o", os.path.join(d, "out.ll"), "--report", report])
+        if p.returncode != 0:
+            return None
+        classes = json.load(open(report))["classes"]
+    ours, mates = set(), {}
+    for c in classes:
+        names = [m["name"] for m in c["members"]]
+        for m in c["members"]:
+            mates[m["name"]] = names
+            if m["fate"] not in ("survivor", "kept") and not numbered.match(m["name"]):
+                ours.add(m["name"])
+    # Counted alike on both sides: a function that forwarded before is left out.
+    ours -= {n for n, (forwarded, _) in b.items() if forwarded}
+    swapped = lambda n, other: any(x in other for x in mates.get(n, []))
+    alone = []
+    for n in sorted(theirs - ours):
+        if swapped(n, ours):
+            continue
+        # The function opt-22's thunk calls, if any, against which to ask why.
+        target = next((re.search(r"@[-\w$.\"]+(?=\()", l.split(" call ", 1)[1]) for l in a.get(n, (0, []))[1]
+                       if " call " in l), None)
+        why = "gone (no thunk to ask about)"
+        if target:
+            out = run([mergefn, "explain", path, n, target.group(0)]).stdout
+            rule = re.search(r"rule: (.*)|does not take part \((.*)\)|(merge: they are equal)", out)
+            why = next((g for g in rule.groups() if g), "?") if rule else out.strip()[:80]
+        alone.append((n, why))
+    extra = sorted(n for n in ours - theirs if not swapped(n, theirs))
+    return (len(theirs), len(ours), alone, extra)
 
 
 def merge_check(path):
@@ -117,6 +192,24 @@ failed = [(f, r) for f, r in zip(readable, merged) if r is not None]
 print(f"merge: {len(readable)} files merged, {len(failed)} refused or invalid after merging")
 for f, r in failed:
     print(f"  {os.path.relpath(f, tests)}: {r}")
+
+with ThreadPoolExecutor(os.cpu_count()) as pool:
+    folds = [(f, r) for f, r in zip(readable, pool.map(fold_check, readable)) if r]
+reasons = {}
+for f, (_, _, alone, _) in folds:
+    for n, why in alone:
+        # The reason without the instruction it names (`here \`call\``).
+        reasons.setdefault(re.sub(r"; here .*", "", why), []).append(f"{os.path.relpath(f, tests)} {n}")
+print(
+    f"fold: {len(folds)} files merged by both, opt-22 folds {sum(r[0] for _, r in folds)} "
+    f"functions, mergefn {sum(r[1] for _, r in folds)}; opt-22 alone "
+    f"{sum(len(r[2]) for _, r in folds)}, mergefn alone {sum(len(r[3]) for _, r in folds)}"
+)
+for why, where in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
+    print(f"  opt-22 alone, {len(where)}: {why} (e.g. {where[0]})")
+for f, (_, _, _, extra) in folds:
+    if extra:
+        print(f"  mergefn alone: {os.path.relpath(f, tests)}: {' '.join(extra[:4])}")
 
 merge_tests = [f for f in files if "/MergeFunc/" in f]
 with ThreadPoolExecutor(os.cpu_count()) as pool:
