@@ -298,25 +298,10 @@ mod tests {
             &["initializes((0, 4))", "initializes( ( 0 , 4 ) )"],
             &["noundef"],
         ];
-        let mut seen = Vec::new();
-        for group in groups {
-            let first = attribute_key(group[0].as_bytes()).into_owned();
-            for other in &group[1..] {
-                let key = attribute_key(other.as_bytes());
-                assert_eq!(
-                    String::from_utf8_lossy(&key),
-                    String::from_utf8_lossy(&first),
-                    "{other} against {}",
-                    group[0]
-                );
-            }
-            assert!(
-                !seen.contains(&first),
-                "{} equals an earlier group",
-                group[0]
-            );
-            seen.push(first);
-        }
+        let key = |g: usize, i: usize| {
+            String::from_utf8_lossy(&attribute_key(groups[g][i].as_bytes())).into_owned()
+        };
+        crate::fingerprint::tests::assert_spelling_groups(groups, key);
         // LLVM's own spellings cost no copy.
         for printed in [
             "align 8",

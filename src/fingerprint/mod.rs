@@ -2030,7 +2030,7 @@ fn label_end(text: &[u8]) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Each group of bodies is one function spelled in different ways LLVM's parser reads
@@ -2152,15 +2152,20 @@ mod tests {
             let f = m.function_of(m.lookup(&name).unwrap()).unwrap();
             fingerprint(&cx, f, &m.body(f).unwrap()).bytes
         };
+        assert_spelling_groups(groups, |g, i| print(format!("f{g}_{i}")));
+    }
+
+    /// Each group's spellings have one key (`key(group, spelling)`), which differs from every
+    /// earlier group's.
+    pub(super) fn assert_spelling_groups<K: PartialEq + std::fmt::Debug>(
+        groups: &[&[&str]],
+        key: impl Fn(usize, usize) -> K,
+    ) {
         let mut seen = Vec::new();
         for (g, group) in groups.iter().enumerate() {
-            let first = print(format!("f{g}_0"));
-            for (i, inst) in group.iter().enumerate().skip(1) {
-                assert!(
-                    print(format!("f{g}_{i}")) == first,
-                    "{inst} differs from {}",
-                    group[0]
-                );
+            let first = key(g, 0);
+            for (i, spelling) in group.iter().enumerate().skip(1) {
+                assert_eq!(key(g, i), first, "{spelling} against {}", group[0]);
             }
             assert!(
                 !seen.contains(&first),

@@ -245,7 +245,7 @@ impl DataLayout {
                 len,
                 elem,
             } => {
-                let bits = self.primitive_bits(resolve(elem)?)?.checked_mul(len)?;
+                let bits = self.vector_bits(len, elem, resolve)?;
                 let store = bits.div_ceil(8);
                 // The alignment the string gives vectors of this width, else the store size
                 // rounded up to a power of two.
@@ -319,6 +319,12 @@ impl DataLayout {
         Some((align_to(size, align)?, align))
     }
 
+    /// The width in bits of a vector of `len` elements of type `elem` (integers, floats or
+    /// pointers).
+    fn vector_bits<'t>(&self, len: u64, elem: TypeId, resolve: &Resolve<'t>) -> Option<u64> {
+        self.primitive_bits(resolve(elem)?)?.checked_mul(len)
+    }
+
     /// The width in bits of an integer, float or pointer type.
     fn primitive_bits(&self, ty: &Type) -> Option<u64> {
         Some(match *ty {
@@ -367,8 +373,7 @@ impl DataLayout {
                 elem,
             } => {
                 // The string's for this width, else the natural alignment, the ABI one.
-                let bits = self.primitive_bits(resolve(elem)?)?.checked_mul(len)?;
-                let bits = u32::try_from(bits).ok()?;
+                let bits = u32::try_from(self.vector_bits(len, elem, resolve)?).ok()?;
                 exact_spec(&self.vectors, bits).map_or(abi, |s| s.2)
             }
             Type::Array(_, elem) => element(elem)?,
