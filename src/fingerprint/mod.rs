@@ -811,7 +811,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 | Opcode::AtomicRmw
                 | Opcode::AtomicCmpXchg
         );
-        let (mut flags, mut align) = (0, None);
+        let (mut flags, mut align, mut allocated_type_seen) = (0, None, false);
         // Where the flags are, for `explain`: a GEP's are its own rule.
         let flags_part = match op {
             Opcode::GetElementPtr => Part::GepFlags,
@@ -856,14 +856,11 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 }
                 _ => self.item(*item, is_callee),
             }
-            // An alloca of one element says so or not: `i32 1` either way.
+            // An alloca of one element says so or not: `i32 1` either way (its count, when
+            // written, is the type and value after the allocated type).
             if op == Opcode::Alloca
                 && matches!(item, Item::Type(_))
-                && at
-                    == items
-                        .iter()
-                        .position(|i| matches!(i, Item::Type(_)))
-                        .unwrap_or(0)
+                && !std::mem::replace(&mut allocated_type_seen, true)
                 && !matches!(items.get(at + 1), Some(Item::Type(_)))
             {
                 ScalarType::encoding(self.m, &Type::Int(32))
