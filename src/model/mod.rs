@@ -1042,19 +1042,28 @@ impl Body {
             })
     }
 
-    /// The locals a block's terminator names (its targets among them), in operand order.
+    /// The locals a block's terminator names (its targets among them), in LLVM's operand
+    /// order: the text's, but for a `catchswitch`, whose unwind destination, written last,
+    /// is LLVM's first successor.
     pub fn terminator_locals(&self, block: BlockId) -> impl Iterator<Item = LocalId> + '_ {
         let b = &self.blocks[block];
         let term = (b.inst_count > 0).then(|| InstId::from_u32(b.first_inst + b.inst_count - 1));
-        term.into_iter()
-            .flat_map(move |t| self.items(t).iter())
-            .filter_map(|item| match item {
-                Item::Value(v) => match v.kind() {
-                    ValueKind::Local(l) => Some(l),
-                    _ => None,
-                },
+        let items = term.map_or(&[][..], |t| self.items(t));
+        let (first, rest) = match (term, items.split_last()) {
+            (Some(t), Some((unwind @ Item::Value(_), handlers)))
+                if self.insts[t].opcode == Opcode::CatchSwitch =>
+            {
+                (std::slice::from_ref(unwind), handlers)
+            }
+            _ => (&[][..], items),
+        };
+        first.iter().chain(rest).filter_map(|item| match item {
+            Item::Value(v) => match v.kind() {
+                ValueKind::Local(l) => Some(l),
                 _ => None,
-            })
+            },
+            _ => None,
+        })
     }
 }
 
