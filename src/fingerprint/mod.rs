@@ -1554,7 +1554,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
     /// the null of its width; a literal too long to read, by its text.
     fn int(&mut self, s: Span, width: u32) {
         match int_value(self.m.bytes(s), width) {
-            Some(IntValue::Bits(0) | IntValue::Wide(0, false)) => self.byte(tag::ZERO),
+            Some(value) if value.is_zero() => self.byte(tag::ZERO),
             Some(IntValue::Bits(bits)) => {
                 self.byte(tag::INT);
                 self.wide_num(bits);
@@ -1575,7 +1575,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
     /// zero as the null of its width.
     fn float(&mut self, s: Span) {
         match float_key(self.m.bytes(s)) {
-            Some(FloatKey::Double(0) | FloatKey::Wide(_, 0)) => self.byte(tag::ZERO),
+            Some(key) if key.is_zero() => self.byte(tag::ZERO),
             Some(FloatKey::Double(bits)) => {
                 self.byte(tag::FLOAT);
                 self.num(bits);
@@ -1748,16 +1748,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
             Const::Null | Const::Zero => Some(tag::ZERO),
             Const::Undef => Some(tag::UNDEF),
             Const::Poison => Some(tag::POISON),
-            Const::Int(s, width) => matches!(
-                int_value(self.m.bytes(*s), *width),
-                Some(IntValue::Bits(0) | IntValue::Wide(0, false))
-            )
-            .then_some(tag::ZERO),
-            Const::Float(s) => matches!(
-                float_key(self.m.bytes(*s)),
-                Some(FloatKey::Double(0) | FloatKey::Wide(_, 0))
-            )
-            .then_some(tag::ZERO),
+            Const::Int(s, width) => int_value(self.m.bytes(*s), *width)
+                .is_some_and(IntValue::is_zero)
+                .then_some(tag::ZERO),
+            Const::Float(s) => float_key(self.m.bytes(*s))
+                .is_some_and(FloatKey::is_zero)
+                .then_some(tag::ZERO),
             Const::Bytes(s) => {
                 let text = self.m.bytes(*s);
                 let bytes = crate::read::unescape(&text[2..text.len() - 1]);
@@ -1927,12 +1923,9 @@ fn parenthesized<'w>(word: &'w [u8], name: &[u8]) -> Option<&'w [u8]> {
     Some(inner.strip_suffix(b")")?.trim_ascii())
 }
 
-/// A plain decimal number (leading zeros allowed, as LLVM reads them).
+/// A plain decimal number (leading zeros allowed, as LLVM reads them) that fits 64 bits.
 fn decimal(text: &[u8]) -> Option<u64> {
-    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(text).ok()?.parse().ok()
+    decimal_u128(text).and_then(|n| u64::try_from(n).ok())
 }
 
 /// The number of a calling convention, written by name (`fastcc`, `riscv_vls_cc(128)`) or by

@@ -31,8 +31,8 @@ fn int_literal_parts(text: &[u8]) -> Option<(u128, bool)> {
     }
 }
 
-/// An unsigned decimal integer that fits 128 bits.
-fn decimal_u128(text: &[u8]) -> Option<u128> {
+/// An unsigned decimal integer (leading zeros allowed, as LLVM reads them) that fits 128 bits.
+pub fn decimal_u128(text: &[u8]) -> Option<u128> {
     if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -73,6 +73,13 @@ pub fn int_value(text: &[u8], width: u32) -> Option<IntValue> {
     })
 }
 
+impl IntValue {
+    /// Whether the constant is zero, the null of its type.
+    pub fn is_zero(self) -> bool {
+        matches!(self, IntValue::Bits(0) | IntValue::Wide(0, false))
+    }
+}
+
 /// What a floating-point literal stands for, equal for two literals exactly when LLVM makes
 /// them the same constant of one type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +90,13 @@ pub enum FloatKey {
     /// `0xK` (x86_fp80), `0xL` (fp128) or `0xM` (ppc_fp128) with all their digits: the letter
     /// and the bits.
     Wide(u8, u128),
+}
+
+impl FloatKey {
+    /// Whether the constant is positive zero, the null of its type.
+    pub fn is_zero(self) -> bool {
+        matches!(self, FloatKey::Double(0) | FloatKey::Wide(_, 0))
+    }
 }
 
 /// The [`FloatKey`] of a literal the parser took for a floating-point type, or `None` for a

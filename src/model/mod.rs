@@ -16,7 +16,9 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 pub use data_layout::{DataLayout, Memory};
-pub use literals::{FloatKey, IntValue, decimal_i128, float_key, int_literal, int_value};
+pub use literals::{
+    FloatKey, IntValue, decimal_i128, decimal_u128, float_key, int_literal, int_value,
+};
 pub use source::{Progress, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
@@ -567,8 +569,9 @@ pub fn llvm_structural_hash<B: Iterator<Item = Opcode>>(
 ) -> u64 {
     const FUNCTION_HEADER: u64 = 0x6264_2d6b_6b2d_6b72;
     const BLOCK_HEADER: u64 = 45798;
-    let mut words: Vec<u8> = Vec::with_capacity(64);
-    let mut push = |word: u64| words.extend_from_slice(&word.to_le_bytes());
+    // Streamed: one hash a body, as it is read, with no buffer to allocate.
+    let mut hash = xxhash_rust::xxh3::Xxh3Default::new();
+    let mut push = |word: u64| hash.update(&word.to_le_bytes());
     for word in [4, FUNCTION_HEADER, varargs.into(), args as u64] {
         push(word);
     }
@@ -578,7 +581,7 @@ pub fn llvm_structural_hash<B: Iterator<Item = Opcode>>(
             push(op.llvm_hash());
         }
     }
-    xxhash_rust::xxh3::xxh3_64(&words)
+    hash.digest()
 }
 
 /// The blocks in the order of LLVM's structural hash, from block 0: a stack, each block's
