@@ -7,7 +7,9 @@ Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
   broken the files opt-22's parser reads and its verifier refuses ("input module is broken!"),
         counted with those mergefn reads all the same (it checks only part of what the
         verifier checks: see src/read/verify.rs);
-  merge every file opt-22 reads, merged by `mergefn merge`, must pass `opt-22 -passes=verify`;
+  merge every file opt-22 reads, merged by `mergefn merge`, must pass opt-22's verifier, and
+        merged by `mergefn opt -S` (which spells out what LLVM prints) must be the same
+        module once both are printed by `opt-22 -S`;
   fold  the functions opt-22 folds in each file it merges (gone, or now forwarding to another
         where they did not forward before)
         against those mergefn folds: counted, those opt-22 alone folds grouped by the reason
@@ -15,8 +17,8 @@ Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
         mates of a function either folds count as that function: the survivor is a choice);
   lit   the MergeFunc tests' RUN lines with `opt` replaced by `mergefn opt` (and by opt-22, to
         compare), counted as they pass as is, and as they pass with our output printed again
-        by `opt-22 -S` (ours keeps the input's text, opt prints its own: `align 1` spelled
-        out, parameters numbered...);
+        by `opt-22 -S` (ours keeps the input's text but for what LLVM always spells out,
+        where opt prints its own: metadata renumbered, constants on one line...);
 and prints the files refused or invalid and the tests failed, for a person to explain.
 """
 import json, os, re, subprocess, sys, tempfile
@@ -134,14 +136,29 @@ def fold_check(path):
 
 
 def merge_check(path):
-    """None if mergefn's merged module verifies, else why not."""
+    """None if mergefn's merged module verifies, and `mergefn opt`'s output is the same module
+    as LLVM reads it, else why not."""
     with tempfile.NamedTemporaryFile(suffix=".ll") as out:
         p = run([mergefn, "merge", path, "-o", out.name])
         if p.returncode != 0:
             return "refused: " + p.stderr.strip().splitlines()[0]
-        v = run(["opt-22", "-passes=verify", "-disable-output", out.name])
+        v = run(["opt-22", "-S", out.name, "-o", "-"])
         if v.returncode != 0:
             return "does not verify: " + v.stderr.strip().splitlines()[0]
+        o = run([mergefn, "opt", "-S", "-passes=mergefunc", path, "-o", out.name])
+        if o.returncode != 0:
+            return "opt refused: " + o.stderr.strip().splitlines()[0]
+        w = run(["opt-22", "-S", out.name, "-o", "-"])
+        if w.returncode != 0:
+            return "opt's output does not verify: " + w.stderr.strip().splitlines()[0]
+        # Printed by opt-22, both are the same module: its identifier aside, and the order of
+        # a block's predecessors in opt's comments, which is the use-list order the directives
+        # give (`uselistorder`), dropped by `mergefn opt` as opt drops them.
+        printed = lambda text: [re.sub(r"\s+; preds = .*", "", l) for l in text.splitlines()
+                                if not l.startswith(("; ModuleID", "source_filename"))]
+        if printed(v.stdout) != printed(w.stdout):
+            diff = next(((a, b) for a, b in zip(printed(v.stdout), printed(w.stdout)) if a != b), None)
+            return f"opt's output is another module: {diff}"
     return None
 
 

@@ -524,9 +524,11 @@ fn opt(args: &[String]) -> Result<(), String> {
         );
     }
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
-    let (m, report) = load_and_merge(&input, &opts)?;
+    let (mut m, report) = load_and_merge(&input, &opts)?;
     if !disable_output {
-        // As opt prints a module: without the input's comments.
+        // As opt prints a module: without the input's comments, with what LLVM's printer
+        // writes out (numbers, alignments, debug records) written out.
+        m.spell_as_llvm_prints();
         emit_as(&m, output.as_deref(), Comments::Drop)?;
     }
     if statistics {

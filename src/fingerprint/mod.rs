@@ -207,8 +207,8 @@ impl ScalarType {
             Type::X86Amx => (4, None),
             Type::Float(k) => (5, Some(k as u32)),
             Type::Int(w) => (6, Some(w)),
-            // A pointer of address space 0 encodes as the integer of its width.
-            Type::Ptr(0) => (6, Some(m.data_layout.pointer_bits(0))),
+            // A pointer of address space 0 encodes as the integer of its width, when known.
+            Type::Ptr(0) if !m.data_layout.unknown => (6, Some(m.data_layout.pointer_bits(0))),
             Type::Ptr(a) => (7, Some(a)),
             _ => return None,
         };
@@ -885,7 +885,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             match align
                 .map(|(a, _)| a)
-                .or_else(|| self.implied_align(op, inst.ty, items))
+                .or_else(|| self.layout().implied_align(op, inst.ty, items))
             {
                 Some(a) => {
                     self.byte(tag::ALIGN);
@@ -1069,25 +1069,23 @@ impl<'a, 'm> Encoder<'a, 'm> {
     /// The room `t` takes in memory: the module's types from the tables, a body's own
     /// (literal types first written in it) from their parts.
     fn memory(&self, t: TypeId, depth: u32) -> Option<Memory> {
-        let (m, body) = (self.m, self.body);
-        if t.index() < body.base.types as usize {
-            let memories = self
-                .cx
-                .tables
-                .memories
-                .get_or_init(|| m.data_layout.memories(&m.types));
-            return memories.get(t.index()).copied().flatten();
+        self.layout().memory(t, depth)
+    }
+
+    /// The room in memory of what the body names, the module's types' found in a table
+    /// made once.
+    fn layout(&self) -> BodyLayout<'_> {
+        let m = self.m;
+        let memories = self
+            .cx
+            .tables
+            .memories
+            .get_or_init(|| m.data_layout.memories(&m.types));
+        BodyLayout {
+            m,
+            body: self.body,
+            module_memories: memories,
         }
-        if depth > Layout::NESTING_LIMIT {
-            return None;
-        }
-        let resolve = |t: TypeId| {
-            let ty = body.ty(m, body.resolve_ty(m, t));
-            (!matches!(ty, Type::Named(_))).then_some(ty)
-        };
-        m.data_layout.memory(resolve(t)?, &resolve, &mut |part| {
-            self.memory(part, depth + 1)
-        })
     }
 
     /// Keep a load's or store's attachment of `kind` as [`Droppable`], out of the encoding,
@@ -1234,46 +1232,6 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 self.byte(0);
             }
         }
-    }
-
-    /// The alignment LLVM's parser gives a memory instruction that says none: a load's or
-    /// store's the ABI alignment of its value's type, an alloca's the preferred one of its
-    /// type, an atomic one's its value's size. `None` when it is not worked out here.
-    fn implied_align(&self, op: Opcode, result: TypeId, items: &[Item]) -> Option<u64> {
-        let (m, body) = (self.m, self.body);
-        let first_type = || {
-            items.iter().find_map(|i| match i {
-                Item::Type(t) => Some(*t),
-                _ => None,
-            })
-        };
-        match op {
-            Opcode::Load => Some(self.memory(result, 0)?.align),
-            Opcode::Store => Some(self.memory(first_type()?, 0)?.align),
-            Opcode::Alloca => self.preferred_align(first_type()?, 0),
-            Opcode::AtomicRmw => Some(self.memory(result, 0)?.size),
-            Opcode::AtomicCmpXchg => match body.ty(m, body.resolve_ty(m, result)) {
-                Type::Struct { elems, .. } => Some(self.memory(*elems.first()?, 0)?.size),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    fn preferred_align(&self, t: TypeId, depth: u32) -> Option<u64> {
-        if depth > Layout::NESTING_LIMIT {
-            return None;
-        }
-        let (m, body) = (self.m, self.body);
-        let resolve = |t: TypeId| {
-            let ty = body.ty(m, body.resolve_ty(m, t));
-            (!matches!(ty, Type::Named(_))).then_some(ty)
-        };
-        let abi = self.memory(t, depth)?.align;
-        m.data_layout
-            .preferred_align(resolve(t)?, abi, &resolve, &mut |elem| {
-                self.preferred_align(elem, depth + 1)
-            })
     }
 
     fn item(&mut self, item: Item, is_callee: bool) {

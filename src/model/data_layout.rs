@@ -2,7 +2,8 @@
 //! default address spaces) and the sizes and alignments of types in memory, by which
 //! getelementptr offsets are worked out (spec §5), as LLVM 22's `DataLayout` gives them.
 
-use super::{Layout, Type, TypeId, Types};
+use super::triple_layouts::TRIPLE_LAYOUTS;
+use super::{Body, Item, Layout, Module, Opcode, Type, TypeId, Types};
 use cranelift_entity::EntityRef;
 
 /// What merging needs of the `target datalayout` string: pointer sizes, alignments and index
@@ -23,6 +24,12 @@ pub struct DataLayout {
     pub program_addr_space: u32,
     pub globals_addr_space: u32,
     pub alloca_addr_space: u32,
+    /// A module that names a target triple LLVM knows and no datalayout takes the target's
+    /// ([`DataLayout::for_triple`]); one whose triple is not known here has a layout unknown:
+    /// no type has a room in memory (`memory` is `None`) and a pointer no integer width, so
+    /// nothing merging compares by them (getelementptr offsets, alignments left implied,
+    /// pointers against integers) is taken as equal.
+    pub unknown: bool,
 }
 
 /// A `p[<n>]:<size>:<abi>[:<pref>[:<idx>]]` specification.
@@ -65,11 +72,27 @@ impl Default for DataLayout {
             program_addr_space: 0,
             globals_addr_space: 0,
             alloca_addr_space: 0,
+            unknown: false,
         }
     }
 }
 
 impl DataLayout {
+    /// The layout LLVM 22's `opt` gives a module that names `triple` and no datalayout: its
+    /// target's (`tools/gen-triple-layouts.py` asked opt-22 for each triple of a list), found
+    /// by the triple without the versions of its parts (`x86_64-apple-macosx10.15.0` as
+    /// `x86_64-apple-macosx`); unknown ([`DataLayout::unknown`]) for a triple not in the list.
+    pub fn for_triple(triple: &[u8]) -> DataLayout {
+        let key = triple_key(triple);
+        match TRIPLE_LAYOUTS.binary_search_by(|(k, _)| k.as_bytes().cmp(&key)) {
+            Ok(i) => DataLayout::parse(TRIPLE_LAYOUTS[i].1.as_bytes()),
+            Err(_) => DataLayout {
+                unknown: true,
+                ..DataLayout::default()
+            },
+        }
+    }
+
     /// Read a datalayout string: its pointer, integer, float, vector and aggregate
     /// specifications and its default address spaces; the others (endianness, mangling,
     /// native widths, stack alignment...) change nothing merging compares. A string
@@ -219,6 +242,9 @@ impl DataLayout {
         resolve: &Resolve<'t>,
         part: &mut dyn FnMut(TypeId) -> Option<Memory>,
     ) -> Option<Memory> {
+        if self.unknown {
+            return None;
+        }
         match *ty {
             Type::Array(len, elem) => {
                 let e = part(elem)?;
@@ -537,9 +563,132 @@ fn check_specification(spec: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// A target triple without the versions at the end of its parts after the first (the
+/// architecture's, `armv7`, stay): what [`TRIPLE_LAYOUTS`] is keyed by.
+fn triple_key(triple: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(triple.len());
+    for (i, part) in triple.split(|&b| b == b'-').enumerate() {
+        if i > 0 {
+            key.push(b'-');
+        }
+        let mut part = part;
+        if i > 0
+            && let Some(digit) = part.iter().position(u8::is_ascii_digit)
+            && part[digit..]
+                .iter()
+                .all(|&b| b.is_ascii_digit() || b == b'.')
+        {
+            part = &part[..digit];
+        }
+        key.extend_from_slice(part);
+    }
+    key
+}
+
+/// The room in memory of the types a body names (the module's and its own), for what LLVM
+/// works out of them as it reads a body.
+pub struct BodyLayout<'a> {
+    pub m: &'a Module,
+    pub body: &'a Body,
+    /// The room of each of the module's types ([`DataLayout::memories`]).
+    pub module_memories: &'a [Option<Memory>],
+}
+
+impl BodyLayout<'_> {
+    pub fn memory(&self, t: TypeId, depth: u32) -> Option<Memory> {
+        let (m, body) = (self.m, self.body);
+        if t.index() < body.base.types as usize {
+            return self.module_memories.get(t.index()).copied().flatten();
+        }
+        if depth > Layout::NESTING_LIMIT {
+            return None;
+        }
+        let resolve = |t: TypeId| {
+            let ty = body.ty(m, body.resolve_ty(m, t));
+            (!matches!(ty, Type::Named(_))).then_some(ty)
+        };
+        m.data_layout.memory(resolve(t)?, &resolve, &mut |part| {
+            self.memory(part, depth + 1)
+        })
+    }
+
+    fn preferred_align(&self, t: TypeId, depth: u32) -> Option<u64> {
+        if depth > Layout::NESTING_LIMIT {
+            return None;
+        }
+        let (m, body) = (self.m, self.body);
+        let resolve = |t: TypeId| {
+            let ty = body.ty(m, body.resolve_ty(m, t));
+            (!matches!(ty, Type::Named(_))).then_some(ty)
+        };
+        let abi = self.memory(t, depth)?.align;
+        m.data_layout
+            .preferred_align(resolve(t)?, abi, &resolve, &mut |elem| {
+                self.preferred_align(elem, depth + 1)
+            })
+    }
+
+    /// The alignment LLVM's parser gives a memory instruction that says none: a load's or
+    /// store's the ABI alignment of its value's type, an alloca's the preferred one of its
+    /// type, an atomic one's its value's size. `None` when it is not worked out here.
+    pub fn implied_align(&self, op: Opcode, result: TypeId, items: &[Item]) -> Option<u64> {
+        let (m, body) = (self.m, self.body);
+        let first_type = || {
+            items.iter().find_map(|i| match i {
+                Item::Type(t) => Some(*t),
+                _ => None,
+            })
+        };
+        match op {
+            Opcode::Load => Some(self.memory(result, 0)?.align),
+            Opcode::Store => Some(self.memory(first_type()?, 0)?.align),
+            Opcode::Alloca => self.preferred_align(first_type()?, 0),
+            Opcode::AtomicRmw => Some(self.memory(result, 0)?.size),
+            Opcode::AtomicCmpXchg => match body.ty(m, body.resolve_ty(m, result)) {
+                Type::Struct { elems, .. } => Some(self.memory(*elems.first()?, 0)?.size),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A triple's layout is its target's, whatever versions it names; one not known is
+    /// unknown, which no room in memory is asked of.
+    #[test]
+    fn triples_give_their_targets_layouts() {
+        assert_eq!(
+            triple_key(b"x86_64-apple-macosx10.15.0"),
+            b"x86_64-apple-macosx"
+        );
+        assert_eq!(
+            triple_key(b"armv7-linux-androideabi21"),
+            b"armv7-linux-androideabi"
+        );
+        assert_eq!(
+            triple_key(b"thumbv7em-none-eabihf"),
+            b"thumbv7em-none-eabihf"
+        );
+        let i64_align = |triple: &[u8]| DataLayout::for_triple(triple).int_spec(64).1;
+        assert_eq!(i64_align(b"x86_64-unknown-linux-gnu"), 8);
+        assert_eq!(i64_align(b"x86_64-apple-macosx10.15.0"), 8);
+        assert_eq!(i64_align(b"i686-unknown-linux-gnu"), 4);
+        assert_eq!(
+            DataLayout::for_triple(b"i686-unknown-linux-gnu").pointer_bits(0),
+            32
+        );
+        assert!(!DataLayout::for_triple(b"aarch64").unknown);
+        let unknown = DataLayout::for_triple(b"foo-bar-baz");
+        assert!(unknown.unknown);
+        let none = |_: TypeId| None;
+        assert_eq!(unknown.memory(&Type::Int(8), &none, &mut |_| None), None);
+        let sorted = TRIPLE_LAYOUTS.windows(2).all(|w| w[0].0 < w[1].0);
+        assert!(sorted && TRIPLE_LAYOUTS.len() > 400);
+    }
 
     #[test]
     fn address_spaces_are_read_and_named() {

@@ -8,6 +8,7 @@
 mod data_layout;
 mod literals;
 mod source;
+mod triple_layouts;
 pub mod types;
 
 use cranelift_entity::packed_option::PackedOption;
@@ -15,7 +16,7 @@ use cranelift_entity::{EntityRef, PrimaryMap, entity_impl};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-pub use data_layout::{DataLayout, Memory};
+pub use data_layout::{BodyLayout, DataLayout, Memory};
 pub use literals::{
     FloatKey, IntValue, decimal_i128, decimal_u128, float_key, int_literal, int_value,
 };
@@ -326,6 +327,8 @@ pub struct Param {
     pub ty: TypeId,
     pub attrs: AttrList,
     pub name: Option<Span>,
+    /// Where its text ends: after its name, or after its type and attributes when it has none.
+    pub end: u32,
 }
 
 /// A value an operand refers to, packed in 32 bits (the kind in the top two) because operands
@@ -894,6 +897,13 @@ pub struct Body {
     /// type its signature does not take (`call i8 @llvm.umax(i8 0, i16 1)`): LLVM declares
     /// such an intrinsic from the call's type, and refuses the module when it cannot.
     pub mistyped_intrinsic_call: Option<Span>,
+    /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a
+    /// block after the first goes unnumbered, or numbers skip one (LLVM prints its own, with
+    /// no gaps), a memory instruction gives no alignment, a debug record is written as a call
+    /// of `llvm.dbg.value` or its kin.
+    pub leaves_implicit: bool,
+    /// Each memory instruction that gives no alignment, and where `, align N` would go.
+    pub implied_aligns: Vec<(InstId, u32)>,
 }
 
 /// Where a body first writes a debug record (`#dbg_value`), and first calls one of the debug
@@ -944,6 +954,8 @@ pub struct BodyInfo {
     pub llvm_hash: u64,
     /// It passes a `distinct` metadata node to an intrinsic (§1).
     pub passes_distinct_metadata: bool,
+    /// [`Body::leaves_implicit`].
+    pub leaves_implicit: bool,
     /// The uses of globals inside the body: one run of ids, in source order.
     pub first_use: u32,
     pub use_count: u32,
@@ -1172,6 +1184,11 @@ pub enum PatchSlot {
     Text,
     LinkagePrefix,
     UnnamedAddr,
+    /// What `Module::spell_as_llvm_prints` inserts: a block's label before the name of its
+    /// first value, where both go at one place.
+    Label,
+    ValueName,
+    Align,
 }
 
 /// A parsed LLVM IR module.

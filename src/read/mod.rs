@@ -13,7 +13,7 @@ mod attributes;
 mod debug_info;
 mod error;
 mod intrinsics;
-mod lexer;
+pub(crate) mod lexer;
 pub(crate) use lexer::unescape;
 mod parser;
 mod pieces;
@@ -922,6 +922,7 @@ fn read_whole<'a>(
             }),
         ),
         passes_distinct_metadata: passes_distinct_metadata(m, &body, &uses),
+        leaves_implicit: body.leaves_implicit,
         ..walk_facts(walk.iter().map(|&b| {
             let block = &body.blocks[b];
             block.insts().map(|i| body.insts[i].opcode as u8)
@@ -998,6 +999,7 @@ where
         shape: shape.finish(),
         llvm_hash: 0,
         passes_distinct_metadata: false,
+        leaves_implicit: false,
         first_use: 0,
         use_count: 0,
     }

@@ -173,11 +173,13 @@ impl Gathered {
 /// The facts of the body the pieces make, if they make one (see the module's comment).
 fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> Option<BodyFacts> {
     let mut next_number = pieces[0].next_number();
+    let mut numbers_skipped = false;
     for piece in &pieces[1..] {
         if let Some(first) = piece.first_number() {
             if first < next_number {
                 return None;
             }
+            numbers_skipped |= first > next_number;
             next_number = piece.next_number();
         }
     }
@@ -249,6 +251,7 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
         blocks: blocks as u32,
         insts: gathered.iter().map(|g| g.opcodes.len() as u32).sum(),
         passes_distinct_metadata: gathered.iter().any(|g| g.passes_distinct_metadata),
+        leaves_implicit: numbers_skipped || pieces.iter().any(|p| p.body().leaves_implicit),
         ..walk_facts(walk.iter().map(|&(i, b)| {
             let g = &gathered[i];
             g.opcodes[g.blocks[b.index()].insts.clone()]

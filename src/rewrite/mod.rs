@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 mod fold;
 mod preserve;
+mod spelling;
 pub use fold::{DebugInfo, alias_text, thunk_text};
 pub use preserve::{KeptEntry, kept_entry};
 

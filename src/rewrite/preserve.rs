@@ -213,7 +213,7 @@ fn argument_stores(body: &Body, names: &LocalNames, address: &str) -> Vec<InstId
 /// `#kind(op, op, ...)`, or the call it stands for in older text
 /// (`call void @llvm.dbg.kind(metadata op, ...)`): the kind (`dbg_value`...) and the operands,
 /// split at the commas outside brackets and strings.
-fn split_record(text: &str) -> Option<(&str, Vec<&str>)> {
+pub(super) fn split_record(text: &str) -> Option<(&str, Vec<&str>)> {
     let (kind, args) = match text.strip_prefix('#') {
         Some(rest) => {
             let open = rest.find('(')?;

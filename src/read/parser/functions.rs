@@ -57,6 +57,7 @@ impl<'a> Parser<'a> {
                     ty,
                     attrs,
                     name: pname.map(|t| t.span),
+                    end: self.prev_end().end,
                 });
                 if !self.eat(Tok::Comma) {
                     break;
@@ -164,6 +165,7 @@ impl<'a> Parser<'a> {
                 shape: 0,
                 llvm_hash: 0,
                 passes_distinct_metadata: false,
+                leaves_implicit: false,
                 first_use: 0,
                 use_count: 0,
             });

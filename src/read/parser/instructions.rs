@@ -119,6 +119,11 @@ impl<'a> Parser<'a> {
             self.push_word(t.span.to(n))?;
             return Ok(true);
         }
+        let at = self.prev_end().start;
+        let body = &mut self.scope().body;
+        body.leaves_implicit = true;
+        let inst = body.insts.next_key();
+        body.implied_aligns.push((inst, at));
         Ok(false)
     }
 
@@ -198,6 +203,7 @@ impl<'a> Parser<'a> {
             false => None,
         };
         if let Some(intrinsic) = debug_intrinsic {
+            self.scope().body.leaves_implicit = true;
             if intrinsic != b"llvm.dbg.label" {
                 // Where LLVM's `parseCall` starts: after the word `call` or `tail`.
                 let at = Lexer::starting_at(self.src, start.end as usize).next().span;

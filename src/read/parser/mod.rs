@@ -186,6 +186,8 @@ impl<'a> FnScope<'a> {
         b.block_addresses.clear();
         b.debug_forms = DebugForms::default();
         b.mistyped_intrinsic_call = None;
+        b.leaves_implicit = false;
+        b.implied_aligns.clear();
         self.by_short_name.clear();
         self.by_long_name.clear();
         self.by_number.clear();
@@ -395,6 +397,9 @@ pub struct Parser<'a> {
     body_end: BodyEnd,
     /// The number the next unnamed global takes, and the least a numbered one may have.
     next_global_number: u32,
+    /// A `target datalayout` that says something was read: a `target triple` after it
+    /// leaves the module's layout alone.
+    layout_written: bool,
     /// Specialized metadata nodes whose `(...)` was stepped over while guessing body ends,
     /// from the name (`!DILocation`) to the `)`, to be read in the second phase, alongside
     /// the bodies (see [`Parser::deferred_fields_hold`]).
@@ -989,6 +994,7 @@ impl<'a> Parser<'a> {
             progress: None,
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
+            layout_written: false,
             known_lists: KnownLists::default(),
         }
     }
@@ -1616,6 +1622,10 @@ impl<'a> Parser<'a> {
             };
             let scope = self.scope();
             scope.next_number = next;
+            // LLVM prints every number but the entry block's.
+            if !matches!(def, LocalDef::Block(b) if b.index() == 0) {
+                scope.body.leaves_implicit = true;
+            }
             // Numbers below `n` are all defined: a local numbered `n` already is a forward
             // reference (`br label %1` before an unlabeled block), which this defines.
             if let Some(l) = scope.by_number.get(n) {
@@ -1632,6 +1642,9 @@ impl<'a> Parser<'a> {
             let next = scope.next_number;
             if std::mem::take(&mut scope.numbering_unknown) {
                 scope.first_number = Some(n);
+            } else if n > next {
+                // LLVM prints its own numbers, which leave no gaps.
+                scope.body.leaves_implicit = true;
             } else if n < next {
                 let what = if matches!(def, LocalDef::Block(_)) {
                     "label"

@@ -66,10 +66,16 @@ impl<'a> Parser<'a> {
                         self.bump();
                         self.expect(Tok::Equal, "'='")?;
                         let s = self.expect(Tok::Str, "a string")?;
+                        let body = &self.text(s)[1..s.span.range().len() - 1];
                         if is_layout {
-                            let body = &self.text(s)[1..s.span.range().len() - 1];
                             DataLayout::check(body).map_err(|e| self.err_at(s.span, e))?;
-                            self.m.data_layout = DataLayout::parse(body);
+                            // An empty one says nothing: the triple's stands (as in opt).
+                            if !body.is_empty() {
+                                self.m.data_layout = DataLayout::parse(body);
+                                self.layout_written = true;
+                            }
+                        } else if !self.layout_written {
+                            self.m.data_layout = DataLayout::for_triple(body);
                         }
                     }
                     b"module" => {
