@@ -1,5 +1,6 @@
 //! Any bytes must give a module or an error, never a panic; a module must write back unchanged,
-//! every body it read must read again, and merging it must not panic either.
+//! every body it read must read again, and merging it, then spelling it out as LLVM prints
+//! (`mergefn opt`), must not panic either.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         mergefn::merge(&mut m, &mergefn::Options::default());
+        m.spell_as_llvm_prints();
         let _ = mergefn::write::to_string(&m);
     }
 });

@@ -80,8 +80,8 @@ impl Default for DataLayout {
 impl DataLayout {
     /// The layout LLVM 22's `opt` gives a module that names `triple` and no datalayout: its
     /// target's (`tools/gen-triple-layouts.py` asked opt-22 for each triple of a list), found
-    /// by the triple without the versions of its parts (`x86_64-apple-macosx10.15.0` as
-    /// `x86_64-apple-macosx`); unknown ([`DataLayout::unknown`]) for a triple not in the list.
+    /// by the triple without the versions of its system and environment
+    /// (`x86_64-apple-macosx10.15.0` as `x86_64-apple-macosx`); unknown ([`DataLayout::unknown`]) for a triple not in the list.
     pub fn for_triple(triple: &[u8]) -> DataLayout {
         let key = triple_key(triple);
         match TRIPLE_LAYOUTS.binary_search_by(|(k, _)| k.as_bytes().cmp(&key)) {
@@ -563,24 +563,55 @@ fn check_specification(spec: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// A target triple without the versions at the end of its parts after the first (the
-/// architecture's, `armv7`, stay): what [`TRIPLE_LAYOUTS`] is keyed by.
+/// Operating systems and environments LLVM's triples give a version (`macosx10.15`,
+/// `android21`): the digits after one of these are left out of a triple's key; others are
+/// part of the name (`gnux32`). `tools/gen-triple-layouts.py` keeps the same list.
+const VERSIONED: &[&[u8]] = &[
+    b"aix",
+    b"amdhsa",
+    b"amdpal",
+    b"android",
+    b"androideabi",
+    b"bridgeos",
+    b"cuda",
+    b"darwin",
+    b"dragonfly",
+    b"driverkit",
+    b"emscripten",
+    b"freebsd",
+    b"ios",
+    b"macos",
+    b"macosx",
+    b"msvc",
+    b"netbsd",
+    b"ohos",
+    b"openbsd",
+    b"solaris",
+    b"tvos",
+    b"visionos",
+    b"wasi",
+    b"watchos",
+    b"xros",
+    b"zos",
+];
+
+/// A target triple without the versions of its operating system and environment: what
+/// [`TRIPLE_LAYOUTS`] is keyed by.
 fn triple_key(triple: &[u8]) -> Vec<u8> {
     let mut key = Vec::with_capacity(triple.len());
     for (i, part) in triple.split(|&b| b == b'-').enumerate() {
         if i > 0 {
             key.push(b'-');
         }
-        let mut part = part;
-        if i > 0
-            && let Some(digit) = part.iter().position(u8::is_ascii_digit)
-            && part[digit..]
-                .iter()
-                .all(|&b| b.is_ascii_digit() || b == b'.')
-        {
-            part = &part[..digit];
-        }
-        key.extend_from_slice(part);
+        let name = part.iter().position(u8::is_ascii_digit).map(|d| &part[..d]);
+        let versioned = name.filter(|name| {
+            i > 0
+                && VERSIONED.contains(name)
+                && part[name.len()..]
+                    .iter()
+                    .all(|&b| b.is_ascii_digit() || b == b'.')
+        });
+        key.extend_from_slice(versioned.unwrap_or(part));
     }
     key
 }

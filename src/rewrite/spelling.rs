@@ -152,7 +152,8 @@ impl Module {
             let text = param.name.map_or(&b""[..], |s| &src[s.range()]);
             if let Some(n) = numbers.next(text, param.name.is_none()) {
                 let at = code_end(src, param.end as usize) as u32;
-                out.inserts.push((at, PatchSlot::ValueName, format!(" %{n}")));
+                out.inserts
+                    .push((at, PatchSlot::ValueName, format!(" %{n}")));
             }
         }
         for (b, block) in body.blocks.iter() {
@@ -363,7 +364,10 @@ fn code_end(src: &[u8], mut at: usize) -> usize {
         while at > 0 && src[at - 1].is_ascii_whitespace() {
             at -= 1;
         }
-        let line_start = src[..at].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+        let line_start = src[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |n| n + 1);
         let mut in_string = false;
         let comment = src[line_start..at].iter().position(|&b| {
             in_string ^= b == b'"';
