@@ -382,6 +382,22 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
 #[test]
 fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     let cases: &[(&str, (u32, u32), &str)] = &[
+        // `target` and `source_filename` only before any other entity.
+        (
+            "%T = type { i32 }\ntarget triple = \"aarch64\"\n",
+            (2, 1),
+            "top-level entity",
+        ),
+        (
+            "@g = global i32 0\nsource_filename = \"a.c\"\n",
+            (2, 1),
+            "top-level entity",
+        ),
+        (
+            "define void @f() {\n  ret void\n}\ntarget datalayout = \"e\"\n",
+            (4, 1),
+            "top-level entity",
+        ),
         (
             "@g = constant [6 x i8] c\"hello\\009\"\n",
             (1, 24),
@@ -927,6 +943,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
     as_opt_reads(
         cases,
         &[
+            // Any order among the first definitions.
+            "target triple = \"aarch64\"\nsource_filename = \"a.c\"\ntarget datalayout = \"e\"\n\
+             @g = global i32 0\n",
             "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
             "!0 = !{! 1}\n! 1 = !{}\n",
             "@g = global <2 x ptr> <ptr null, ptr @g>\n@h = global [0 x i32] []\n",

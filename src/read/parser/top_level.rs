@@ -44,11 +44,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn top_level(&mut self) -> PResult<()> {
+        // As LLVM 22 reads a module: `source_filename` and `target` definitions first, before
+        // any other entity (after one, they are no top-level entity).
+        let mut leading = true;
         loop {
             let t = self.tok;
             if let Some(progress) = self.progress {
                 progress.read_up_to(t.span.start as usize);
             }
+            let header =
+                t.kind == Tok::Word && matches!(self.text(t), b"source_filename" | b"target");
+            if header && !leading {
+                return Err(self.err("a top-level entity"));
+            }
+            leading &= header;
             match t.kind {
                 Tok::Eof => break,
                 Tok::Word => match self.text(t) {
