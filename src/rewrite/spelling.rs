@@ -89,9 +89,22 @@ impl Module {
                 }
             }
         }
+        // Merging's patches by where they start: an insertion where one starts goes before
+        // its text (an alignment before the attachment a kept body loses), as the wider patch
+        // would otherwise cover it.
+        let starts: FxHashMap<u32, usize> = (self.patches.iter().enumerate())
+            .filter(|(_, p)| !p.span.is_empty())
+            .map(|(i, p)| (p.span.start, i))
+            .collect();
         for spelling in spellings {
             for (at, slot, text) in spelling.inserts {
-                self.patch_slot(Span::empty_at(at), slot, text.into());
+                match starts.get(&at) {
+                    Some(&i) => {
+                        let patch = &mut self.patches[i];
+                        patch.text = format!("{text}{}", patch.text).into();
+                    }
+                    None => self.patch_slot(Span::empty_at(at), slot, text.into()),
+                }
             }
             for (span, text) in spelling.replaced {
                 self.patch(span, text);
