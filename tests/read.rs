@@ -3090,6 +3090,48 @@ fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[Stri
     }
 }
 
+/// On an AMDGPU target (`amdgcn`, `r600`), LLVM's verifier wants every alloca in address
+/// space 5, which a datalayout's `A5` does not give one that names none.
+#[test]
+fn amdgpu_allocas_are_checked_as_llvm_verifier_checks_them() {
+    let module = |triple: &str, layout: &str, alloca: &str| {
+        format!(
+            "target triple = \"{triple}\"\n{layout}define void @f() {{\n  %a = {alloca}\n  \
+             ret void\n}}\n"
+        )
+    };
+    let message = "alloca on amdgpu must be in addrspace(5)";
+    as_opt_verifies_at(
+        &[
+            (
+                module("amdgcn-amd-amdhsa", "", "alloca i64"),
+                (3, 15, "i64"),
+                message,
+            ),
+            (
+                module("r600", "", "alloca i32, align 4"),
+                (3, 15, "i32"),
+                message,
+            ),
+            (
+                module("amdgcn", "target datalayout = \"A5\"\n", "alloca i64"),
+                (4, 15, "i64"),
+                message,
+            ),
+            (
+                module("amdgcn", "", "alloca i64, addrspace(3)"),
+                (3, 15, "i64"),
+                message,
+            ),
+        ],
+        &[
+            module("amdgcn-amd-amdhsa", "", "alloca i64, addrspace(5)"),
+            module("x86_64-unknown-linux-gnu", "", "alloca i64"),
+            module("nvptx64-nvidia-cuda", "", "alloca i64"),
+        ],
+    );
+}
+
 /// The argument of `llvm.experimental.noalias.scope.decl` is a list of one alias scope, as
 /// LLVM's verifier checks it; the error points at the callee. A random corruption of an -O2
 /// module met it unchecked.

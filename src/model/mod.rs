@@ -1250,6 +1250,9 @@ pub struct Module {
     /// first summary entry (`^0 = ...`) on, it reads `name:` as a name and a colon, as within
     /// an entry (`u32::MAX` without one). The reader refuses a bare label past it, as LLVM does.
     pub(crate) labels_end: u32,
+    /// The target triple names an AMDGPU architecture (`amdgcn`, `r600`), whose allocas
+    /// LLVM's verifier wants in address space 5.
+    pub(crate) amdgpu: bool,
 }
 
 impl Module {

@@ -131,9 +131,14 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn data_layout(&self) -> &DataLayout {
+        &self.top().data_layout
+    }
+
+    /// The module's top level, read before the bodies.
+    pub(super) fn top(&self) -> &Module {
         match &self.body_mode {
-            Some(bm) => &bm.base.data_layout,
-            None => &self.m.data_layout,
+            Some(bm) => bm.base,
+            None => &self.m,
         }
     }
 

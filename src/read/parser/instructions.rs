@@ -870,6 +870,11 @@ impl<'a> Parser<'a> {
                 {
                     return Err(self.err_at(at, "element count must have integer type"));
                 }
+                if self.top().amdgpu && addr_space != 5 {
+                    let message = "an alloca outside address space 5 on an AMDGPU target \
+                                   (LLVM's verifier: alloca on amdgpu must be in addrspace(5))";
+                    self.rule_broken(at, message);
+                }
                 self.intern(Type::Ptr(addr_space))
             }
             Load => {

@@ -977,6 +977,7 @@ impl<'a> Parser<'a> {
                 block_address_uses: Vec::new(),
                 summary_entries: Vec::new(),
                 labels_end: u32::MAX,
+                amdgpu: false,
             },
             body_mode: None,
             invalid: None,

@@ -83,8 +83,12 @@ impl<'a> Parser<'a> {
                                 self.m.data_layout = DataLayout::parse(body);
                                 self.layout_written = true;
                             }
-                        } else if !self.layout_written {
-                            self.m.data_layout = DataLayout::for_triple(body);
+                        } else {
+                            let arch = body.split(|&b| b == b'-').next().unwrap_or_default();
+                            self.m.amdgpu = matches!(arch, b"amdgcn" | b"r600");
+                            if !self.layout_written {
+                                self.m.data_layout = DataLayout::for_triple(body);
+                            }
                         }
                     }
                     b"module" => {
