@@ -575,6 +575,26 @@ fn explain_names_lines_and_rule() {
     assert!(ok && out.contains("merge: they are equal"), "{out}{err}");
     let (ok, out, err) = explain(r#"@"quoted\22name\22""#, r#"@"\01-[Counter reset]""#);
     assert!(ok && out.contains("do not merge"), "{out}{err}");
+    // An atomic's alignment, implied (its size) on one side and said on the other, is the
+    // rule of atomic alignments, where LLVM and we differ.
+    let dir = tempfile::tempdir().unwrap();
+    let atomics = dir.path().join("atomics.ll");
+    let body = |align: &str| {
+        format!(
+            "(ptr %p) {{\n  %v = atomicrmw xchg ptr %p, i32 -1 release{align}\n  ret i32 %v\n}}\n"
+        )
+    };
+    let text = format!(
+        "define i32 @a{}define i32 @b{}",
+        body(""),
+        body(", align 8")
+    );
+    std::fs::write(&atomics, text).unwrap();
+    let (_, out, _) = mergefn_cli(&["explain", atomics.to_str().unwrap(), "@a", "@b"]);
+    assert!(
+        out.contains("atomicrmw and cmpxchg alignments must be equal"),
+        "{out}"
+    );
 }
 
 #[test]

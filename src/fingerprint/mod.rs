@@ -879,9 +879,16 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.flags(flags);
         }
         if memory {
-            if let Some((_, word)) = align {
-                let part = self.item_part(op, word, false);
-                self.mark(inst.span, part);
+            // An atomic's alignment, said or implied, is its own rule.
+            match align {
+                Some((_, word)) => {
+                    let part = self.item_part(op, word, false);
+                    self.mark(inst.span, part);
+                }
+                None if matches!(op, Opcode::AtomicRmw | Opcode::AtomicCmpXchg) => {
+                    self.mark(inst.span, Part::AtomicAlign)
+                }
+                None => {}
             }
             match align
                 .map(|(a, _)| a)
