@@ -45,7 +45,8 @@ impl Module {
     /// @llvm.dbg.value(metadata i32 %x, ...), !dbg !5`) as the record LLVM reads it as
     /// (`#dbg_value(i32 %x, ..., !5)`); the declarations of those intrinsics go, as LLVM
     /// drops them (when nothing but their own declaration names them); and a global variable
-    /// written on several lines on one. Call after the last edit of a body: a body replaced later would lose them.
+    /// written on several lines on one. Call after the last edit of a body: a body replaced
+    /// later would lose them.
     pub fn spell_as_llvm_prints(&mut self) {
         let functions: Vec<FuncId> = self
             .functions
