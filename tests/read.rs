@@ -3101,29 +3101,19 @@ fn amdgpu_allocas_are_checked_as_llvm_verifier_checks_them() {
         )
     };
     let message = "alloca on amdgpu must be in addrspace(5)";
+    // Each refused module: its triple, datalayout line and alloca, and the alloca's line.
+    let refused = [
+        ("amdgcn-amd-amdhsa", "", "alloca i64", 3),
+        ("r600", "", "alloca i32, align 4", 3),
+        ("amdgcn", "target datalayout = \"A5\"\n", "alloca i64", 4),
+        ("amdgcn", "", "alloca i64, addrspace(3)", 3),
+    ]
+    .map(|(triple, layout, alloca, line)| {
+        let ty = &alloca["alloca ".len().."alloca ".len() + 3];
+        (module(triple, layout, alloca), (line, 15, ty), message)
+    });
     as_opt_verifies_at(
-        &[
-            (
-                module("amdgcn-amd-amdhsa", "", "alloca i64"),
-                (3, 15, "i64"),
-                message,
-            ),
-            (
-                module("r600", "", "alloca i32, align 4"),
-                (3, 15, "i32"),
-                message,
-            ),
-            (
-                module("amdgcn", "target datalayout = \"A5\"\n", "alloca i64"),
-                (4, 15, "i64"),
-                message,
-            ),
-            (
-                module("amdgcn", "", "alloca i64, addrspace(3)"),
-                (3, 15, "i64"),
-                message,
-            ),
-        ],
+        &refused,
         &[
             module("amdgcn-amd-amdhsa", "", "alloca i64, addrspace(5)"),
             module("x86_64-unknown-linux-gnu", "", "alloca i64"),
