@@ -259,8 +259,7 @@ fn used_functions(m: &Module) -> SecondaryMap<FuncId, bool> {
             continue;
         }
         for u in m.uses.values() {
-            if u.span.start >= var.span.start
-                && u.span.end <= var.span.end
+            if var.span.covers(u.span)
                 && u.role != UseRole::Definition
                 && let Some(f) = m.function_of(u.global)
             {

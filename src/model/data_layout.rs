@@ -625,38 +625,40 @@ pub struct BodyLayout<'a> {
     pub module_memories: &'a [Option<Memory>],
 }
 
-impl BodyLayout<'_> {
+impl<'a> BodyLayout<'a> {
     pub fn memory(&self, t: TypeId, depth: u32) -> Option<Memory> {
-        let (m, body) = (self.m, self.body);
-        if t.index() < body.base.types as usize {
+        if t.index() < self.body.base.types as usize {
             return self.module_memories.get(t.index()).copied().flatten();
         }
         if depth > Layout::NESTING_LIMIT {
             return None;
         }
-        let resolve = |t: TypeId| {
-            let ty = body.ty(m, body.resolve_ty(m, t));
-            (!matches!(ty, Type::Named(_))).then_some(ty)
-        };
-        m.data_layout.memory(resolve(t)?, &resolve, &mut |part| {
-            self.memory(part, depth + 1)
-        })
+        let resolve = |t| self.resolve(t);
+        self.m
+            .data_layout
+            .memory(resolve(t)?, &resolve, &mut |part| {
+                self.memory(part, depth + 1)
+            })
     }
 
     fn preferred_align(&self, t: TypeId, depth: u32) -> Option<u64> {
         if depth > Layout::NESTING_LIMIT {
             return None;
         }
-        let (m, body) = (self.m, self.body);
-        let resolve = |t: TypeId| {
-            let ty = body.ty(m, body.resolve_ty(m, t));
-            (!matches!(ty, Type::Named(_))).then_some(ty)
-        };
+        let resolve = |t| self.resolve(t);
         let abi = self.memory(t, depth)?.align;
-        m.data_layout
+        self.m
+            .data_layout
             .preferred_align(resolve(t)?, abi, &resolve, &mut |elem| {
                 self.preferred_align(elem, depth + 1)
             })
+    }
+
+    /// The type `t` names, named types followed; `None` for an opaque struct.
+    fn resolve(&self, t: TypeId) -> Option<&'a Type> {
+        let (m, body) = (self.m, self.body);
+        let ty = body.ty(m, body.resolve_ty(m, t));
+        (!matches!(ty, Type::Named(_))).then_some(ty)
     }
 
     /// The alignment LLVM's parser gives a memory instruction that says none: a load's or

@@ -55,7 +55,19 @@ impl Span {
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
+    /// Whether `inner` lies within this span.
+    pub fn covers(self, inner: Span) -> bool {
+        self.start <= inner.start && inner.end <= self.end
+    }
 }
+
+/// The debug intrinsics LLVM 22 reads as debug records (`llvm.dbg.value` as `#dbg_value`).
+pub const DEBUG_INTRINSICS: [&[u8]; 4] = [
+    b"llvm.dbg.value",
+    b"llvm.dbg.declare",
+    b"llvm.dbg.assign",
+    b"llvm.dbg.label",
+];
 
 macro_rules! ids {
     ($($name:ident $disp:literal),* $(,)?) => {$(
@@ -1189,6 +1201,18 @@ pub enum PatchSlot {
     Label,
     ValueName,
     Align,
+}
+
+impl PatchSlot {
+    /// Whether an insertion of this slot is written before a wider patch that starts where
+    /// it does (an alignment before the attachment a kept body loses), rather than covered
+    /// by it (a linkage of a function whose text goes).
+    pub fn precedes_wider(self) -> bool {
+        matches!(
+            self,
+            PatchSlot::Label | PatchSlot::ValueName | PatchSlot::Align
+        )
+    }
 }
 
 /// A parsed LLVM IR module.

@@ -29,14 +29,6 @@ struct Records {
     uses: Vec<UseId>,
 }
 
-/// The debug intrinsics LLVM 22 reads as debug records.
-const DEBUG_INTRINSICS: [&[u8]; 4] = [
-    b"llvm.dbg.value",
-    b"llvm.dbg.declare",
-    b"llvm.dbg.assign",
-    b"llvm.dbg.label",
-];
-
 impl Module {
     /// Write out, in every function whose text is kept, what LLVM's printer writes and the
     /// text leaves implicit: the numbers of unnamed values, parameters and blocks (`%2 = add`,
@@ -90,22 +82,9 @@ impl Module {
                 }
             }
         }
-        // Merging's patches by where they start: an insertion where one starts goes before
-        // its text (an alignment before the attachment a kept body loses), as the wider patch
-        // would otherwise cover it.
-        let starts: FxHashMap<u32, usize> = (self.patches.iter().enumerate())
-            .filter(|(_, p)| !p.span.is_empty())
-            .map(|(i, p)| (p.span.start, i))
-            .collect();
         for spelling in spellings {
             for (at, slot, text) in spelling.inserts {
-                match starts.get(&at) {
-                    Some(&i) => {
-                        let patch = &mut self.patches[i];
-                        patch.text = format!("{text}{}", patch.text).into();
-                    }
-                    None => self.patch_slot(Span::empty_at(at), slot, text.into()),
-                }
+                self.patch_slot(Span::empty_at(at), slot, text.into());
             }
             for (span, text) in spelling.replaced {
                 self.patch(span, text);
@@ -135,7 +114,7 @@ impl Module {
                 && !self.functions[f].deleted
                 && self
                     .uses_of(g)
-                    .all(|u| within(self.uses[u].span, self.functions[f].span))
+                    .all(|u| self.uses[u].role == UseRole::Definition)
             {
                 self.delete_function(f);
             }
@@ -188,10 +167,9 @@ impl Module {
                 if inst.result.is_none() {
                     continue;
                 }
-                let start = inst.span.start as usize;
-                let named = src.get(start) == Some(&b'%');
-                let name = Lexer::starting_at(src, start).next().span;
-                if let Some(n) = numbers.next(&src[name.range()], !named) {
+                let first = Lexer::starting_at(src, inst.span.start as usize).next();
+                let named = matches!(first.kind, Tok::LocalName | Tok::LocalNum);
+                if let Some(n) = numbers.next(&src[first.span.range()], !named) {
                     out.inserts
                         .push((inst.span.start, PatchSlot::ValueName, format!("%{n} = ")));
                 }
@@ -275,7 +253,7 @@ impl Module {
         };
         let head = Span::new(span.start as usize, open.span.end as usize);
         let info = self.functions[f].body.as_ref().expect("a definition");
-        let Some(callee) = info.uses().find(|&u| within(self.uses[u].span, head)) else {
+        let Some(callee) = info.uses().find(|&u| head.covers(self.uses[u].span)) else {
             return false;
         };
         // Each operand: its word `metadata`, where its text starts and ends.
@@ -394,10 +372,6 @@ fn code_end(src: &[u8], mut at: usize) -> usize {
     }
 }
 
-fn within(inner: Span, outer: Span) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
-}
-
 /// The line breaks in the text of a global variable written on more than one line, which
 /// LLVM prints on one (`@x = constant { ptr, ptr }` then `{ ptr @a,` on the next line): each
 /// with the blanks and comments around it, up to the next text. (Its span may end with the
@@ -509,10 +483,7 @@ impl Numbers {
 /// The number a name is (`%3`, `3`), if it is one.
 fn numbered(name: &[u8]) -> Option<u32> {
     let digits = name.strip_prefix(b"%").unwrap_or(name);
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(digits).ok()?.parse().ok()
+    decimal_u128(digits).and_then(|n| u32::try_from(n).ok())
 }
 
 /// Where the label of an unlabeled block whose first token starts at `at` goes, and its

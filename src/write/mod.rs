@@ -11,10 +11,18 @@ use std::path::{Path, PathBuf};
 /// another gives the edited module without copying the source.
 fn pieces(m: &Module) -> Vec<&[u8]> {
     let mut patches: Vec<_> = m.patches.iter().collect();
-    // By position; of two patches starting together the wider one wins and covers the other.
-    // No two patches share a span and a slot (a later edit replaces the earlier), so the
-    // order is total and needs no stable sort.
-    patches.sort_unstable_by_key(|p| (p.span.start, std::cmp::Reverse(p.span.end), p.slot));
+    // By position; of two patches starting together the wider one wins and covers the other,
+    // but for an insertion that precedes it. No two patches share a span and a slot (a later
+    // edit replaces the earlier), so the order is total and needs no stable sort.
+    patches.sort_unstable_by_key(|p| {
+        let precedes = p.span.is_empty() && p.slot.precedes_wider();
+        (
+            p.span.start,
+            !precedes,
+            std::cmp::Reverse(p.span.end),
+            p.slot,
+        )
+    });
     let mut out = Vec::with_capacity(2 * patches.len() + 6);
     // Before the first function, or at the end of a module without any; before any patch
     // there, as the first function's own text may be replaced.

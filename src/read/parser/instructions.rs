@@ -268,14 +268,9 @@ impl<'a> Parser<'a> {
                 GlobalName::Numbered(_) => return None,
             }
         };
-        [
-            &b"llvm.dbg.value"[..],
-            b"llvm.dbg.declare",
-            b"llvm.dbg.assign",
-            b"llvm.dbg.label",
-        ]
-        .into_iter()
-        .find(|&intrinsic| name == intrinsic)
+        DEBUG_INTRINSICS
+            .into_iter()
+            .find(|&intrinsic| name == intrinsic)
     }
 
     /// The intrinsic `callee`, read from `tok`, names, if it is one whose calls' types are
