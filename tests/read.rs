@@ -764,6 +764,13 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "wrong number of indexes, expected 2",
         ),
         (
+            // The uses LLVM counts are those read before the directive.
+            "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
+             uselistorder ptr @g, { 2, 1, 0 }\n@c = alias i32, ptr @g\n",
+            (4, 1),
+            "wrong number of indexes, expected 2",
+        ),
+        (
             "uselistorder_bb @f, %bb, { 1, 0 }\ndefine void @f() {\n  unreachable\n}\n",
             (1, 17),
             "invalid function forward reference in uselistorder_bb",
@@ -984,6 +991,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
             "@p = global ptr blockaddress(@f, %3)\n\
              define void @f(i32) {\n  %2 = add i32 %0, 1\n  br label %3\n\n  ret void\n}\n",
+            // A use after the directive is not one it orders.
+            "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
+             uselistorder ptr @g, { 1, 0 }\n@c = alias i32, ptr @g\n\
+             define i32 @h() {\n  %x = load i32, ptr @g\n  ret i32 %x\n}\n",
             "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
              uselistorder ptr @g, { 1, 0 }\n\
              define void @f(i1 %c) {\nentry:\n  br i1 %c, label %bb, label %bb\nbb:\n  ret void\n}\n\

@@ -647,9 +647,11 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
                 global,
                 indexes,
             } => {
+                // LLVM counts the uses made when it reads the directive: those written
+                // before it (a function read after it adds uses the order does not list).
                 let (mut named, mut all_direct) = (0, true);
                 for u in m.uses_of(global) {
-                    if m.uses[u].role != UseRole::Definition {
+                    if m.uses[u].role != UseRole::Definition && m.uses[u].span.start < at.start {
                         named += 1;
                         all_direct &= m.uses[u].direct;
                     }
