@@ -309,12 +309,48 @@ fn raw_name(printed: &str) -> Vec<u8> {
     raw
 }
 
+/// The printed names (`@f`, `@"a b"`) a line of IR names, with where each is.
+fn global_tokens(line: &str) -> Vec<(usize, &str)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'@' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if b.get(i) == Some(&b'"') {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+        } else {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b"$._-".contains(&b[i])) {
+                i += 1;
+            }
+        }
+        out.push((start, &line[start..i]));
+    }
+    out
+}
+
 /// Whether opt-22 folds `f` and one of `mates` when the two are alone in a module
-/// (`llvm-extract-22` keeps them and declares what they name). Then opt-22 kept them apart in
-/// the whole module because its search missed the pair, not because it finds them different:
-/// it looks a function up in a tree ordered by its pairwise comparison, which is not
-/// transitive (spec §4), and a twin is not always found where the order puts it.
-fn opt_folds_alone(path: &Path, opts: &Options, f: &str, mates: &[String]) -> bool {
+/// (`llvm-extract-22` keeps them and declares what they name), the functions they name that
+/// both fold (`folded_by_both`, each with its class as mergefn made it) named alike. Then
+/// opt-22 kept them apart in the whole module not because it finds them different, but
+/// because its search missed the pair (it looks a function up in a tree ordered by its
+/// pairwise comparison, which is not transitive, spec §4), or because it folded the functions
+/// they name otherwise (another survivor, thunks where mergefn replaced every use: §6 order).
+fn opt_folds_alone(
+    path: &Path,
+    opts: &Options,
+    f: &str,
+    mates: &[String],
+    folded_by_both: &[Vec<String>],
+) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let pair = dir.path().join("pair.ll");
     mates.iter().filter(|m| !is_numbered(m)).any(|mate| {
@@ -332,7 +368,39 @@ fn opt_folds_alone(path: &Path, opts: &Options, f: &str, mates: &[String]) -> bo
         if !extracted.success() {
             return false;
         }
-        let before = parse(read(&pair)).unwrap();
+        let text = read(&pair);
+        let named: BTreeSet<&str> = text
+            .lines()
+            .flat_map(global_tokens)
+            .map(|(_, n)| n)
+            .collect();
+        // Each class's members the pair names, named in the bodies as the first of them.
+        let mut alike: BTreeMap<&str, &str> = BTreeMap::new();
+        for class in folded_by_both {
+            let here: Vec<&str> = class
+                .iter()
+                .map(String::as_str)
+                .filter(|n| named.contains(n))
+                .collect();
+            for n in &here {
+                alike.insert(n, here[0]);
+            }
+        }
+        let mut renamed = String::new();
+        for line in text.lines() {
+            let mut line = line.to_string();
+            if line.starts_with(' ') {
+                for (at, n) in global_tokens(&line.clone()).into_iter().rev() {
+                    if let Some(first) = alike.get(n) {
+                        line.replace_range(at..at + n.len(), first);
+                    }
+                }
+            }
+            renamed.push_str(&line);
+            renamed.push('\n');
+        }
+        std::fs::write(&pair, &renamed).unwrap();
+        let before = parse(renamed).unwrap();
         let after = parse(run_opt(&pair, opts)).unwrap();
         let folded = folded_between(&before, &after);
         folded.contains(f) || folded.contains(mate)
@@ -445,6 +513,12 @@ fn differential(path: &Path) -> Differences {
         class_mates(&report, n).is_some_and(|(_, others)| others.iter().any(|o| theirs.contains(o)))
     };
     let explainer = Explainer::new(&before);
+    let folded_by_both: Vec<Vec<String>> = report
+        .classes
+        .iter()
+        .map(|c| c.members.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
+        .filter(|names| names.iter().any(|n| theirs.contains(n)))
+        .collect();
     Differences {
         missing: theirs
             .difference(&ours_named)
@@ -458,8 +532,9 @@ fn differential(path: &Path) -> Differences {
             .difference(&theirs)
             .map(|n| {
                 let alone = || {
-                    class_mates(&report, n)
-                        .is_some_and(|(_, mates)| opt_folds_alone(path, &opts, n, &mates))
+                    class_mates(&report, n).is_some_and(|(_, mates)| {
+                        opt_folds_alone(path, &opts, n, &mates, &folded_by_both)
+                    })
                 };
                 (
                     n.clone(),
@@ -614,7 +689,7 @@ fn differential_against_opt() {
 /// place, merged by both. A copy mergefn folds where opt-22 does not, or the reverse, fails
 /// unless a rule explains it. By default 60 copies in each fixture and each corpus module
 /// under 2.5 MB, so that opt-22's runs stay short; `MERGEFN_NEAR_TWINS=N` makes N copies in
-/// every module.
+/// every module, and `MERGEFN_NEAR_TWINS_SEED` other copies.
 #[test]
 fn near_twins_merge_as_opt_merges_them() {
     if opt().is_none() {
@@ -624,6 +699,7 @@ fn near_twins_merge_as_opt_merges_them() {
         .ok()
         .and_then(|n| n.parse().ok());
     let count = asked.unwrap_or(60);
+    let seed = std::env::var("MERGEFN_NEAR_TWINS_SEED").unwrap_or_default();
     let dir = tempfile::tempdir().unwrap();
     let mut paths = fixtures("merge");
     paths.extend(
@@ -635,7 +711,7 @@ fn near_twins_merge_as_opt_merges_them() {
     let mut copies = 0;
     for path in &paths {
         let name = path.file_name().unwrap().to_string_lossy();
-        let (text, n) = near_twins::with_near_twins(path, count, dir.path());
+        let (text, n) = near_twins::with_near_twins(path, count, &seed, dir.path());
         copies += n;
         let twinned = dir.path().join(&*name);
         std::fs::write(&twinned, text).unwrap();

@@ -5,12 +5,13 @@
 //!
 //! A copy is named `@<name>.twin.<i>`, made `internal` and taken out of any comdat, so that
 //! merging may fold it into its original or the original into it. The change is one of: an
-//! integer or floating-point literal, a flag (`nsw`, `inbounds`, `volatile`...), a comparison
+//! integer or floating-point literal, an array or vector length, a string (inline assembly,
+//! constraints, metadata), a flag (`nsw`, `inbounds`, `volatile`, fast-math...), a comparison
 //! predicate, an opcode for another taking the same operands, an alignment, an atomic
-//! ordering, the node of a metadata attachment, a global operand, the operands of a
-//! non-commutative instruction, a branch's destinations, a call's tail marker or one of its
-//! attributes; or in the header: the attribute group, a parameter's attribute, the section,
-//! the collector, the alignment or the address space. What opt-22's verifier refuses is
+//! ordering or its scope, the node of a metadata attachment, a global operand, the operands of
+//! a non-commutative instruction, two destinations of a terminator, a call's tail marker,
+//! calling convention or one of its attributes; or in the header: the attribute group, a
+//! parameter's attribute, the section, the collector, the alignment or the address space. What opt-22's verifier refuses is
 //! dropped: mergefn's reader finds most such copies at once, opt-22 the rest.
 
 use mergefn::parse;
@@ -99,6 +100,17 @@ const SWAPS: &[(&str, &str)] = &[
     ("nonnull", ""),
     ("zeroext", ""),
     ("signext", ""),
+    ("fastcc", ""),
+    ("coldcc", ""),
+    ("reassoc", ""),
+    ("contract", ""),
+    ("nsz", ""),
+    ("arcp", ""),
+    ("afn", ""),
+    ("inrange", ""),
+    ("notail", "tail"),
+    ("sideeffect", ""),
+    ("cleanup", ""),
 ];
 
 /// Flags added after an opcode.
@@ -113,6 +125,8 @@ const ADDED: &[(&str, &str)] = &[
     ("= fadd ", "= fadd nnan "),
     ("= zext ", "= zext nneg "),
     ("= call ", "= tail call "),
+    (" monotonic", " syncscope(\"singlethread\") monotonic"),
+    (" seq_cst", " syncscope(\"singlethread\") seq_cst"),
 ];
 
 /// Opcodes whose operands may not be swapped.
@@ -275,6 +289,23 @@ fn line_changes(line: &str, rng: &mut Rng, choices: &Choices) -> Vec<String> {
             }
             _ => {}
         }
+        // `[4 x i8]` -> `[5 x i8]`, `<2 x i32>` -> `<4 x i32>` (allocas, getelementptrs).
+        if next == Some("x") && at > 0 && b"[<".contains(&line.as_bytes()[at - 1]) {
+            if let Ok(n) = word.parse::<u64>() {
+                let other = if line.as_bytes()[at - 1] == b'<' {
+                    n * 2
+                } else {
+                    n + 1
+                };
+                out.push(replaced(line, at, word.len(), &other.to_string()));
+            }
+        }
+        // An inline assembly string or constraint, a metadata string: one byte more.
+        let string = word.strip_prefix('!').unwrap_or(word);
+        if string.len() >= 2 && string.starts_with('"') && string.ends_with('"') {
+            let end = at + word.len() - 1;
+            out.push(format!("{} {}", &line[..end], &line[end..]));
+        }
         if let Some(name) = word.strip_prefix('@') {
             if !name.starts_with("llvm.") && !name.starts_with("\"llvm.") {
                 let others: Vec<&String> = choices.globals.iter().filter(|g| *g != name).collect();
@@ -289,10 +320,25 @@ fn line_changes(line: &str, rng: &mut Rng, choices: &Choices) -> Vec<String> {
             out.push(replaced(line, at, from.len(), to));
         }
     }
-    // `%x = sub i32 %a, %b` -> `... %b, %a`; `br i1 %c, label %t, label %f` -> `%f, %t`.
+    // The first two destinations of a branch, a switch or an invoke, swapped.
+    let labels: Vec<(usize, &str)> = w
+        .windows(2)
+        .filter(|p| p[0].1 == "label" && is_local(p[1].1))
+        .map(|p| p[1])
+        .collect();
+    if let [(a_at, a), (b_at, b), ..] = labels[..] {
+        if a != b {
+            out.push(format!(
+                "{}{b}{}{a}{}",
+                &line[..a_at],
+                &line[a_at + a.len()..b_at],
+                &line[b_at + b.len()..]
+            ));
+        }
+    }
+    // `%x = sub i32 %a, %b` -> `... %b, %a`.
     let opcode = w.get(1).map(|&(_, o)| o);
-    let swappable = opcode.is_some_and(|o| NON_COMMUTATIVE.contains(&o))
-        || w.first().is_some_and(|&(_, o)| o == "br");
+    let swappable = opcode.is_some_and(|o| NON_COMMUTATIVE.contains(&o));
     if let [.., (a_at, a), (b_at, b)] = w[..] {
         if swappable && is_local(a) && is_local(b) && a != b && b_at + b.len() == line.len() {
             out.push(format!(
@@ -530,14 +576,17 @@ fn keep_valid(base: &str, mut twins: Vec<String>, dir: &Path) -> Vec<String> {
 const MAX_LINES: usize = 400;
 
 /// `module` with up to `count` near twins of its functions after it, all of them valid for
-/// opt-22, and how many there are.
-pub fn with_near_twins(module: &Path, count: usize, dir: &Path) -> (String, usize) {
+/// opt-22, and how many there are. Each `seed` makes other twins.
+pub fn with_near_twins(module: &Path, count: usize, seed: &str, dir: &Path) -> (String, usize) {
     let base = std::fs::read_to_string(module).unwrap();
     let lines: Vec<&str> = base.lines().collect();
     let mut defs = definitions(&lines);
     defs.retain(|(start, end, _)| end - start <= MAX_LINES);
     let choices = Choices::of(&base);
-    let mut rng = Rng::new(&module.file_name().unwrap().to_string_lossy());
+    let mut rng = Rng::new(&format!(
+        "{seed}:{}",
+        module.file_name().unwrap().to_string_lossy()
+    ));
     let twins: Vec<String> = (0..count)
         .filter_map(|i| {
             let def = rng.pick(&defs)?.clone();
