@@ -488,7 +488,7 @@ fn twin(
 }
 
 /// `base` with the copies after it, and the lines (1-based, inclusive) each copy takes.
-fn module_with(base: &str, twins: &[String]) -> (String, Vec<(usize, usize)>) {
+pub fn module_with(base: &str, twins: &[String]) -> (String, Vec<(usize, usize)>) {
     let mut text = base.to_string();
     if !text.ends_with('\n') {
         text.push('\n');
@@ -575,9 +575,9 @@ fn keep_valid(base: &str, mut twins: Vec<String>, dir: &Path) -> Vec<String> {
 /// would otherwise grow by its size for each copy.
 const MAX_LINES: usize = 400;
 
-/// `module` with up to `count` near twins of its functions after it, all of them valid for
-/// opt-22, and how many there are. Each `seed` makes other twins.
-pub fn with_near_twins(module: &Path, count: usize, seed: &str, dir: &Path) -> (String, usize) {
+/// `module`'s text and up to `count` near twins of its functions, valid or not. Each `seed`
+/// makes other twins.
+pub fn near_twins(module: &Path, count: usize, seed: &str) -> (String, Vec<String>) {
     let base = std::fs::read_to_string(module).unwrap();
     let lines: Vec<&str> = base.lines().collect();
     let mut defs = definitions(&lines);
@@ -593,6 +593,13 @@ pub fn with_near_twins(module: &Path, count: usize, seed: &str, dir: &Path) -> (
             twin(&lines, &def, i, &mut rng, &choices)
         })
         .collect();
+    (base, twins)
+}
+
+/// `module` with up to `count` near twins of its functions after it, all of them valid for
+/// opt-22, and how many there are. Each `seed` makes other twins.
+pub fn with_near_twins(module: &Path, count: usize, seed: &str, dir: &Path) -> (String, usize) {
+    let (base, twins) = near_twins(module, count, seed);
     let kept = keep_valid(&base, twins, dir);
     let n = kept.len();
     (module_with(&base, &kept).0, n)

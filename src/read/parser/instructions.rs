@@ -58,6 +58,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The flags LLVM 22's parser takes after an opcode, as items: each word of `once` at most
+    /// once, in any order, and fast-math flags, repeated, when `fast_math`. A flag it does not
+    /// take is left where a type or a predicate must stand, which is LLVM's error
+    /// (`add exact i32`, `udiv nuw i32`, `sext nneg i8`: "expected type").
+    fn item_flags(&mut self, once: &[&[u8]], fast_math: bool) {
+        let mut seen = 0u32;
+        while self.tok.kind == Tok::Word {
+            let w = self.text(self.tok);
+            match once.iter().position(|o| *o == w) {
+                Some(i) if seen & 1 << i == 0 => seen |= 1 << i,
+                _ if fast_math && is_fast_math_flag(w) => {}
+                _ => break,
+            }
+            self.item_word();
+        }
+    }
+
     fn item_comma(&mut self) -> PResult<()> {
         self.expect(Tok::Comma, "','")?;
         Ok(())
@@ -649,7 +666,7 @@ impl<'a> Parser<'a> {
                 self.intern(Type::Token)
             }
             FNeg => {
-                self.item_words_while(is_fast_math_flag);
+                self.item_flags(&[], true);
                 let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 if !matches!(self.scalar_ty(ty), Type::Float(_)) {
@@ -659,9 +676,14 @@ impl<'a> Parser<'a> {
             }
             Add | Sub | Mul | Shl | UDiv | SDiv | LShr | AShr | Or | And | Xor | URem | SRem
             | FAdd | FSub | FMul | FDiv | FRem => {
-                self.item_words_while(|w| {
-                    matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint") || is_fast_math_flag(w)
-                });
+                let (once, fast_math): (&[&[u8]], bool) = match opcode {
+                    Add | Sub | Mul | Shl => (&[b"nuw", b"nsw"], false),
+                    UDiv | SDiv | LShr | AShr => (&[b"exact"], false),
+                    Or => (&[b"disjoint"], false),
+                    FAdd | FSub | FMul | FDiv | FRem => (&[], true),
+                    _ => (&[], false),
+                };
+                self.item_flags(once, fast_math);
                 let at = self.tok.span;
                 let ty = self.item_typed_value()?;
                 self.item_comma()?;
@@ -684,7 +706,10 @@ impl<'a> Parser<'a> {
                 ty
             }
             ICmp | FCmp => {
-                self.item_words_while(|w| w == b"samesign" || is_fast_math_flag(w));
+                match opcode {
+                    ICmp => self.item_flags(&[b"samesign"], false),
+                    _ => self.item_flags(&[], true),
+                }
                 let predicate = self.tok;
                 let known = predicate.kind == Tok::Word
                     && match opcode {
@@ -715,9 +740,12 @@ impl<'a> Parser<'a> {
             }
             Trunc | ZExt | SExt | FpToUi | FpToSi | UiToFp | SiToFp | FpTrunc | FpExt
             | PtrToInt | PtrToAddr | IntToPtr | BitCast | AddrSpaceCast => {
-                self.item_words_while(|w| {
-                    matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fast_math_flag(w)
-                });
+                match opcode {
+                    Trunc => self.item_flags(&[b"nuw", b"nsw"], false),
+                    ZExt | UiToFp => self.item_flags(&[b"nneg"], false),
+                    FpTrunc | FpExt => self.item_flags(&[], true),
+                    _ => {}
+                }
                 let from_at = self.tok.span;
                 let from = self.item_type()?;
                 let from_span = from_at.to(self.prev_end());
@@ -833,7 +861,12 @@ impl<'a> Parser<'a> {
                 aggregate
             }
             Alloca => {
-                self.item_words_while(|w| matches!(w, b"inalloca" | b"swifterror"));
+                // In this order, each at most once, as LLVM reads them.
+                for word in ["inalloca", "swifterror"] {
+                    if self.is_word(word.as_bytes()) {
+                        self.item_word();
+                    }
+                }
                 let at = self.tok.span;
                 let ty = self.item_type()?;
                 if !self.is_array_element(ty) {

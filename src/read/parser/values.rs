@@ -729,7 +729,17 @@ impl<'a> Parser<'a> {
             _ => (&[], "'(' in constantexpr"),
         };
         let mut in_range = None;
-        while self.tok.kind == Tok::Word && flags.contains(&self.text(self.tok)) {
+        // A getelementptr's flags may repeat; `nuw` and `nsw` of `add` and `sub` may not.
+        let repeats = opcode == Opcode::GetElementPtr;
+        let mut seen = 0u32;
+        while self.tok.kind == Tok::Word {
+            let Some(i) = flags.iter().position(|f| *f == self.text(self.tok)) else {
+                break;
+            };
+            if !repeats && seen & 1 << i != 0 {
+                break;
+            }
+            seen |= 1 << i;
             let t = self.bump();
             items.push(Item::word(t.span));
             if self.tok.kind == Tok::LParen && self.text(t) == b"inrange" {
