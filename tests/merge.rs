@@ -711,7 +711,7 @@ fn near_twins_merge_as_opt_merges_them() {
     let mut copies = 0;
     for path in &paths {
         let name = path.file_name().unwrap().to_string_lossy();
-        let (text, n) = near_twins::with_near_twins(path, count, &seed, dir.path());
+        let (text, n) = near_twins::with_near_twins(path, count, &seed);
         copies += n;
         let twinned = dir.path().join(&*name);
         std::fs::write(&twinned, text).unwrap();

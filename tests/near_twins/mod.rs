@@ -13,10 +13,11 @@
 //! calling convention or one of its attributes; or in the header: the attribute group, a
 //! parameter's attribute, the section, the collector, the alignment or the address space. What opt-22's verifier refuses is
 //! dropped: mergefn's reader finds most such copies at once, opt-22 the rest.
+// Each test crate that includes this module uses a part of it.
+#![allow(dead_code)]
 
 use mergefn::parse;
 use std::path::Path;
-use std::process::Command;
 
 /// A small deterministic generator (xorshift64*), seeded by the module's name, so that a
 /// failure names copies that the next run makes again.
@@ -508,43 +509,29 @@ pub fn module_with(base: &str, twins: &[String]) -> (String, Vec<(usize, usize)>
 
 /// The line of the first error in `text`, 0 for one without a line; None when it reads and
 /// verifies. mergefn's reader first, then opt-22's verifier.
-fn first_fault(text: &str, dir: &Path, with_opt: bool) -> Option<usize> {
-    if !with_opt {
-        let e = parse(text.to_string()).err()?;
-        let shown = e.to_string();
-        return Some(
-            shown
-                .split(':')
-                .next()
-                .and_then(|l| l.parse().ok())
-                .unwrap_or(0),
-        );
-    }
-    let path = dir.join("check.ll");
-    std::fs::write(&path, text).unwrap();
-    let out = Command::new("opt-22")
-        .args(["-passes=verify", "-disable-output"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    if out.status.success() {
-        return None;
-    }
-    let err = String::from_utf8_lossy(&out.stderr);
-    let line = err
-        .split("check.ll:")
-        .nth(1)
-        .and_then(|r| r.split(':').next())
-        .and_then(|l| l.parse().ok());
-    Some(line.unwrap_or(0))
+fn first_fault(text: &str, with_opt: bool) -> Option<usize> {
+    // mergefn says `L:C: ...`, opt-22 `opt-22: /tmp/.../m.ll:L:C: error: ...`.
+    let shown = match with_opt {
+        false => parse(text.to_string()).err()?.to_string(),
+        true => crate::common::verify(text).err()?,
+    };
+    let at = shown
+        .split_once(".ll:")
+        .map_or(shown.as_str(), |(_, at)| at);
+    Some(
+        at.split(':')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0),
+    )
 }
 
 /// The copies of `twins` that make, with `base`, a module opt-22 verifies.
-fn keep_valid(base: &str, mut twins: Vec<String>, dir: &Path) -> Vec<String> {
+fn keep_valid(base: &str, mut twins: Vec<String>) -> Vec<String> {
     for with_opt in [false, true] {
         while !twins.is_empty() {
             let (text, spans) = module_with(base, &twins);
-            let Some(line) = first_fault(&text, dir, with_opt) else {
+            let Some(line) = first_fault(&text, with_opt) else {
                 break;
             };
             let culprit = match spans.iter().position(|&(a, b)| a <= line && line <= b) {
@@ -556,7 +543,7 @@ fn keep_valid(base: &str, mut twins: Vec<String>, dir: &Path) -> Vec<String> {
                     while lo + 1 < hi {
                         let mid = (lo + hi) / 2;
                         let (text, _) = module_with(base, &twins[..mid]);
-                        if first_fault(&text, dir, with_opt).is_none() {
+                        if first_fault(&text, with_opt).is_none() {
                             lo = mid;
                         } else {
                             hi = mid;
@@ -598,9 +585,9 @@ pub fn near_twins(module: &Path, count: usize, seed: &str) -> (String, Vec<Strin
 
 /// `module` with up to `count` near twins of its functions after it, all of them valid for
 /// opt-22, and how many there are. Each `seed` makes other twins.
-pub fn with_near_twins(module: &Path, count: usize, seed: &str, dir: &Path) -> (String, usize) {
+pub fn with_near_twins(module: &Path, count: usize, seed: &str) -> (String, usize) {
     let (base, twins) = near_twins(module, count, seed);
-    let kept = keep_valid(&base, twins, dir);
+    let kept = keep_valid(&base, twins);
     let n = kept.len();
     (module_with(&base, &kept).0, n)
 }
