@@ -26,7 +26,7 @@ exec </dev/null
 export CARGO_CACHE_RUSTC_INFO=0
 
 missing=0
-for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-stress-22 FileCheck-22; do
+for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-extract-22 llvm-stress-22 FileCheck-22; do
   command -v "$tool" >/dev/null 2>&1 || missing=1
 done
 [ -f /usr/include/nlohmann/json.hpp ] || missing=1
