@@ -284,31 +284,6 @@ fn beyond_llvm(m: &Module, f: FuncId) -> bool {
     })
 }
 
-/// A global's name as LLVM holds it, from the way it is printed (`@f`, `@"a b"`, `@"\01x"`).
-fn raw_name(printed: &str) -> Vec<u8> {
-    let name = printed.strip_prefix('@').unwrap_or(printed);
-    let Some(quoted) = name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) else {
-        return name.as_bytes().to_vec();
-    };
-    let b = quoted.as_bytes();
-    let mut raw = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |at: usize| b.get(at).and_then(|c| (*c as char).to_digit(16));
-        match (b[i], hex(i + 1), hex(i + 2)) {
-            (b'\\', Some(hi), Some(lo)) => {
-                raw.push((hi * 16 + lo) as u8);
-                i += 3;
-            }
-            (c, ..) => {
-                raw.push(c);
-                i += 1;
-            }
-        }
-    }
-    raw
-}
-
 /// The printed names (`@f`, `@"a b"`) a line of IR names, with where each is.
 fn global_tokens(line: &str) -> Vec<(usize, &str)> {
     let b = line.as_bytes();
@@ -337,68 +312,85 @@ fn global_tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Whether opt-22 folds `f` and one of `mates` when the two are alone in a module
-/// (`llvm-extract-22` keeps them and declares what they name), the functions they name that
-/// both fold (`folded_by_both`, each with its class as mergefn made it) named alike. Then
-/// opt-22 kept them apart in the whole module not because it finds them different, but
-/// because its search missed the pair (it looks a function up in a tree ordered by its
-/// pairwise comparison, which is not transitive, spec §4), or because it folded the functions
-/// they name otherwise (another survivor, thunks where mergefn replaced every use: §6 order).
+/// `text` with the functions of each class in `classes` that it names named alike, as the
+/// first of them, in the bodies (declarations keep their names).
+fn named_alike(text: &str, classes: &[Vec<String>]) -> String {
+    let named: BTreeSet<&str> = text
+        .lines()
+        .flat_map(global_tokens)
+        .map(|(_, n)| n)
+        .collect();
+    let mut alike: BTreeMap<&str, &str> = BTreeMap::new();
+    for class in classes {
+        let here: Vec<&str> = class
+            .iter()
+            .map(String::as_str)
+            .filter(|n| named.contains(n))
+            .collect();
+        for n in &here {
+            alike.insert(n, here[0]);
+        }
+    }
+    let mut renamed = String::new();
+    for line in text.lines() {
+        let mut line = line.to_string();
+        if line.starts_with(' ') {
+            for (at, n) in global_tokens(&line.clone()).into_iter().rev() {
+                if let Some(first) = alike.get(n) {
+                    line.replace_range(at..at + n.len(), first);
+                }
+            }
+        }
+        renamed.push_str(&line);
+        renamed.push('\n');
+    }
+    renamed
+}
+
+/// Whether opt-22 folds `f` and one of `mates` (functions of `m`, the module at `path`) when
+/// the two are alone in a module (`llvm-extract-22` keeps them and declares what they name),
+/// the functions they name that both fold (`folded_by_both`, each with its class as mergefn
+/// made it) named alike. Then opt-22 kept them apart in the whole module not because it finds
+/// them different, but because its search missed the pair (it looks a function up in a tree
+/// ordered by its pairwise comparison, which is not transitive, spec §4), or because it folded
+/// the functions they name otherwise (another survivor, thunks where mergefn replaced every
+/// use: §6 order).
 fn opt_folds_alone(
+    m: &Module,
     path: &Path,
     opts: &Options,
     f: &str,
     mates: &[String],
     folded_by_both: &[Vec<String>],
 ) -> bool {
+    use std::os::unix::ffi::OsStringExt;
+    // `--func` takes the name LLVM holds, escapes decoded.
+    let func = |printed: &str| {
+        let g = m.lookup(printed)?;
+        let GlobalName::Named(name) = &m.globals[g].name else {
+            return None;
+        };
+        Some(std::ffi::OsString::from_vec(
+            [b"--func=".as_slice(), name].concat(),
+        ))
+    };
     let dir = tempfile::tempdir().unwrap();
     let pair = dir.path().join("pair.ll");
-    mates.iter().filter(|m| !is_numbered(m)).any(|mate| {
-        use std::os::unix::ffi::OsStringExt;
-        let func =
-            |n: &str| std::ffi::OsString::from_vec([b"--func=".as_slice(), &raw_name(n)].concat());
+    mates.iter().any(|mate| {
+        let (Some(first), Some(second)) = (func(f), func(mate)) else {
+            return false;
+        };
         let extracted = Command::new("llvm-extract-22")
             .args(["-S", "-o"])
             .arg(&pair)
-            .arg(func(f))
-            .arg(func(mate))
+            .args([first, second])
             .arg(path)
             .status()
             .unwrap();
         if !extracted.success() {
             return false;
         }
-        let text = read(&pair);
-        let named: BTreeSet<&str> = text
-            .lines()
-            .flat_map(global_tokens)
-            .map(|(_, n)| n)
-            .collect();
-        // Each class's members the pair names, named in the bodies as the first of them.
-        let mut alike: BTreeMap<&str, &str> = BTreeMap::new();
-        for class in folded_by_both {
-            let here: Vec<&str> = class
-                .iter()
-                .map(String::as_str)
-                .filter(|n| named.contains(n))
-                .collect();
-            for n in &here {
-                alike.insert(n, here[0]);
-            }
-        }
-        let mut renamed = String::new();
-        for line in text.lines() {
-            let mut line = line.to_string();
-            if line.starts_with(' ') {
-                for (at, n) in global_tokens(&line.clone()).into_iter().rev() {
-                    if let Some(first) = alike.get(n) {
-                        line.replace_range(at..at + n.len(), first);
-                    }
-                }
-            }
-            renamed.push_str(&line);
-            renamed.push('\n');
-        }
+        let renamed = named_alike(&read(&pair), folded_by_both);
         std::fs::write(&pair, &renamed).unwrap();
         let before = parse(renamed).unwrap();
         let after = parse(run_opt(&pair, opts)).unwrap();
@@ -533,7 +525,7 @@ fn differential(path: &Path) -> Differences {
             .map(|n| {
                 let alone = || {
                     class_mates(&report, n).is_some_and(|(_, mates)| {
-                        opt_folds_alone(path, &opts, n, &mates, &folded_by_both)
+                        opt_folds_alone(&before, path, &opts, n, &mates, &folded_by_both)
                     })
                 };
                 (
