@@ -5,18 +5,21 @@
 use super::triple_layouts::TRIPLE_LAYOUTS;
 use super::{Body, Item, Layout, Module, Opcode, Type, TypeId, Types};
 use cranelift_entity::EntityRef;
+use std::borrow::Cow;
 
 /// What merging needs of the `target datalayout` string: pointer sizes, alignments and index
 /// sizes per address space, the ABI alignments of integers, floats, vectors and structs, and
 /// the address spaces of functions (`P`), global variables (`G`) and allocas (`A`).
 #[derive(Clone, Debug)]
 pub struct DataLayout {
-    pointers: Vec<PointerSpec>,
+    // Borrowed from LLVM's defaults until a string changes them: a default layout allocates
+    // nothing, and every body's parser makes one (stlprog-O0: 23,000 allocations and frees).
+    pointers: Cow<'static, [PointerSpec]>,
     /// The `i`, `f` and `v` specifications: a width in bits and its ABI and preferred
     /// alignments in bytes, sorted by width.
-    ints: Vec<(u32, u64, u64)>,
-    floats: Vec<(u32, u64, u64)>,
-    vectors: Vec<(u32, u64, u64)>,
+    ints: Cow<'static, [(u32, u64, u64)]>,
+    floats: Cow<'static, [(u32, u64, u64)]>,
+    vectors: Cow<'static, [(u32, u64, u64)]>,
     /// `a:<abi>:<pref>`: the least ABI and preferred alignments of a struct, in bytes (the
     /// ABI one only for a struct that is not packed).
     aggregate_align: u64,
@@ -63,10 +66,10 @@ impl Default for DataLayout {
     /// LLVM 22's defaults, for what the string does not say.
     fn default() -> Self {
         DataLayout {
-            pointers: vec![DEFAULT_POINTER],
-            ints: vec![(1, 1, 1), (8, 1, 1), (16, 2, 2), (32, 4, 4), (64, 4, 8)],
-            floats: vec![(16, 2, 2), (32, 4, 4), (64, 8, 8), (128, 16, 16)],
-            vectors: vec![(64, 8, 8), (128, 16, 16)],
+            pointers: Cow::Borrowed(&[DEFAULT_POINTER]),
+            ints: Cow::Borrowed(&[(1, 1, 1), (8, 1, 1), (16, 2, 2), (32, 4, 4), (64, 4, 8)]),
+            floats: Cow::Borrowed(&[(16, 2, 2), (32, 4, 4), (64, 8, 8), (128, 16, 16)]),
+            vectors: Cow::Borrowed(&[(64, 8, 8), (128, 16, 16)]),
             aggregate_align: 1,
             aggregate_pref: 8,
             program_addr_space: 0,
@@ -127,8 +130,9 @@ impl DataLayout {
                     };
                     let pref = parts.get(3).and_then(|&t| bytes(t)).unwrap_or(align);
                     let index_bits = parts.get(4).and_then(|&t| number(t)).unwrap_or(bits);
-                    dl.pointers.retain(|p| p.addr_space != addr_space);
-                    dl.pointers.push(PointerSpec {
+                    let pointers = dl.pointers.to_mut();
+                    pointers.retain(|p| p.addr_space != addr_space);
+                    pointers.push(PointerSpec {
                         addr_space,
                         bits,
                         align,
@@ -142,9 +146,9 @@ impl DataLayout {
                     };
                     let pref = parts.get(2).and_then(|&t| bytes(t)).unwrap_or(align);
                     let specs = match letter {
-                        b'i' => &mut dl.ints,
-                        b'f' => &mut dl.floats,
-                        _ => &mut dl.vectors,
+                        b'i' => dl.ints.to_mut(),
+                        b'f' => dl.floats.to_mut(),
+                        _ => dl.vectors.to_mut(),
                     };
                     match specs.binary_search_by_key(&bits, |&(w, ..)| w) {
                         Ok(at) => specs[at] = (bits, align, pref),
