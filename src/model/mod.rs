@@ -606,7 +606,9 @@ pub fn llvm_walk<S: IntoIterator<Item = usize>>(
     mut successors: impl FnMut(usize) -> S,
 ) -> Vec<usize> {
     let mut order = Vec::with_capacity(blocks);
-    if blocks == 0 {
+    // Block 0 is seen from the start: a function of one block needs no walk, no tables.
+    if blocks <= 1 {
+        order.extend((blocks == 1).then_some(0));
         return order;
     }
     let mut seen = vec![false; blocks];
