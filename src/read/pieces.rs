@@ -13,7 +13,7 @@
 use super::parser::{LocalKey, Parser, Piece};
 use super::verify::{BlockEh, Branches, Checks, Place};
 use super::verify_metadata;
-use super::{BodyFacts, passes_distinct_metadata, walk_facts};
+use super::{BodyFacts, RareFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
@@ -270,13 +270,15 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
     Some(BodyFacts {
         info,
         uses,
-        use_list_orders: last.body().use_list_orders,
-        block_addresses,
         debug_forms: DebugForms {
             record: first(|d| d.record),
             intrinsic_call: first(|d| d.intrinsic_call),
         },
-        mistyped_intrinsic_call: pieces.iter().find_map(|p| p.body().mistyped_intrinsic_call),
+        rare: RareFacts::boxed(
+            last.body().use_list_orders,
+            block_addresses,
+            pieces.iter().find_map(|p| p.body().mistyped_intrinsic_call),
+        ),
     })
 }
 
