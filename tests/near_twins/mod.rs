@@ -387,10 +387,9 @@ fn definitions(lines: &[&str]) -> Vec<(usize, usize, String)> {
         if line.starts_with("define ") && line.ends_with('{') {
             let name = line.find(" @").and_then(|at| {
                 let rest = &line[at + 2..];
-                let end = if rest.starts_with('"') {
-                    rest[1..].find('"').map(|q| q + 2)
-                } else {
-                    rest.find('(')
+                let end = match rest.strip_prefix('"') {
+                    Some(quoted) => quoted.find('"').map(|q| q + 2),
+                    None => rest.find('('),
                 };
                 end.map(|e| rest[..e].to_string())
             });
