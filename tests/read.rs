@@ -772,6 +772,21 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "wrong number of indexes, expected 2",
         ),
         (
+            // In a body too: the uses written before it, in this body and those before.
+            "@g = global i32 0\ndefine void @f() {\n  %a = load i32, ptr @g\n  ret void\n  \
+             uselistorder ptr @g, { 1, 0 }\n}\n",
+            (5, 3),
+            "value only has one use",
+        ),
+        (
+            "@g = global i32 0\ndefine void @h() {\n  %a = load i32, ptr @g\n  ret void\n}\n\
+             define void @f() {\n  %a = load i32, ptr @g\n  ret void\n  \
+             uselistorder ptr @g, { 2, 1, 0, 3 }\n}\n\
+             define void @k() {\n  %a = load i32, ptr @g\n  ret void\n}\n",
+            (9, 3),
+            "wrong number of indexes, expected 2",
+        ),
+        (
             "uselistorder_bb @f, %bb, { 1, 0 }\ndefine void @f() {\n  unreachable\n}\n",
             (1, 17),
             "invalid function forward reference in uselistorder_bb",
@@ -992,6 +1007,11 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
             "@p = global ptr blockaddress(@f, %3)\n\
              define void @f(i32) {\n  %2 = add i32 %0, 1\n  br label %3\n\n  ret void\n}\n",
+            // A body's directive orders the uses before it, in this body and those before.
+            "@g = global i32 0\ndefine void @h() {\n  %a = load i32, ptr @g\n  ret void\n}\n\
+             define void @f() {\n  %a = load i32, ptr @g\n  ret void\n  \
+             uselistorder ptr @g, { 1, 0 }\n}\n\
+             define void @k() {\n  %a = load i32, ptr @g\n  ret void\n}\n",
             // A use after the directive is not one it orders.
             "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @g\n\
              uselistorder ptr @g, { 1, 0 }\n@c = alias i32, ptr @g\n\
@@ -3100,6 +3120,145 @@ fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[Stri
             );
         }
     }
+}
+
+/// A `swifterror` alloca is of one pointer, as LLVM's verifier checks it: the error points at
+/// the type, or at the count of an array allocation.
+#[test]
+fn swifterror_allocas_are_checked_as_llvm_verifier_checks_them() {
+    let module = |alloca: &str| format!("define void @f() {{\n  %a = {alloca}\n  ret void\n}}\n");
+    let refused = [
+        (
+            module("alloca swifterror i32"),
+            (2, 26, "i32"),
+            "swifterror alloca must have pointer type",
+        ),
+        (
+            module("alloca inalloca swifterror { ptr }"),
+            (2, 35, "{"),
+            "swifterror alloca must have pointer type",
+        ),
+        (
+            module("alloca swifterror ptr, i32 2"),
+            (2, 31, "i32"),
+            "swifterror alloca must not be array allocation",
+        ),
+        (
+            module("alloca swifterror ptr, i64 0, align 8"),
+            (2, 31, "i64"),
+            "swifterror alloca must not be array allocation",
+        ),
+    ];
+    let read = [
+        module("alloca swifterror ptr"),
+        module("alloca swifterror ptr, i64 1, align 8"),
+        module("alloca inalloca swifterror ptr"),
+        module("alloca swifterror ptr addrspace(1)"),
+        module("alloca i32, i32 2"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// The constrained floating-point intrinsics name their rounding mode, exception behaviour
+/// and comparison predicate by strings LLVM knows, as its verifier checks them; the error
+/// points at the callee. Near twins of a corpus module met them unchecked.
+#[test]
+fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
+    let module = |call: &str, declaration: &str| {
+        format!(
+            "define void @f(double %a, double %b, float %c) strictfp {{\n  {call} strictfp\n  \
+             ret void\n}}\n{declaration}\n"
+        )
+    };
+    let fadd = |rounding: &str, exception: &str| {
+        module(
+            &format!(
+                "%r = call double @llvm.experimental.constrained.fadd.f64(double %a, double %b, \
+                 metadata {rounding}, metadata {exception})"
+            ),
+            "declare double @llvm.experimental.constrained.fadd.f64(double, double, metadata, \
+             metadata)",
+        )
+    };
+    let fcmp = |name: &str, predicate: &str, exception: &str| {
+        module(
+            &format!(
+                "%r = call i1 @llvm.experimental.constrained.{name}.f64(double %a, double %b, \
+                 metadata {predicate}, metadata {exception})"
+            ),
+            &format!(
+                "declare i1 @llvm.experimental.constrained.{name}.f64(double, double, metadata, \
+                 metadata)"
+            ),
+        )
+    };
+    let floor = |exception: &str| {
+        module(
+            &format!(
+                "%r = call double @llvm.experimental.constrained.floor.f64(double %a, metadata \
+                 {exception})"
+            ),
+            "declare double @llvm.experimental.constrained.floor.f64(double, metadata)",
+        )
+    };
+    let fptrunc = |rounding: &str| {
+        module(
+            &format!(
+                "%r = call float @llvm.experimental.constrained.fptrunc.f32.f64(double %a, \
+                 metadata {rounding}, metadata !\"fpexcept.ignore\")"
+            ),
+            "declare float @llvm.experimental.constrained.fptrunc.f32.f64(double, metadata, \
+             metadata)",
+        )
+    };
+    let (rounding, exception, predicate) = (
+        "invalid rounding mode argument",
+        "invalid exception behavior argument",
+        "invalid predicate for constrained FP comparison intrinsic",
+    );
+    let strict = "!\"fpexcept.strict\"";
+    let refused = [
+        (fadd("!\"round.bogus\"", strict), rounding),
+        (fadd("!\"round.dynamic\"", "!\"fpexcept.nope\""), exception),
+        (fadd("!\"fpexcept.strict\"", "!\"round.dynamic\""), exception),
+        (fadd("!\"round.dynamic\"", "!0"), exception),
+        (fadd("!0", strict), rounding),
+        (fcmp("fcmp", "!\"true\"", strict), predicate),
+        (fcmp("fcmps", "!\"oeq\"", "!\"round.dynamic\""), exception),
+        (floor("!\"round.dynamic\""), exception),
+        (fptrunc("!\"fpexcept.ignore\""), rounding),
+    ];
+    let callee = "@llvm.experimental.constrained.";
+    let refused: Vec<_> = refused
+        .iter()
+        .map(|(text, message)| {
+            let col = text.lines().nth(1).and_then(|l| l.find(callee)).unwrap() as u32 + 1;
+            (format!("{text}!0 = !{{}}\n"), (2, col, callee), *message)
+        })
+        .collect();
+    let mut read = Vec::new();
+    for mode in [
+        "round.dynamic",
+        "round.tonearest",
+        "round.tonearestaway",
+        "round.downward",
+        "round.upward",
+        "round.towardzero",
+    ] {
+        read.push(fadd(&format!("!\"{mode}\""), strict));
+        read.push(fptrunc(&format!("!\"{mode}\"")));
+    }
+    for behaviour in ["fpexcept.ignore", "fpexcept.maytrap", "fpexcept.strict"] {
+        read.push(floor(&format!("!\"{behaviour}\"")));
+        read.push(fadd("!\"round.upward\"", &format!("!\"{behaviour}\"")));
+    }
+    for p in ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une"] {
+        read.push(fcmp("fcmp", &format!("!\"{p}\""), strict));
+        read.push(fcmp("fcmps", &format!("!\"{p}\""), strict));
+    }
+    // An escaped string is the string it spells.
+    read.push(fadd("!\"round\\2Edynamic\"", strict));
+    as_opt_verifies_at(&refused, &read);
 }
 
 /// On an AMDGPU target (`amdgcn`, `r600`), LLVM's verifier wants every alloca in address

@@ -904,6 +904,10 @@ pub struct Body {
     /// Each `blockaddress` constant of the body: the function's name and the block's. The
     /// block may be another function's, so it is looked for once every body is read.
     pub block_addresses: Vec<(Span, Span)>,
+    /// Each of the body's `uselistorder` directives that orders a global's uses: where it
+    /// starts, the global, its number of indexes. LLVM counts the uses written before it,
+    /// bodies after this one's included, so it is checked once every body is read.
+    pub global_use_list_orders: Vec<(Span, GlobalId, u32)>,
     /// Where the body first writes debug information in each of LLVM's two forms, which a
     /// module may not mix (see [`DebugForms`]).
     pub debug_forms: DebugForms,

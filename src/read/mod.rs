@@ -330,6 +330,7 @@ struct BodyFacts {
 /// another type than its declaration's.
 struct RareFacts {
     use_list_orders: Span,
+    global_use_list_orders: Vec<(Span, GlobalId, u32)>,
     block_addresses: Vec<(Span, Span)>,
     mistyped_intrinsic_call: Option<Span>,
 }
@@ -338,15 +339,18 @@ impl RareFacts {
     /// `None` when the body holds none of them.
     fn boxed(
         use_list_orders: Span,
+        global_use_list_orders: Vec<(Span, GlobalId, u32)>,
         block_addresses: Vec<(Span, Span)>,
         mistyped_intrinsic_call: Option<Span>,
     ) -> Option<Box<RareFacts>> {
+        // A global's order is one of the body's directives (`use_list_orders`).
         let none = use_list_orders.is_empty()
             && block_addresses.is_empty()
             && mistyped_intrinsic_call.is_none();
         (!none).then(|| {
             Box::new(RareFacts {
                 use_list_orders,
+                global_use_list_orders,
                 block_addresses,
                 mistyped_intrinsic_call,
             })
@@ -430,6 +434,7 @@ fn read_bodies(
         })
         .collect();
     let mut debug_form = DebugFormCheck::default();
+    let mut body_use_list_checks = Vec::new();
     // Grown once: grown by doubling, each copy writes to pages never touched before.
     let body_uses = results.iter().flatten().map(|facts| facts.uses.len()).sum();
     m.uses.reserve(body_uses);
@@ -460,6 +465,13 @@ fn read_bodies(
             if !rare.use_list_orders.is_empty() {
                 m.use_list_orders.push(rare.use_list_orders);
             }
+            body_use_list_checks.extend(rare.global_use_list_orders.into_iter().map(
+                |(at, global, indexes)| UseListCheck::Global {
+                    at,
+                    global,
+                    indexes,
+                },
+            ));
             block_addresses.extend(rare.block_addresses);
             if let Some(call) = rare.mistyped_intrinsic_call {
                 first_error = Some(earlier_error(first_error, mistyped_intrinsic(m, call)));
@@ -484,9 +496,11 @@ fn read_bodies(
     for g in m.globals.values_mut() {
         g.uses.sort_by_key(|&u| uses[u].span.start);
     }
-    if let Some(use_list_checks) = use_list_checks
+    if let Some(top_use_list_checks) = use_list_checks
         && ends_held
     {
+        body_use_list_checks.extend_from_slice(top_use_list_checks);
+        let use_list_checks = &body_use_list_checks;
         if let Err(e) = addr_spaces_hold(m) {
             first_error = Some(earlier_error(first_error, e));
         }
@@ -992,6 +1006,7 @@ fn read_whole<'a>(
     }
     let rare = RareFacts::boxed(
         body.use_list_orders,
+        body.global_use_list_orders.clone(),
         body.block_addresses.clone(),
         body.mistyped_intrinsic_call,
     );

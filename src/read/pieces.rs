@@ -276,6 +276,7 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
         },
         rare: RareFacts::boxed(
             last.body().use_list_orders,
+            last.body().global_use_list_orders.clone(),
             block_addresses,
             pieces.iter().find_map(|p| p.body().mistyped_intrinsic_call),
         ),

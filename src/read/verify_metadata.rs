@@ -12,11 +12,11 @@
 //! fold to an integer, an integer over 128 bits, a null operand where LLVM's verifier would
 //! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
 
-use super::parser::global_named;
 use crate::model::{
-    Body, Const, GlobalUse, Item, MdBody, MdId, MdRef, Module, Opcode, Span, Type, UseRole,
-    ValueKind,
+    Body, Const, GlobalName, GlobalUse, InstId, Item, MdBody, MdId, MdRef, Module, Opcode, Span,
+    Type, UseRole, Value, ValueKind,
 };
+use std::borrow::Cow;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -70,59 +70,140 @@ pub(super) fn metadata_holds(
             .declared_scope_holds(list)
             .map_err(|message| (callee, message))?;
     }
-    Ok(())
+    constrained_calls_hold(m, body, uses)
 }
 
-/// The calls of `llvm.experimental.noalias.scope.decl` in `body`: the callee's span and the
-/// metadata argument, if it is one. Found from the body's uses of globals, which name the
-/// intrinsic at most a few times, rather than from its calls.
-fn scope_declarations<'a>(
+/// The calls in `body` of the intrinsics whose names `wanted` takes: the callee's span, the
+/// name and the call. Found from the body's uses of globals, which name an intrinsic at most a
+/// few times, rather than from its calls.
+fn intrinsic_calls<'a>(
     m: &'a Module,
     body: &'a Body,
     uses: &'a [GlobalUse],
-) -> impl Iterator<Item = (Span, Option<MdRef>)> + 'a {
-    const NAME: &[u8] = b"llvm.experimental.noalias.scope.decl";
-    let declared = global_named(m, NAME);
-    let names_it = move |u: &GlobalUse| match declared {
-        _ if u.role != UseRole::Callee => false,
-        Some(g) => u.global == g,
-        // LLVM declares an intrinsic a body calls without a declaration.
-        None => {
-            u.global.is_reserved_value()
-                && match m.bytes(u.span).strip_prefix(b"@") {
-                    Some([b'"', quoted @ .., b'"']) => super::lexer::unescape(quoted) == NAME,
-                    Some(bare) => bare == NAME,
-                    None => false,
-                }
-        }
-    };
+    wanted: impl Fn(&[u8]) -> bool + 'a,
+) -> impl Iterator<Item = (Span, Cow<'a, [u8]>, InstId)> + 'a {
     uses.iter()
-        .filter(move |u| names_it(u))
+        .filter(|u| u.role == UseRole::Callee)
         .filter_map(move |u| {
+            let name: Cow<[u8]> = if u.global.is_reserved_value() {
+                // LLVM declares an intrinsic a body calls without a declaration.
+                match m.bytes(u.span).strip_prefix(b"@") {
+                    Some([b'"', quoted @ .., b'"']) => Cow::Owned(super::lexer::unescape(quoted)),
+                    Some(bare) => Cow::Borrowed(bare),
+                    None => return None,
+                }
+            } else {
+                match &m.globals[u.global].name {
+                    GlobalName::Named(name) => Cow::Borrowed(&name[..]),
+                    GlobalName::Numbered(_) => return None,
+                }
+            };
+            if !name.starts_with(b"llvm.") || !wanted(&name) {
+                return None;
+            }
             // Instructions are in text order.
             let after = body
                 .insts
                 .values()
                 .as_slice()
                 .partition_point(|i| i.span.start <= u.span.start);
-            let inst = crate::model::InstId::new(after.checked_sub(1)?);
-            if body.insts[inst].opcode != Opcode::Call {
-                return None;
-            }
-            let items = body.items(inst);
-            let open = items.iter().position(|it| *it == Item::Mark(b'('))?;
-            let argument = items[open + 1..].iter().find_map(|it| match it {
-                Item::Value(v) => Some(*v),
-                _ => None,
-            });
-            match argument.map(|v| v.kind()) {
-                Some(ValueKind::Const(c)) => match body.constant(m, c) {
-                    Const::Metadata(md) => Some((u.span, Some(*md))),
-                    _ => None,
-                },
-                _ => None,
-            }
+            let inst = InstId::new(after.checked_sub(1)?);
+            (body.insts[inst].opcode == Opcode::Call).then_some((u.span, name, inst))
         })
+}
+
+/// The arguments of a call, in order (not its operand bundles' operands, after them).
+fn call_arguments(body: &Body, call: InstId) -> impl Iterator<Item = Value> + '_ {
+    let items = body.items(call);
+    let open = items.iter().position(|it| *it == Item::Mark(b'('));
+    items[open.map_or(items.len(), |o| o + 1)..]
+        .iter()
+        .take_while(|it| **it != Item::Mark(b')'))
+        .filter_map(|it| match it {
+            Item::Value(v) => Some(*v),
+            _ => None,
+        })
+}
+
+/// An argument written `metadata ...`: what it names.
+fn metadata_argument<'a>(m: &'a Module, body: &'a Body, v: Value) -> Option<&'a MdRef> {
+    match v.kind() {
+        ValueKind::Const(c) => match body.constant(m, c) {
+            Const::Metadata(md) => Some(md),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The calls of `llvm.experimental.noalias.scope.decl` in `body`: the callee's span and the
+/// metadata argument, if it is one.
+fn scope_declarations<'a>(
+    m: &'a Module,
+    body: &'a Body,
+    uses: &'a [GlobalUse],
+) -> impl Iterator<Item = (Span, Option<MdRef>)> + 'a {
+    const NAME: &[u8] = b"llvm.experimental.noalias.scope.decl";
+    intrinsic_calls(m, body, uses, |name| name == NAME).filter_map(move |(callee, _, call)| {
+        let argument = call_arguments(body, call).next()?;
+        Some((callee, Some(*metadata_argument(m, body, argument)?)))
+    })
+}
+
+/// That the calls of the constrained floating-point intrinsics in `body` name their rounding
+/// mode, exception behaviour and comparison predicate by strings LLVM knows, as its verifier
+/// checks them (`visitConstrainedFPIntrinsic`): the last argument is the exception
+/// behaviour; before it, a comparison's predicate, or the rounding mode of an intrinsic that
+/// takes one (the table of intrinsics gives each its arguments, so two metadata arguments at
+/// the end of another than a comparison are a rounding mode and an exception behaviour).
+fn constrained_calls_hold(
+    m: &Module,
+    body: &Body,
+    uses: &[GlobalUse],
+) -> Result<(), (Span, &'static str)> {
+    const PREFIX: &[u8] = b"llvm.experimental.constrained.";
+    const EXCEPTION_BEHAVIOURS: &[&[u8]] = &[b"fpexcept.ignore", b"fpexcept.maytrap", b"fpexcept.strict"];
+    const ROUNDING_MODES: &[&[u8]] = &[
+        b"round.dynamic",
+        b"round.tonearest",
+        b"round.tonearestaway",
+        b"round.downward",
+        b"round.upward",
+        b"round.towardzero",
+    ];
+    const PREDICATES: &[&[u8]] = &[
+        b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
+        b"ult", b"ule", b"une",
+    ];
+    let names = |md: Option<&MdRef>, known: &[&[u8]]| match md {
+        Some(MdRef::Str(span)) => {
+            let text = m.bytes(*span);
+            let quoted = text.strip_prefix(b"!\"").and_then(|t| t.strip_suffix(b"\""));
+            quoted.is_some_and(|q| known.contains(&&super::lexer::unescape(q)[..]))
+        }
+        _ => false,
+    };
+    for (callee, name, call) in intrinsic_calls(m, body, uses, |name| name.starts_with(PREFIX)) {
+        let operation = name[PREFIX.len()..].split(|&b| b == b'.').next().unwrap_or_default();
+        let comparison = matches!(operation, b"fcmp" | b"fcmps");
+        let metadata: Vec<Option<&MdRef>> = call_arguments(body, call)
+            .map(|v| metadata_argument(m, body, v))
+            .collect();
+        let trailing = metadata.iter().rev().take_while(|md| md.is_some()).count();
+        if comparison && metadata.len() >= 2 && !names(metadata[metadata.len() - 2], PREDICATES) {
+            return Err((callee, "invalid predicate for constrained FP comparison intrinsic"));
+        }
+        let Some(&exception) = metadata.last() else {
+            continue;
+        };
+        if !names(exception, EXCEPTION_BEHAVIOURS) {
+            return Err((callee, "invalid exception behavior argument"));
+        }
+        if !comparison && trailing >= 2 && !names(metadata[metadata.len() - 2], ROUNDING_MODES) {
+            return Err((callee, "invalid rounding mode argument"));
+        }
+    }
+    Ok(())
 }
 
 /// Why a check ends before it holds: a fault with LLVM's message, or an answer these checks

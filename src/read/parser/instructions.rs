@@ -512,6 +512,27 @@ impl<'a> Parser<'a> {
     }
 
     /// The constant `v` is, if it is one.
+    /// A `swifterror` alloca of `ty` (at `at`) and `count` elements (where written) holds to
+    /// LLVM's verifier: one pointer. A count written as a constant expression, which LLVM
+    /// folds, is let through.
+    fn swifterror_alloca_holds(&mut self, at: Span, ty: TypeId, count: Option<(Span, Value)>) {
+        let one = |p: &Self, count: Value| match p.constant_of(count) {
+            Some(&Const::Int(span, width)) => {
+                int_value(&p.src[span.range()], width) == Some(IntValue::Bits(1))
+            }
+            Some(Const::Expr(_)) => true,
+            _ => false,
+        };
+        if !self.is_pointer(ty) {
+            self.rule_broken(at, "swifterror alloca must have pointer type (LLVM's verifier)");
+        } else if let Some((count_at, count)) = count
+            && !one(self, count)
+        {
+            let message = "swifterror alloca must not be array allocation (LLVM's verifier)";
+            self.rule_broken(count_at, message);
+        }
+    }
+
     fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
             return None;
@@ -862,9 +883,11 @@ impl<'a> Parser<'a> {
             }
             Alloca => {
                 // In this order, each at most once, as LLVM reads them.
+                let mut swifterror = false;
                 for word in ["inalloca", "swifterror"] {
                     if self.is_word(word.as_bytes()) {
                         self.item_word();
+                        swifterror = word == "swifterror";
                     }
                 }
                 let at = self.tok.span;
@@ -882,7 +905,9 @@ impl<'a> Parser<'a> {
                     && !self.peek2_is_word(b"addrspace")
                 {
                     self.bump();
-                    count = Some((self.tok.span, self.item_typed_value()?));
+                    let at = self.tok.span;
+                    let ty = self.item_type()?;
+                    count = Some((at, ty, self.item_value(ty)?));
                 }
                 self.item_opt_align()?;
                 // LLVM 22's reader ignores the datalayout's `A` here.
@@ -893,10 +918,13 @@ impl<'a> Parser<'a> {
                     addr_space = self.opt_addrspace_number()?;
                     self.push_word(t.span.to(self.prev_end()))?;
                 }
-                if let Some((at, count)) = count
+                if let Some((at, count, _)) = count
                     && !matches!(self.body_ty(count), Type::Int(_))
                 {
                     return Err(self.err_at(at, "element count must have integer type"));
+                }
+                if swifterror {
+                    self.swifterror_alloca_holds(at, ty, count.map(|(at, _, v)| (at, v)));
                 }
                 if self.top().amdgpu && addr_space != 5 {
                     let message = "an alloca outside address space 5 on an AMDGPU target \

@@ -184,6 +184,7 @@ impl<'a> FnScope<'a> {
         b.base = base;
         b.use_list_orders = Span::default();
         b.block_addresses.clear();
+        b.global_use_list_orders.clear();
         b.debug_forms = DebugForms::default();
         b.mistyped_intrinsic_call = None;
         b.leaves_implicit = false;

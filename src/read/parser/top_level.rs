@@ -252,7 +252,7 @@ impl<'a> Parser<'a> {
             // A global itself, not a constant that names one.
             if matches!(value.kind, Tok::GlobalName | Tok::GlobalNum) && self.tok.kind == Tok::Comma
             {
-                global = global_named(&self.m, &self.src[value.span.range()][1..]);
+                global = global_named(self.top(), &self.src[value.span.range()][1..]);
             }
         }
         self.expect(Tok::Comma, "','")?;
@@ -284,11 +284,16 @@ impl<'a> Parser<'a> {
             "expected uselistorder indexes to change the order"
         } else {
             if let Some(global) = global {
-                self.use_list_checks.push(UseListCheck::Global {
-                    at: start,
-                    global,
-                    indexes: count,
-                });
+                if self.body_mode.is_some() {
+                    let orders = &mut self.scope().body.global_use_list_orders;
+                    orders.push((start, global, count));
+                } else {
+                    self.use_list_checks.push(UseListCheck::Global {
+                        at: start,
+                        global,
+                        indexes: count,
+                    });
+                }
             }
             if let Some((function, block)) = block {
                 self.uselistorder_bb_holds(function, block)?;
