@@ -3127,28 +3127,17 @@ fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[Stri
 #[test]
 fn swifterror_allocas_are_checked_as_llvm_verifier_checks_them() {
     let module = |alloca: &str| format!("define void @f() {{\n  %a = {alloca}\n  ret void\n}}\n");
+    let (pointer, array) = (
+        "swifterror alloca must have pointer type",
+        "swifterror alloca must not be array allocation",
+    );
     let refused = [
-        (
-            module("alloca swifterror i32"),
-            (2, 26, "i32"),
-            "swifterror alloca must have pointer type",
-        ),
-        (
-            module("alloca inalloca swifterror { ptr }"),
-            (2, 35, "{"),
-            "swifterror alloca must have pointer type",
-        ),
-        (
-            module("alloca swifterror ptr, i32 2"),
-            (2, 31, "i32"),
-            "swifterror alloca must not be array allocation",
-        ),
-        (
-            module("alloca swifterror ptr, i64 0, align 8"),
-            (2, 31, "i64"),
-            "swifterror alloca must not be array allocation",
-        ),
-    ];
+        ("alloca swifterror i32", 26, "i32", pointer),
+        ("alloca inalloca swifterror { ptr }", 35, "{", pointer),
+        ("alloca swifterror ptr, i32 2", 31, "i32", array),
+        ("alloca swifterror ptr, i64 0, align 8", 31, "i64", array),
+    ]
+    .map(|(alloca, col, found, message)| (module(alloca), (2, col, found), message));
     let read = [
         module("alloca swifterror ptr"),
         module("alloca swifterror ptr, i64 1, align 8"),
