@@ -3209,7 +3209,10 @@ fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
     let refused = [
         (fadd("!\"round.bogus\"", strict), rounding),
         (fadd("!\"round.dynamic\"", "!\"fpexcept.nope\""), exception),
-        (fadd("!\"fpexcept.strict\"", "!\"round.dynamic\""), exception),
+        (
+            fadd("!\"fpexcept.strict\"", "!\"round.dynamic\""),
+            exception,
+        ),
         (fadd("!\"round.dynamic\"", "!0"), exception),
         (fadd("!0", strict), rounding),
         (fcmp("fcmp", "!\"true\"", strict), predicate),
@@ -3241,7 +3244,10 @@ fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
         read.push(floor(&format!("!\"{behaviour}\"")));
         read.push(fadd("!\"round.upward\"", &format!("!\"{behaviour}\"")));
     }
-    for p in ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une"] {
+    for p in [
+        "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule",
+        "une",
+    ] {
         read.push(fcmp("fcmp", &format!("!\"{p}\""), strict));
         read.push(fcmp("fcmps", &format!("!\"{p}\""), strict));
     }

@@ -380,7 +380,11 @@ impl BodyResults {
                 (Some(a), Some(b)) => a.0 < b.0,
                 (a, _) => a.is_some(),
             };
-            let next = if from_first { first.next() } else { second.next() };
+            let next = if from_first {
+                first.next()
+            } else {
+                second.next()
+            };
             next.map(|(_, result)| result)
         })
     }
@@ -876,7 +880,12 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId], visit: Option<&Visit>) -
         let all = definitions
             .iter()
             .enumerate()
-            .map(|(i, &f)| (i, read_and_release(m, f, share, &mut scratch, &mut behind, visit)))
+            .map(|(i, &f)| {
+                (
+                    i,
+                    read_and_release(m, f, share, &mut scratch, &mut behind, visit),
+                )
+            })
             .collect();
         return BodyResults {
             runs: [all, Vec::new()],

@@ -16,10 +16,10 @@ use crate::model::{
     Body, Const, GlobalName, GlobalUse, InstId, Item, MdBody, MdId, MdRef, Module, Opcode, Span,
     Type, UseRole, Value, ValueKind,
 };
-use std::borrow::Cow;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 use std::rc::Rc;
 
 const NOT_AN_ACCESS: &str = "This instruction shall not have a TBAA access tag!";
@@ -162,7 +162,8 @@ fn constrained_calls_hold(
     uses: &[GlobalUse],
 ) -> Result<(), (Span, &'static str)> {
     const PREFIX: &[u8] = b"llvm.experimental.constrained.";
-    const EXCEPTION_BEHAVIOURS: &[&[u8]] = &[b"fpexcept.ignore", b"fpexcept.maytrap", b"fpexcept.strict"];
+    const EXCEPTION_BEHAVIOURS: &[&[u8]] =
+        &[b"fpexcept.ignore", b"fpexcept.maytrap", b"fpexcept.strict"];
     const ROUNDING_MODES: &[&[u8]] = &[
         b"round.dynamic",
         b"round.tonearest",
@@ -178,20 +179,28 @@ fn constrained_calls_hold(
     let names = |md: Option<&MdRef>, known: &[&[u8]]| match md {
         Some(MdRef::Str(span)) => {
             let text = m.bytes(*span);
-            let quoted = text.strip_prefix(b"!\"").and_then(|t| t.strip_suffix(b"\""));
+            let quoted = text
+                .strip_prefix(b"!\"")
+                .and_then(|t| t.strip_suffix(b"\""));
             quoted.is_some_and(|q| known.contains(&&super::lexer::unescape(q)[..]))
         }
         _ => false,
     };
     for (callee, name, call) in intrinsic_calls(m, body, uses, |name| name.starts_with(PREFIX)) {
-        let operation = name[PREFIX.len()..].split(|&b| b == b'.').next().unwrap_or_default();
+        let operation = name[PREFIX.len()..]
+            .split(|&b| b == b'.')
+            .next()
+            .unwrap_or_default();
         let comparison = matches!(operation, b"fcmp" | b"fcmps");
         let metadata: Vec<Option<&MdRef>> = call_arguments(body, call)
             .map(|v| metadata_argument(m, body, v))
             .collect();
         let trailing = metadata.iter().rev().take_while(|md| md.is_some()).count();
         if comparison && metadata.len() >= 2 && !names(metadata[metadata.len() - 2], PREDICATES) {
-            return Err((callee, "invalid predicate for constrained FP comparison intrinsic"));
+            return Err((
+                callee,
+                "invalid predicate for constrained FP comparison intrinsic",
+            ));
         }
         let Some(&exception) = metadata.last() else {
             continue;

@@ -511,7 +511,6 @@ impl<'a> Parser<'a> {
             .map(|v| v & (u128::MAX >> (128 - bits))))
     }
 
-    /// The constant `v` is, if it is one.
     /// A `swifterror` alloca of `ty` (at `at`) and `count` elements (where written) holds to
     /// LLVM's verifier: one pointer. A count written as a constant expression, which LLVM
     /// folds, is let through.
@@ -524,7 +523,10 @@ impl<'a> Parser<'a> {
             _ => false,
         };
         if !self.is_pointer(ty) {
-            self.rule_broken(at, "swifterror alloca must have pointer type (LLVM's verifier)");
+            self.rule_broken(
+                at,
+                "swifterror alloca must have pointer type (LLVM's verifier)",
+            );
         } else if let Some((count_at, count)) = count
             && !one(self, count)
         {
@@ -533,6 +535,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The constant `v` is, if it is one.
     fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
             return None;
