@@ -3149,8 +3149,9 @@ fn swifterror_allocas_are_checked_as_llvm_verifier_checks_them() {
 }
 
 /// The constrained floating-point intrinsics name their rounding mode, exception behaviour
-/// and comparison predicate by strings LLVM knows, as its verifier checks them; the error
-/// points at the callee. Near twins of a corpus module met them unchecked.
+/// and comparison predicate by strings LLVM knows, and convert between types of the shapes
+/// and sizes LLVM takes, as its verifier checks them; the error points at the callee. Near
+/// twins of a corpus module met the strings unchecked.
 #[test]
 fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
     let module = |call: &str, declaration: &str| {
@@ -3200,6 +3201,114 @@ fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
              metadata)",
         )
     };
+    // A conversion of `%a`, of type `from`, to `to`, with a rounding mode or without.
+    let conversion = |name: &str, to: &str, from: &str, rounding: bool| {
+        let (mode, mode_param) = match rounding {
+            true => (" metadata !\"round.dynamic\",", " metadata,"),
+            false => ("", ""),
+        };
+        format!(
+            "define void @f({from} %a) strictfp {{\n  %r = call {to} \
+             @llvm.experimental.constrained.{name}({from} %a,{mode} metadata \
+             !\"fpexcept.strict\") strictfp\n  ret void\n}}\n\
+             declare {to} @llvm.experimental.constrained.{name}({from},{mode_param} metadata)\n"
+        )
+    };
+    let (vector_use, lengths) = (
+        "Intrinsic first argument and result disagree on vector use",
+        "Intrinsic first argument and result vector lengths must be equal",
+    );
+    let conversions_refused = [
+        (
+            "fptrunc.f64.f32",
+            "double",
+            "float",
+            true,
+            "Intrinsic first argument's type must be larger than result type",
+        ),
+        (
+            "fptrunc.f16.bf16",
+            "half",
+            "bfloat",
+            true,
+            "Intrinsic first argument's type must be larger than result type",
+        ),
+        (
+            "fpext.f32.f64",
+            "float",
+            "double",
+            false,
+            "Intrinsic first argument's type must be smaller than result type",
+        ),
+        (
+            "fpext.v2f64.f32",
+            "<2 x double>",
+            "float",
+            false,
+            vector_use,
+        ),
+        (
+            "fpext.v2f64.v4f32",
+            "<2 x double>",
+            "<4 x float>",
+            false,
+            lengths,
+        ),
+        ("fptosi.v2i32.f64", "<2 x i32>", "double", false, vector_use),
+        (
+            "fptosi.v2i32.v4f64",
+            "<2 x i32>",
+            "<4 x double>",
+            false,
+            lengths,
+        ),
+        ("sitofp.v2f64.i32", "<2 x double>", "i32", true, vector_use),
+        (
+            "sitofp.v2f64.v3i32",
+            "<2 x double>",
+            "<3 x i32>",
+            true,
+            lengths,
+        ),
+        (
+            "fptrunc.nxv2f32.v2f64",
+            "<vscale x 2 x float>",
+            "<2 x double>",
+            true,
+            lengths,
+        ),
+        (
+            "lrint.v2i64.v2f64",
+            "<2 x i64>",
+            "<2 x double>",
+            true,
+            "Intrinsic does not support vectors",
+        ),
+        (
+            "lround.v2i64.v2f64",
+            "<2 x i64>",
+            "<2 x double>",
+            false,
+            "Intrinsic does not support vectors",
+        ),
+    ]
+    .map(|(name, to, from, rounding, message)| (conversion(name, to, from, rounding), message));
+    let conversions_read = [
+        ("fptrunc.f32.f64", "float", "double", true),
+        ("fpext.f64.f32", "double", "float", false),
+        ("fptosi.i32.f64", "i32", "double", false),
+        ("fptosi.v2i32.v2f64", "<2 x i32>", "<2 x double>", false),
+        ("sitofp.f64.i32", "double", "i32", true),
+        ("uitofp.v2f32.v2i64", "<2 x float>", "<2 x i64>", true),
+        ("lrint.i64.f64", "i64", "double", true),
+        (
+            "fptrunc.nxv2f32.nxv2f64",
+            "<vscale x 2 x float>",
+            "<vscale x 2 x double>",
+            true,
+        ),
+    ]
+    .map(|(name, to, from, rounding)| conversion(name, to, from, rounding));
     let (rounding, exception, predicate) = (
         "invalid rounding mode argument",
         "invalid exception behavior argument",
@@ -3223,6 +3332,7 @@ fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
     let callee = "@llvm.experimental.constrained.";
     let refused: Vec<_> = refused
         .iter()
+        .chain(&conversions_refused)
         .map(|(text, message)| {
             let col = text.lines().nth(1).and_then(|l| l.find(callee)).unwrap() as u32 + 1;
             (format!("{text}!0 = !{{}}\n"), (2, col, callee), *message)
@@ -3253,6 +3363,7 @@ fn constrained_intrinsics_are_checked_as_llvm_verifier_checks_them() {
     }
     // An escaped string is the string it spells.
     read.push(fadd("!\"round\\2Edynamic\"", strict));
+    read.extend(conversions_read);
     as_opt_verifies_at(&refused, &read);
 }
 

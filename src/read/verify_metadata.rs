@@ -191,6 +191,7 @@ fn constrained_calls_hold(
             .split(|&b| b == b'.')
             .next()
             .unwrap_or_default();
+        conversion_holds(m, body, call, operation).map_err(|message| (callee, message))?;
         let comparison = matches!(operation, b"fcmp" | b"fcmps");
         let metadata: Vec<Option<&MdRef>> = call_arguments(body, call)
             .map(|v| metadata_argument(m, body, v))
@@ -213,6 +214,111 @@ fn constrained_calls_hold(
         }
     }
     Ok(())
+}
+
+/// What LLVM's verifier checks of the types of a constrained conversion (`operation`: the
+/// intrinsic's name after `llvm.experimental.constrained.`), beyond the table of intrinsics:
+/// its argument and result both scalars or vectors of one length, of the kinds it converts
+/// between, a truncation to a narrower type and an extension to a wider one; the rounding of
+/// a floating-point number to an integer (`lrint`, `lround` and their `ll` forms) on scalars
+/// only.
+fn conversion_holds(
+    m: &Module,
+    body: &Body,
+    call: InstId,
+    operation: &[u8],
+) -> Result<(), &'static str> {
+    let Some(Item::Type(argument)) = call_argument_types(body, call).next() else {
+        return Ok(());
+    };
+    let result = body.insts[call].ty;
+    // The type, and its elements' count when it is a vector.
+    let shape = |t| {
+        let t = body.ty(m, body.resolve_ty(m, t));
+        match *t {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => (body.ty(m, elem), Some((scalable, len))),
+            _ => (t, None),
+        }
+    };
+    let ((from, from_count), (to, to_count)) = (shape(argument), shape(result));
+    let is_float = |t: &Type| matches!(t, Type::Float(_));
+    let is_int = |t: &Type| matches!(t, Type::Int(_));
+    let bits = |t: &Type| match t {
+        Type::Float(kind) => kind.bits(),
+        _ => 0,
+    };
+    let same_shape = || {
+        if from_count.is_some() != to_count.is_some() {
+            Err("Intrinsic first argument and result disagree on vector use")
+        } else if from_count != to_count {
+            Err("Intrinsic first argument and result vector lengths must be equal")
+        } else {
+            Ok(())
+        }
+    };
+    match operation {
+        b"lrint" | b"llrint" | b"lround" | b"llround"
+            if from_count.is_some() || to_count.is_some() =>
+        {
+            return Err("Intrinsic does not support vectors");
+        }
+        b"fptosi" | b"fptoui" => {
+            if !is_float(from) {
+                return Err("Intrinsic first argument must be floating point");
+            }
+            if from_count.is_some() != to_count.is_some() {
+                return same_shape();
+            }
+            if !is_int(to) {
+                return Err("Intrinsic result must be an integer");
+            }
+            same_shape()?;
+        }
+        b"sitofp" | b"uitofp" => {
+            if !is_int(from) {
+                return Err("Intrinsic first argument must be integer");
+            }
+            if from_count.is_some() != to_count.is_some() {
+                return same_shape();
+            }
+            if !is_float(to) {
+                return Err("Intrinsic result must be a floating point");
+            }
+            same_shape()?;
+        }
+        b"fptrunc" | b"fpext" => {
+            if !is_float(from) {
+                return Err("Intrinsic first argument must be FP or FP vector");
+            }
+            if !is_float(to) {
+                return Err("Intrinsic result must be FP or FP vector");
+            }
+            same_shape()?;
+            if operation == b"fptrunc" && bits(from) <= bits(to) {
+                return Err("Intrinsic first argument's type must be larger than result type");
+            }
+            if operation == b"fpext" && bits(from) >= bits(to) {
+                return Err("Intrinsic first argument's type must be smaller than result type");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The types written before a call's arguments, in order.
+fn call_argument_types(body: &Body, call: InstId) -> impl Iterator<Item = Item> + '_ {
+    let items = body.items(call);
+    let open = items.iter().position(|it| *it == Item::Mark(b'('));
+    items[open.map_or(items.len(), |o| o + 1)..]
+        .iter()
+        .take_while(|it| **it != Item::Mark(b')'))
+        .filter(|it| matches!(it, Item::Type(_)))
+        .copied()
 }
 
 /// Why a check ends before it holds: a fault with LLVM's message, or an answer these checks
