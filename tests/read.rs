@@ -3148,6 +3148,47 @@ fn swifterror_allocas_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A `swifterror` value (an alloca or a parameter marked so) is only loaded, stored to or
+/// passed as a `swifterror` argument (marked at the call or by the callee), as LLVM's verifier
+/// checks it; the error points at the instruction that uses it otherwise.
+#[test]
+fn swifterror_values_are_used_as_llvm_verifier_checks_them() {
+    let module = |params: &str, uses: &str| {
+        format!(
+            "define void @f({params}) {{\n  %a = alloca swifterror ptr\n  {uses}\n  ret void\n}}\n\
+             declare void @g(ptr)\ndeclare void @h(ptr swifterror)\n"
+        )
+    };
+    let (only, second, marked) = (
+        "swifterror value can only be loaded and stored from, or as a swifterror argument!",
+        "swifterror value should be the second operand when used by stores",
+        "swifterror value when used in a callsite should be marked with swifterror attribute",
+    );
+    let refused = [
+        ("", "%b = getelementptr i8, ptr %a, i64 1", "%b", only),
+        ("ptr %p", "store ptr %a, ptr %p", "store", second),
+        ("", "call void @g(ptr %a)", "call", marked),
+        (
+            "ptr swifterror %e",
+            "%b = getelementptr i8, ptr %e, i64 1",
+            "%b",
+            only,
+        ),
+        ("ptr %p", "%c = icmp eq ptr %a, %p", "%c", only),
+    ]
+    .map(|(params, uses, found, message)| (module(params, uses), (3, 3, found), message));
+    let read = [
+        module("", "store ptr null, ptr %a\n  %v = load ptr, ptr %a"),
+        module("", "call void @g(ptr swifterror %a)"),
+        module("", "call void @h(ptr %a)"),
+        module(
+            "ptr swifterror %e",
+            "store ptr null, ptr %e\n  call void @h(ptr %e)",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The constrained floating-point intrinsics name their rounding mode, exception behaviour
 /// and comparison predicate by strings LLVM knows, and convert between types of the shapes
 /// and sizes LLVM takes, as its verifier checks them; the error points at the callee. Near

@@ -974,6 +974,7 @@ fn read_whole<'a>(
     {
         Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
         Ok(()) => verify_metadata::metadata_holds(m, &body, &uses, &mut scratch.valid_tags)
+            .and_then(|()| verify::swifterror_values_hold(m, f, &body, &uses))
             .map_err(|(at, message)| {
                 let message = format!("{message} (LLVM's verifier)");
                 ReadError::invalid(m.source.as_bytes(), at, message)

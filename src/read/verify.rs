@@ -2,7 +2,8 @@
 //! an instruction's value is reached only through its definition (dominance), phi nodes stand
 //! first in their block and name each predecessor as often as it branches there, no branch
 //! leads back to the entry block, and exception handling follows the rules of landing pads
-//! (the metadata instructions name is checked in `verify_metadata.rs`). A body that breaks
+//! and a `swifterror` value is only loaded, stored to or passed as one (the metadata
+//! instructions name is checked in `verify_metadata.rs`). A body that breaks
 //! several rules is reported for one of them, not always the first that LLVM prints.
 //! `opt-22` refuses such a module ("input module is broken!") before any pass runs; merging
 //! it would write a module no tool takes.
@@ -12,7 +13,10 @@
 //! told within a block is told as the body is gathered ([`Checks`]); the rest, once the
 //! function's branches are known ([`Checks::hold`]).
 
-use crate::model::{Block, Body, InstId, Item, LocalDef, LocalId, Opcode, ValueKind};
+use crate::model::{
+    Attr, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module, Opcode, Span,
+    Value, ValueKind,
+};
 use cranelift_entity::EntityRef;
 
 const NONE: u32 = u32::MAX;
@@ -989,6 +993,134 @@ impl Dominators {
             self.leave[b as usize] = clock;
         }
     }
+}
+
+/// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the
+/// attribute) is only loaded, stored to or passed as a `swifterror` argument, as LLVM's
+/// verifier checks it (`verifySwiftErrorValue`): the error points at the instruction that
+/// uses it otherwise.
+/// Checked on a body read whole: one read in pieces (a body of more than a thread's share of
+/// the text) is let through.
+pub(super) fn swifterror_values_hold(
+    m: &Module,
+    f: FuncId,
+    body: &Body,
+    uses: &[GlobalUse],
+) -> Result<(), (Span, &'static str)> {
+    let params = &m.functions[f].params;
+    let swifterror: Vec<LocalId> = body
+        .locals
+        .iter()
+        .filter(|(_, local)| match local.def {
+            LocalDef::Arg(i) => params
+                .get(i as usize)
+                .is_some_and(|p| marks_swifterror(m, m.attr_list(p.attrs))),
+            LocalDef::Inst(i) => {
+                body.insts[i].opcode == Opcode::Alloca
+                    && body.items(i).iter().any(|it| {
+                        matches!(it, Item::Word { start, len }
+                            if m.bytes(Item::word_span(*start, *len)) == b"swifterror")
+                    })
+            }
+            LocalDef::Block(_) => false,
+        })
+        .map(|(l, _)| l)
+        .collect();
+    if swifterror.is_empty() {
+        return Ok(());
+    }
+    let is_swifterror =
+        |v: &Value| matches!(v.kind(), ValueKind::Local(l) if swifterror.contains(&l));
+    for (i, inst) in body.insts.iter() {
+        let items = body.items(i);
+        let values = || {
+            items.iter().filter_map(|it| match it {
+                Item::Value(v) => Some(*v),
+                _ => None,
+            })
+        };
+        if !values().any(|v| is_swifterror(&v)) {
+            continue;
+        }
+        let fault = match inst.opcode {
+            Opcode::Load => None,
+            // `store <value>, ptr <pointer>`: the pointer, not the value stored.
+            Opcode::Store => values()
+                .next()
+                .filter(is_swifterror)
+                .map(|_| "swifterror value should be the second operand when used by stores"),
+            Opcode::Call | Opcode::Invoke => {
+                swifterror_call_fault(m, body, uses, i, &is_swifterror)
+            }
+            _ => Some(
+                "swifterror value can only be loaded and stored from, or as a swifterror argument!",
+            ),
+        };
+        if let Some(message) = fault {
+            return Err((inst.span, message));
+        }
+    }
+    Ok(())
+}
+
+/// A call that passes a `swifterror` value as an argument neither it nor its callee marks
+/// `swifterror` (LLVM's `verifySwiftErrorCall`).
+fn swifterror_call_fault(
+    m: &Module,
+    body: &Body,
+    uses: &[GlobalUse],
+    call: InstId,
+    is_swifterror: &dyn Fn(&Value) -> bool,
+) -> Option<&'static str> {
+    let items = body.items(call);
+    let open = items.iter().position(|it| *it == Item::Mark(b'('))?;
+    // The callee, written just before the arguments: its parameters' attributes count too.
+    let callee_params = match items[..open].iter().rev().find_map(|it| match it {
+        Item::Value(v) => Some(*v),
+        _ => None,
+    }) {
+        Some(v) => match v.kind() {
+            ValueKind::Global(u) => m
+                .use_in_body(uses, u)
+                .and_then(|u| m.function_of(u.global))
+                .map(|f| &m.functions[f].params[..]),
+            _ => None,
+        },
+        None => None,
+    };
+    let (mut argument, mut attrs) = (0, None);
+    for it in items[open + 1..]
+        .iter()
+        .take_while(|it| **it != Item::Mark(b')'))
+    {
+        match it {
+            Item::Type(_) => attrs = None,
+            Item::Attrs(list) => attrs = Some(*list),
+            Item::Value(v) => {
+                if is_swifterror(v) {
+                    let at_call = attrs.is_some_and(|l| marks_swifterror(m, body.attr_list(l)));
+                    let at_callee = callee_params
+                        .and_then(|p| p.get(argument))
+                        .is_some_and(|p| marks_swifterror(m, m.attr_list(p.attrs)));
+                    if !at_call && !at_callee {
+                        return Some(
+                            "swifterror value when used in a callsite should be marked with \
+                             swifterror attribute",
+                        );
+                    }
+                }
+                argument += 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
+fn marks_swifterror(m: &Module, list: &[Attr]) -> bool {
+    list.iter()
+        .any(|a| matches!(a, Attr::Text(s) if m.bytes(*s) == b"swifterror"))
 }
 
 #[cfg(test)]

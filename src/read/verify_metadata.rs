@@ -1,9 +1,11 @@
 //! The checks of LLVM 22's verifier on the metadata a body's instructions name: the nodes of
 //! `!alias.scope` and `!noalias` attachments and of `llvm.experimental.noalias.scope.decl`
-//! calls are lists of scopes and domains (`visitAliasScopeListMetadata`), and `!tbaa` tags
-//! are struct-path access tags whose path leads to their access type
-//! (`TBAAVerifier::visitTBAAMetadata`). `opt-22` refuses a module that fails them ("input
-//! module is broken!"); C and C++ modules carry a `!tbaa` tag on most loads and stores, so a
+//! calls are lists of scopes and domains (`visitAliasScopeListMetadata`), `!tbaa` tags are
+//! struct-path access tags whose path leads to their access type
+//! (`TBAAVerifier::visitTBAAMetadata`), and the constrained floating-point intrinsics name
+//! their rounding mode, exception behaviour and predicate by strings LLVM knows and convert
+//! between types it takes (`visitConstrainedFPIntrinsic`). `opt-22` refuses a module that
+//! fails them ("input module is broken!"); C and C++ modules carry a `!tbaa` tag on most loads and stores, so a
 //! changed byte often lands in one.
 //!
 //! A node is compared as LLVM compares it: two nodes that are not `distinct` and have the
