@@ -987,6 +987,18 @@ impl BodyInfo {
 
 impl Body {
     /// The attribute list `Item::Attrs(i)` names.
+    /// The items of a call's arguments, between its parentheses (not its operand bundles'):
+    /// for each, its type, attributes and value.
+    pub fn call_argument_items(&self, call: InstId) -> &[Item] {
+        let items = self.items(call);
+        let Some(open) = items.iter().position(|it| *it == Item::Mark(b'(')) else {
+            return &[];
+        };
+        let arguments = &items[open + 1..];
+        let close = arguments.iter().position(|it| *it == Item::Mark(b')'));
+        &arguments[..close.unwrap_or(arguments.len())]
+    }
+
     pub fn attr_list(&self, i: u32) -> &[Attr] {
         let (start, end) = self.attr_lists[i as usize];
         &self.attrs[start as usize..end as usize]

@@ -1089,10 +1089,7 @@ fn swifterror_call_fault(
         None => None,
     };
     let (mut argument, mut attrs) = (0, None);
-    for it in items[open + 1..]
-        .iter()
-        .take_while(|it| **it != Item::Mark(b')'))
-    {
+    for it in body.call_argument_items(call) {
         match it {
             Item::Type(_) => attrs = None,
             Item::Attrs(list) => attrs = Some(*list),

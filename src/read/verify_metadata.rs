@@ -116,11 +116,8 @@ fn intrinsic_calls<'a>(
 
 /// The arguments of a call, in order (not its operand bundles' operands, after them).
 fn call_arguments(body: &Body, call: InstId) -> impl Iterator<Item = Value> + '_ {
-    let items = body.items(call);
-    let open = items.iter().position(|it| *it == Item::Mark(b'('));
-    items[open.map_or(items.len(), |o| o + 1)..]
+    body.call_argument_items(call)
         .iter()
-        .take_while(|it| **it != Item::Mark(b')'))
         .filter_map(|it| match it {
             Item::Value(v) => Some(*v),
             _ => None,
@@ -230,7 +227,7 @@ fn conversion_holds(
     call: InstId,
     operation: &[u8],
 ) -> Result<(), &'static str> {
-    let Some(Item::Type(argument)) = call_argument_types(body, call).next() else {
+    let Some(&Item::Type(argument)) = body.call_argument_items(call).first() else {
         return Ok(());
     };
     let result = body.insts[call].ty;
@@ -268,27 +265,32 @@ fn conversion_holds(
         {
             return Err("Intrinsic does not support vectors");
         }
-        b"fptosi" | b"fptoui" => {
-            if !is_float(from) {
-                return Err("Intrinsic first argument must be floating point");
+        b"fptosi" | b"fptoui" | b"sitofp" | b"uitofp" => {
+            // From floating point to integers, or the other way.
+            let to_int = operation.starts_with(b"fpto");
+            let (from_holds, to_holds, from_message, to_message) = match to_int {
+                true => (
+                    is_float(from),
+                    is_int(to),
+                    "Intrinsic first argument must be floating point",
+                    "Intrinsic result must be an integer",
+                ),
+                false => (
+                    is_int(from),
+                    is_float(to),
+                    "Intrinsic first argument must be integer",
+                    "Intrinsic result must be a floating point",
+                ),
+            };
+            if !from_holds {
+                return Err(from_message);
             }
+            // LLVM tells vectors against scalars before the result's kind.
             if from_count.is_some() != to_count.is_some() {
                 return same_shape();
             }
-            if !is_int(to) {
-                return Err("Intrinsic result must be an integer");
-            }
-            same_shape()?;
-        }
-        b"sitofp" | b"uitofp" => {
-            if !is_int(from) {
-                return Err("Intrinsic first argument must be integer");
-            }
-            if from_count.is_some() != to_count.is_some() {
-                return same_shape();
-            }
-            if !is_float(to) {
-                return Err("Intrinsic result must be a floating point");
+            if !to_holds {
+                return Err(to_message);
             }
             same_shape()?;
         }
@@ -310,17 +312,6 @@ fn conversion_holds(
         _ => {}
     }
     Ok(())
-}
-
-/// The types written before a call's arguments, in order.
-fn call_argument_types(body: &Body, call: InstId) -> impl Iterator<Item = Item> + '_ {
-    let items = body.items(call);
-    let open = items.iter().position(|it| *it == Item::Mark(b'('));
-    items[open.map_or(items.len(), |o| o + 1)..]
-        .iter()
-        .take_while(|it| **it != Item::Mark(b')'))
-        .filter(|it| matches!(it, Item::Type(_)))
-        .copied()
 }
 
 /// Why a check ends before it holds: a fault with LLVM's message, or an answer these checks
