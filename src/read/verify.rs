@@ -14,8 +14,8 @@
 //! function's branches are known ([`Checks::hold`]).
 
 use crate::model::{
-    Attr, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module, Opcode, Span,
-    Value, ValueKind,
+    Attr, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module, Opcode, Param,
+    Span, Value, ValueKind,
 };
 use cranelift_entity::EntityRef;
 
@@ -1008,13 +1008,15 @@ pub(super) fn swifterror_values_hold(
     uses: &[GlobalUse],
 ) -> Result<(), (Span, &'static str)> {
     let params = &m.functions[f].params;
+    let param_marked = |p: &Param| marks_swifterror(m, m.attr_list(p.attrs));
+    if !body.swifterror_alloca && !params.iter().any(param_marked) {
+        return Ok(());
+    }
     let swifterror: Vec<LocalId> = body
         .locals
         .iter()
         .filter(|(_, local)| match local.def {
-            LocalDef::Arg(i) => params
-                .get(i as usize)
-                .is_some_and(|p| marks_swifterror(m, m.attr_list(p.attrs))),
+            LocalDef::Arg(i) => params.get(i as usize).is_some_and(param_marked),
             LocalDef::Inst(i) => {
                 body.insts[i].opcode == Opcode::Alloca
                     && body.items(i).iter().any(|it| {

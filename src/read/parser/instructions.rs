@@ -927,6 +927,7 @@ impl<'a> Parser<'a> {
                     return Err(self.err_at(at, "element count must have integer type"));
                 }
                 if swifterror {
+                    self.scope().body.swifterror_alloca = true;
                     self.swifterror_alloca_holds(at, ty, count.map(|(at, _, v)| (at, v)));
                 }
                 if self.top().amdgpu && addr_space != 5 {
