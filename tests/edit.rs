@@ -52,7 +52,10 @@ fn a_function_leaves_its_comdat() {
     m.leave_comdat(f);
     let (text, again) = written(&m);
     assert!(
-        again.functions[function(&again, "f")].comdat.is_none(),
+        again.functions[function(&again, "f")]
+            .extras()
+            .comdat
+            .is_none(),
         "{text}"
     );
     assert!(

@@ -87,7 +87,7 @@ pub fn can_thunk(m: &Module, f: FuncId, kept: FuncId) -> bool {
     if func.varargs {
         return false;
     }
-    if let Some(cc) = func.cconv
+    if let Some(cc) = func.extras().cconv
         && crate::fingerprint::forbids_calls(m.bytes(cc))
     {
         return false;

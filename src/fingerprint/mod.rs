@@ -721,13 +721,17 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.attrs(m.attr_list(p.attrs));
         }
         self.mark(header, Part::Gc);
-        self.opt_text(f.gc);
+        self.opt_text(f.extras().gc);
         self.mark(header, Part::Section);
-        self.opt_text(f.section);
+        self.opt_text(f.extras().section);
         self.mark(header, Part::Varargs);
         self.byte(f.varargs as u8);
         self.mark(header, Part::CallingConv);
-        match f.cconv.map(|s| (s, calling_convention(m.bytes(s)))) {
+        match f
+            .extras()
+            .cconv
+            .map(|s| (s, calling_convention(m.bytes(s))))
+        {
             None | Some((_, Some(0))) => self.byte(0),
             Some((_, Some(cc))) => {
                 self.byte(1);

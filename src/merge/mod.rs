@@ -164,19 +164,29 @@ struct Pending {
     name: GlobalId,
     /// The function whose header the name had.
     header: FuncId,
-    /// Its linkage and visibility before the merge (a survivor's body made private loses
-    /// them, while its name keeps them).
-    link: Linkable,
+    /// The name's linkage and visibility before the merge, where its header no longer has
+    /// them (a survivor's body made private loses them, while its name keeps them); boxed, as
+    /// few members have it and a merge may hold tens of thousands ([`Pending::link`]).
+    moved_link: Option<Box<Linkable>>,
     /// The body it is folded into (possibly folded itself in a later round).
     target: FuncId,
     /// The member's own text is replaced; otherwise (a survivor's name whose body moved to a
     /// private function) the thunk or alias is appended.
     in_place: bool,
-    class: usize,
+    class: u32,
     /// Where LLVM would write its text among the others' ([`llvm_fold_order`]).
     order: FoldOrder,
     fate: Option<Fate>,
-    thunk_instructions: usize,
+    thunk_instructions: u32,
+}
+
+impl Pending {
+    /// The name's linkage and visibility before the merge.
+    fn link<'m>(&'m self, m: &'m Module) -> &'m Linkable {
+        self.moved_link
+            .as_deref()
+            .unwrap_or(&m.functions[self.header].link)
+    }
 }
 
 /// A member's place in the order LLVM folds in: the round of re-examination (ours, then
@@ -1235,7 +1245,7 @@ fn reconcile_attachments(
         }
     }
     for &span in &spans {
-        m.patch(span, String::new());
+        m.remove_text(span);
     }
     dropped.entry(survivor).or_default().extend(drop);
     spans.len()
@@ -1254,7 +1264,7 @@ fn apply_plan(
 ) -> bool {
     let survivor = plan.survivor;
     let survivor_name = m.functions[survivor].global;
-    let survivor_link = m.functions[survivor].link.clone();
+    let survivor_link = Box::new(m.functions[survivor].link.clone());
     // Whether calls of the survivor's name were holes, before the name leaves the body.
     let survivor_was_hole = is_hole(m, survivor_name);
     if plan.private_body {
@@ -1264,10 +1274,9 @@ fn apply_plan(
     let mut addresses_changed = false;
     for fold in &plan.folds {
         let (name, link, in_place) = if fold.member == survivor {
-            (survivor_name, survivor_link.clone(), false)
+            (survivor_name, Some(survivor_link.clone()), false)
         } else {
-            let f = &m.functions[fold.member];
-            (f.global, f.link.clone(), true)
+            (m.functions[fold.member].global, None, true)
         };
         let own_body = in_place.then_some(fold.member);
         let moved: Vec<UseId> = m
@@ -1309,10 +1318,10 @@ fn apply_plan(
         pending.push(Pending {
             name,
             header: fold.member,
-            link,
+            moved_link: link,
             target: survivor,
             in_place,
-            class,
+            class: class as u32,
             order: order(fold.member),
             fate: None,
             thunk_instructions: 0,
@@ -1592,7 +1601,8 @@ fn write_folded(
     pending: &mut [Pending],
     folded_into: &SecondaryMap<FuncId, Option<FuncId>>,
 ) {
-    let deletable = |p: &Pending| p.link.linkage.is_discardable() && !opts.preserve_debug_info;
+    let deletable =
+        |m: &Module, p: &Pending| p.link(m).linkage.is_discardable() && !opts.preserve_debug_info;
     let mut added = Vec::new();
     // Members lie all over the text, each maps in the pages around it.
     let budget = TextBudget::default();
@@ -1600,8 +1610,10 @@ fn write_folded(
         write_member(m, opts, p, folded_into, &mut added);
         budget.read(&m.source, m.functions[p.header].span.range().len());
     };
-    for p in pending.iter_mut().filter(|p| !deletable(p)) {
-        write(m, p);
+    for p in pending.iter_mut() {
+        if !deletable(m, p) {
+            write(m, p);
+        }
     }
     loop {
         let mut changed = false;
@@ -1645,13 +1657,13 @@ fn write_member(
 ) {
     let target = final_body(folded_into, p.target);
     let target_name = global_name(&m.globals[m.functions[target].global].name);
-    let align = |f: FuncId| m.functions[f].align.unwrap_or(1);
+    let align = |f: FuncId| m.functions[f].extras().align.unwrap_or(1);
     let text = if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
         p.fate = Some(Fate::Alias);
         Added::Alias(alias_text(
             m,
             p.header,
-            &p.link,
+            p.link(m),
             &m.globals[p.name].name,
             &target_name,
         ))
@@ -1669,7 +1681,7 @@ fn write_member(
         } else {
             thunk_text(m, p.header, target, &target_name, None)
         };
-        p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count();
+        p.thunk_instructions = text.lines().filter(|l| l.starts_with("  ")).count() as u32;
         if p.in_place && opts.preserve_debug_info {
             // Built in place of the member's body, as LLVM builds it under this option.
             m.replace_function(p.header, text);
@@ -1716,7 +1728,7 @@ fn summarize(
             Fate::Thunk => insts as isize - p.thunk_instructions as isize,
             Fate::Kept | Fate::Survivor => 0,
         };
-        let class = &mut report.classes[p.class];
+        let class = &mut report.classes[p.class as usize];
         class.instructions_saved += saved;
         class.members.push(MemberReport {
             name,
@@ -1733,7 +1745,7 @@ fn summarize(
     // Each class's first pending member, found in one pass: a module has thousands of both.
     let mut firsts: Vec<Option<&Pending>> = vec![None; report.classes.len()];
     for p in pending {
-        firsts[p.class].get_or_insert(p);
+        firsts[p.class as usize].get_or_insert(p);
     }
     for (class, first) in report.classes.iter_mut().zip(firsts) {
         let Some(first) = first else {

@@ -1118,24 +1118,13 @@ impl Body {
 pub struct Function {
     pub global: GlobalId,
     pub link: Linkable,
-    pub cconv: Option<Span>,
     pub ret_attrs: AttrList,
     pub ret_ty: TypeId,
     /// The function type, `ret (params...)`.
     pub fn_ty: TypeId,
-    pub params: Vec<Param>,
+    pub params: Box<[Param]>,
     pub varargs: bool,
-    /// The address space `addrspace(N)` names (`"P"` resolved by the datalayout), if written.
-    pub addrspace: Option<u32>,
     pub fn_attrs: AttrList,
-    pub section: Option<Span>,
-    pub partition: Option<Span>,
-    pub comdat: Option<ComdatRef>,
-    pub align: Option<u64>,
-    pub gc: Option<Span>,
-    pub prefix: Option<(TypeId, Value)>,
-    pub prologue: Option<(TypeId, Value)>,
-    pub personality: Option<(TypeId, Value)>,
     /// Function-level metadata attachments `!kind !node`.
     pub metadata: Vec<(Span, MdRef)>,
     /// From `define`/`declare` up to the body's `{` (or the end of the declaration).
@@ -1151,6 +1140,53 @@ pub struct Function {
     pub rewritten: bool,
     /// Deleted by an edit.
     pub deleted: bool,
+    /// The header's parts that many functions do without, boxed apart when there is one
+    /// ([`Function::extras`]): a module may hold tens of thousands of small functions, and
+    /// these would double what each costs.
+    pub(crate) extras: Option<Box<HeaderExtras>>,
+}
+
+/// The parts of a function's header that many functions do without.
+#[derive(Clone, Debug, Default)]
+pub struct HeaderExtras {
+    pub cconv: Option<Span>,
+    /// The address space `addrspace(N)` names (`"P"` resolved by the datalayout), if written.
+    pub addrspace: Option<u32>,
+    pub section: Option<Span>,
+    pub partition: Option<Span>,
+    pub comdat: Option<ComdatRef>,
+    pub align: Option<u64>,
+    pub gc: Option<Span>,
+    pub prefix: Option<(TypeId, Value)>,
+    pub prologue: Option<(TypeId, Value)>,
+    pub personality: Option<(TypeId, Value)>,
+}
+
+impl HeaderExtras {
+    const NONE: HeaderExtras = HeaderExtras {
+        cconv: None,
+        addrspace: None,
+        section: None,
+        partition: None,
+        comdat: None,
+        align: None,
+        gc: None,
+        prefix: None,
+        prologue: None,
+        personality: None,
+    };
+}
+
+impl Function {
+    /// Its calling convention, address space, section, partition, comdat, alignment, garbage
+    /// collector, prefix, prologue and personality, each `None` where not written.
+    pub fn extras(&self) -> &HeaderExtras {
+        self.extras.as_deref().unwrap_or(&HeaderExtras::NONE)
+    }
+
+    pub(crate) fn extras_mut(&mut self) -> &mut HeaderExtras {
+        self.extras.get_or_insert_default()
+    }
 }
 
 /// A global's `comdat` or `comdat($name)`, as written.
@@ -1455,6 +1491,7 @@ impl Module {
     /// datalayout's program address space.
     pub fn function_addr_space(&self, f: FuncId) -> u32 {
         self.functions[f]
+            .extras()
             .addrspace
             .unwrap_or(self.data_layout.program_addr_space)
     }

@@ -967,7 +967,7 @@ fn read_whole<'a>(
 ) -> Result<BodyFacts, ReadError> {
     let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
     let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(&body);
-    let personality = m.functions[f].personality.is_some();
+    let personality = m.functions[f].extras().personality.is_some();
     let checked = match scratch
         .checks
         .body_holds(&body, personality, one_block_in_order)

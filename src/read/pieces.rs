@@ -58,7 +58,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .par_iter()
         .map(|&(from, to)| {
             let piece = Parser::read_piece(&m.source, m, f, from, to)?;
-            let personality = m.functions[f].personality.is_some();
+            let personality = m.functions[f].extras().personality.is_some();
             let gathered = Gathered::of(m, &piece, from == span.start as usize, personality);
             Ok((piece, gathered))
         })

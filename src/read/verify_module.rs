@@ -22,7 +22,9 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     for func in m.functions.values() {
         let at = || defined_at(m, func.global, func.header_span);
         let declared = func.body.is_none();
-        refusals.extend(linkage_holds(m, &func.link, declared, func.comdat.is_some(), at).err());
+        refusals.extend(
+            linkage_holds(m, &func.link, declared, func.extras().comdat.is_some(), at).err(),
+        );
     }
     for var in m.variables.values() {
         let at = || defined_at(m, var.global, var.span);

@@ -209,13 +209,16 @@ pub fn thunk_text(
             v
         ));
     }
-    let tail = match (t.cconv, g.cconv) {
+    let tail = match (t.extras().cconv, g.extras().cconv) {
         (Some(a), Some(b)) if m.bytes(a) == b"swifttailcc" && m.bytes(b) == b"swifttailcc" => {
             "musttail"
         }
         _ => "tail",
     };
-    let cc = t.cconv.map_or(String::new(), |s| format!("{} ", m.text(s)));
+    let cc = t
+        .extras()
+        .cconv
+        .map_or(String::new(), |s| format!("{} ", m.text(s)));
     let ret_attrs = attrs_text(m, t.ret_attrs);
     let fn_attrs = attrs_text(m, t.fn_attrs);
     // As LLVM prints a call: its address space unless both it and the program's are 0 (a

@@ -17,6 +17,12 @@ impl Module {
         self.patch_slot(span, PatchSlot::Text, text.into());
     }
 
+    /// Remove the text of `span`. The empty text is `Arc::default()`, one static text shared
+    /// by every removal: a merge removes tens of thousands of functions.
+    pub(crate) fn remove_text(&mut self, span: Span) {
+        self.patch_slot(span, PatchSlot::Text, Arc::default());
+    }
+
     fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: Arc<str>) {
         self.drop_what_edits_invalidate();
         // A later edit of the same text replaces the earlier one.
@@ -45,7 +51,7 @@ impl Module {
         }
         // Spelled out once, under the name it had then (the one the text gives it).
         if let GlobalKind::Function(f) = self.globals[g].kind
-            && let Some(c) = self.functions[f].comdat
+            && let Some(c) = self.functions[f].extras().comdat
             && c.implicit
             && !self.patch_index.contains_key(&(c.span, PatchSlot::Text))
         {
@@ -113,7 +119,7 @@ impl Module {
         let span = self.function_lines(f);
         self.drop_function_uses(f, span);
         self.functions[f].deleted = true;
-        self.patch(span, String::new());
+        self.remove_text(span);
     }
 
     /// Remove a function's text, which is replaced by text written elsewhere: after the
@@ -123,7 +129,7 @@ impl Module {
         let span = self.function_lines(f);
         self.drop_function_uses(f, span);
         self.functions[f].rewritten = true;
-        self.patch(span, String::new());
+        self.remove_text(span);
     }
 
     /// A function's text with the line it ends and the blank lines after it.
@@ -159,7 +165,7 @@ impl Module {
             if self.source.as_bytes().get(span.end as usize) == Some(&b'\n') {
                 span.end += 1;
             }
-            self.patch(span, String::new());
+            self.remove_text(span);
         }
         for mut span in std::mem::take(&mut self.summary_entries) {
             let rest = &self.source.as_bytes()[span.end as usize..];
@@ -171,7 +177,7 @@ impl Module {
             if blank.is_none_or(|i| line[i] == b';') {
                 span.end += line.len() as u32;
             }
-            self.patch(span, String::new());
+            self.remove_text(span);
         }
     }
 
@@ -297,7 +303,11 @@ impl Module {
     /// Take a function out of its comdat (the `comdat` of its header goes, with the space
     /// before it).
     pub fn leave_comdat(&mut self, f: FuncId) {
-        let Some(c) = self.functions[f].comdat.take() else {
+        let Some(c) = self.functions[f]
+            .extras
+            .as_mut()
+            .and_then(|e| e.comdat.take())
+        else {
             return;
         };
         self.patch(

@@ -80,22 +80,12 @@ impl<'a> Parser<'a> {
         let mut f = Function {
             global: g,
             link,
-            cconv,
             ret_attrs,
             ret_ty,
             fn_ty,
-            params,
+            params: params.into_boxed_slice(),
             varargs,
-            addrspace,
             fn_attrs: AttrList::default(),
-            section: None,
-            partition: None,
-            comdat: None,
-            align: None,
-            gc: None,
-            prefix: None,
-            prologue: None,
-            personality: None,
             metadata,
             header_span: kw.span,
             span: kw.span,
@@ -103,13 +93,20 @@ impl<'a> Parser<'a> {
             body: None,
             rewritten: false,
             deleted: false,
+            extras: None,
         };
+        if cconv.is_some() {
+            f.extras_mut().cconv = cconv;
+        }
+        if addrspace.is_some() {
+            f.extras_mut().addrspace = addrspace;
+        }
         // Function attributes (LLVM also takes `align N` among them), then the optional parts
         // in the order LLVM's grammar fixes.
         let fn_attrs_start = self.m.attrs.len();
         loop {
             if self.is_word(b"align") {
-                f.align = Some(self.function_alignment()?);
+                f.extras_mut().align = Some(self.function_alignment()?);
             } else if let Some((a, _)) = self.next_attribute(AttrPlace::Function)? {
                 // A call may be marked `builtin`, a function may not (a group may hold it).
                 if let Attr::Text(span) = a
@@ -124,28 +121,32 @@ impl<'a> Parser<'a> {
         }
         f.fn_attrs = AttrList::since(&self.m.attrs, fn_attrs_start);
         if self.eat_word(b"section") {
-            f.section = Some(self.expect(Tok::Str, "a section name")?.span);
+            f.extras_mut().section = Some(self.expect(Tok::Str, "a section name")?.span);
         }
         if self.eat_word(b"partition") {
-            f.partition = Some(self.expect(Tok::Str, "a partition name")?.span);
+            f.extras_mut().partition = Some(self.expect(Tok::Str, "a partition name")?.span);
         }
-        f.comdat = self.comdat_ref(name)?;
+        if let Some(comdat) = self.comdat_ref(name)? {
+            f.extras_mut().comdat = Some(comdat);
+        }
         if self.is_word(b"align") {
-            f.align = Some(self.function_alignment()?);
+            f.extras_mut().align = Some(self.function_alignment()?);
         }
         if self.eat_word(b"gc") {
-            f.gc = Some(self.expect(Tok::Str, "a garbage collector name")?.span);
+            f.extras_mut().gc = Some(self.expect(Tok::Str, "a garbage collector name")?.span);
         }
-        for (which, slot) in [
-            (&b"prefix"[..], &mut f.prefix),
-            (b"prologue", &mut f.prologue),
-            (b"personality", &mut f.personality),
-        ] {
+        for which in [&b"prefix"[..], b"prologue", b"personality"] {
             if self.is_word(which) {
                 self.bump();
                 let ty = self.parse_type()?;
                 let v = self.parse_value(ty)?;
-                *slot = Some((ty, self.note_direct_use(v)));
+                let value = Some((ty, self.note_direct_use(v)));
+                let extras = f.extras_mut();
+                *match which {
+                    b"prefix" => &mut extras.prefix,
+                    b"prologue" => &mut extras.prologue,
+                    _ => &mut extras.personality,
+                } = value;
             }
         }
         // A definition's attachments come before its body; after a declaration, `!name` is
