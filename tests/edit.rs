@@ -46,6 +46,20 @@ fn rename_moves_every_reference_and_keeps_the_comdat() {
 }
 
 #[test]
+fn a_second_rename_replaces_the_first() {
+    let mut m = base();
+    let f = global(&m, "f");
+    m.rename_global(f, b"f1");
+    m.rename_global(f, b"f2");
+    let (text, again) = written(&m);
+    assert!(again.lookup("f").is_none() && again.lookup("f1").is_none());
+    assert_eq!(again.globals[global(&again, "f2")].uses.len(), 4, "{text}");
+    // The implicit comdat is spelled out once, under the name the text gave it.
+    assert_eq!(text.matches("comdat($f)").count(), 1, "{text}");
+    assert!(!text.contains("$f1"), "{text}");
+}
+
+#[test]
 fn a_function_leaves_its_comdat() {
     let mut m = base();
     let f = function(&m, "f");

@@ -370,7 +370,7 @@ type Guesses = SecondaryMap<FuncId, Option<(u64, bool)>>;
 
 /// The functions' encodings made as they were read, by function: each is set once, by the
 /// thread that read it, without a lock.
-type Prints = Vec<OnceLock<FirstPrint>>;
+type Prints = Vec<OnceLock<StoredPrint>>;
 
 /// What the first reading made, as merging takes it.
 #[derive(Default)]
@@ -474,6 +474,27 @@ impl Eq for Prehashed {}
 /// attachments it set aside.
 type FirstPrint = (Kept, Vec<GlobalId>, Vec<Droppable>);
 
+/// A [`FirstPrint`] as kept until merging: the holes and the attachments set aside are boxed
+/// apart, and only when there are some (a module of many small functions keeps tens of
+/// thousands of prints, most with neither).
+struct StoredPrint {
+    kept: Kept,
+    lists: Option<Box<(Box<[GlobalId]>, Box<[Droppable]>)>>,
+}
+
+impl StoredPrint {
+    fn new((kept, holes, droppable): FirstPrint) -> StoredPrint {
+        let lists = (!holes.is_empty() || !droppable.is_empty())
+            .then(|| Box::new((holes.into_boxed_slice(), droppable.into_boxed_slice())));
+        StoredPrint { kept, lists }
+    }
+
+    fn into_first_print(self) -> FirstPrint {
+        let (holes, droppable) = self.lists.map_or_else(Default::default, |lists| *lists);
+        (self.kept, holes.into_vec(), droppable.into_vec())
+    }
+}
+
 /// A function of a group that may be equal, with its encoding if made as it was read.
 type Member = (FuncId, Option<FirstPrint>);
 
@@ -509,7 +530,7 @@ impl FirstRead {
 
     /// `f`'s encoding made as it was read, if it was.
     fn take_print(&mut self, f: FuncId) -> Option<FirstPrint> {
-        self.prints.get_mut(f.index())?.take()
+        Some(self.prints.get_mut(f.index())?.take()?.into_first_print())
     }
 
     /// The encodings made, by their numbers.
@@ -613,10 +634,7 @@ impl BodyWork for FirstReadEncodings {
             if !first || guessed_shared {
                 let print = fingerprint::fingerprint_first_read(&cx, f, body, uses);
                 let mut bytes = Prehashed::new(print.bytes);
-                let (mut holes, mut droppable) = (print.holes, print.droppable);
-                // Kept until merging: without the room the lists grew into.
-                holes.shrink_to_fit();
-                droppable.shrink_to_fit();
+                let (holes, mut droppable) = (print.holes, print.droppable);
                 if !droppable.is_empty() {
                     share_droppable_texts(&mut locked(&self.droppable_texts), &mut droppable);
                 }
@@ -637,7 +655,8 @@ impl BodyWork for FirstReadEncodings {
                     Kept::Digest(bytes.digest())
                 };
                 // Each function is read once.
-                let _ = prints[f.index()].set((kept, holes, droppable));
+                // Kept until merging: without the room the lists grew into.
+                let _ = prints[f.index()].set(StoredPrint::new((kept, holes, droppable)));
             }
         })
     }

@@ -477,7 +477,8 @@ pub enum Item {
         start: u32,
         len: u16,
     },
-    /// An attribute list: index into [`Body::attr_lists`] (see [`Body::attr_list`]).
+    /// An attribute list: index into [`Body::attr_lists`], or [`Body::NO_ATTRS`] (see
+    /// [`Body::attr_list`]).
     Attrs(u32),
     /// A bracket that starts or ends a list, so that lists of varying length cannot blur.
     Mark(u8),
@@ -1002,9 +1003,17 @@ impl Body {
     }
 
     pub fn attr_list(&self, i: u32) -> &[Attr] {
+        if i == Body::NO_ATTRS {
+            return &[];
+        }
         let (start, end) = self.attr_lists[i as usize];
         &self.attrs[start as usize..end as usize]
     }
+
+    /// What `Item::Attrs` names for an empty list, which takes no place in
+    /// [`Body::attr_lists`]: most lists of calls' arguments are empty, and a body of many calls
+    /// would hold one for each.
+    pub const NO_ATTRS: u32 = u32::MAX;
 
     /// The constant `c` as seen from this body: one of its own, or the module's.
     pub fn constant<'a>(&'a self, m: &'a Module, c: ConstId) -> &'a Const {
@@ -1193,7 +1202,7 @@ impl Function {
 #[derive(Clone, Copy, Debug)]
 pub struct ComdatRef {
     pub span: Span,
-    /// Written `comdat`: the comdat of the global's own name.
+    /// Written `comdat`: the comdat of the global's own name (until a rename spells it out).
     pub implicit: bool,
     /// Where the spaces before it start: taking the global out of its comdat removes them
     /// too. Kept so that the edit need not read the text again.
@@ -1303,9 +1312,8 @@ pub struct Module {
     /// encoding meets asks it.
     pub semantic_interposition: bool,
     /// Edits made since reading, applied by the writer.
+    /// Of two patches of one span and slot, the later replaces the earlier.
     pub patches: Vec<Patch>,
-    /// Where the patch of a (span, slot) is in `patches`, so a later edit replaces it.
-    pub patch_index: FxHashMap<(Span, PatchSlot), usize>,
     /// New top-level entities, written after the original text.
     pub appended: String,
     /// New aliases, written before the first function, where LLVM prints aliases.

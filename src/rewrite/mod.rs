@@ -25,14 +25,9 @@ impl Module {
 
     fn patch_slot(&mut self, span: Span, slot: PatchSlot, text: Arc<str>) {
         self.drop_what_edits_invalidate();
-        // A later edit of the same text replaces the earlier one.
-        match self.patch_index.get(&(span, slot)) {
-            Some(&i) => self.patches[i].text = text,
-            None => {
-                self.patch_index.insert((span, slot), self.patches.len());
-                self.patches.push(Patch { span, slot, text });
-            }
-        }
+        // A later edit of the same text replaces the earlier one when written: an index to
+        // replace it here would cost more than the few patches it saves.
+        self.patches.push(Patch { span, slot, text });
     }
 
     /// Rename a global; every reference follows. An implicit `comdat` keeps naming the old
@@ -51,11 +46,15 @@ impl Module {
         }
         // Spelled out once, under the name it had then (the one the text gives it).
         if let GlobalKind::Function(f) = self.globals[g].kind
-            && let Some(c) = self.functions[f].extras().comdat
+            && let Some(c) = self.functions[f]
+                .extras
+                .as_mut()
+                .and_then(|e| e.comdat.as_mut())
             && c.implicit
-            && !self.patch_index.contains_key(&(c.span, PatchSlot::Text))
         {
-            self.patch(c.span, format!("comdat(${})", &old[1..]));
+            c.implicit = false;
+            let span = c.span;
+            self.patch(span, format!("comdat(${})", &old[1..]));
         }
         match &self.globals[g].name {
             GlobalName::Named(n) => self.global_by_name.remove(n),

@@ -1,7 +1,7 @@
 //! write: [`Module`] → text. The source is copied with the edits' patches spliced in, then the
 //! appended entities; an unedited module is written back byte for byte.
 
-use crate::model::{GlobalName, Module, Progress, RELEASE_STEP, Source};
+use crate::model::{GlobalName, Module, Patch, Progress, RELEASE_STEP, Source};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -10,19 +10,21 @@ use std::path::{Path, PathBuf};
 /// appended entities; added aliases go before the first function. Writing them one after
 /// another gives the edited module without copying the source.
 fn pieces(m: &Module) -> Vec<&[u8]> {
-    let mut patches: Vec<_> = m.patches.iter().collect();
     // By position; of two patches starting together the wider one wins and covers the other,
-    // but for an insertion that precedes it. No two patches share a span and a slot (a later
-    // edit replaces the earlier), so the order is total and needs no stable sort.
-    patches.sort_unstable_by_key(|p| {
+    // but for an insertion that precedes it. Of two patches of one span and slot, the later
+    // (first here, by the reversed index) is written and the earlier dropped.
+    let mut patches: Vec<(usize, &Patch)> = m.patches.iter().enumerate().collect();
+    patches.sort_unstable_by_key(|&(i, p)| {
         let precedes = p.span.is_empty() && p.slot.precedes_wider();
         (
             p.span.start,
             !precedes,
             std::cmp::Reverse(p.span.end),
             p.slot,
+            std::cmp::Reverse(i),
         )
     });
+    patches.dedup_by_key(|(_, p)| (p.span, p.slot));
     let mut out = Vec::with_capacity(2 * patches.len() + 6);
     // Before the first function, or at the end of a module without any; before any patch
     // there, as the first function's own text may be replaced.
@@ -35,7 +37,7 @@ fn pieces(m: &Module) -> Vec<&[u8]> {
     });
     let src = m.source.as_bytes();
     let mut cursor = 0usize;
-    for p in patches {
+    for (_, p) in patches {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
         if let Some(at) = aliases_at.take_if(|at| *at <= start) {
             put_aliases(m, at, &mut cursor, &mut out);

@@ -626,9 +626,13 @@ impl<'a> Parser<'a> {
             None => Kinds::NONE,
         };
         let body = &mut self.scope().body;
-        let i = body.attr_lists.len() as u32;
         let end = body.attrs.len();
-        body.attr_lists.push((start as u32, end as u32));
+        let i = if start == end {
+            Body::NO_ATTRS
+        } else {
+            body.attr_lists.push((start as u32, end as u32));
+            body.attr_lists.len() as u32 - 1
+        };
         body.items.push(Item::Attrs(i));
         Ok((kinds, start..end))
     }

@@ -971,7 +971,6 @@ impl<'a> Parser<'a> {
                 top_level_uses: 0,
                 semantic_interposition: false,
                 patches: Vec::new(),
-                patch_index: FxHashMap::default(),
                 appended: String::new(),
                 aliases_added: String::new(),
                 next_appended_metadata: None,
