@@ -721,9 +721,9 @@ impl<'a, 'm> Encoder<'a, 'm> {
             self.attrs(m.attr_list(p.attrs));
         }
         self.mark(header, Part::Gc);
-        self.opt_text(f.extras().gc);
+        self.opt_text(f.extras().rare().gc);
         self.mark(header, Part::Section);
-        self.opt_text(f.extras().section);
+        self.opt_text(f.extras().rare().section);
         self.mark(header, Part::Varargs);
         self.byte(f.varargs as u8);
         self.mark(header, Part::CallingConv);

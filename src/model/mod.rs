@@ -1155,40 +1155,64 @@ pub struct Function {
     pub(crate) extras: Option<Box<HeaderExtras>>,
 }
 
-/// The parts of a function's header that many functions do without.
+/// The parts of a function's header that many functions do without: those C++ and Rust
+/// functions often have, and the others boxed apart again ([`HeaderExtras::rare`]), so that
+/// a function with a comdat or a personality only costs a small box.
 #[derive(Clone, Debug, Default)]
 pub struct HeaderExtras {
     pub cconv: Option<Span>,
+    pub comdat: Option<ComdatRef>,
+    pub personality: Option<(TypeId, Value)>,
+    rare: Option<Box<RareHeaderParts>>,
+}
+
+/// The parts of a function's header that few functions have.
+#[derive(Clone, Debug, Default)]
+pub struct RareHeaderParts {
     /// The address space `addrspace(N)` names (`"P"` resolved by the datalayout), if written.
     pub addrspace: Option<u32>,
     pub section: Option<Span>,
     pub partition: Option<Span>,
-    pub comdat: Option<ComdatRef>,
     pub align: Option<u64>,
     pub gc: Option<Span>,
     pub prefix: Option<(TypeId, Value)>,
     pub prologue: Option<(TypeId, Value)>,
-    pub personality: Option<(TypeId, Value)>,
 }
 
 impl HeaderExtras {
     const NONE: HeaderExtras = HeaderExtras {
         cconv: None,
+        comdat: None,
+        personality: None,
+        rare: None,
+    };
+
+    /// Its address space, section, partition, alignment, garbage collector, prefix and
+    /// prologue, each `None` where not written.
+    pub fn rare(&self) -> &RareHeaderParts {
+        self.rare.as_deref().unwrap_or(&RareHeaderParts::NONE)
+    }
+
+    pub(crate) fn rare_mut(&mut self) -> &mut RareHeaderParts {
+        self.rare.get_or_insert_default()
+    }
+}
+
+impl RareHeaderParts {
+    const NONE: RareHeaderParts = RareHeaderParts {
         addrspace: None,
         section: None,
         partition: None,
-        comdat: None,
         align: None,
         gc: None,
         prefix: None,
         prologue: None,
-        personality: None,
     };
 }
 
 impl Function {
-    /// Its calling convention, address space, section, partition, comdat, alignment, garbage
-    /// collector, prefix, prologue and personality, each `None` where not written.
+    /// Its calling convention, comdat and personality, each `None` where not written, and
+    /// the rarer parts of its header ([`HeaderExtras::rare`]).
     pub fn extras(&self) -> &HeaderExtras {
         self.extras.as_deref().unwrap_or(&HeaderExtras::NONE)
     }
@@ -1500,6 +1524,7 @@ impl Module {
     pub fn function_addr_space(&self, f: FuncId) -> u32 {
         self.functions[f]
             .extras()
+            .rare()
             .addrspace
             .unwrap_or(self.data_layout.program_addr_space)
     }

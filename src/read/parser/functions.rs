@@ -99,14 +99,14 @@ impl<'a> Parser<'a> {
             f.extras_mut().cconv = cconv;
         }
         if addrspace.is_some() {
-            f.extras_mut().addrspace = addrspace;
+            f.extras_mut().rare_mut().addrspace = addrspace;
         }
         // Function attributes (LLVM also takes `align N` among them), then the optional parts
         // in the order LLVM's grammar fixes.
         let fn_attrs_start = self.m.attrs.len();
         loop {
             if self.is_word(b"align") {
-                f.extras_mut().align = Some(self.function_alignment()?);
+                f.extras_mut().rare_mut().align = Some(self.function_alignment()?);
             } else if let Some((a, _)) = self.next_attribute(AttrPlace::Function)? {
                 // A call may be marked `builtin`, a function may not (a group may hold it).
                 if let Attr::Text(span) = a
@@ -121,19 +121,21 @@ impl<'a> Parser<'a> {
         }
         f.fn_attrs = AttrList::since(&self.m.attrs, fn_attrs_start);
         if self.eat_word(b"section") {
-            f.extras_mut().section = Some(self.expect(Tok::Str, "a section name")?.span);
+            f.extras_mut().rare_mut().section = Some(self.expect(Tok::Str, "a section name")?.span);
         }
         if self.eat_word(b"partition") {
-            f.extras_mut().partition = Some(self.expect(Tok::Str, "a partition name")?.span);
+            f.extras_mut().rare_mut().partition =
+                Some(self.expect(Tok::Str, "a partition name")?.span);
         }
         if let Some(comdat) = self.comdat_ref(name)? {
             f.extras_mut().comdat = Some(comdat);
         }
         if self.is_word(b"align") {
-            f.extras_mut().align = Some(self.function_alignment()?);
+            f.extras_mut().rare_mut().align = Some(self.function_alignment()?);
         }
         if self.eat_word(b"gc") {
-            f.extras_mut().gc = Some(self.expect(Tok::Str, "a garbage collector name")?.span);
+            f.extras_mut().rare_mut().gc =
+                Some(self.expect(Tok::Str, "a garbage collector name")?.span);
         }
         for which in [&b"prefix"[..], b"prologue", b"personality"] {
             if self.is_word(which) {
@@ -143,8 +145,8 @@ impl<'a> Parser<'a> {
                 let value = Some((ty, self.note_direct_use(v)));
                 let extras = f.extras_mut();
                 *match which {
-                    b"prefix" => &mut extras.prefix,
-                    b"prologue" => &mut extras.prologue,
+                    b"prefix" => &mut extras.rare_mut().prefix,
+                    b"prologue" => &mut extras.rare_mut().prologue,
                     _ => &mut extras.personality,
                 } = value;
             }
