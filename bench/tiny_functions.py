@@ -6,19 +6,28 @@ three blocks each, in CLASSES classes of equal bodies (they differ by one consta
 header, the results of reading its body, a fold) weighs most here. Not part of the corpus: a
 measure of that cost, used in BENCHMARKS.md.
 
-Usage: bench/tiny_functions.py [N [CLASSES]] > tiny.ll   (defaults: 40000 and 200)
+With `--comdat`, the functions have the shape of C++ inline functions instead: `linkonce_odr`,
+each in its own comdat (what most of a C++ module's functions at -O0 are).
+
+Usage: bench/tiny_functions.py [--comdat] [N [CLASSES]] > tiny.ll   (defaults: 40000 and 200)
 """
 import sys
 
 
 def main():
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 40000
-    classes = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    args = sys.argv[1:]
+    comdat = "--comdat" in args
+    args = [a for a in args if a != "--comdat"]
+    count = int(args[0]) if len(args) > 0 else 40000
+    classes = int(args[1]) if len(args) > 1 else 200
     out = sys.stdout
     out.write('target triple = "x86_64-pc-linux-gnu"\n\n')
+    if comdat:
+        out.write("".join(f"$f{i} = comdat any\n" for i in range(count)) + "\n")
+    linkage, after = ("linkonce_odr", " comdat") if comdat else ("internal", "")
     for i in range(count):
         out.write(
-            f"define internal i32 @f{i}(i32 %x, ptr %p) {{\n"
+            f"define {linkage} i32 @f{i}(i32 %x, ptr %p){after} {{\n"
             f"entry:\n"
             f"  %a = add nsw i32 %x, {i % classes}\n"
             f"  %b = load i32, ptr %p, align 4\n"
