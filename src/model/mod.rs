@@ -1150,8 +1150,8 @@ pub struct Function {
     /// Deleted by an edit.
     pub deleted: bool,
     /// The header's parts that many functions do without, boxed apart when there is one
-    /// ([`Function::extras`]): a module may hold tens of thousands of small functions, and
-    /// these would double what each costs.
+    /// ([`Function::extras`]): inline, they took 124 of a function's 336 bytes, and a module
+    /// may hold tens of thousands of small functions.
     pub(crate) extras: Option<Box<HeaderExtras>>,
 }
 
