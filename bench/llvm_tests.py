@@ -224,6 +224,10 @@ print(
 )
 for why, where in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
     print(f"  opt-22 alone, {len(where)}: {why} (e.g. {where[0]})")
+    # A reason shared by few is listed whole: each may hide a case of its own.
+    if 1 < len(where) <= 30:
+        for w in where[1:]:
+            print(f"    also {w}")
 for f, (_, _, _, extra) in folds:
     if extra:
         print(f"  mergefn alone: {os.path.relpath(f, tests)}: {' '.join(extra[:4])}")
