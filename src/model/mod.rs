@@ -916,8 +916,8 @@ pub struct Body {
     /// type its signature does not take (`call i8 @llvm.umax(i8 0, i16 1)`): LLVM declares
     /// such an intrinsic from the call's type, and refuses the module when it cannot.
     pub mistyped_intrinsic_call: Option<Span>,
-    /// The body has a `swifterror` alloca, whose uses are checked once the body is read.
-    pub swifterror_alloca: bool,
+    /// The body's `swifterror` allocas, whose uses are checked once the body is read.
+    pub swifterror_allocas: Vec<InstId>,
     /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a
     /// block after the first goes unnumbered, or numbers skip one (LLVM prints its own, with
     /// no gaps), a memory instruction gives no alignment, a debug record is written as a call

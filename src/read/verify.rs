@@ -1009,7 +1009,7 @@ pub(super) fn swifterror_values_hold(
 ) -> Result<(), (Span, &'static str)> {
     let params = &m.functions[f].params;
     let param_marked = |p: &Param| marks_swifterror(m, m.attr_list(p.attrs));
-    if !body.swifterror_alloca && !params.iter().any(param_marked) {
+    if body.swifterror_allocas.is_empty() && !params.iter().any(param_marked) {
         return Ok(());
     }
     let swifterror: Vec<LocalId> = body
@@ -1017,13 +1017,7 @@ pub(super) fn swifterror_values_hold(
         .iter()
         .filter(|(_, local)| match local.def {
             LocalDef::Arg(i) => params.get(i as usize).is_some_and(param_marked),
-            LocalDef::Inst(i) => {
-                body.insts[i].opcode == Opcode::Alloca
-                    && body.items(i).iter().any(|it| {
-                        matches!(it, Item::Word { start, len }
-                            if m.bytes(Item::word_span(*start, *len)) == b"swifterror")
-                    })
-            }
+            LocalDef::Inst(i) => body.swifterror_allocas.contains(&i),
             LocalDef::Block(_) => false,
         })
         .map(|(l, _)| l)

@@ -137,19 +137,14 @@ impl<'a> Parser<'a> {
             f.extras_mut().rare_mut().gc =
                 Some(self.expect(Tok::Str, "a garbage collector name")?.span);
         }
-        for which in [&b"prefix"[..], b"prologue", b"personality"] {
-            if self.is_word(which) {
-                self.bump();
-                let ty = self.parse_type()?;
-                let v = self.parse_value(ty)?;
-                let value = Some((ty, self.note_direct_use(v)));
-                let extras = f.extras_mut();
-                *match which {
-                    b"prefix" => &mut extras.rare_mut().prefix,
-                    b"prologue" => &mut extras.rare_mut().prologue,
-                    _ => &mut extras.personality,
-                } = value;
-            }
+        if let Some(prefix) = self.header_value(b"prefix")? {
+            f.extras_mut().rare_mut().prefix = Some(prefix);
+        }
+        if let Some(prologue) = self.header_value(b"prologue")? {
+            f.extras_mut().rare_mut().prologue = Some(prologue);
+        }
+        if let Some(personality) = self.header_value(b"personality")? {
+            f.extras_mut().personality = Some(personality);
         }
         // A definition's attachments come before its body; after a declaration, `!name` is
         // named metadata (`!prof !0` there is an error at `!0`: LLVM wants `=`).
@@ -178,6 +173,18 @@ impl<'a> Parser<'a> {
         f.newlines_after = after.iter().take_while(|&&b| b == b'\n').count() as u32;
         self.m.functions.push(f);
         Ok(())
+    }
+
+    /// A header's `prefix`, `prologue` or `personality` (`word`) with its typed value, if
+    /// written next.
+    fn header_value(&mut self, word: &[u8]) -> PResult<Option<(TypeId, Value)>> {
+        if !self.is_word(word) {
+            return Ok(None);
+        }
+        self.bump();
+        let ty = self.parse_type()?;
+        let v = self.parse_value(ty)?;
+        Ok(Some((ty, self.note_direct_use(v))))
     }
 
     /// The verifier's rules over a header parameter's list (see `verify_attributes`).

@@ -927,7 +927,8 @@ impl<'a> Parser<'a> {
                     return Err(self.err_at(at, "element count must have integer type"));
                 }
                 if swifterror {
-                    self.scope().body.swifterror_alloca = true;
+                    let body = &mut self.scope().body;
+                    body.swifterror_allocas.push(body.insts.next_key());
                     self.swifterror_alloca_holds(at, ty, count.map(|(at, _, v)| (at, v)));
                 }
                 if self.top().amdgpu && addr_space != 5 {

@@ -187,7 +187,7 @@ impl<'a> FnScope<'a> {
         b.global_use_list_orders.clear();
         b.debug_forms = DebugForms::default();
         b.mistyped_intrinsic_call = None;
-        b.swifterror_alloca = false;
+        b.swifterror_allocas.clear();
         b.leaves_implicit = false;
         b.implied_aligns.clear();
         self.by_short_name.clear();
