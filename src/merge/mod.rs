@@ -1676,7 +1676,7 @@ fn write_member(
 ) {
     let target = final_body(folded_into, p.target);
     let target_name = global_name(&m.globals[m.functions[target].global].name);
-    let align = |f: FuncId| m.functions[f].extras().rare().align.unwrap_or(1);
+    let align = |f: FuncId| m.functions[f].extras().align().unwrap_or(1);
     let text = if decide::can_alias(m, opts, p.header) && align(p.header) <= align(target) {
         p.fate = Some(Fate::Alias);
         Added::Alias(alias_text(

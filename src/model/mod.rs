@@ -1156,13 +1156,17 @@ pub struct Function {
 }
 
 /// The parts of a function's header that many functions do without: those C++ and Rust
-/// functions often have, and the others boxed apart again ([`HeaderExtras::rare`]), so that
+/// functions often have (a C++ method has a comdat and an alignment), and the others boxed
+/// apart again ([`HeaderExtras::rare`]), so that
 /// a function with a comdat or a personality only costs a small box.
 #[derive(Clone, Debug, Default)]
 pub struct HeaderExtras {
     pub cconv: Option<Span>,
     pub comdat: Option<ComdatRef>,
     pub personality: Option<(TypeId, Value)>,
+    /// Its `align N`, as log2 N (N is a power of two up to 2^32; see [`HeaderExtras::align`]):
+    /// here, not with the rare parts, as C++ writes one on nearly every method (`align 2`).
+    align_log2: Option<u8>,
     rare: Option<Box<RareHeaderParts>>,
 }
 
@@ -1173,7 +1177,6 @@ pub struct RareHeaderParts {
     pub addrspace: Option<u32>,
     pub section: Option<Span>,
     pub partition: Option<Span>,
-    pub align: Option<u64>,
     pub gc: Option<Span>,
     pub prefix: Option<(TypeId, Value)>,
     pub prologue: Option<(TypeId, Value)>,
@@ -1184,11 +1187,22 @@ impl HeaderExtras {
         cconv: None,
         comdat: None,
         personality: None,
+        align_log2: None,
         rare: None,
     };
 
-    /// Its address space, section, partition, alignment, garbage collector, prefix and
-    /// prologue, each `None` where not written.
+    /// Its alignment, `align N`, if written.
+    pub fn align(&self) -> Option<u64> {
+        self.align_log2.map(|log2| 1 << log2)
+    }
+
+    pub(crate) fn set_align(&mut self, align: u64) {
+        debug_assert!(align.is_power_of_two() && align <= 1 << 32);
+        self.align_log2 = Some(align.trailing_zeros() as u8);
+    }
+
+    /// Its address space, section, partition, garbage collector, prefix and prologue, each
+    /// `None` where not written.
     pub fn rare(&self) -> &RareHeaderParts {
         self.rare.as_deref().unwrap_or(&RareHeaderParts::NONE)
     }
@@ -1203,7 +1217,6 @@ impl RareHeaderParts {
         addrspace: None,
         section: None,
         partition: None,
-        align: None,
         gc: None,
         prefix: None,
         prologue: None,

@@ -106,7 +106,7 @@ impl<'a> Parser<'a> {
         let fn_attrs_start = self.m.attrs.len();
         loop {
             if self.is_word(b"align") {
-                f.extras_mut().rare_mut().align = Some(self.function_alignment()?);
+                f.extras_mut().set_align(self.function_alignment()?);
             } else if let Some((a, _)) = self.next_attribute(AttrPlace::Function)? {
                 // A call may be marked `builtin`, a function may not (a group may hold it).
                 if let Attr::Text(span) = a
@@ -131,7 +131,7 @@ impl<'a> Parser<'a> {
             f.extras_mut().comdat = Some(comdat);
         }
         if self.is_word(b"align") {
-            f.extras_mut().rare_mut().align = Some(self.function_alignment()?);
+            f.extras_mut().set_align(self.function_alignment()?);
         }
         if self.eat_word(b"gc") {
             f.extras_mut().rare_mut().gc =
