@@ -20,7 +20,7 @@ pub use data_layout::{BodyLayout, DataLayout, Memory};
 pub use literals::{
     FloatKey, IntValue, decimal_i128, decimal_u128, float_key, int_literal, int_value,
 };
-pub use source::{Progress, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
+pub use source::{Progress, RELEASE_MIN, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};
 
 /// A byte range of the source text.
