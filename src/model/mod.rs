@@ -1157,8 +1157,8 @@ pub struct Function {
 
 /// The parts of a function's header that many functions do without: those C++ and Rust
 /// functions often have (a C++ method has a comdat and an alignment), and the others boxed
-/// apart again ([`HeaderExtras::rare`]), so that
-/// a function with a comdat or a personality only costs a small box.
+/// apart again ([`HeaderExtras::rare`]), so that a function with a comdat or a personality
+/// only costs a small box.
 #[derive(Clone, Debug, Default)]
 pub struct HeaderExtras {
     pub cconv: Option<Span>,
