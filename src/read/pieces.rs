@@ -66,6 +66,14 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
+    // How a `swifterror` value is used is checked on a body read whole (Swift's, which has
+    // them, are never that long).
+    if pieces
+        .iter()
+        .any(|p| super::verify::has_swifterror_values(m, f, p.body()))
+    {
+        return None;
+    }
     let facts = join(m, f, &pieces, &mut gathered);
     // Freeing the pieces' tables (tens of thousands of entries, large blocks of memory) takes
     // a fifth of a millisecond for a body of half a megabyte: a thread of the pool does it,
@@ -547,6 +555,17 @@ mod tests {
             (
                 landing_pad(7),
                 "jumped to only by the unwind edge of an invoke",
+            ),
+            // A `swifterror` value used otherwise than loaded, stored to or passed as one
+            // (LLVM's verifier), far from where it is made.
+            (
+                good.replacen("entry:\n", "entry:\n  %se = alloca swifterror ptr\n", 1)
+                    .replacen(
+                        "%x50 = load i32, ptr @g",
+                        "%x50 = getelementptr i8, ptr %se, i64 1",
+                        1,
+                    ),
+                "swifterror value can only be loaded",
             ),
         ];
         for (bad, error) in cases {

@@ -998,20 +998,19 @@ impl Dominators {
 /// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the
 /// attribute) is only loaded, stored to or passed as a `swifterror` argument, as LLVM's
 /// verifier checks it (`verifySwiftErrorValue`): the error points at the instruction that
-/// uses it otherwise.
-/// Checked on a body read whole: one read in pieces (a body of more than a thread's share of
-/// the text) is let through.
+/// uses it otherwise. Checked on a body read whole: a body read in pieces that holds such a
+/// value is read again whole ([`has_swifterror_values`]).
 pub(super) fn swifterror_values_hold(
     m: &Module,
     f: FuncId,
     body: &Body,
     uses: &[GlobalUse],
 ) -> Result<(), (Span, &'static str)> {
-    let params = &m.functions[f].params;
-    let param_marked = |p: &Param| marks_swifterror(m, m.attr_list(p.attrs));
-    if body.swifterror_allocas.is_empty() && !params.iter().any(param_marked) {
+    if !has_swifterror_values(m, f, body) {
         return Ok(());
     }
+    let params = &m.functions[f].params;
+    let param_marked = |p: &Param| marks_swifterror(m, m.attr_list(p.attrs));
     let swifterror: Vec<LocalId> = body
         .locals
         .iter()
@@ -1111,6 +1110,16 @@ fn swifterror_call_fault(
 }
 
 /// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
+/// Whether `body` (or a piece of it) holds a `swifterror` alloca, or `f` a `swifterror`
+/// parameter.
+pub(super) fn has_swifterror_values(m: &Module, f: FuncId, body: &Body) -> bool {
+    !body.swifterror_allocas.is_empty()
+        || m.functions[f]
+            .params
+            .iter()
+            .any(|p| marks_swifterror(m, m.attr_list(p.attrs)))
+}
+
 fn marks_swifterror(m: &Module, list: &[Attr]) -> bool {
     list.iter()
         .any(|a| matches!(a, Attr::Text(s) if m.bytes(*s) == b"swifterror"))
