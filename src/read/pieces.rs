@@ -66,8 +66,8 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    // How a `swifterror` value is used is checked on a body read whole (Swift's, which has
-    // them, are never that long).
+    // How a `swifterror` value is used is checked on a body read whole (the values are
+    // Swift's, and rare).
     if pieces
         .iter()
         .any(|p| super::verify::has_swifterror_values(m, f, p.body()))

@@ -1109,7 +1109,6 @@ fn swifterror_call_fault(
     None
 }
 
-/// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
 /// Whether `body` (or a piece of it) holds a `swifterror` alloca, or `f` a `swifterror`
 /// parameter.
 pub(super) fn has_swifterror_values(m: &Module, f: FuncId, body: &Body) -> bool {
@@ -1120,6 +1119,7 @@ pub(super) fn has_swifterror_values(m: &Module, f: FuncId, body: &Body) -> bool 
             .any(|p| marks_swifterror(m, m.attr_list(p.attrs)))
 }
 
+/// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
 fn marks_swifterror(m: &Module, list: &[Attr]) -> bool {
     list.iter()
         .any(|a| matches!(a, Attr::Text(s) if m.bytes(*s) == b"swifterror"))
