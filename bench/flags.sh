@@ -21,7 +21,8 @@ programs=$root/bench/programs
 log() { printf 'flags: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
-for package in nlohmann-json3-dev flang-22; do
+# The AArch64 builds (HWASan, branch protection) need Debian's cross C and C++ headers.
+for package in nlohmann-json3-dev flang-22 libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross; do
   dpkg -s "$package" >/dev/null 2>&1 || apt-get install -y -q "$package" >&2
 done
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
