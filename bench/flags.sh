@@ -21,8 +21,11 @@ programs=$root/bench/programs
 log() { printf 'flags: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
-# The AArch64 builds (HWASan, branch protection) need Debian's cross C and C++ headers.
-for package in nlohmann-json3-dev flang-22 libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross; do
+# The AArch64 builds (HWASan, branch protection) need Debian's cross C and C++ headers; the
+# Objective-C build for macOS, C headers outside a multiarch folder (/usr/include/bits, which
+# libc6-dev-i386 installs).
+for package in nlohmann-json3-dev flang-22 libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross \
+  libc6-dev-i386; do
   dpkg -s "$package" >/dev/null 2>&1 || apt-get install -y -q "$package" >&2
 done
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
