@@ -199,21 +199,7 @@ fn load_and_merge(
     let encodings = mergefn::merge::FirstReadEncodings::default();
     let mut m = load_with(input, Some(&encodings))?;
     let report = mergefn::merge::merge_first_read(&mut m, opts, encodings);
-    give_back_free_memory();
     Ok((m, report))
-}
-
-/// Hand the memory the allocator holds free back to the system. Merging frees much of what it
-/// made (the encodings, the classes), in pieces the allocator keeps, so writing, which
-/// allocates again, would raise the peak above them: harfbuzz-O0's anonymous memory is 29.6
-/// MiB after merging, 22.0 after this; the peak of 11 runs is at most 31.8 MiB rather than
-/// 32.7, stlprog-O0's median 15.9 rather than 17.4, at no measurable cost in time.
-fn give_back_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: glibc's `malloc_trim` only returns free memory; it takes no pointer.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 fn load_with(
