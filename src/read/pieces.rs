@@ -42,6 +42,11 @@ pub(super) fn piece_count(m: &Module, f: FuncId, share: usize) -> usize {
 /// The facts of `f`'s body read in about `count` pieces, in parallel; `None` when the body
 /// cannot be cut, or the pieces do not make it.
 pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<BodyFacts> {
+    // How a `swifterror` value is used is checked on a body read whole (the values are
+    // Swift's, and rare): a parameter is known before reading, an alloca once read.
+    if super::verify::has_swifterror_param(m, f) {
+        return None;
+    }
     let span = m.functions[f].body.as_ref()?.span;
     // A piece records every name it uses from the pieces before it as a forward reference,
     // so a later piece costs more per byte: the earlier ones take a tenth more text, and the
@@ -66,12 +71,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    // How a `swifterror` value is used is checked on a body read whole (the values are
-    // Swift's, and rare).
-    if pieces
-        .iter()
-        .any(|p| super::verify::has_swifterror_values(m, f, p.body()))
-    {
+    if pieces.iter().any(|p| !p.body().swifterror_allocas.is_empty()) {
         return None;
     }
     let facts = join(m, f, &pieces, &mut gathered);

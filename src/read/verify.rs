@@ -998,15 +998,15 @@ impl Dominators {
 /// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the
 /// attribute) is only loaded, stored to or passed as a `swifterror` argument, as LLVM's
 /// verifier checks it (`verifySwiftErrorValue`): the error points at the instruction that
-/// uses it otherwise. Checked on a body read whole: a body read in pieces that holds such a
-/// value is read again whole ([`has_swifterror_values`]).
+/// uses it otherwise. Checked on a body read whole: a body with such a value is not read in
+/// pieces.
 pub(super) fn swifterror_values_hold(
     m: &Module,
     f: FuncId,
     body: &Body,
     uses: &[GlobalUse],
 ) -> Result<(), (Span, &'static str)> {
-    if !has_swifterror_values(m, f, body) {
+    if body.swifterror_allocas.is_empty() && !has_swifterror_param(m, f) {
         return Ok(());
     }
     let params = &m.functions[f].params;
@@ -1109,14 +1109,12 @@ fn swifterror_call_fault(
     None
 }
 
-/// Whether `body` (or a piece of it) holds a `swifterror` alloca, or `f` a `swifterror`
-/// parameter.
-pub(super) fn has_swifterror_values(m: &Module, f: FuncId, body: &Body) -> bool {
-    !body.swifterror_allocas.is_empty()
-        || m.functions[f]
-            .params
-            .iter()
-            .any(|p| marks_swifterror(m, m.attr_list(p.attrs)))
+/// Whether a parameter of `f` is marked `swifterror`.
+pub(super) fn has_swifterror_param(m: &Module, f: FuncId) -> bool {
+    m.functions[f]
+        .params
+        .iter()
+        .any(|p| marks_swifterror(m, m.attr_list(p.attrs)))
 }
 
 /// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
