@@ -46,6 +46,16 @@ m = json.load(sys.stdin)
 print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' "$2"
 }
 
+# Compile the C++ files named on stdin (NUL-separated) two at a time, as C++17 with the flags
+# given, into $1/<file name without its extension>.ll: the longest steps of the corpus
+# otherwise.
+compile_two_at_a_time() {
+  local parts=$1
+  shift
+  PARTS=$parts xargs -0 -P 2 -I{} sh -c 'f=$(basename "$0"); clang++-22 -std=c++17 -w "$@" \
+    -S -emit-llvm "$0" -o "$PARTS/${f%.*}.ll"' {} "$@"
+}
+
 # --- SQLite: the amalgamation shipped inside the libsqlite3-sys crate ---
 if [ ! -s "$out/sqlite3-O2.ll" ] && [ "$small" != --small ]; then
   dir=$(crate_source fetch-sqlite libsqlite3-sys '{ version = "=0.35.0", features = ["bundled"] }')
@@ -106,11 +116,9 @@ if [ ! -s "$out/spvc-O2.ll" ] && [ "$small" != --small ]; then
     log "spvc-$o.ll"
     parts="$out/spvc-$o-parts"
     rm -rf "$parts" && mkdir -p "$parts"
-    # Its files two at a time: the longest step of the corpus otherwise.
     for f in "$src"/*.cpp; do
       [ "$(basename "$f")" = main.cpp ] || printf '%s\0' "$f"
-    done | LEVEL=$o PARTS=$parts xargs -0 -P 2 -I{} sh -c 'clang++-22 -std=c++17 -"$LEVEL" -w "$@" \
-      -S -emit-llvm "$0" -o "$PARTS/$(basename "$0" .cpp).ll"' {} "${api[@]}"
+    done | compile_two_at_a_time "$parts" -"$o" "${api[@]}"
     clang-22 -"$o" -I"$src" -S -emit-llvm "$root/bench/programs/spvc-driver/driver.c" \
       -o "$parts/driver.ll"
     llvm-link-22 -S "$parts"/*.ll -o "$out/spvc-$o.ll"
@@ -129,12 +137,11 @@ if [ ! -s "$out/rocksdb-O2.ll" ] && [ "$small" != --small ]; then
     log "rocksdb-$o.ll"
     parts="$out/rocksdb-$o-parts"
     rm -rf "$parts" && mkdir -p "$parts"
+    # No two of these files share a name.
     for f in "$src"/db/db_impl/*.cc "$src"/table/block_based/*.cc; do
       case $(basename "$f") in *test*|*bench*) ;; *) printf '%s\0' "$f" ;; esac
-    done | LEVEL=$o PARTS=$parts SRC=$src xargs -0 -P 2 -I{} sh -c 'clang++-22 -std=c++17 \
-      -"$LEVEL" -w -I"$SRC" -I"$SRC/include" -DROCKSDB_PLATFORM_POSIX -DOS_LINUX \
-      -DROCKSDB_LIB_IO_POSIX -S -emit-llvm "$0" \
-      -o "$PARTS/$(basename "$(dirname "$0")")-$(basename "$0" .cc).ll"' {}
+    done | compile_two_at_a_time "$parts" -"$o" -I"$src" -I"$src/include" \
+      -DROCKSDB_PLATFORM_POSIX -DOS_LINUX -DROCKSDB_LIB_IO_POSIX
     llvm-link-22 -S "$parts"/*.ll -o "$out/rocksdb-$o.ll"
     rm -rf "$parts"
   done
