@@ -774,7 +774,7 @@ fn per_function<T: Send>(
 fn body_profile(text: &[u8]) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     for byte in [b'\n', b'%'] {
-        h.write_usize(memchr::memchr_iter(byte, text).count());
+        h.write_usize(search::count(byte, text));
     }
     h.finish()
 }

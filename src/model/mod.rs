@@ -7,6 +7,7 @@
 
 mod data_layout;
 mod literals;
+pub mod search;
 mod source;
 mod triple_layouts;
 pub mod types;

@@ -4,7 +4,7 @@
 //! source by the parser. It follows LLVM's `LLLexer` for what counts as a name, a label, a number
 //! and a string, so that every input LLVM accepts lexes the same way here.
 
-use crate::model::Span;
+use crate::model::{Span, search};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tok {
@@ -208,7 +208,7 @@ impl<'a> Lexer<'a> {
     /// `None` when the string is not closed.
     fn string_end(&self, i: usize) -> Option<usize> {
         // Strings run long in debug information (mangled linkage names).
-        memchr::memchr(b'"', &self.src[i + 1..]).map(|p| i + 1 + p + 1)
+        search::memchr(b'"', &self.src[i + 1..]).map(|p| i + 1 + p + 1)
     }
 
     /// Lex the name after a sigil (`%`, `@`, `$`): quoted, numeric or bare.
@@ -500,7 +500,7 @@ pub fn is_nul_name(text: &[u8]) -> bool {
     };
     match quoted {
         // Most names hold neither: one scan tells.
-        [b'"', inner @ .., b'"'] => match memchr::memchr2(0, b'\\', inner) {
+        [b'"', inner @ .., b'"'] => match search::memchr2(0, b'\\', inner) {
             None => false,
             Some(_) => inner.contains(&0) || unescape(inner).contains(&0),
         },

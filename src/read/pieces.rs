@@ -71,7 +71,10 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    if pieces.iter().any(|p| !p.body().swifterror_allocas.is_empty()) {
+    if pieces
+        .iter()
+        .any(|p| !p.body().swifterror_allocas.is_empty())
+    {
         return None;
     }
     let facts = join(m, f, &pieces, &mut gathered);
@@ -90,7 +93,7 @@ fn cuts(src: &[u8], span: Span, piece_len: usize) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut from = span.start as usize + piece_len;
     while from + piece_len / 2 < end {
-        let Some(at) = memchr::memmem::find(&src[from..end], b"\n\n") else {
+        let Some(at) = search::Pair::new(*b"\n\n").find(&src[from..end]) else {
             break;
         };
         let cut = from + at + 2;

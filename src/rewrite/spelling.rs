@@ -378,7 +378,7 @@ fn code_end(src: &[u8], mut at: usize) -> usize {
 /// comments after it: they stay.)
 fn line_breaks(src: &[u8], span: Span) -> Vec<Span> {
     let text = &src[span.range()];
-    if memchr::memchr(b'\n', text).is_none() {
+    if search::memchr(b'\n', text).is_none() {
         return Vec::new();
     }
     let blank = |c: u8| matches!(c, b' ' | b'\t' | b'\r');
@@ -392,7 +392,7 @@ fn line_breaks(src: &[u8], span: Span) -> Vec<Span> {
                 while end < text.len() {
                     match text[end] {
                         b';' => {
-                            end += memchr::memchr(b'\n', &text[end..]).unwrap_or(text.len() - end)
+                            end += search::memchr(b'\n', &text[end..]).unwrap_or(text.len() - end)
                         }
                         c if c == b'\n' || blank(c) => end += 1,
                         _ => break,

@@ -1,7 +1,7 @@
 //! write: [`Module`] → text. The source is copied with the edits' patches spliced in, then the
 //! appended entities; an unedited module is written back byte for byte.
 
-use crate::model::{GlobalName, Module, Progress, RELEASE_STEP, Source};
+use crate::model::{GlobalName, Module, Progress, RELEASE_STEP, Source, search};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -186,7 +186,7 @@ fn in_steps(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
             return None;
         }
         let cut = match rest.len() > RELEASE_STEP {
-            true => memchr::memchr(b'\n', &rest[RELEASE_STEP..])
+            true => search::memchr(b'\n', &rest[RELEASE_STEP..])
                 .map_or(rest.len(), |at| RELEASE_STEP + at + 1),
             false => rest.len(),
         };
@@ -216,20 +216,20 @@ impl<'a> CommentStripper<'a> {
         let (mut kept, mut i) = (0, 0);
         while i < bytes.len() {
             if self.in_comment {
-                let Some(p) = memchr::memchr(b'\n', &bytes[i..]) else {
+                let Some(p) = search::memchr(b'\n', &bytes[i..]) else {
                     break;
                 };
                 self.in_comment = false;
                 i += p + 1;
                 kept = if self.line_goes { i } else { i - 1 };
             } else if self.in_string {
-                let Some(p) = memchr::memchr(b'"', &bytes[i..]) else {
+                let Some(p) = search::memchr(b'"', &bytes[i..]) else {
                     break;
                 };
                 self.in_string = false;
                 i += p + 1;
             } else {
-                let Some(p) = memchr::memchr2(b'"', b';', &bytes[i..]) else {
+                let Some(p) = search::memchr2(b'"', b';', &bytes[i..]) else {
                     break;
                 };
                 i += p;

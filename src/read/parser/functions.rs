@@ -335,11 +335,11 @@ impl<'a> Parser<'a> {
                         break i + 1;
                     }
                 }
-                b'"' => match memchr::memchr(b'"', &src[i + 1..]) {
+                b'"' => match search::memchr(b'"', &src[i + 1..]) {
                     Some(close) => i += close + 1,
                     None => break src.len(),
                 },
-                _ => match memchr::memchr(b'\n', &src[i..]) {
+                _ => match search::memchr(b'\n', &src[i..]) {
                     Some(eol) => i += eol,
                     None => break src.len(),
                 },

@@ -178,7 +178,7 @@ impl<'a> Parser<'a> {
         let read = fields.iter().all(|span| {
             // The name holds no `(`: the fields start at the first.
             let node = &src.as_bytes()[span.range()];
-            let Some(open) = memchr::memchr(b'(', node) else {
+            let Some(open) = search::memchr(b'(', node) else {
                 return false;
             };
             let start = span.start as usize;

@@ -454,8 +454,8 @@ pub(crate) enum BodyEnd {
 
 /// What starts the line that ends a body as LLVM prints it, searched for once a body. Built
 /// once: building a searcher cost more than searching a small body.
-static CLOSING_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n}"));
+static CLOSING_LINE: std::sync::LazyLock<search::Pair> =
+    std::sync::LazyLock::new(|| search::Pair::new(*b"\n}"));
 
 /// The bytes that matter when stepping over a body: braces, string quotes, comment starts.
 const SKIM_STOPS: [bool; 256] = {
@@ -503,7 +503,7 @@ fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0u32;
     let mut i = open;
     let end = loop {
-        i += memchr::memchr3(b'(', b')', b'"', src.get(i..)?)?;
+        i += search::memchr3(b'(', b')', b'"', src.get(i..)?)?;
         match src[i] {
             b'(' => depth += 1,
             b')' => {
@@ -512,11 +512,11 @@ fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
                     break i + 1;
                 }
             }
-            _ => i += 1 + memchr::memchr(b'"', &src[i + 1..])?,
+            _ => i += 1 + search::memchr(b'"', &src[i + 1..])?,
         }
         i += 1;
     };
-    memchr::memchr3(b'@', b'%', b';', &src[open..end])
+    search::memchr3(b'@', b'%', b';', &src[open..end])
         .is_none()
         .then_some(end)
 }
