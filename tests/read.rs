@@ -1998,6 +1998,57 @@ fn bitcode_and_invalid_utf8_are_named() {
     );
 }
 
+/// Types, constants and metadata nested past the reader's limit, in a global's initializer
+/// and in a body: the one nesting at the limit reads, and merges with its twin; one level more
+/// is an error there, not a stack overflow (the test's thread has the 2 MiB stack of the
+/// threads that read bodies).
+#[test]
+fn nesting_past_the_limit_is_an_error_not_a_crash() {
+    const LIMIT: usize = 1000;
+    // An instruction nesting `n` levels deep.
+    let nests: [(&str, fn(usize) -> String); 5] = [
+        ("constant expressions", |n| {
+            let add = "add (i32 ";
+            format!("%r = add i32 0, {}1{}", add.repeat(n), ", i32 1)".repeat(n))
+        }),
+        ("getelementptrs", |n| {
+            let gep = "getelementptr (i8, ptr ";
+            let inner = format!("{}null{}", gep.repeat(n), ", i64 1)".repeat(n));
+            format!("%r = getelementptr i8, ptr {inner}, i64 0")
+        }),
+        ("struct types", |n| {
+            format!("%r = alloca {}i32{}", "{ ".repeat(n), " }".repeat(n))
+        }),
+        ("aggregates", |n| {
+            let ty = |k: usize| format!("{}i32{}", "[1 x ".repeat(k), "]".repeat(k));
+            let mut v = "i32 1".to_string();
+            for k in 1..=n {
+                v = format!("{} [{v}]", ty(k));
+            }
+            format!("store {v}, ptr null")
+        }),
+        ("metadata", |n| {
+            format!(
+                "%r = add i32 0, 0, !x {}i32 1{}",
+                "!{".repeat(n),
+                "}".repeat(n)
+            )
+        }),
+    ];
+    for (what, nest) in nests {
+        let body = |name: &str, n: usize| {
+            format!("define void @{name}() {{\n  {}\n  ret void\n}}\n", nest(n))
+        };
+        let text = format!("{}{}", body("f", LIMIT), body("g", LIMIT));
+        let mut m = parse(text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let report = mergefn::merge(&mut m, &mergefn::Options::default());
+        assert_eq!(report.folded, 1, "{what}");
+        let d = syntax_error(&body("f", LIMIT + 1));
+        assert_eq!(d.line, 2, "{what}");
+        assert_eq!(d.message, "nesting deeper than 1000 levels", "{what}");
+    }
+}
+
 /// A tiny deterministic generator, so a failure names a reproducible case.
 struct Lcg(u64);
 impl Lcg {

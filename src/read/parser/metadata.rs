@@ -97,6 +97,10 @@ impl<'a> Parser<'a> {
 
     /// `!{...}` or `!Name(...)`, `distinct` or not; returns the body and the span it covered.
     pub(super) fn md_node_body(&mut self, distinct: bool) -> PResult<(MdBody, Span)> {
+        self.nested(|p| p.read_md_node_body(distinct))
+    }
+
+    fn read_md_node_body(&mut self, distinct: bool) -> PResult<(MdBody, Span)> {
         let start = self.tok.span;
         match self.tok.kind {
             Tok::Exclaim => {
@@ -574,7 +578,7 @@ impl<'a> Parser<'a> {
                     return Err(self.err_at(t.span, "expected metadata type"));
                 }
                 let mut nested = Vec::new();
-                self.specialized_body(t.span, false, &mut nested)?;
+                self.nested(|p| p.specialized_body(t.span, false, &mut nested))?;
             }
             Tok::Exclaim => {
                 self.bump();
@@ -605,6 +609,10 @@ impl<'a> Parser<'a> {
     /// `{` operands kept as text or `null`, separated by commas `}`: a tuple's after its `!`,
     /// or a generic node's `operands:`.
     fn md_operand_list(&mut self) -> PResult<()> {
+        self.nested(Parser::read_md_operand_list)
+    }
+
+    fn read_md_operand_list(&mut self) -> PResult<()> {
         self.expect(Tok::LBrace, "'{' here")?;
         if self.tok.kind != Tok::RBrace {
             loop {

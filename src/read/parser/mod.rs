@@ -414,7 +414,18 @@ pub struct Parser<'a> {
     progress: Option<&'a Progress<'a>>,
     /// Attribute lists read before, by their text.
     known_lists: KnownLists,
+    /// How many types, constants and metadata nodes the one being read is inside (see
+    /// [`Parser::nested`]).
+    nesting: u32,
 }
+
+/// How deep types, constants and metadata nodes may nest in one another. Each level is a
+/// call of the parser (and of the stages after it), a frame on a thread's stack: without a
+/// limit, a text of nested brackets would overflow it and end the process. No compiler writes
+/// anything near this (LLVM has no limit, and opt-22 itself overflows its stack at 20,000
+/// nested constant expressions); the frames of this many levels fit in 2 MiB, the stack of
+/// the threads that read bodies.
+pub(crate) const MAX_NESTING: u32 = 1000;
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,
 /// and its first error.
@@ -998,7 +1009,21 @@ impl<'a> Parser<'a> {
             next_global_number: 0,
             layout_written: false,
             known_lists: KnownLists::default(),
+            nesting: 0,
         }
+    }
+
+    /// `read` one level deeper in types, constants or metadata; an error past
+    /// [`MAX_NESTING`] levels.
+    fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.nesting == MAX_NESTING {
+            let message = format!("nesting deeper than {MAX_NESTING} levels");
+            return Err(self.err_at(self.tok.span, message));
+        }
+        self.nesting += 1;
+        let read = read(self);
+        self.nesting -= 1;
+        read
     }
 
     // ---- the module's arenas, or the body's own in body mode ----

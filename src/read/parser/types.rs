@@ -94,38 +94,40 @@ impl<'a> Parser<'a> {
                         return Ok(ty);
                     }
                     self.bump();
-                    let mut params = Vec::new();
-                    let mut varargs = false;
-                    if self.tok.kind != Tok::RParen {
-                        loop {
-                            if self.eat(Tok::DotDotDot) {
-                                varargs = true;
-                                break;
-                            }
-                            let param = self.tok.span;
-                            params.push(self.parse_type()?);
-                            // LLVM reads them, then refuses them.
-                            if self.step_over_attributes(AttrPlace::Parameter)? {
-                                return Err(self.err_at(
-                                    param,
-                                    "argument attributes invalid in function type",
-                                ));
-                            }
-                            if !self.eat(Tok::Comma) {
-                                break;
-                            }
-                        }
-                    }
-                    self.expect(Tok::RParen, "')'")?;
-                    ty = self.intern(Type::Function {
-                        ret: ty,
-                        params,
-                        varargs,
-                    });
+                    ty = self.nested(|p| p.function_type(ty))?;
                 }
                 _ => return Ok(ty),
             }
         }
+    }
+
+    /// A function type's parameters, returning `ret`, after the `(`.
+    fn function_type(&mut self, ret: TypeId) -> PResult<TypeId> {
+        let mut params = Vec::new();
+        let mut varargs = false;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    varargs = true;
+                    break;
+                }
+                let param = self.tok.span;
+                params.push(self.parse_type()?);
+                // LLVM reads them, then refuses them.
+                if self.step_over_attributes(AttrPlace::Parameter)? {
+                    return Err(self.err_at(param, "argument attributes invalid in function type"));
+                }
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(self.intern(Type::Function {
+            ret,
+            params,
+            varargs,
+        }))
     }
 
     /// A vector, array or struct type. In a body, one whose text has no bracket inside and
@@ -143,7 +145,7 @@ impl<'a> Parser<'a> {
             self.seek(self.tok.span.start as usize + text.len());
             return Ok(ty);
         }
-        let ty = self.read_literal_type()?;
+        let ty = self.nested(Parser::read_literal_type)?;
         if let (Some(text), Some(bm)) = (text, &mut self.body_mode) {
             bm.types.by_text.insert(text, ty);
         }

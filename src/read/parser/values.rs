@@ -383,6 +383,13 @@ impl<'a> Parser<'a> {
             let md = self.md_operand(true)?;
             return Ok(self.push_const(Const::Metadata(md)));
         }
+        self.nested(|p| p.word_constant(t, ty))
+    }
+
+    /// The constant the word `t` starts (a constant expression, `splat`, `blockaddress`...),
+    /// of type `ty`.
+    fn word_constant(&mut self, t: Token, ty: TypeId) -> PResult<Value> {
+        let w = self.text(t);
         self.bump();
         match w {
             b"blockaddress" => {
@@ -556,6 +563,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn aggregate(&mut self, open: Tok, close: Tok) -> PResult<Vec<(TypeId, Value)>> {
+        self.nested(|p| p.aggregate_elements(open, close))
+    }
+
+    fn aggregate_elements(&mut self, open: Tok, close: Tok) -> PResult<Vec<(TypeId, Value)>> {
         self.expect(open, open.describe())?;
         let mut elems = Vec::new();
         if self.tok.kind != close {
