@@ -1,6 +1,6 @@
 //! The `mergefn` command line. Library errors get their context (the file) here.
 // The program starts at the C library's call of `main`, below, not through the Rust
-// runtime's start-up (see there).
+// runtime's start-up (see there). (So the binary has no unit tests: `test = false`.)
 #![no_main]
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
