@@ -4157,6 +4157,18 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "Only global arrays can have appending linkage!",
         ),
         (
+            "@g = global <vscale x 4 x i32> zeroinitializer\n".into(),
+            (1, 1, "@g"),
+            "Globals cannot contain scalable types",
+        ),
+        (
+            "%T = type { <vscale x 2 x i8>, <vscale x 2 x i8> }\n\
+             @g = external global { i32, [2 x %T] }\n"
+                .into(),
+            (2, 1, "@g"),
+            "Globals cannot contain scalable types",
+        ),
+        (
             format!(
                 "{ctor}@llvm.global_ctors = appending global [1 x {{ i32, ptr }}] \
                  [{{ i32, ptr }} {{ i32 65535, ptr @c }}]\n"

@@ -6,7 +6,7 @@
 //! what only intrinsics may (`token`, `metadata`, `x86_amx`), an intrinsic's name as an
 //! initializer or aliasee, `!llvm.ident` and `!llvm.commandline` entries that are not one
 //! string each, and `!llvm.module.flags` entries not of the form LLVM gives them
-//! (`visitModuleFlag`). Also, as for any global: one that appends is an array, a declaration is in no
+//! (`visitModuleFlag`). Also, as for any global: it holds no scalable vector, one that appends is an array, a declaration is in no
 //! comdat, `dllexport` is not hidden and `dllimport` is on declarations.
 
 use crate::model::*;
@@ -102,11 +102,17 @@ fn linkage_holds(
     Ok(())
 }
 
+/// No global holds a scalable vector (in a struct or array too). Only arrays append.
 /// `llvm.used` and `llvm.compiler.used`: arrays of pointers, appending, used by nothing, their
 /// elements named functions, variables or aliases. `llvm.global_ctors` and
 /// `llvm.global_dtors`: appending, used by nothing, arrays of `{ i32, ptr, ptr }` (the second a
 /// pointer into the program's address space).
 fn special_global_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
+    // Its size is known only when the program runs.
+    if m.types.layout(var.ty).is_some_and(|l| l.scalable) {
+        let at = defined_at(m, var.global, var.span);
+        return refuse(at, "Globals cannot contain scalable types");
+    }
     let appends = var.link.linkage == Linkage::Appending;
     if appends && !matches!(m.types.get(m.types.resolve(var.ty)), Type::Array(..)) {
         let at = defined_at(m, var.global, var.span);
