@@ -4157,6 +4157,64 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "Only global arrays can have appending linkage!",
         ),
         (
+            "@g = common global i32 undef\n".into(),
+            (1, 1, "@g"),
+            "'common' global must have a zero initializer!",
+        ),
+        (
+            "@g = common global [2 x float] [float 0.0, float -0.0]\n".into(),
+            (1, 1, "@g"),
+            "'common' global must have a zero initializer!",
+        ),
+        (
+            "@g = common constant i32 0\n".into(),
+            (1, 1, "@g"),
+            "'common' global may not be marked constant!",
+        ),
+        (
+            "$c = comdat any\n@g = common global i32 0, comdat($c)\n".into(),
+            (2, 1, "@g"),
+            "'common' global may not be in a Comdat!",
+        ),
+        (
+            "@a = alias i32, ptr @b\n@b = alias i32, ptr getelementptr (i8, ptr @a, i64 0)\n"
+                .into(),
+            (1, 1, "@a"),
+            "Aliases cannot form a cycle",
+        ),
+        (
+            "declare void @f()\n@a = alias void (), ptr @f\n".into(),
+            (2, 1, "@a"),
+            "Alias must point to a definition",
+        ),
+        (
+            "@g = available_externally global i32 0\n@a = alias i32, ptr @g\n".into(),
+            (2, 1, "@a"),
+            "Alias must point to a definition",
+        ),
+        (
+            "@g = global i32 0\n@w = weak alias i32, ptr @g\n@a = alias i32, ptr @w\n".into(),
+            (3, 1, "@a"),
+            "Alias cannot point to an interposable alias",
+        ),
+        (
+            "@g = global i32 0\n@i = ifunc void (), ptr @g\n".into(),
+            (2, 1, "@i"),
+            "IFunc must have a Function resolver",
+        ),
+        (
+            "declare ptr @r()\n@i = ifunc void (), ptr @r\n".into(),
+            (2, 1, "@i"),
+            "IFunc resolver must be a definition",
+        ),
+        (
+            "define i32 @r() {\n  ret i32 0\n}\n@a = alias i32 (), ptr @r\n\
+             @i = ifunc void (), ptr @a\n"
+                .into(),
+            (5, 1, "@i"),
+            "IFunc resolver must return a pointer",
+        ),
+        (
             "@g = global <vscale x 4 x i32> zeroinitializer\n".into(),
             (1, 1, "@g"),
             "Globals cannot contain scalable types",
@@ -4371,6 +4429,16 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
          !0 = !{i64 1, !\"a\", null}\n!1 = !{i32 6, !\"b\", !{}}\n!2 = !{i32 7, !\"c\", i64 5}\n\
          !3 = !{i32 3, !\"c\", !6}\n!4 = !{i32 1, !\"Linker Options\", !{}}\n\
          !5 = !{i32 1, !\"SemanticInterposition\", i32 1}\n!6 = !{!\"a\", null}\n"
+            .to_string(),
+        // Zeros as LLVM's parser makes them, one folded from an expression; aliases and an
+        // ifunc's resolver reached through aliases.
+        "@a = common global [2 x i32] [i32 0, i32 0]\n@b = common global { float, ptr } \
+         { float 0.0, ptr null }\n@c = common global [2 x i8] c\"\\00\\00\"\n\
+         @d = common global i32 add (i32 1, i32 -1)\n@e = common global <2 x i8> splat (i8 0)\n"
+            .to_string(),
+        "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr getelementptr \
+         (i8, ptr @a, i64 4)\ndefine ptr @r() {\n  ret ptr null\n}\n@s = alias ptr (), ptr @r\n\
+         @i = ifunc void (), ptr @s\n"
             .to_string(),
         "@g = external dllimport global i32\n@h = extern_weak dllimport global i32\n\
          @i = available_externally dllimport global i32 0\n@j = protected dllexport global i32 0\n\

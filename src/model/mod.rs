@@ -1458,7 +1458,7 @@ impl Module {
     }
 
     /// LLVM's `isDSOLocal`: written `dso_local`, or implied (`isImplicitDSOLocal`).
-    fn is_dso_local(&self, link: &Linkable) -> bool {
+    pub fn is_dso_local(&self, link: &Linkable) -> bool {
         let written = link
             .dso_local
             .is_some_and(|s| self.bytes(s) == b"dso_local");

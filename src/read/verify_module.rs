@@ -6,7 +6,9 @@
 //! what only intrinsics may (`token`, `metadata`, `x86_amx`), an intrinsic's name as an
 //! initializer or aliasee, `!llvm.ident` and `!llvm.commandline` entries that are not one
 //! string each, and `!llvm.module.flags` entries not of the form LLVM gives them
-//! (`visitModuleFlag`). Also, as for any global: it holds no scalable vector, one that appends is an array, a declaration is in no
+//! (`visitModuleFlag`); a `common` variable not zero, constant or in a comdat; an alias whose
+//! aliasee names a declaration, an interposable alias or itself again; an ifunc whose resolver
+//! is no function defined here returning a pointer. Also, as for any global: it holds no scalable vector, one that appends is an array, a declaration is in no
 //! comdat, `dllexport` is not hidden and `dllimport` is on declarations.
 
 use crate::model::*;
@@ -40,6 +42,12 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .values()
             .filter_map(|v| special_global_holds(m, v).err()),
     );
+    refusals.extend(
+        m.variables
+            .values()
+            .filter_map(|v| common_holds(m, v).err()),
+    );
+    refusals.extend(m.aliases.values().filter_map(|a| aliasee_holds(m, a).err()));
     refusals.extend(
         m.functions
             .values()
@@ -414,4 +422,172 @@ fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
         ),
         None => Ok(()),
     }
+}
+
+/// A `common` variable: zero, not constant, in no comdat.
+fn common_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
+    let Some(init) = var.init.filter(|_| var.link.linkage == Linkage::Common) else {
+        return Ok(());
+    };
+    let at = defined_at(m, var.global, var.span);
+    if null_value(m, init) == Some(false) {
+        return refuse(at, "'common' global must have a zero initializer!");
+    }
+    if var.is_constant {
+        return refuse(at, "'common' global may not be marked constant!");
+    }
+    if var.comdat.is_some() {
+        return refuse(at, "'common' global may not be in a Comdat!");
+    }
+    Ok(())
+}
+
+/// Whether a constant is the null of its type (LLVM's `isNullValue`): a zero, a positive
+/// zero, `null`, `none`, `zeroinitializer`, or an aggregate, string or splat of those, which
+/// LLVM's parser makes one zero. `None` when it depends on a constant expression, which LLVM
+/// folds as it reads (`add (i32 1, i32 -1)` is null).
+fn null_value(m: &Module, v: Value) -> Option<bool> {
+    let ValueKind::Const(c) = v.kind() else {
+        return Some(false);
+    };
+    Some(match m.consts.get(c)? {
+        Const::Int(s, width) => int_value(m.bytes(*s), *width)?.is_zero(),
+        Const::Float(s) => float_key(m.bytes(*s))?.is_zero(),
+        Const::Null | Const::None | Const::Zero => true,
+        Const::Aggregate(_, elems) => {
+            let mut all = Some(true);
+            for &(_, e) in elems.iter() {
+                match null_value(m, e) {
+                    Some(false) => return Some(false),
+                    None => all = None,
+                    Some(true) => {}
+                }
+            }
+            all?
+        }
+        Const::Bytes(s) => {
+            let text = m.bytes(*s);
+            crate::read::unescape(&text[2..text.len() - 1])
+                .iter()
+                .all(|&b| b == 0)
+        }
+        Const::Splat(_, e) => null_value(m, *e)?,
+        Const::Expr(_) => return None,
+        _ => false,
+    })
+}
+
+/// An alias's aliasee, as `Verifier::visitAliaseeSubExpr` walks it: every global it names is
+/// a definition; an alias met on the way is not interposable and is not met twice (no cycle);
+/// the walk goes on through aliases, not into variables' initializers. An ifunc's resolver is
+/// a function defined here that returns a pointer (through aliases; one behind a constant
+/// expression is let through).
+fn aliasee_holds(m: &Module, alias: &Alias) -> Result<(), Refusal> {
+    let at = defined_at(m, alias.global, alias.span);
+    if alias.is_ifunc {
+        return resolver_holds(m, alias.target, at);
+    }
+    let aliasee = |g: GlobalId| match m.globals[g].kind {
+        GlobalKind::Alias(a) if !m.aliases[a].is_ifunc => Some(&m.aliases[a]),
+        _ => None,
+    };
+    let mut visited = vec![alias.global];
+    // Constants still to walk: LLVM's recursion, as a loop (a chain of aliases may be long).
+    let mut pending = vec![alias.target];
+    while let Some(c) = pending.pop() {
+        let operands: Vec<Value> = match c.kind() {
+            ValueKind::Global(u) => {
+                let g = m.uses[u].global;
+                let Some(next) = aliasee(g) else {
+                    if declared_for_linker(m, g) {
+                        return refuse(at, "Alias must point to a definition");
+                    }
+                    continue;
+                };
+                if visited.contains(&g) {
+                    return refuse(at, "Aliases cannot form a cycle");
+                }
+                visited.push(g);
+                if next.link.linkage.is_interposable()
+                    || (m.semantic_interposition && !m.is_dso_local(&next.link))
+                {
+                    return refuse(at, "Alias cannot point to an interposable alias");
+                }
+                vec![next.target]
+            }
+            ValueKind::Const(k) => constant_operands(m, k),
+            ValueKind::Local(_) => Vec::new(),
+        };
+        for v in operands {
+            // An operand that is an alias is stepped over, to its aliasee, as LLVM does.
+            match v.kind() {
+                ValueKind::Global(u) if let Some(next) = aliasee(m.uses[u].global) => {
+                    pending.push(next.target)
+                }
+                _ => pending.push(v),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The values a constant is made of (LLVM's operands of a `Constant`).
+fn constant_operands(m: &Module, c: ConstId) -> Vec<Value> {
+    let global = |u: UseId| Value::global(u);
+    match m.consts.get(c) {
+        Some(Const::Aggregate(_, elems)) | Some(Const::PtrAuth(elems)) => {
+            elems.iter().map(|&(_, v)| v).collect()
+        }
+        Some(Const::Expr(e)) => {
+            e.1.iter()
+                .filter_map(|i| match i {
+                    Item::Value(v) => Some(*v),
+                    _ => None,
+                })
+                .collect()
+        }
+        Some(Const::Splat(_, v)) => vec![*v],
+        Some(Const::DsoLocalEquivalent(u) | Const::NoCfi(u) | Const::BlockAddress(u, _)) => {
+            vec![global(*u)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// LLVM's `isDeclarationForLinker`: a declaration, or an `available_externally` definition.
+fn declared_for_linker(m: &Module, g: GlobalId) -> bool {
+    let (link, declared) = match m.globals[g].kind {
+        GlobalKind::Function(f) => (&m.functions[f].link, m.functions[f].body.is_none()),
+        GlobalKind::Variable(v) => (&m.variables[v].link, m.variables[v].init.is_none()),
+        GlobalKind::Alias(_) => return false,
+        GlobalKind::Pending | GlobalKind::Intrinsic => return true,
+    };
+    declared || link.linkage == Linkage::AvailableExternally
+}
+
+/// An ifunc's resolver, once aliases are followed (`getResolverFunction`).
+fn resolver_holds(m: &Module, resolver: Value, at: Span) -> Result<(), Refusal> {
+    let mut target = resolver;
+    // More steps than aliases: a cycle, the aliases' own error.
+    let mut steps = 0..=m.aliases.len();
+    let f = loop {
+        let ValueKind::Global(u) = target.kind() else {
+            return Ok(());
+        };
+        match m.globals[m.uses[u].global].kind {
+            GlobalKind::Function(f) => break f,
+            GlobalKind::Alias(a) if !m.aliases[a].is_ifunc => match steps.next() {
+                Some(_) => target = m.aliases[a].target,
+                None => return Ok(()),
+            },
+            _ => return refuse(at, "IFunc must have a Function resolver"),
+        }
+    };
+    if declared_for_linker(m, m.functions[f].global) {
+        return refuse(at, "IFunc resolver must be a definition");
+    }
+    if !matches!(m.types.get(m.functions[f].ret_ty), Type::Ptr(_)) {
+        return refuse(at, "IFunc resolver must return a pointer");
+    }
+    Ok(())
 }
