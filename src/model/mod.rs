@@ -1453,12 +1453,17 @@ impl Module {
     /// defined in this DSO (`dso_local`, written or implied by a local linkage or a hidden or
     /// protected visibility).
     pub fn is_interposable(&self, f: FuncId) -> bool {
-        let link = &self.functions[f].link;
+        self.is_interposable_link(&self.functions[f].link)
+    }
+
+    /// Whether a global of this linkage may be replaced at link or load time (see
+    /// [`Module::is_interposable`]).
+    pub fn is_interposable_link(&self, link: &Linkable) -> bool {
         link.linkage.is_interposable() || (self.semantic_interposition && !self.is_dso_local(link))
     }
 
     /// LLVM's `isDSOLocal`: written `dso_local`, or implied (`isImplicitDSOLocal`).
-    pub fn is_dso_local(&self, link: &Linkable) -> bool {
+    fn is_dso_local(&self, link: &Linkable) -> bool {
         let written = link
             .dso_local
             .is_some_and(|s| self.bytes(s) == b"dso_local");

@@ -92,8 +92,9 @@ fn cuts(src: &[u8], span: Span, piece_len: usize) -> Vec<usize> {
     let end = span.end as usize;
     let mut cuts = Vec::new();
     let mut from = span.start as usize + piece_len;
+    let empty_line = search::Pair::new(*b"\n\n");
     while from + piece_len / 2 < end {
-        let Some(at) = search::Pair::new(*b"\n\n").find(&src[from..end]) else {
+        let Some(at) = empty_line.find(&src[from..end]) else {
             break;
         };
         let cut = from + at + 2;

@@ -508,9 +508,7 @@ fn aliasee_holds(m: &Module, alias: &Alias) -> Result<(), Refusal> {
                     return refuse(at, "Aliases cannot form a cycle");
                 }
                 visited.push(g);
-                if next.link.linkage.is_interposable()
-                    || (m.semantic_interposition && !m.is_dso_local(&next.link))
-                {
+                if m.is_interposable_link(&next.link) {
                     return refuse(at, "Alias cannot point to an interposable alias");
                 }
                 vec![next.target]

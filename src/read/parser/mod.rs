@@ -425,7 +425,7 @@ pub struct Parser<'a> {
 /// anything near this (LLVM has no limit, and opt-22 itself overflows its stack at 20,000
 /// nested constant expressions); the frames of this many levels fit in 2 MiB, the stack of
 /// the threads that read bodies.
-pub(crate) const MAX_NESTING: u32 = 1000;
+const MAX_NESTING: u32 = 1000;
 
 /// What the first phase reads: the module's top level, what it leaves to the second phase,
 /// and its first error.
