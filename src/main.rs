@@ -5,7 +5,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
 use mergefn::fingerprint::Part;
-use mergefn::write::{Comments, Replaced};
+use mergefn::write::{Replaced, Style};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -226,20 +226,17 @@ fn load_with(
 /// Write the module to `output` (stdout if none or `-`); what the file replaced goes when the
 /// value returned is dropped.
 fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<Replaced, String> {
-    emit_as(m, output, Comments::Keep)
+    emit_as(m, output, Style::AsRead)
 }
 
-fn emit_as(
-    m: &mergefn::Module,
-    output: Option<&Path>,
-    comments: Comments,
-) -> Result<Replaced, String> {
+fn emit_as(m: &mergefn::Module, output: Option<&Path>, style: Style) -> Result<Replaced, String> {
     match output {
-        Some(p) if p.as_os_str() != "-" => mergefn::write::write_file_as(m, p, comments)
-            .map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) if p.as_os_str() != "-" => {
+            mergefn::write::write_file_as(m, p, style).map_err(|e| format!("{}: {e}", p.display()))
+        }
         _ => {
             let mut out = std::io::stdout().lock();
-            mergefn::write::write_to_as(m, &mut out, comments)
+            mergefn::write::write_to_as(m, &mut out, style)
                 .and_then(|()| out.flush())
                 .map(|()| Replaced::default())
                 .map_err(|e| format!("<stdout>: {e}"))
@@ -517,7 +514,7 @@ fn opt(args: &[String]) -> Result<(), String> {
         // As opt prints a module: without the input's comments, with what LLVM's printer
         // writes out (numbers, alignments, debug records) written out.
         m.spell_as_llvm_prints();
-        emit_as(&m, output.as_deref(), Comments::Drop)?;
+        emit_as(&m, output.as_deref(), Style::AsOpt)?;
     }
     if statistics {
         eprint!("{}", llvm_statistics(&report));

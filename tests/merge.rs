@@ -1065,6 +1065,82 @@ fn opt_spells_out_what_llvm_prints() {
     assert!(spelled >= 5, "only {spelled} fixtures spelled out");
 }
 
+/// `mergefn opt` numbers metadata as LLVM prints it (`write/metadata_numbers.rs`): a test's
+/// `!tbaa !3` or `[[META0]] = !{}` lines match its output as they match opt-22's. The fixture's
+/// checks are opt-22's output, which the input itself fails. And on every fixture and corpus
+/// module, printing `mergefn opt`'s output again with opt-22 numbers no node otherwise: per
+/// line, the same nodes named (a line's order may differ where LLVM writes the fields of a
+/// debug information node in an order of its own).
+#[test]
+fn opt_numbers_metadata_as_llvm_prints() {
+    let Some(opt) = common::opt() else {
+        return;
+    };
+    let fixture = root().join("tests/fixtures/opt/llvm_metadata_numbers.ll");
+    let fixture = fixture.to_str().unwrap();
+    let filecheck = |input: &[u8]| {
+        run_on_text("FileCheck-22", &[fixture], &String::from_utf8_lossy(input))
+            .status
+            .success()
+    };
+    let (ok, ours, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", fixture]);
+    assert!(ok, "{err}");
+    assert!(filecheck(ours.as_bytes()), "{ours}");
+    let theirs = Command::new(opt)
+        .args(["-S", "-passes=mergefunc", fixture])
+        .output()
+        .unwrap();
+    assert!(filecheck(&theirs.stdout));
+    assert!(!filecheck(read(Path::new(fixture)).as_bytes()));
+
+    let nodes_by_line = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter(|l| !l.starts_with(';'))
+            .map(|l| {
+                let mut nodes: Vec<String> = l
+                    .match_indices('!')
+                    .filter_map(|(at, _)| {
+                        let digits: String = l[at + 1..]
+                            .chars()
+                            .take_while(char::is_ascii_digit)
+                            .collect();
+                        (!digits.is_empty()).then_some(digits)
+                    })
+                    .collect();
+                nodes.sort();
+                nodes
+            })
+            .filter(|nodes| !nodes.is_empty())
+            .collect()
+    };
+    let mut renumbered = 0;
+    for path in fixtures("merge")
+        .into_iter()
+        .chain(fixtures("opt"))
+        .chain(corpus())
+    {
+        let input = path.to_str().unwrap();
+        let (ok, ours, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", input]);
+        assert!(ok, "{input}: {err}");
+        let again = run_on_text(opt, &["-S", "-o", "-", "-"], &ours);
+        assert!(
+            again.status.success(),
+            "{input}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        let again = String::from_utf8(again.stdout).unwrap();
+        assert_eq!(
+            nodes_by_line(&ours),
+            nodes_by_line(&again),
+            "{input}: opt-22 numbers the nodes of mergefn opt's output otherwise"
+        );
+        let text = read(&path);
+        let (merged_only, _, _) = merged(&text, &options(&text));
+        renumbered += usize::from(nodes_by_line(&merged_only) != nodes_by_line(&ours));
+    }
+    assert!(renumbered >= 3, "only {renumbered} modules renumbered");
+}
+
 /// Merging reads again only the functions whose shape and header key another shares: sound
 /// only if equal encodings always have equal keys, and useful only if keys tell functions of
 /// one shape apart. Checked on every fixture and corpus module.

@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod metadata_numbers;
+
 /// The pieces of the output in order, each handed to `put`: source slices between patches,
 /// patch texts, then the appended entities; added aliases go before the first function.
 /// Writing them one after another gives the edited module without copying the source; handed
@@ -120,16 +122,17 @@ fn above_comments(src: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// What becomes of the input's comments in the output.
+/// How the module is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Comments {
-    /// Kept: an unedited module is written back byte for byte.
+pub enum Style {
+    /// As read, with the edits: an unedited module is written back byte for byte.
     #[default]
-    Keep,
-    /// Left out, as LLVM's printer leaves them out (`mergefn opt`): tests that check opt's
-    /// output with FileCheck keep their CHECK lines in comments, which must not match
-    /// themselves.
-    Drop,
+    AsRead,
+    /// As `opt -S` prints it (`mergefn opt`), for tests that check opt's output with
+    /// FileCheck: without the input's comments (which hold the CHECK lines, that must not
+    /// match themselves), and with metadata numbered as LLVM numbers it
+    /// ([`metadata_numbers`]).
+    AsOpt,
 }
 
 /// The module's text, with every edit applied.
@@ -146,26 +149,38 @@ pub fn to_string(m: &Module) -> String {
 }
 
 pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
-    write_to_as(m, w, Comments::Keep)
+    write_to_as(m, w, Style::AsRead)
 }
 
-/// [`write_to`], keeping or dropping the comments. The source is written a step at a time,
-/// while another thread maps in the step ahead and gives back the text written
-/// (`Source::read_beside`), so a mapped text is never all resident while it is written.
-pub fn write_to_as(m: &Module, w: &mut impl Write, comments: Comments) -> io::Result<()> {
+/// [`write_to`], in either [`Style`].
+pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style) -> io::Result<()> {
+    match style {
+        Style::AsRead => stream(m, w, false),
+        Style::AsOpt => {
+            // Numbering needs the whole text: every node's place is known only at the end.
+            let mut text = Vec::with_capacity(m.source.len());
+            stream(m, &mut text, true)?;
+            metadata_numbers::write_as_llvm_numbers(&text, w)
+        }
+    }
+}
+
+/// The source is written a step at a time, while another thread maps in the step ahead and
+/// gives back the text written (`Source::read_beside`), so a mapped text is never all
+/// resident while it is written.
+fn stream(m: &Module, w: &mut impl Write, drop_comments: bool) -> io::Result<()> {
     m.source.read_beside(|progress| {
         let mut out = PieceWriter::new(w, &m.source, progress);
         let mut strip = CommentStripper::default();
         pieces(m, |piece| {
             for step in in_steps(piece) {
-                match comments {
-                    Comments::Keep => out.put(step)?,
-                    Comments::Drop => {
-                        strip.push(step);
-                        for settled in strip.settled() {
-                            out.put(settled)?;
-                        }
+                if drop_comments {
+                    strip.push(step);
+                    for settled in strip.settled() {
+                        out.put(settled)?;
                     }
+                } else {
+                    out.put(step)?;
                 }
             }
             Ok(())
@@ -382,13 +397,13 @@ impl<'w, 'a, W: Write> PieceWriter<'w, 'a, W> {
 /// the target once complete, so a reader never sees a partial file. A device or a pipe
 /// (`/dev/null`) is written directly, and a symbolic link is followed to the file it names.
 pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
-    write_file_as(m, path, Comments::Keep).map(drop)
+    write_file_as(m, path, Style::AsRead).map(drop)
 }
 
-/// [`write_file`], keeping or dropping the comments; what it replaced is removed when the
+/// [`write_file`], in either [`Style`]; what it replaced is removed when the
 /// value returned is dropped.
-pub fn write_file_as(m: &Module, path: &Path, comments: Comments) -> io::Result<Replaced> {
-    write_file_with(path, |mut file| write_to_as(m, &mut file, comments))
+pub fn write_file_as(m: &Module, path: &Path, style: Style) -> io::Result<Replaced> {
+    write_file_with(path, |mut file| write_to_as(m, &mut file, style))
 }
 
 /// Write to `path` atomically, as [`write_file`] does, what `fill` writes (through a buffer).
@@ -689,11 +704,11 @@ mod tests {
             names
         };
         let m = crate::read::parse("; new\n".to_string()).unwrap();
-        let first = write_file_as(&m, &path, Comments::Keep).unwrap();
+        let first = write_file_as(&m, &path, Style::AsRead).unwrap();
         drop(first);
         assert_eq!(names(), ["out.ll"]);
         std::fs::write(&path, "; old\n").unwrap();
-        let replaced = write_file_as(&m, &path, Comments::Keep).unwrap();
+        let replaced = write_file_as(&m, &path, Style::AsRead).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"; new\n");
         let kept = names();
         drop(replaced);
