@@ -1636,7 +1636,7 @@ fn is_referenced(m: &Module, p: &Pending) -> bool {
 /// Write the members' texts: delete those that are discardable and no longer referenced,
 /// then thunks or aliases for the others. Members whose text cannot be discarded go first, as
 /// replacing their bodies can leave others unreferenced. New thunks and aliases are written
-/// in the order LLVM folds ([`llvm_fold_order`]): thunks after the module, aliases before the
+/// in the order LLVM folds ([`llvm_fold_order`]): thunks after the last function, aliases before the
 /// first function.
 fn write_folded(
     m: &mut Module,

@@ -1352,7 +1352,7 @@ pub struct Module {
     /// Edits made since reading, applied by the writer.
     /// Of two patches of one span and slot, the later replaces the earlier.
     pub patches: Vec<Patch>,
-    /// New top-level entities, written after the original text.
+    /// New top-level entities, written after the last function (where LLVM appends one).
     pub appended: String,
     /// New aliases, written before the first function, where LLVM prints aliases.
     pub aliases_added: String,

@@ -199,7 +199,10 @@ impl<'a> Scan<'a> {
                 }
                 _ => end,
             };
-            pos = skip_newline(src, pos);
+            pos += src[pos..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
         }
         if scan.defs.is_empty() {
             return None;
@@ -213,7 +216,7 @@ impl<'a> Scan<'a> {
         Some(scan)
     }
 
-    /// `!N = [distinct] body` at `start`; returns the end of the statement's line.
+    /// `!N = [distinct] body` at `start`; returns where it ends.
     fn definition(&mut self, start: usize) -> Option<usize> {
         let mut lex = Lexer::starting_at(self.src, start);
         let number = md_number(self.text(lex.next()))?;
@@ -230,16 +233,16 @@ impl<'a> Scan<'a> {
             Some(index) => index,
             None => self.node(&mut lex, first, distinct, number)?,
         };
-        let end = line_end(self.src, self.defs[index].body.1);
-        self.defs[index].statement = Some((start, (end + 1).min(self.src.len())));
+        let end = self.defs[index].body.1;
+        self.defs[index].statement = Some((start, statement_end(self.src, end)));
         self.by_number.written.push((number, index as u32));
         self.edits.push(Edit::Definition(index));
         Some(end)
     }
 
-    /// [`Scan::node`] for a node as LLVM prints one, most of a module's: on one line, naming
-    /// nodes by number only. Its bytes are searched for `!` and strings rather than lexed;
-    /// `None` for any other node, which the lexer reads.
+    /// [`Scan::node`] for a node as LLVM prints one, most of a module's: naming nodes by
+    /// number only. Its bytes are walked rather than lexed; `None` for any other node, which
+    /// the lexer reads.
     fn plain_node(&mut self, first: Token, distinct: bool, number: u64) -> Option<usize> {
         let src = self.src;
         let start = first.span.start as usize;
@@ -247,37 +250,45 @@ impl<'a> Scan<'a> {
             Tok::Exclaim => (&b""[..], first.span.end as usize),
             _ => (&self.text(first)[1..], first.span.end as usize),
         };
-        let close = start + src[start..line_end(src, start)].trim_ascii_end().len() - 1;
-        match (src.get(open), src.get(close)) {
-            (Some(b'{'), Some(b'}')) | (Some(b'('), Some(b')')) if close > open => {}
-            _ => return None,
+        if !matches!(src.get(open), Some(b'{' | b'(')) {
+            return None;
         }
         let mut refs = Vec::new();
         let mut ranked = Vec::new();
-        let mut at = open + 1;
-        while let Some(k) = search::memchr2(b'!', b'"', &src[at..close]) {
-            let found = at + k;
-            if src[found] == b'"' {
-                at = found + 1 + search::memchr(b'"', &src[found + 1..close])? + 1;
-                continue;
-            }
-            let digits = src[found + 1..close]
-                .iter()
-                .position(|b| !b.is_ascii_digit())
-                .map_or(close, |d| found + 1 + d);
-            if digits == found + 1 {
-                // `!"string"` is stepped over as a string; a node written inline is not plain.
-                if src.get(found + 1) != Some(&b'"') {
-                    return None;
+        let mut depth = 0usize;
+        let mut at = open;
+        let close = loop {
+            match *src.get(at)? {
+                b'{' | b'(' | b'[' | b'<' => depth += 1,
+                b'}' | b')' | b']' | b'>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break at;
+                    }
                 }
-                at = found + 1;
-                continue;
+                b'"' => at += 1 + search::memchr(b'"', &src[at + 1..])?,
+                b'!' => {
+                    let digits = src[at + 1..]
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .map_or(src.len(), |d| at + 1 + d);
+                    if digits > at + 1 {
+                        let n = md_number(&src[at..digits])?;
+                        refs.push((at, digits, n));
+                        ranked.push((operand_rank(kind, field_before(src, at)), n));
+                        at = digits;
+                        continue;
+                    }
+                    // `!"string"` is stepped over as a string next; a node written inline
+                    // is not plain.
+                    if src.get(at + 1) != Some(&b'"') {
+                        return None;
+                    }
+                }
+                _ => {}
             }
-            let n = md_number(&src[found..digits])?;
-            refs.push((found, digits, n));
-            ranked.push((operand_rank(kind, field_before(src, found)), n));
-            at = digits;
-        }
+            at += 1;
+        };
         Some(self.push_def(
             number,
             (start, close + 1),
@@ -413,10 +424,10 @@ impl<'a> Scan<'a> {
             let t = lex.next();
             match t.kind {
                 Tok::RBrace => {
-                    let end = line_end(self.src, t.span.end as usize);
+                    let end = t.span.end as usize;
                     self.edits.push(Edit::Named(self.named_statements.len()));
                     self.named_statements.push(Named {
-                        statement: (start, (end + 1).min(self.src.len())),
+                        statement: (start, statement_end(self.src, end)),
                         text_end: t.span.end as usize,
                         refs: (refs_start, self.refs.len() as u32),
                     });
@@ -449,19 +460,23 @@ impl<'a> Scan<'a> {
             }
             return Some(rest_of_line);
         }
-        let close = rest_of_line + search::Pair::new(*b"\n}").find(&src[rest_of_line..])? + 1;
+        // The `}` that starts a line.
+        let mut close = rest_of_line;
+        while !matches!(src[close - 1], b'\n' | b'\r') {
+            close += 1 + search::memchr(b'}', &src[close + 1..])?;
+        }
         let mut at = rest_of_line;
         while let Some(k) = search::memchr(b'!', &src[at..close]) {
             let found = at + k;
             let line_start = src[..found]
                 .iter()
-                .rposition(|&b| b == b'\n')
+                .rposition(|&b| matches!(b, b'\n' | b'\r'))
                 .map_or(0, |n| n + 1);
             let end = line_end(src, found);
             self.statement(line_start, end, Place::Function)?;
             at = end;
         }
-        Some(line_end(src, close))
+        Some(close + 1)
     }
 
     /// A function's header from `start` (`define` or `declare`): its attachments start the
@@ -772,13 +787,7 @@ impl<'a> Scan<'a> {
             out.extend_from_slice(piece);
             Ok(())
         };
-        // The last two bytes written: whether the text ends a line, and with an empty one.
-        let mut last_two = *b"\n\n";
-        let remember = |piece: &[u8], last_two: &mut [u8; 2]| match piece {
-            [.., a, b] => *last_two = [*a, *b],
-            [b] => *last_two = [last_two[1], *b],
-            [] => {}
-        };
+        let mut ends = LineEnds::default();
         let mut at = 0;
         for edit in &self.edits {
             let (start, end) = match edit {
@@ -793,15 +802,18 @@ impl<'a> Scan<'a> {
             }
             // No run of empty lines where statements were taken out.
             let mut piece = &src[at..start];
-            if last_two == *b"\n\n" {
-                piece = &piece[piece.iter().take_while(|&&b| b == b'\n').count()..];
+            if ends.after_empty_line() {
+                piece = &piece[piece
+                    .iter()
+                    .take_while(|&&b| matches!(b, b'\n' | b'\r'))
+                    .count()..];
             }
             copy(&mut out, piece)?;
-            remember(piece, &mut last_two);
+            ends.note(piece);
             match edit {
                 Edit::Ref { number, .. } => {
                     self.write_ref(&mut out, *number, numbering);
-                    last_two = *b"!0";
+                    ends.note(b"!");
                 }
                 Edit::Attachments {
                     sorted, separator, ..
@@ -814,25 +826,17 @@ impl<'a> Scan<'a> {
                         out.push(b' ');
                         self.write_ref(&mut out, number, numbering);
                     }
-                    last_two = *b"!0";
+                    ends.note(b"!");
                 }
                 Edit::Definition(_) | Edit::Named(_) => {}
             }
             at = end;
         }
         copy(&mut out, &src[at..])?;
-        remember(&src[at..], &mut last_two);
+        ends.note(&src[at..]);
         // Named metadata, then the nodes, each after an empty line, as LLVM prints them.
-        let empty_line = |out: &mut Vec<u8>, last_two: &mut [u8; 2]| {
-            match *last_two {
-                [_, b] if b != b'\n' => out.extend_from_slice(b"\n\n"),
-                [a, _] if a != b'\n' => out.push(b'\n'),
-                _ => {}
-            }
-            *last_two = *b"\n\n";
-        };
         if !self.named_statements.is_empty() {
-            empty_line(&mut out, &mut last_two);
+            ends.empty_line(&mut out);
         }
         for named in &self.named_statements {
             let mut at = named.statement.0;
@@ -844,10 +848,10 @@ impl<'a> Scan<'a> {
             }
             out.extend_from_slice(&src[at..named.text_end]);
             out.push(b'\n');
-            last_two = *b"}\n";
+            ends.note(b"}\n");
         }
         if !numbering.order.is_empty() {
-            empty_line(&mut out, &mut last_two);
+            ends.empty_line(&mut out);
         }
         for (new, &i) in numbering.order.iter().enumerate() {
             push_ref(&mut out, new as u64);
@@ -915,6 +919,49 @@ fn skip_brackets(lex: &mut Lexer) -> Option<()> {
     }
 }
 
+/// How the text written so far ends, for the empty line before what moves to the end: its
+/// last bytes, a line's end being `\n`, `\r\n` or `\r`.
+struct LineEnds([u8; 4]);
+
+impl Default for LineEnds {
+    fn default() -> Self {
+        LineEnds(*b"\n\n\n\n")
+    }
+}
+
+impl LineEnds {
+    fn note(&mut self, piece: &[u8]) {
+        let keep = piece.len().min(4);
+        self.0.rotate_left(keep);
+        self.0[4 - keep..].copy_from_slice(&piece[piece.len() - keep..]);
+    }
+
+    /// The bytes before the last line end, if the text ends one.
+    fn before_line_end(&self) -> Option<&[u8]> {
+        match &self.0 {
+            [rest @ .., b'\r', b'\n'] => Some(rest),
+            [rest @ .., b'\n' | b'\r'] => Some(rest),
+            _ => None,
+        }
+    }
+
+    fn after_empty_line(&self) -> bool {
+        self.before_line_end()
+            .is_some_and(|rest| rest.ends_with(b"\n") || rest.ends_with(b"\r"))
+    }
+
+    /// Ends the line and writes an empty one, unless the text already does.
+    fn empty_line(&mut self, out: &mut Vec<u8>) {
+        let text: &[u8] = match (self.before_line_end(), self.after_empty_line()) {
+            (None, _) => b"\n\n",
+            (Some(_), false) => b"\n",
+            (Some(_), true) => b"",
+        };
+        out.extend_from_slice(text);
+        self.note(text);
+    }
+}
+
 struct Numbering {
     rep: Vec<usize>,
     /// By definition: its new number, if it is printed.
@@ -975,17 +1022,24 @@ fn expect(t: Token, kind: Tok) -> Option<()> {
     (t.kind == kind).then_some(())
 }
 
-/// The end of the line at `pos` (its `\n`, or the end of the text).
+/// The end of the line at `pos` (its `\n` or `\r`, or the end of the text).
 fn line_end(src: &[u8], pos: usize) -> usize {
     let pos = pos.min(src.len());
-    search::memchr(b'\n', &src[pos..]).map_or(src.len(), |at| pos + at)
+    search::memchr2(b'\n', b'\r', &src[pos..]).map_or(src.len(), |at| pos + at)
 }
 
-fn skip_newline(src: &[u8], pos: usize) -> usize {
-    if src.get(pos) == Some(&b'\n') {
-        pos + 1
-    } else {
-        pos
+/// Where a statement ending at `end` is taken out to: with the blanks after it, and its
+/// line's end if nothing else follows on the line.
+fn statement_end(src: &[u8], end: usize) -> usize {
+    let rest = end
+        + src[end..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    match &src[rest..] {
+        [b'\r', b'\n', ..] => rest + 2,
+        [b'\n' | b'\r', ..] => rest + 1,
+        _ => rest,
     }
 }
 
@@ -1338,6 +1392,22 @@ define void @f(ptr %p) {
 !2 = !{!\"s\"}
 ";
         assert_eq!(numbered(text), expected);
+    }
+
+    /// Lines ended by `\r` alone (old Mac files, among LLVM's tests), or by `\r\n`, and
+    /// several definitions on one line: each definition is read as one.
+    #[test]
+    fn definitions_are_read_whatever_ends_their_lines() {
+        let text = "define void @f() {\r  ret void, !a !2\r}\r!2 = !{!3}\r!3 = !{}\r";
+        assert_eq!(
+            numbered(text),
+            "define void @f() {\r  ret void, !a !0\r}\r\n!0 = !{!1}\n!1 = !{}\n"
+        );
+        let text = "define void @f() {\r\n  ret void, !a !2\r\n}\r\n\r\n!2 = !{!3} !3 = !{}\r\n";
+        assert_eq!(
+            numbered(text),
+            "define void @f() {\r\n  ret void, !a !0\r\n}\r\n\r\n!0 = !{!1}\n!1 = !{}\n"
+        );
     }
 
     #[test]

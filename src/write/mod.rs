@@ -40,12 +40,26 @@ fn pieces<'a>(m: &'a Module, put: impl FnMut(&'a [u8]) -> io::Result<()>) -> io:
             .min()
             .map_or(m.source.len(), |at| above_comments(m.source.as_bytes(), at))
     });
+    // After the last function, where LLVM appends a function it makes: before the attribute
+    // groups and metadata that follow the functions.
     let src = m.source.as_bytes();
+    let mut appended_at = (!m.appended.is_empty()).then(|| {
+        m.functions
+            .values()
+            .map(|f| f.span.end as usize)
+            .max()
+            .map_or(src.len(), |end| {
+                search::memchr(b'\n', &src[end..]).map_or(src.len(), |at| end + at + 1)
+            })
+    });
     let mut cursor = 0usize;
     for p in order.into_iter().map(patch) {
         let (start, end) = (p.span.start as usize, p.span.end as usize);
         if let Some(at) = aliases_at.take_if(|at| *at <= start) {
             put_aliases(m, at, &mut cursor, &mut out)?;
+        }
+        if let Some(at) = appended_at.take_if(|at| *at <= start) {
+            put_appended(m, at, &mut cursor, &mut out)?;
         }
         if start < cursor {
             continue; // inside a wider patch already applied
@@ -57,17 +71,37 @@ fn pieces<'a>(m: &'a Module, put: impl FnMut(&'a [u8]) -> io::Result<()>) -> io:
     if let Some(at) = aliases_at {
         put_aliases(m, at, &mut cursor, &mut out)?;
     }
-    out.put(&src[cursor..])?;
-    if !m.appended.is_empty() {
-        // After a blank line, as LLVM separates functions.
-        match out.last {
-            [] => {}
-            end if end.ends_with(b"\n\n") => {}
-            end if end.ends_with(b"\n") => out.put(b"\n")?,
-            _ => out.put(b"\n\n")?,
-        }
-        out.put(m.appended.as_bytes())?;
+    if let Some(at) = appended_at {
+        put_appended(m, at, &mut cursor, &mut out)?;
     }
+    out.put(&src[cursor..])?;
+    Ok(())
+}
+
+/// The source up to `at` (or, should a patch cover it, from where the text kept reaches),
+/// then the appended entities, after an empty line as LLVM separates functions, and before
+/// one if more follows.
+fn put_appended<'a, F: FnMut(&'a [u8]) -> io::Result<()>>(
+    m: &'a Module,
+    at: usize,
+    cursor: &mut usize,
+    out: &mut Out<'a, F>,
+) -> io::Result<()> {
+    let src = m.source.as_bytes();
+    let at = at.max(*cursor);
+    out.put(&src[*cursor..at])?;
+    match out.last {
+        [] => {}
+        end if end.ends_with(b"\n\n") => {}
+        end if end.ends_with(b"\n") => out.put(b"\n")?,
+        _ => out.put(b"\n\n")?,
+    }
+    out.put(m.appended.as_bytes())?;
+    let rest = &src[at..];
+    if !rest.is_empty() && !rest.starts_with(b"\n") && !rest.starts_with(b"\r\n") {
+        out.put(b"\n")?;
+    }
+    *cursor = at;
     Ok(())
 }
 
