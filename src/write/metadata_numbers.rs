@@ -261,7 +261,7 @@ impl<'a> Scan<'a> {
             match *src.get(at)? {
                 b'{' | b'(' | b'[' | b'<' => depth += 1,
                 b'}' | b')' | b']' | b'>' => {
-                    depth -= 1;
+                    depth = depth.checked_sub(1)?;
                     if depth == 0 {
                         break at;
                     }
@@ -532,7 +532,8 @@ impl<'a> Scan<'a> {
     }
 
     /// A statement of the text from `start` to `end` that names nodes: a global variable, an
-    /// instruction or a debug record. Its attachments are `, !kind node` after the rest.
+    /// instruction (or one line of it) or a debug record. Its attachments are `, !kind node`
+    /// after the rest.
     fn statement(&mut self, start: usize, end: usize, place: Place) -> Option<()> {
         let mut lex = Lexer::starting_at(self.src, start);
         let mut attachments = Vec::new();
@@ -555,7 +556,11 @@ impl<'a> Scan<'a> {
                 {
                     intrinsic = true
                 }
-                Tok::MdName if previous == Tok::Comma && lex.clone().next().kind != Tok::LParen => {
+                // A line of an instruction written on several may start with one.
+                Tok::MdName
+                    if matches!(previous, Tok::Comma | Tok::Eof)
+                        && lex.clone().next().kind != Tok::LParen =>
+                {
                     let first = lex.next();
                     let node = self.operand(&mut lex, first)??;
                     attachments.push((t, node));
@@ -1408,6 +1413,30 @@ define void @f(ptr %p) {
             numbered(text),
             "define void @f() {\r\n  ret void, !a !0\r\n}\r\n\r\n!0 = !{!1}\n!1 = !{}\n"
         );
+    }
+
+    /// An instruction written on several lines, its attachment on the last (checked against
+    /// opt-22: the invoke's node comes before the return's).
+    #[test]
+    fn an_attachment_may_start_a_line() {
+        let text = "\
+define void @f() personality ptr null {
+  invoke void @f()
+          to label %a unwind label %b,
+          !prof !7
+a:
+  ret void, !prof !3
+b:
+  %l = landingpad {} cleanup
+  ret void
+}
+
+!3 = !{!\"branch_weights\", i32 1}
+!7 = !{!\"branch_weights\", i32 1, i32 2}
+";
+        let out = numbered(text);
+        assert!(out.contains("          !prof !0\n"), "{out}");
+        assert!(out.contains("ret void, !prof !1\n"), "{out}");
     }
 
     #[test]
