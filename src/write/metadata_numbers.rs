@@ -258,7 +258,12 @@ impl<'a> Scan<'a> {
         let mut depth = 0usize;
         let mut at = open;
         let close = loop {
-            match *src.get(at)? {
+            // Past the bytes that matter to none of the cases below.
+            at += src
+                .get(at..)?
+                .iter()
+                .position(|&b| PLAIN_STOPS[b as usize])?;
+            match src[at] {
                 b'{' | b'(' | b'[' | b'<' => depth += 1,
                 b'}' | b')' | b']' | b'>' => {
                     depth = depth.checked_sub(1)?;
@@ -1001,6 +1006,18 @@ fn field_before(src: &[u8], at: usize) -> &[u8] {
         .map_or(0, |k| k + 1);
     &src[name_start..colon]
 }
+
+/// The bytes [`Scan::plain_node`] stops at: brackets, strings and nodes.
+const PLAIN_STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    let mut k = 0;
+    let bytes = b"{}()[]<>\"!";
+    while k < bytes.len() {
+        stops[bytes[k] as usize] = true;
+        k += 1;
+    }
+    stops
+};
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_')
