@@ -1018,20 +1018,7 @@ fn opt_spells_out_what_llvm_prints() {
     };
     let fixture = root().join("tests/fixtures/opt/llvm_spelling.ll");
     let fixture = fixture.to_str().unwrap();
-    let filecheck = |input: &[u8]| {
-        run_on_text("FileCheck-22", &[fixture], &String::from_utf8_lossy(input))
-            .status
-            .success()
-    };
-    let (ok, ours, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", fixture]);
-    assert!(ok, "{err}");
-    assert!(filecheck(ours.as_bytes()), "{ours}");
-    let theirs = Command::new(opt)
-        .args(["-S", "-passes=mergefunc", fixture])
-        .output()
-        .unwrap();
-    assert!(filecheck(&theirs.stdout));
-    assert!(!filecheck(read(Path::new(fixture)).as_bytes()));
+    opt_fixture_checks_hold(opt, fixture);
 
     let printed = |text: &str| {
         let out = run_on_text(opt, &["-S", "-o", "-", "-"], text);
@@ -1065,19 +1052,9 @@ fn opt_spells_out_what_llvm_prints() {
     assert!(spelled >= 5, "only {spelled} fixtures spelled out");
 }
 
-/// `mergefn opt` numbers metadata as LLVM prints it (`write/metadata_numbers.rs`): a test's
-/// `!tbaa !3` or `[[META0]] = !{}` lines match its output as they match opt-22's. The fixture's
-/// checks are opt-22's output, which the input itself fails. And on every fixture and corpus
-/// module, printing `mergefn opt`'s output again with opt-22 numbers no node otherwise: per
-/// line, the same nodes named (a line's order may differ where LLVM writes the fields of a
-/// debug information node in an order of its own).
-#[test]
-fn opt_numbers_metadata_as_llvm_prints() {
-    let Some(opt) = common::opt() else {
-        return;
-    };
-    let fixture = root().join("tests/fixtures/opt/llvm_metadata_numbers.ll");
-    let fixture = fixture.to_str().unwrap();
+/// The FileCheck lines of an `opt` fixture pass on `mergefn opt`'s output and on opt-22's,
+/// and fail on the input (so they do not match themselves).
+fn opt_fixture_checks_hold(opt: &str, fixture: &str) {
     let filecheck = |input: &[u8]| {
         run_on_text("FileCheck-22", &[fixture], &String::from_utf8_lossy(input))
             .status
@@ -1092,6 +1069,26 @@ fn opt_numbers_metadata_as_llvm_prints() {
         .unwrap();
     assert!(filecheck(&theirs.stdout));
     assert!(!filecheck(read(Path::new(fixture)).as_bytes()));
+}
+
+/// `mergefn opt` numbers metadata as LLVM prints it (`write/metadata_numbers.rs`): a test's
+/// `!tbaa !3` or `[[META0]] = !{}` lines match its output as they match opt-22's. The fixture's
+/// checks are opt-22's output, which the input itself fails. And on every fixture and corpus
+/// module, printing `mergefn opt`'s output again with opt-22 numbers no node otherwise: per
+/// line, the same nodes named (a line's order may differ where LLVM writes the fields of a
+/// debug information node in an order of its own).
+#[test]
+fn opt_numbers_metadata_as_llvm_prints() {
+    let Some(opt) = common::opt() else {
+        return;
+    };
+    opt_fixture_checks_hold(
+        opt,
+        root()
+            .join("tests/fixtures/opt/llvm_metadata_numbers.ll")
+            .to_str()
+            .unwrap(),
+    );
 
     let nodes_by_line = |text: &str| -> Vec<Vec<String>> {
         text.lines()
