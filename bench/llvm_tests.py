@@ -1,6 +1,6 @@
 """LLVM's own tests as an outside corpus for mergefn (not run by CI: it fetches LLVM's source).
 
-Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
+Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Six checks:
   read  every file opt-22 reads must read with `mergefn read` and round-trip byte for byte;
   refuse the files opt-22's parser refuses (an error at a line and column; not the verifier's),
         counted with those mergefn reads all the same, and listed;
@@ -10,6 +10,9 @@ Run `bench/llvm-tests.sh`, which fetches the tests and calls this. Five checks:
   merge every file opt-22 reads, merged by `mergefn merge`, must pass opt-22's verifier, and
         merged by `mergefn opt -S` (which spells out what LLVM prints) must be the same
         module once both are printed by `opt-22 -S`;
+  numbers every file merged, its `mergefn opt` output printed again by opt-22: the same nodes
+        named on each line (LLVM's numbering of metadata, which `mergefn opt` writes), the
+        files where not listed;
   fold  the functions opt-22 folds in each file it merges (gone, or now forwarding to another
         where they did not forward before)
         against those mergefn folds: counted, those opt-22 alone folds grouped by the reason
@@ -135,22 +138,31 @@ def fold_check(path):
     return (len(theirs), len(ours), alone, extra)
 
 
+def nodes_by_line(text):
+    """The metadata nodes each line names (`!N`, outside strings), in order, for the lines that
+    name some: comments left out."""
+    lines = (re.sub(r'"[^"]*"', '""', l) for l in text.splitlines() if not l.startswith(";"))
+    return [n for n in (sorted(re.findall(r"!(\d+)", l)) for l in lines) if n]
+
+
 def merge_check(path):
-    """None if mergefn's merged module verifies, and `mergefn opt`'s output is the same module
-    as LLVM reads it, else why not."""
+    """(None if mergefn's merged module verifies, and `mergefn opt`'s output is the same module
+    as LLVM reads it, else why not; whether opt-22, printing `mergefn opt`'s output again,
+    names the same nodes on each line, that is numbers metadata as mergefn did)."""
     with tempfile.NamedTemporaryFile(suffix=".ll") as out:
         p = run([mergefn, "merge", path, "-o", out.name])
         if p.returncode != 0:
-            return "refused: " + p.stderr.strip().splitlines()[0]
+            return "refused: " + p.stderr.strip().splitlines()[0], False
         v = run(["opt-22", "-S", out.name, "-o", "-"])
         if v.returncode != 0:
-            return "does not verify: " + v.stderr.strip().splitlines()[0]
+            return "does not verify: " + v.stderr.strip().splitlines()[0], False
         o = run([mergefn, "opt", "-S", "-passes=mergefunc", path, "-o", out.name])
         if o.returncode != 0:
-            return "opt refused: " + o.stderr.strip().splitlines()[0]
+            return "opt refused: " + o.stderr.strip().splitlines()[0], False
         w = run(["opt-22", "-S", out.name, "-o", "-"])
         if w.returncode != 0:
-            return "opt's output does not verify: " + w.stderr.strip().splitlines()[0]
+            return "opt's output does not verify: " + w.stderr.strip().splitlines()[0], False
+        numbered_alike = nodes_by_line(open(out.name, errors="replace").read()) == nodes_by_line(w.stdout)
         # Printed by opt-22, both are the same module: its identifier aside, and the order of
         # a block's predecessors in opt's comments, which is the use-list order the directives
         # give (`uselistorder`), dropped by `mergefn opt` as opt drops them.
@@ -158,8 +170,8 @@ def merge_check(path):
                                 if not l.startswith(("; ModuleID", "source_filename"))]
         if printed(v.stdout) != printed(w.stdout):
             diff = next(((a, b) for a, b in zip(printed(v.stdout), printed(w.stdout)) if a != b), None)
-            return f"opt's output is another module: {diff}"
-    return None
+            return f"opt's output is another module: {diff}", numbered_alike
+    return None, numbered_alike
 
 
 def lit(path, opt, reprint):
@@ -205,10 +217,20 @@ print(f"broken: opt-22's verifier refuses {len(broken)} files, mergefn refuses {
 readable = [f for f, r in read if r == "ok"]
 with ThreadPoolExecutor(os.cpu_count()) as pool:
     merged = list(pool.map(merge_check, readable))
-failed = [(f, r) for f, r in zip(readable, merged) if r is not None]
+failed = [(f, r) for f, (r, _) in zip(readable, merged) if r is not None]
 print(f"merge: {len(readable)} files merged, {len(failed)} refused or invalid after merging")
 for f, r in failed:
     print(f"  {os.path.relpath(f, tests)}: {r}")
+# Where they differ, LLVM changed the module as it read it (it drops debug information of
+# another version or that its verifier refuses, upgrades old TBAA nodes and intrinsics...),
+# or writes a debug information node's fields in its own order: listed for a person to see.
+renumbered = [f for f, (_, alike) in zip(readable, merged) if not alike]
+print(
+    f"numbers: of {len(readable)} files, opt-22 numbers the metadata of `mergefn opt`'s output "
+    f"as it is on {len(readable) - len(renumbered)}, otherwise on {len(renumbered)}"
+)
+for f in renumbered:
+    print(f"  {os.path.relpath(f, tests)}")
 
 with ThreadPoolExecutor(os.cpu_count()) as pool:
     folds = [(f, r) for f, r in zip(readable, pool.map(fold_check, readable)) if r]
