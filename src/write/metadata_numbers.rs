@@ -107,7 +107,6 @@ struct Scan<'a> {
     /// Attachment kinds that are not LLVM's own, numbered as LLVM registers them: in the
     /// order it reads them.
     custom_kinds: FxHashMap<&'a [u8], u32>,
-    inline_nodes: u64,
 }
 
 /// The node each number names. The text's numbers mostly run from 0 up: a table, unless
@@ -178,7 +177,6 @@ impl<'a> Scan<'a> {
             functions: Vec::new(),
             others: Vec::new(),
             custom_kinds: FxHashMap::default(),
-            inline_nodes: 0,
         };
         let mut pos = 0;
         while pos < src.len() {
@@ -409,10 +407,12 @@ impl<'a> Scan<'a> {
     }
 
     fn inline_node(&mut self, lex: &mut Lexer<'a>, first: Token) -> Option<NodeRef> {
-        let number = INLINE + self.inline_nodes;
-        self.inline_nodes += 1;
+        // Its number taken before the nodes written inline in it take theirs.
+        let k = self.by_number.inline.len();
+        self.by_number.inline.push(Numbers::NONE);
+        let number = INLINE + k as u64;
         let index = self.node(lex, first, false, number)?;
-        self.by_number.inline.push(index as u32);
+        self.by_number.inline[k] = index as u32;
         Some((first.span.start as usize, self.defs[index].body.1, number))
     }
 
@@ -1454,6 +1454,37 @@ b:
         let out = numbered(text);
         assert!(out.contains("          !foo !0\n"), "{out}");
         assert!(out.contains("ret void, !foo !1\n"), "{out}");
+    }
+
+    /// Nodes written inline in nodes written inline: each its own number, the outer one's
+    /// taken first. Expected: opt-22's output.
+    #[test]
+    fn nodes_written_inline_are_numbered_each() {
+        let text = "\
+define void @f() {
+  store i32 0, ptr null, align 4, !a !{!\"hello\", !1, !{}, !2}
+  ret void, !b !3
+}
+
+!1 = !{ptr null, !2}
+!2 = !{!\"two\"}
+!3 = !{!{!{!\"deep\"}}, !2}
+";
+        let expected = "\
+define void @f() {
+  store i32 0, ptr null, align 4, !a !0
+  ret void, !b !4
+}
+
+!0 = !{!\"hello\", !1, !3, !2}
+!1 = !{ptr null, !2}
+!2 = !{!\"two\"}
+!3 = !{}
+!4 = !{!5, !2}
+!5 = !{!6}
+!6 = !{!\"deep\"}
+";
+        assert_eq!(numbered(text), expected);
     }
 
     #[test]
