@@ -1,5 +1,5 @@
-//! write: [`Module`] → text. The source is copied with the edits' patches spliced in, then the
-//! appended entities; an unedited module is written back byte for byte.
+//! write: [`Module`] → text. The source is copied with the edits' patches spliced in, and the
+//! appended entities after the last function; an unedited module is written back byte for byte.
 
 use crate::model::{GlobalName, Module, Progress, RELEASE_STEP, Source, search};
 use std::fs::File;
@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 pub mod metadata_numbers;
 
 /// The pieces of the output in order, each handed to `put`: source slices between patches,
-/// patch texts, then the appended entities; added aliases go before the first function.
+/// patch texts, the appended entities after the last function; added aliases go before the
+/// first function.
 /// Writing them one after another gives the edited module without copying the source; handed
 /// on as they are found, they take no list (a merge of 40,000 tiny functions writes 160,000).
 fn pieces<'a>(m: &'a Module, put: impl FnMut(&'a [u8]) -> io::Result<()>) -> io::Result<()> {
