@@ -143,7 +143,8 @@ fn is_name_start(b: u8) -> bool {
     CLASS[b as usize] & NAME_START != 0
 }
 
-fn is_name_char(b: u8) -> bool {
+/// A character of a name (`[-a-zA-Z$._0-9]`).
+pub fn is_name_char(b: u8) -> bool {
     CLASS[b as usize] & NAME_CHAR != 0
 }
 

@@ -29,7 +29,7 @@ use crate::model::*;
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
 use parser::{BodyEnd, NOT_A_CALLEE, Parser, TopLevel, UseListCheck};
-pub(crate) use parser::{Scratch, strip_name};
+pub(crate) use parser::{Scratch, decimal_u32, strip_name};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;

@@ -15,8 +15,10 @@
 //! in LLVM's order of kinds, and the node definitions are gathered at the end in their new
 //! order, where LLVM prints them. A text it does not follow is left as it is.
 
+use crate::model::NumberMap;
 use crate::model::search;
-use crate::read::lexer::{Lexer, Tok, Token};
+use crate::read::decimal_u32;
+use crate::read::lexer::{Lexer, Tok, Token, is_name_char};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::io::{self, Write};
@@ -33,8 +35,6 @@ pub fn write_as_llvm_numbers(text: &[u8], w: &mut impl Write) -> io::Result<()> 
 /// A node: a definition `!N = [distinct] body`, or a node written inline where it is used
 /// (`types: !{}`, `metadata !{!1}`), which LLVM numbers as any other.
 struct Def {
-    /// A definition's whole statement, with its line's end: removed from where it was.
-    statement: Option<(usize, usize)>,
     /// From the node's kind (`!{`, `!DILocation(`) to its closing bracket.
     body: (usize, usize),
     distinct: bool,
@@ -64,8 +64,8 @@ enum Edit {
         sorted: Vec<(usize, usize, u64)>,
         separator: &'static str,
     },
-    /// A node definition, which moves to the end.
-    Definition(usize),
+    /// A node definition's whole statement, with its line's end: it moves to the end.
+    Definition { start: usize, end: usize },
     /// A named metadata, which moves to the end, before the nodes.
     Named(usize),
 }
@@ -109,46 +109,30 @@ struct Scan<'a> {
     custom_kinds: FxHashMap<&'a [u8], u32>,
 }
 
-/// The node each number names. The text's numbers mostly run from 0 up: a table, unless
-/// they are sparse. The nodes written inline follow, in the order they are read.
+/// The node each number names: the text's numbers, then the nodes written inline, in the
+/// order they are read.
 #[derive(Default)]
 struct Numbers {
-    /// As read: (number, definition).
-    written: Vec<(u64, u32)>,
-    table: Vec<u32>,
-    sparse: FxHashMap<u64, u32>,
+    written: NumberMap<u32>,
     inline: Vec<u32>,
 }
 
 impl Numbers {
     const NONE: u32 = u32::MAX;
 
-    /// Index the numbers read; `None` if one is defined twice.
-    fn index(&mut self) -> Option<()> {
-        let max = self.written.iter().map(|&(n, _)| n).max().unwrap_or(0);
-        let dense = max <= 16 * self.written.len() as u64 + 4096;
-        if dense {
-            self.table = vec![Self::NONE; max as usize + 1];
+    /// Number `n` names definition `def`; `None` if it names one already.
+    fn define(&mut self, n: u32, def: usize) -> Option<()> {
+        if self.written.contains(n) {
+            return None;
         }
-        for &(n, def) in &self.written {
-            let slot = match dense {
-                true => &mut self.table[n as usize],
-                false => self.sparse.entry(n).or_insert(Self::NONE),
-            };
-            if *slot != Self::NONE {
-                return None;
-            }
-            *slot = def;
-        }
-        self.written = Vec::new();
+        self.written.insert(n, def as u32);
         Some(())
     }
 
     fn get(&self, n: u64) -> Option<usize> {
         let def = match n.checked_sub(INLINE) {
             Some(k) => *self.inline.get(k as usize)?,
-            None if !self.table.is_empty() => *self.table.get(n as usize)?,
-            None => *self.sparse.get(&n)?,
+            None => self.written.get(n as u32)?,
         };
         (def != Self::NONE).then_some(def as usize)
     }
@@ -205,7 +189,6 @@ impl<'a> Scan<'a> {
         if scan.defs.is_empty() {
             return None;
         }
-        scan.by_number.index()?;
         scan.operand_defs = scan
             .operands
             .iter()
@@ -231,10 +214,12 @@ impl<'a> Scan<'a> {
             Some(index) => index,
             None => self.node(&mut lex, first, distinct, number)?,
         };
+        self.by_number.define(number as u32, index)?;
         let end = self.defs[index].body.1;
-        self.defs[index].statement = Some((start, statement_end(self.src, end)));
-        self.by_number.written.push((number, index as u32));
-        self.edits.push(Edit::Definition(index));
+        self.edits.push(Edit::Definition {
+            start,
+            end: statement_end(self.src, end),
+        });
         Some(end)
     }
 
@@ -323,7 +308,6 @@ impl<'a> Scan<'a> {
         let operands_start = self.operands.len() as u32;
         self.operands.extend(ranked.iter().map(|&(_, n)| n));
         self.defs.push(Def {
-            statement: None,
             body,
             distinct,
             expression: kind == b"DIExpression",
@@ -718,7 +702,7 @@ impl<'a> Scan<'a> {
                 at = close;
             } else if b.is_ascii_whitespace() {
                 let last = text.last().copied().unwrap_or(0);
-                if is_word_byte(last) && is_word_byte(src.get(at + 1).copied().unwrap_or(0)) {
+                if is_name_char(last) && is_name_char(src.get(at + 1).copied().unwrap_or(0)) {
                     text.push(b' ');
                 }
                 at += 1;
@@ -801,10 +785,9 @@ impl<'a> Scan<'a> {
         let mut at = 0;
         for edit in &self.edits {
             let (start, end) = match edit {
-                Edit::Ref { start, end, .. } | Edit::Attachments { start, end, .. } => {
-                    (*start, *end)
-                }
-                Edit::Definition(i) => self.defs[*i].statement.unwrap_or_default(),
+                Edit::Ref { start, end, .. }
+                | Edit::Attachments { start, end, .. }
+                | Edit::Definition { start, end } => (*start, *end),
                 Edit::Named(i) => self.named_statements[*i].statement,
             };
             if start < at {
@@ -838,7 +821,7 @@ impl<'a> Scan<'a> {
                     }
                     ends.note(b"!");
                 }
-                Edit::Definition(_) | Edit::Named(_) => {}
+                Edit::Definition { .. } | Edit::Named(_) => {}
             }
             at = end;
         }
@@ -981,15 +964,7 @@ struct Numbering {
 }
 
 fn md_number(text: &[u8]) -> Option<u64> {
-    let digits = text.strip_prefix(b"!")?;
-    if digits.is_empty() || digits.len() > 10 {
-        return None;
-    }
-    let mut n = 0u64;
-    for &d in digits {
-        n = n * 10 + u64::from(d.wrapping_sub(b'0')).min(10);
-    }
-    (n < INLINE && digits.iter().all(u8::is_ascii_digit)).then_some(n)
+    decimal_u32(text.strip_prefix(b"!")?).map(u64::from)
 }
 
 /// The name of the field whose value starts at `at` (`scope` in `scope: !7`), or nothing.
@@ -1002,7 +977,7 @@ fn field_before(src: &[u8], at: usize) -> &[u8] {
     }
     let name_start = src[..colon]
         .iter()
-        .rposition(|&b| !is_word_byte(b))
+        .rposition(|&b| !is_name_char(b))
         .map_or(0, |k| k + 1);
     &src[name_start..colon]
 }
@@ -1018,10 +993,6 @@ const PLAIN_STOPS: [bool; 256] = {
     }
     stops
 };
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_')
-}
 
 /// `!n`, written without a formatter (the numbers are most of what is written).
 fn push_ref(out: &mut Vec<u8>, n: u64) {

@@ -917,7 +917,7 @@ pub(crate) fn decimal(digits: &[u8]) -> u32 {
 }
 
 /// A decimal number that fits in `u32`.
-fn decimal_u32(digits: &[u8]) -> Option<u32> {
+pub(crate) fn decimal_u32(digits: &[u8]) -> Option<u32> {
     // Local and metadata numbers are most of the numbers a module holds, and short: nine
     // digits always fit.
     if (1..=9).contains(&digits.len()) {
