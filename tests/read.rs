@@ -3909,6 +3909,78 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A parameter LLVM's table marks `immarg` takes only an integer or floating-point literal
+/// (or `zeroinitializer` of such a type), whether the declaration writes `immarg` or not, and
+/// for an intrinsic declared from its call too, as LLVM's verifier checks it; the error
+/// points at the argument. A declaration of an old signature, which LLVM upgrades as it reads
+/// it (moving parameters), is not checked; neither is a parameter the table leaves free.
+#[test]
+fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
+    let module = |declaration: &str, params: &str, call: &str| {
+        format!("{declaration}\ndefine void @f({params}) {{\n  {call}\n  ret void\n}}\n")
+    };
+    let memcpy = "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)";
+    let ctlz = "declare i32 @llvm.ctlz.i32(i32, i1 immarg)";
+    let refused = [
+        (
+            memcpy,
+            "ptr %a, i1 %v",
+            "call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %a, i64 8, i1 %v)",
+            "%v",
+        ),
+        (
+            ctlz,
+            "i32 %x",
+            "%r = call i32 @llvm.ctlz.i32(i32 %x, i1 undef)",
+            "undef",
+        ),
+        (
+            ctlz,
+            "i32 %x",
+            "%r = call i32 @llvm.ctlz.i32(i32 %x, i1 poison)",
+            "poison",
+        ),
+        (
+            "",
+            "float %x",
+            "%r = call i1 @llvm.is.fpclass.f32(float %x, i32 ptrtoint (ptr @f to i32))",
+            "ptrtoint",
+        ),
+        (
+            "declare ptr @llvm.returnaddress(i32)",
+            "i32 %n",
+            "%r = call ptr @llvm.returnaddress(i32 %n)",
+            "%n",
+        ),
+    ]
+    .map(|(declaration, params, call, found)| {
+        let text = module(declaration, params, call);
+        let line = text[..text.find(call).unwrap()].lines().count() as u32;
+        let col = (call.rfind(found).unwrap() + 3) as u32;
+        (text, (line, col, found), "immarg operand has non-immediate parameter")
+    });
+    let read = [
+        (
+            ctlz,
+            "i32 %x",
+            "%r = call i32 @llvm.ctlz.i32(i32 %x, i1 true)\n  \
+             %s = call i32 @llvm.abs.i32(i32 %x, i1 zeroinitializer)",
+        ),
+        (
+            "declare float @llvm.fma.f32(float, float, float)",
+            "float %x",
+            "%r = call float @llvm.fma.f32(float %x, float %x, float %x)",
+        ),
+        (
+            "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i32, i1)",
+            "ptr %a, i64 %n",
+            "call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %a, i64 %n, i32 1, i1 false)",
+        ),
+    ]
+    .map(|(declaration, params, call)| module(declaration, params, call));
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// Attributes against the types they stand on, attributes one list may not hold together, the
 /// rules over a function's parameters and a call's arguments, and over function attributes,
 /// as LLVM's verifier checks them (`verifyParameterAttrs`, `verifyFunctionAttrs`); in a header

@@ -3,10 +3,12 @@
 
 /// Every intrinsic's name (16123), one a line, sorted (looked up by binary search);
 /// an overloaded one (4396: it takes type suffixes) ends in `*`. After a space,
-/// its signature: LLVM's codes for it (`IIT_*`), two hex digits each. One string rather than
-/// an array: no pointer a name to relocate when the program starts.
+/// its signature: LLVM's codes for it (`IIT_*`), two hex digits each; after another, for
+/// one with parameters that take only an immediate (4262), their positions: bit 0 the first
+/// parameter, in hex. One string rather than an array: no pointer a name to relocate when
+/// the program starts.
 pub const NAMES: &str = "llvm.aarch64.addg 0e0e05
-llvm.aarch64.break 0004
+llvm.aarch64.break 0004 1
 llvm.aarch64.chkfeat 0505
 llvm.aarch64.clrex 00
 llvm.aarch64.cls 0404
@@ -45,13 +47,13 @@ llvm.aarch64.crypto.sha512su1 0905090509050905
 llvm.aarch64.crypto.sm3partw1 0a040a040a040a04
 llvm.aarch64.crypto.sm3partw2 0a040a040a040a04
 llvm.aarch64.crypto.sm3ss1 0a040a040a040a04
-llvm.aarch64.crypto.sm3tt1a 0a040a040a040a0405
-llvm.aarch64.crypto.sm3tt1b 0a040a040a040a0405
-llvm.aarch64.crypto.sm3tt2a 0a040a040a040a0405
-llvm.aarch64.crypto.sm3tt2b 0a040a040a040a0405
+llvm.aarch64.crypto.sm3tt1a 0a040a040a040a0405 8
+llvm.aarch64.crypto.sm3tt1b 0a040a040a040a0405 8
+llvm.aarch64.crypto.sm3tt2a 0a040a040a040a0405 8
+llvm.aarch64.crypto.sm3tt2b 0a040a040a040a0405 8
 llvm.aarch64.crypto.sm4e 0a040a040a04
 llvm.aarch64.crypto.sm4ekey 0a040a040a04
-llvm.aarch64.crypto.xar 09050905090505
+llvm.aarch64.crypto.xar 09050905090505 4
 llvm.aarch64.dmb 0004
 llvm.aarch64.dsb 0004
 llvm.aarch64.fjcvtzs 0408
@@ -65,7 +67,7 @@ llvm.aarch64.get.fpcr 05
 llvm.aarch64.get.fpsr 05
 llvm.aarch64.gmi 050e05
 llvm.aarch64.hint 0004
-llvm.aarch64.hlt 0004
+llvm.aarch64.hlt 0004 1
 llvm.aarch64.irg 0e0e05
 llvm.aarch64.irg.sp 0e05
 llvm.aarch64.isb 0004
@@ -125,21 +127,21 @@ llvm.aarch64.neon.fp8.cvtl2* 0f030f0b
 llvm.aarch64.neon.fp8.fcvtn* 0f030f0b0f0f
 llvm.aarch64.neon.fp8.fcvtn2* 0f030f070f0b0f0f
 llvm.aarch64.neon.fp8.fdot2* 0f030f070f0b0f0f
-llvm.aarch64.neon.fp8.fdot2.lane* 0f030f070f0b0c0204
+llvm.aarch64.neon.fp8.fdot2.lane* 0f030f070f0b0c0204 8
 llvm.aarch64.neon.fp8.fdot4* 0f030f070f0b0f0f
-llvm.aarch64.neon.fp8.fdot4.lane* 0f030f070f0b0c0204
+llvm.aarch64.neon.fp8.fdot4.lane* 0f030f070f0b0c0204 8
 llvm.aarch64.neon.fp8.fmlalb* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlalb.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlalb.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fmlallbb* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlallbb.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlallbb.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fmlallbt* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlallbt.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlallbt.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fmlalltb* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlalltb.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlalltb.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fmlalltt* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlalltt.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlalltt.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fmlalt* 0f030f070c020c02
-llvm.aarch64.neon.fp8.fmlalt.lane* 0f030f070c020c0204
+llvm.aarch64.neon.fp8.fmlalt.lane* 0f030f070c020c0204 8
 llvm.aarch64.neon.fp8.fscale* 0f030f072607
 llvm.aarch64.neon.frecpe* 0f020f07
 llvm.aarch64.neon.frecps* 0f020f070f07
@@ -166,7 +168,7 @@ llvm.aarch64.neon.pmul* 0f030f070f07
 llvm.aarch64.neon.pmull* 0f0317071707
 llvm.aarch64.neon.pmull64 0c020505
 llvm.aarch64.neon.raddhn* 0f0316071607
-llvm.aarch64.neon.rshrn* 0f01160704
+llvm.aarch64.neon.rshrn* 0f01160704 2
 llvm.aarch64.neon.rsubhn* 0f0316071607
 llvm.aarch64.neon.sabd* 0f030f070f07
 llvm.aarch64.neon.saddlp* 0f030f0b
@@ -201,12 +203,12 @@ llvm.aarch64.neon.sqrdmulh* 0f010f070f07
 llvm.aarch64.neon.sqrdmulh.lane* 0f010f070f0904
 llvm.aarch64.neon.sqrdmulh.laneq* 0f010f070f0904
 llvm.aarch64.neon.sqrshl* 0f010f070f07
-llvm.aarch64.neon.sqrshrn* 0f01160704
-llvm.aarch64.neon.sqrshrun* 0f01160704
+llvm.aarch64.neon.sqrshrn* 0f01160704 2
+llvm.aarch64.neon.sqrshrun* 0f01160704 2
 llvm.aarch64.neon.sqshl* 0f010f070f07
 llvm.aarch64.neon.sqshlu* 0f010f070f07
-llvm.aarch64.neon.sqshrn* 0f01160704
-llvm.aarch64.neon.sqshrun* 0f01160704
+llvm.aarch64.neon.sqshrn* 0f01160704 2
+llvm.aarch64.neon.sqshrun* 0f01160704 2
 llvm.aarch64.neon.sqsub* 0f010f070f07
 llvm.aarch64.neon.sqxtn* 0f011607
 llvm.aarch64.neon.sqxtun* 0f011607
@@ -250,9 +252,9 @@ llvm.aarch64.neon.ummla* 0f030f070f0b0f0f
 llvm.aarch64.neon.umull* 0f0317071707
 llvm.aarch64.neon.uqadd* 0f010f070f07
 llvm.aarch64.neon.uqrshl* 0f010f070f07
-llvm.aarch64.neon.uqrshrn* 0f01160704
+llvm.aarch64.neon.uqrshrn* 0f01160704 2
 llvm.aarch64.neon.uqshl* 0f010f070f07
-llvm.aarch64.neon.uqshrn* 0f01160704
+llvm.aarch64.neon.uqshrn* 0f01160704 2
 llvm.aarch64.neon.uqsub* 0f010f070f07
 llvm.aarch64.neon.uqxtn* 0f011607
 llvm.aarch64.neon.urecpe* 0f030f07
@@ -271,22 +273,22 @@ llvm.aarch64.neon.vcmla.rot180* 0f030f070f070f07
 llvm.aarch64.neon.vcmla.rot270* 0f030f070f070f07
 llvm.aarch64.neon.vcmla.rot90* 0f030f070f070f07
 llvm.aarch64.neon.vcopy.lane* 0f030f0b050f0705
-llvm.aarch64.neon.vcvtfp2fxs* 0f010f0a04
-llvm.aarch64.neon.vcvtfp2fxu* 0f010f0a04
+llvm.aarch64.neon.vcvtfp2fxs* 0f010f0a04 2
+llvm.aarch64.neon.vcvtfp2fxu* 0f010f0a04 2
 llvm.aarch64.neon.vcvtfp2hf 0a030a07
-llvm.aarch64.neon.vcvtfxs2fp* 0f020f0904
-llvm.aarch64.neon.vcvtfxu2fp* 0f020f0904
+llvm.aarch64.neon.vcvtfxs2fp* 0f020f0904 2
+llvm.aarch64.neon.vcvtfxu2fp* 0f020f0904 2
 llvm.aarch64.neon.vcvthf2fp 0a070a03
-llvm.aarch64.neon.vluti2.lane* 0f030f0b0b0204
-llvm.aarch64.neon.vluti2.laneq* 0f030f0b0c0204
-llvm.aarch64.neon.vluti4q.lane* 0f030f070b0204
-llvm.aarch64.neon.vluti4q.lane.x2* 0f030f070f070b0204
-llvm.aarch64.neon.vluti4q.laneq* 0f030f070c0204
-llvm.aarch64.neon.vluti4q.laneq.x2* 0f030f070f070c0204
-llvm.aarch64.neon.vsli* 0f030f070f0704
-llvm.aarch64.neon.vsri* 0f030f070f0704
-llvm.aarch64.prefetch 000e04040404
-llvm.aarch64.range.prefetch 000e040405
+llvm.aarch64.neon.vluti2.lane* 0f030f0b0b0204 4
+llvm.aarch64.neon.vluti2.laneq* 0f030f0b0c0204 4
+llvm.aarch64.neon.vluti4q.lane* 0f030f070b0204 4
+llvm.aarch64.neon.vluti4q.lane.x2* 0f030f070f070b0204 8
+llvm.aarch64.neon.vluti4q.laneq* 0f030f070c0204 4
+llvm.aarch64.neon.vluti4q.laneq.x2* 0f030f070f070c0204 8
+llvm.aarch64.neon.vsli* 0f030f070f0704 4
+llvm.aarch64.neon.vsri* 0f030f070f0704 4
+llvm.aarch64.prefetch 000e04040404 1e
+llvm.aarch64.range.prefetch 000e040405 6
 llvm.aarch64.rndr 15000501
 llvm.aarch64.rndrrs 15000501
 llvm.aarch64.sdiv* 0f010f070f07
@@ -307,53 +309,53 @@ llvm.aarch64.sme.add.za32.vg1x2* 00040f030f07
 llvm.aarch64.sme.add.za32.vg1x4* 00040f030f070f070f07
 llvm.aarch64.sme.add.za64.vg1x2* 00040f030f07
 llvm.aarch64.sme.add.za64.vg1x4* 00040f030f070f070f07
-llvm.aarch64.sme.addha* 00041c03011c03010f03
-llvm.aarch64.sme.addva* 00041c03011c03010f03
-llvm.aarch64.sme.bmopa.za32* 00041c03011c03010f070f03
-llvm.aarch64.sme.bmops.za32* 00041c03011c03010f070f03
+llvm.aarch64.sme.addha* 00041c03011c03010f03 1
+llvm.aarch64.sme.addva* 00041c03011c03010f03 1
+llvm.aarch64.sme.bmopa.za32* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.bmops.za32* 00041c03011c03010f070f03 1
 llvm.aarch64.sme.cntsd 05
 llvm.aarch64.sme.famax.x2* 15000f030f070f070f070f070f07
 llvm.aarch64.sme.famax.x4* 15020f030f070f070f070f070f070f070f070f070f070f070f07
 llvm.aarch64.sme.famin.x2* 15000f030f070f070f070f070f07
 llvm.aarch64.sme.famin.x4* 15020f030f070f070f070f070f070f070f070f070f070f070f07
-llvm.aarch64.sme.fdot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.fdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.fdot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.fdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.fdot.single.za32.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.fdot.single.za32.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.fdot.za32.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.fdot.za32.vg1x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.fmla.lane.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.fmla.lane.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.fmla.lane.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.fmla.lane.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.fmla.single.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.fmla.single.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.fmla.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.fmla.vg1x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.fmlal.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.fmlal.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.fmlal.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.fmlal.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.fmlal.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.fmlal.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.fmlal.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.fmlal.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.fmlal.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.fmlal.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.fmlal.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.fmls.lane.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.fmls.lane.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.fmls.lane.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.fmls.lane.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.fmls.single.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.fmls.single.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.fmls.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.fmls.vg1x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.fmlsl.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.fmlsl.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.fmlsl.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.fmlsl.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.fmlsl.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.fmlsl.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.fmlsl.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.fmlsl.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.fmlsl.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.fmlsl.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.fmlsl.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.fp8.fdot.lane.za16.vg1x2 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fdot.lane.za16.vg1x4 0004230c02230c02230c02230c02230c0204
-llvm.aarch64.sme.fp8.fdot.lane.za32.vg1x2 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fdot.lane.za32.vg1x4 0004230c02230c02230c02230c02230c0204
+llvm.aarch64.sme.fp8.fdot.lane.za16.vg1x2 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fdot.lane.za16.vg1x4 0004230c02230c02230c02230c02230c0204 40
+llvm.aarch64.sme.fp8.fdot.lane.za32.vg1x2 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fdot.lane.za32.vg1x4 0004230c02230c02230c02230c02230c0204 40
 llvm.aarch64.sme.fp8.fdot.multi.za16.vg1x2 0004230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fdot.multi.za16.vg1x4 0004230c02230c02230c02230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fdot.multi.za32.vg1x2 0004230c02230c02230c02230c02
@@ -362,109 +364,109 @@ llvm.aarch64.sme.fp8.fdot.single.za16.vg1x2 0004230c02230c02230c02
 llvm.aarch64.sme.fp8.fdot.single.za16.vg1x4 0004230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fdot.single.za32.vg1x2 0004230c02230c02230c02
 llvm.aarch64.sme.fp8.fdot.single.za32.vg1x4 0004230c02230c02230c02230c02230c02
-llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x1 0004230c02230c0204
-llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x2 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x4 0004230c02230c02230c02230c02230c0204
+llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x1 0004230c02230c0204 8
+llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x2 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fmlal.lane.za16.vg2x4 0004230c02230c02230c02230c02230c0204 40
 llvm.aarch64.sme.fp8.fmlal.multi.za16.vg2x2 0004230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlal.multi.za16.vg2x4 0004230c02230c02230c02230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlal.single.za16.vg2x2 0004230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlal.single.za16.vg2x4 0004230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlal.za16.vg2x1 0004230c02230c02
-llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x1 0004230c02230c0204
-llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x2 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x4 0004230c02230c02230c02230c02230c0204
+llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x1 0004230c02230c0204 8
+llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x2 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fmlall.lane.za32.vg4x4 0004230c02230c02230c02230c02230c0204 40
 llvm.aarch64.sme.fp8.fmlall.multi.za32.vg4x2 0004230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlall.multi.za32.vg4x4 0004230c02230c02230c02230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlall.single.za32.vg4x2 0004230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlall.single.za32.vg4x4 0004230c02230c02230c02230c02230c02
 llvm.aarch64.sme.fp8.fmlall.za32.vg4x1 0004230c02230c02
-llvm.aarch64.sme.fp8.fmop4a.za16.1x1* 00040f030f07
-llvm.aarch64.sme.fp8.fmop4a.za16.1x2* 00040f030f070f07
-llvm.aarch64.sme.fp8.fmop4a.za16.2x1* 00040f030f070f07
-llvm.aarch64.sme.fp8.fmop4a.za16.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.fp8.fmop4a.za32.1x1* 00040f030f07
-llvm.aarch64.sme.fp8.fmop4a.za32.1x2* 00040f030f070f07
-llvm.aarch64.sme.fp8.fmop4a.za32.2x1* 00040f030f070f07
-llvm.aarch64.sme.fp8.fmop4a.za32.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.fp8.fmopa.za16 0004230c01230c01230c02230c02
-llvm.aarch64.sme.fp8.fmopa.za32 0004230c01230c01230c02230c02
-llvm.aarch64.sme.fp8.fvdot.lane.za16.vg1x2 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fvdotb.lane.za32.vg1x4 0004230c02230c02230c0204
-llvm.aarch64.sme.fp8.fvdott.lane.za32.vg1x4 0004230c02230c02230c0204
+llvm.aarch64.sme.fp8.fmop4a.za16.1x1* 00040f030f07 1
+llvm.aarch64.sme.fp8.fmop4a.za16.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.fp8.fmop4a.za16.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.fp8.fmop4a.za16.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.fp8.fmop4a.za32.1x1* 00040f030f07 1
+llvm.aarch64.sme.fp8.fmop4a.za32.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.fp8.fmop4a.za32.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.fp8.fmop4a.za32.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.fp8.fmopa.za16 0004230c01230c01230c02230c02 1
+llvm.aarch64.sme.fp8.fmopa.za32 0004230c01230c01230c02230c02 1
+llvm.aarch64.sme.fp8.fvdot.lane.za16.vg1x2 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fvdotb.lane.za32.vg1x4 0004230c02230c02230c0204 10
+llvm.aarch64.sme.fp8.fvdott.lane.za32.vg1x4 0004230c02230c02230c0204 10
 llvm.aarch64.sme.fp8.scale.single.x2* 15000f030f070f070f072607
 llvm.aarch64.sme.fp8.scale.single.x4* 15020f030f070f070f070f070f070f070f072607
 llvm.aarch64.sme.fp8.scale.x2* 15000f030f070f070f0726072607
 llvm.aarch64.sme.fp8.scale.x4* 15020f030f070f070f070f070f070f070f072607260726072607
-llvm.aarch64.sme.ftmopa.za16* 00040f030f070f07230c0204
-llvm.aarch64.sme.ftmopa.za32* 00040f030f070f07230c0204
-llvm.aarch64.sme.fvdot.lane.za32.vg1x2* 00040f030f070f0704
+llvm.aarch64.sme.ftmopa.za16* 00040f030f070f07230c0204 21
+llvm.aarch64.sme.ftmopa.za32* 00040f030f070f07230c0204 21
+llvm.aarch64.sme.fvdot.lane.za32.vg1x2* 00040f030f070f0704 10
 llvm.aarch64.sme.get.tpidr2 05
 llvm.aarch64.sme.in.streaming.mode 01
-llvm.aarch64.sme.ld1b.horiz 00230c010e0404
-llvm.aarch64.sme.ld1b.vert 00230c010e0404
-llvm.aarch64.sme.ld1d.horiz 002309010e0404
-llvm.aarch64.sme.ld1d.vert 002309010e0404
-llvm.aarch64.sme.ld1h.horiz 00230b010e0404
-llvm.aarch64.sme.ld1h.vert 00230b010e0404
-llvm.aarch64.sme.ld1q.horiz 002319010e0404
-llvm.aarch64.sme.ld1q.vert 002319010e0404
-llvm.aarch64.sme.ld1w.horiz 00230a010e0404
-llvm.aarch64.sme.ld1w.vert 00230a010e0404
+llvm.aarch64.sme.ld1b.horiz 00230c010e0404 4
+llvm.aarch64.sme.ld1b.vert 00230c010e0404 4
+llvm.aarch64.sme.ld1d.horiz 002309010e0404 4
+llvm.aarch64.sme.ld1d.vert 002309010e0404 4
+llvm.aarch64.sme.ld1h.horiz 00230b010e0404 4
+llvm.aarch64.sme.ld1h.vert 00230b010e0404 4
+llvm.aarch64.sme.ld1q.horiz 002319010e0404 4
+llvm.aarch64.sme.ld1q.vert 002319010e0404 4
+llvm.aarch64.sme.ld1w.horiz 00230a010e0404 4
+llvm.aarch64.sme.ld1w.vert 00230a010e0404 4
 llvm.aarch64.sme.ldr 00040e04
 llvm.aarch64.sme.ldr.zt 00040e
-llvm.aarch64.sme.luti2.lane.zt* 0f0304230c0204
-llvm.aarch64.sme.luti2.lane.zt.x2* 15000f030f0704230c0204
-llvm.aarch64.sme.luti2.lane.zt.x4* 15020f030f070f070f0704230c0204
-llvm.aarch64.sme.luti4.lane.zt* 0f0304230c0204
-llvm.aarch64.sme.luti4.lane.zt.x2* 15000f030f0704230c0204
-llvm.aarch64.sme.luti4.lane.zt.x4* 15020f030f070f070f0704230c0204
-llvm.aarch64.sme.luti4.zt.x4* 15020f030f070f070f0704230c02230c02
-llvm.aarch64.sme.mop4a.1x1* 00040f030f07
-llvm.aarch64.sme.mop4a.1x2* 00040f030f070f07
-llvm.aarch64.sme.mop4a.2x1* 00040f030f070f07
-llvm.aarch64.sme.mop4a.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.mop4a.wide.1x1* 00040f030f07
-llvm.aarch64.sme.mop4a.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.mop4a.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.mop4a.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.mop4s.1x1* 00040f030f07
-llvm.aarch64.sme.mop4s.1x2* 00040f030f070f07
-llvm.aarch64.sme.mop4s.2x1* 00040f030f070f07
-llvm.aarch64.sme.mop4s.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.mop4s.wide.1x1* 00040f030f07
-llvm.aarch64.sme.mop4s.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.mop4s.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.mop4s.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.mopa* 00041c03011c03010f070f03
-llvm.aarch64.sme.mopa.nonwide* 00041c03011c03010f070f03
-llvm.aarch64.sme.mopa.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.mops* 00041c03011c03010f070f03
-llvm.aarch64.sme.mops.nonwide* 00041c03011c03010f070f03
-llvm.aarch64.sme.mops.wide* 00041c03011c03010f070f03
+llvm.aarch64.sme.luti2.lane.zt* 0f0304230c0204 5
+llvm.aarch64.sme.luti2.lane.zt.x2* 15000f030f0704230c0204 5
+llvm.aarch64.sme.luti2.lane.zt.x4* 15020f030f070f070f0704230c0204 5
+llvm.aarch64.sme.luti4.lane.zt* 0f0304230c0204 5
+llvm.aarch64.sme.luti4.lane.zt.x2* 15000f030f0704230c0204 5
+llvm.aarch64.sme.luti4.lane.zt.x4* 15020f030f070f070f0704230c0204 5
+llvm.aarch64.sme.luti4.zt.x4* 15020f030f070f070f0704230c02230c02 1
+llvm.aarch64.sme.mop4a.1x1* 00040f030f07 1
+llvm.aarch64.sme.mop4a.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.mop4a.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.mop4a.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.mop4a.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.mop4a.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.mop4a.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.mop4a.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.mop4s.1x1* 00040f030f07 1
+llvm.aarch64.sme.mop4s.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.mop4s.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.mop4s.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.mop4s.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.mop4s.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.mop4s.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.mop4s.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.mopa* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.mopa.nonwide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.mopa.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.mops* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.mops.nonwide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.mops.wide* 00041c03011c03010f070f03 1
 llvm.aarch64.sme.read.hor.vg2* 15000f030f070404
 llvm.aarch64.sme.read.hor.vg4* 15020f030f070f070f070404
-llvm.aarch64.sme.read.horiz* 0f030f071c03010404
+llvm.aarch64.sme.read.horiz* 0f030f071c03010404 4
 llvm.aarch64.sme.read.ver.vg2* 15000f030f070404
 llvm.aarch64.sme.read.ver.vg4* 15020f030f070f070f070404
-llvm.aarch64.sme.read.vert* 0f030f071c03010404
+llvm.aarch64.sme.read.vert* 0f030f071c03010404 4
 llvm.aarch64.sme.read.vg1x2* 15000f030f0704
 llvm.aarch64.sme.read.vg1x4* 15020f030f070f070f0704
-llvm.aarch64.sme.readq.horiz* 0f030f071c03010404
-llvm.aarch64.sme.readq.vert* 0f030f071c03010404
-llvm.aarch64.sme.readz.horiz* 0f030404
-llvm.aarch64.sme.readz.horiz.x2* 15000f030f070404
-llvm.aarch64.sme.readz.horiz.x4* 15020f030f070f070f070404
-llvm.aarch64.sme.readz.q.horiz* 0f030404
-llvm.aarch64.sme.readz.q.vert* 0f030404
-llvm.aarch64.sme.readz.vert* 0f030404
-llvm.aarch64.sme.readz.vert.x2* 15000f030f070404
-llvm.aarch64.sme.readz.vert.x4* 15020f030f070f070f070404
+llvm.aarch64.sme.readq.horiz* 0f030f071c03010404 4
+llvm.aarch64.sme.readq.vert* 0f030f071c03010404 4
+llvm.aarch64.sme.readz.horiz* 0f030404 1
+llvm.aarch64.sme.readz.horiz.x2* 15000f030f070404 1
+llvm.aarch64.sme.readz.horiz.x4* 15020f030f070f070f070404 1
+llvm.aarch64.sme.readz.q.horiz* 0f030404 1
+llvm.aarch64.sme.readz.q.vert* 0f030404 1
+llvm.aarch64.sme.readz.vert* 0f030404 1
+llvm.aarch64.sme.readz.vert.x2* 15000f030f070404 1
+llvm.aarch64.sme.readz.vert.x4* 15020f030f070f070f070404 1
 llvm.aarch64.sme.readz.x2* 15000f030f0704
 llvm.aarch64.sme.readz.x4* 15020f030f070f070f0704
-llvm.aarch64.sme.sdot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.sdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.sdot.lane.za64.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.sdot.lane.za64.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.sdot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.sdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.sdot.lane.za64.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.sdot.lane.za64.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.sdot.single.za32.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.sdot.single.za32.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.sdot.single.za64.vg1x2* 00040f030f070f07
@@ -474,85 +476,85 @@ llvm.aarch64.sme.sdot.za32.vg1x4* 00040f030f070f070f070f070f070f070f07
 llvm.aarch64.sme.sdot.za64.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.sdot.za64.vg1x4* 00040f030f070f070f070f070f070f070f07
 llvm.aarch64.sme.set.tpidr2 0005
-llvm.aarch64.sme.smla.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.smla.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.smla.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smla.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.smla.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smla.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smla.za32.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.smla.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.smla.za32.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smla.za32.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.smla.za32.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smla.za64.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.smla.za64.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.smla.za64.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smla.za64.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.smla.za64.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smla.za64.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smla.za64.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.smla.za64.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.smla.za64.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smla.za64.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.smla.za64.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smlal.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.smlal.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.smlal.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smlal.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.smlal.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smlal.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smlal.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.smlal.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.smlal.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smlal.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.smlal.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smls.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.smls.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.smls.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smls.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.smls.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smls.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smls.za32.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.smls.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.smls.za32.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smls.za32.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.smls.za32.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smls.za64.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.smls.za64.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.smls.za64.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smls.za64.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.smls.za64.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smls.za64.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smls.za64.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.smls.za64.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.smls.za64.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smls.za64.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.smls.za64.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smlsl.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.smlsl.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.smlsl.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.smlsl.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.smlsl.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.smlsl.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.smlsl.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.smlsl.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.smlsl.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.smlsl.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.smlsl.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.smop4a.wide.1x1* 00040f030f07
-llvm.aarch64.sme.smop4a.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.smop4a.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.smop4a.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.smop4a.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.smop4a.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.smop4a.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.smop4a.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.smop4s.wide.1x1* 00040f030f07
-llvm.aarch64.sme.smop4s.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.smop4s.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.smop4s.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.smop4s.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.smop4s.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.smop4s.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.smop4s.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.smopa.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.smopa.za32* 00041c03011c03010f070f03
-llvm.aarch64.sme.smops.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.smops.za32* 00041c03011c03010f070f03
-llvm.aarch64.sme.st1b.horiz 00230c010e0404
-llvm.aarch64.sme.st1b.vert 00230c010e0404
-llvm.aarch64.sme.st1d.horiz 002309010e0404
-llvm.aarch64.sme.st1d.vert 002309010e0404
-llvm.aarch64.sme.st1h.horiz 00230b010e0404
-llvm.aarch64.sme.st1h.vert 00230b010e0404
-llvm.aarch64.sme.st1q.horiz 002319010e0404
-llvm.aarch64.sme.st1q.vert 002319010e0404
-llvm.aarch64.sme.st1w.horiz 00230a010e0404
-llvm.aarch64.sme.st1w.vert 00230a010e0404
-llvm.aarch64.sme.stmopa.za32* 00040f030f070f07230c0204
+llvm.aarch64.sme.smop4a.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.smop4a.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.smop4a.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.smop4a.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.smop4a.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.smop4a.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.smop4a.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.smop4a.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.smop4s.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.smop4s.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.smop4s.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.smop4s.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.smop4s.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.smop4s.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.smop4s.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.smop4s.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.smopa.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.smopa.za32* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.smops.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.smops.za32* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.st1b.horiz 00230c010e0404 4
+llvm.aarch64.sme.st1b.vert 00230c010e0404 4
+llvm.aarch64.sme.st1d.horiz 002309010e0404 4
+llvm.aarch64.sme.st1d.vert 002309010e0404 4
+llvm.aarch64.sme.st1h.horiz 00230b010e0404 4
+llvm.aarch64.sme.st1h.vert 00230b010e0404 4
+llvm.aarch64.sme.st1q.horiz 002319010e0404 4
+llvm.aarch64.sme.st1q.vert 002319010e0404 4
+llvm.aarch64.sme.st1w.horiz 00230a010e0404 4
+llvm.aarch64.sme.st1w.vert 00230a010e0404 4
+llvm.aarch64.sme.stmopa.za32* 00040f030f070f07230c0204 21
 llvm.aarch64.sme.str 00040e04
 llvm.aarch64.sme.str.zt 00040e
 llvm.aarch64.sme.sub.write.single.za.vg1x2* 00040f030f070f07
@@ -565,42 +567,42 @@ llvm.aarch64.sme.sub.za32.vg1x2* 00040f030f07
 llvm.aarch64.sme.sub.za32.vg1x4* 00040f030f070f070f07
 llvm.aarch64.sme.sub.za64.vg1x2* 00040f030f07
 llvm.aarch64.sme.sub.za64.vg1x4* 00040f030f070f070f07
-llvm.aarch64.sme.sudot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.sudot.lane.za32.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.sudot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.sudot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.sudot.single.za32.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.sudot.single.za32.vg1x4* 00040f030f070f070f070f07
-llvm.aarch64.sme.sumla.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.sumla.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.sumla.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.sumla.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.sumla.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.sumla.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.sumla.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.sumla.za32.single.vg4x4* 00040f030f070f070f070f07
-llvm.aarch64.sme.sumop4a.wide.1x1* 00040f030f07
-llvm.aarch64.sme.sumop4a.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.sumop4a.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.sumop4a.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.sumop4a.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.sumop4a.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.sumop4a.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.sumop4a.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.sumop4s.wide.1x1* 00040f030f07
-llvm.aarch64.sme.sumop4s.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.sumop4s.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.sumop4s.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.sumop4s.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.sumop4s.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.sumop4s.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.sumop4s.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.sumopa.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.sumops.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.sutmopa.za32* 00040f030f070f07230c0204
-llvm.aarch64.sme.suvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.svdot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.svdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.svdot.lane.za64.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.udot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.udot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.udot.lane.za64.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.udot.lane.za64.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.sumop4a.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.sumop4a.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4a.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4a.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.sumop4a.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.sumop4a.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4a.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4a.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.sumop4s.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.sumop4s.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4s.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4s.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.sumop4s.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.sumop4s.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4s.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.sumop4s.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.sumopa.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.sumops.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.sutmopa.za32* 00040f030f070f07230c0204 21
+llvm.aarch64.sme.suvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.svdot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.svdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.svdot.lane.za64.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.udot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.udot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.udot.lane.za64.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.udot.lane.za64.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.udot.single.za32.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.udot.single.za32.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.udot.single.za64.vg1x2* 00040f030f070f07
@@ -609,127 +611,127 @@ llvm.aarch64.sme.udot.za32.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.udot.za32.vg1x4* 00040f030f070f070f070f070f070f070f07
 llvm.aarch64.sme.udot.za64.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.udot.za64.vg1x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umla.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.umla.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.umla.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umla.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.umla.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umla.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umla.za32.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.umla.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.umla.za32.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umla.za32.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.umla.za32.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umla.za64.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.umla.za64.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.umla.za64.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umla.za64.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.umla.za64.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umla.za64.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umla.za64.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.umla.za64.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.umla.za64.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umla.za64.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.umla.za64.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umlal.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.umlal.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.umlal.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umlal.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.umlal.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umlal.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umlal.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.umlal.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.umlal.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umlal.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.umlal.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umls.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.umls.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.umls.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umls.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.umls.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umls.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umls.za32.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.umls.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.umls.za32.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umls.za32.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.umls.za32.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umls.za64.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.umls.za64.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.umls.za64.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umls.za64.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.umls.za64.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umls.za64.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umls.za64.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.umls.za64.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.umls.za64.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umls.za64.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.umls.za64.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umlsl.lane.vg2x1* 00040f030f0704
-llvm.aarch64.sme.umlsl.lane.vg2x2* 00040f030f070f0704
-llvm.aarch64.sme.umlsl.lane.vg2x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umlsl.lane.vg2x1* 00040f030f0704 8
+llvm.aarch64.sme.umlsl.lane.vg2x2* 00040f030f070f0704 10
+llvm.aarch64.sme.umlsl.lane.vg2x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.umlsl.single.vg2x1* 00040f030f07
 llvm.aarch64.sme.umlsl.single.vg2x2* 00040f030f070f07
 llvm.aarch64.sme.umlsl.single.vg2x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.umlsl.vg2x2* 00040f030f070f070f07
 llvm.aarch64.sme.umlsl.vg2x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.umop4a.wide.1x1* 00040f030f07
-llvm.aarch64.sme.umop4a.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.umop4a.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.umop4a.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.umop4a.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.umop4a.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.umop4a.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.umop4a.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.umop4s.wide.1x1* 00040f030f07
-llvm.aarch64.sme.umop4s.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.umop4s.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.umop4s.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.umop4s.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.umop4s.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.umop4s.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.umop4s.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.umopa.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.umopa.za32* 00041c03011c03010f070f03
-llvm.aarch64.sme.umops.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.umops.za32* 00041c03011c03010f070f03
-llvm.aarch64.sme.usdot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.usdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.umop4a.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.umop4a.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.umop4a.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.umop4a.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.umop4a.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.umop4a.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.umop4a.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.umop4a.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.umop4s.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.umop4s.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.umop4s.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.umop4s.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.umop4s.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.umop4s.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.umop4s.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.umop4s.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.umopa.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.umopa.za32* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.umops.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.umops.za32* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.usdot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.usdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.usdot.single.za32.vg1x2* 00040f030f070f07
 llvm.aarch64.sme.usdot.single.za32.vg1x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.usdot.za32.vg1x2* 00040f030f070f070f07
 llvm.aarch64.sme.usdot.za32.vg1x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.usmla.za32.lane.vg4x1* 00040f030f0704
-llvm.aarch64.sme.usmla.za32.lane.vg4x2* 00040f030f070f0704
-llvm.aarch64.sme.usmla.za32.lane.vg4x4* 00040f030f070f070f070f0704
+llvm.aarch64.sme.usmla.za32.lane.vg4x1* 00040f030f0704 8
+llvm.aarch64.sme.usmla.za32.lane.vg4x2* 00040f030f070f0704 10
+llvm.aarch64.sme.usmla.za32.lane.vg4x4* 00040f030f070f070f070f0704 40
 llvm.aarch64.sme.usmla.za32.single.vg4x1* 00040f030f07
 llvm.aarch64.sme.usmla.za32.single.vg4x2* 00040f030f070f07
 llvm.aarch64.sme.usmla.za32.single.vg4x4* 00040f030f070f070f070f07
 llvm.aarch64.sme.usmla.za32.vg4x2* 00040f030f070f070f07
 llvm.aarch64.sme.usmla.za32.vg4x4* 00040f030f070f070f070f070f070f070f07
-llvm.aarch64.sme.usmop4a.wide.1x1* 00040f030f07
-llvm.aarch64.sme.usmop4a.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.usmop4a.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.usmop4a.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.usmop4a.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.usmop4a.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.usmop4a.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.usmop4a.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.usmop4s.wide.1x1* 00040f030f07
-llvm.aarch64.sme.usmop4s.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.usmop4s.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.usmop4s.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.usmop4s.za64.wide.1x1* 00040f030f07
-llvm.aarch64.sme.usmop4s.za64.wide.1x2* 00040f030f070f07
-llvm.aarch64.sme.usmop4s.za64.wide.2x1* 00040f030f070f07
-llvm.aarch64.sme.usmop4s.za64.wide.2x2* 00040f030f070f070f07
-llvm.aarch64.sme.usmopa.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.usmops.wide* 00041c03011c03010f070f03
-llvm.aarch64.sme.ustmopa.za32* 00040f030f070f07230c0204
-llvm.aarch64.sme.usvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.utmopa.za32* 00040f030f070f07230c0204
-llvm.aarch64.sme.uvdot.lane.za32.vg1x2* 00040f030f070f0704
-llvm.aarch64.sme.uvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.uvdot.lane.za64.vg1x4* 00040f030f070f070f070f0704
-llvm.aarch64.sme.write.hor.vg2* 0004040f030f07
-llvm.aarch64.sme.write.hor.vg4* 0004040f030f070f070f07
-llvm.aarch64.sme.write.horiz* 0004041c03010f03
-llvm.aarch64.sme.write.lane.zt* 00040f0304
-llvm.aarch64.sme.write.ver.vg2* 0004040f030f07
-llvm.aarch64.sme.write.ver.vg4* 0004040f030f070f070f07
-llvm.aarch64.sme.write.vert* 0004041c03010f03
+llvm.aarch64.sme.usmop4a.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.usmop4a.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4a.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4a.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.usmop4a.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.usmop4a.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4a.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4a.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.usmop4s.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.usmop4s.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4s.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4s.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.usmop4s.za64.wide.1x1* 00040f030f07 1
+llvm.aarch64.sme.usmop4s.za64.wide.1x2* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4s.za64.wide.2x1* 00040f030f070f07 1
+llvm.aarch64.sme.usmop4s.za64.wide.2x2* 00040f030f070f070f07 1
+llvm.aarch64.sme.usmopa.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.usmops.wide* 00041c03011c03010f070f03 1
+llvm.aarch64.sme.ustmopa.za32* 00040f030f070f07230c0204 21
+llvm.aarch64.sme.usvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.utmopa.za32* 00040f030f070f07230c0204 21
+llvm.aarch64.sme.uvdot.lane.za32.vg1x2* 00040f030f070f0704 10
+llvm.aarch64.sme.uvdot.lane.za32.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.uvdot.lane.za64.vg1x4* 00040f030f070f070f070f0704 40
+llvm.aarch64.sme.write.hor.vg2* 0004040f030f07 1
+llvm.aarch64.sme.write.hor.vg4* 0004040f030f070f070f07 1
+llvm.aarch64.sme.write.horiz* 0004041c03010f03 1
+llvm.aarch64.sme.write.lane.zt* 00040f0304 5
+llvm.aarch64.sme.write.ver.vg2* 0004040f030f07 1
+llvm.aarch64.sme.write.ver.vg4* 0004040f030f070f070f07 1
+llvm.aarch64.sme.write.vert* 0004041c03010f03 1
 llvm.aarch64.sme.write.vg1x2* 00040f030f07
 llvm.aarch64.sme.write.vg1x4* 00040f030f070f070f07
-llvm.aarch64.sme.write.zt* 00040f03
-llvm.aarch64.sme.writeq.horiz* 0004041c03010f03
-llvm.aarch64.sme.writeq.vert* 0004041c03010f03
+llvm.aarch64.sme.write.zt* 00040f03 1
+llvm.aarch64.sme.writeq.horiz* 0004041c03010f03 1
+llvm.aarch64.sme.writeq.vert* 0004041c03010f03 1
 llvm.aarch64.sme.za.disable 00
 llvm.aarch64.sme.za.enable 00
-llvm.aarch64.sme.zero 0004
+llvm.aarch64.sme.zero 0004 1
 llvm.aarch64.sme.zero.za64.vg1x2 0004
 llvm.aarch64.sme.zero.za64.vg1x4 0004
 llvm.aarch64.sme.zero.za64.vg2x1 0004
@@ -738,7 +740,7 @@ llvm.aarch64.sme.zero.za64.vg2x4 0004
 llvm.aarch64.sme.zero.za64.vg4x1 0004
 llvm.aarch64.sme.zero.za64.vg4x2 0004
 llvm.aarch64.sme.zero.za64.vg4x4 0004
-llvm.aarch64.sme.zero.zt 0004
+llvm.aarch64.sme.zero.zt 0004 1
 llvm.aarch64.space 050405
 llvm.aarch64.st64b 000e0505050505050505
 llvm.aarch64.st64bv 050e0505050505050505
@@ -766,15 +768,15 @@ llvm.aarch64.sve.adrd* 0f030f070f07
 llvm.aarch64.sve.adrh* 0f030f070f07
 llvm.aarch64.sve.adrw* 0f030f070f07
 llvm.aarch64.sve.aesd 230c02230c02230c02
-llvm.aarch64.sve.aesd.lane.x2 1500230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aesd.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aesdimc.lane.x2 1500230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aesdimc.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204
+llvm.aarch64.sve.aesd.lane.x2 1500230c02230c02230c02230c02230c0204 8
+llvm.aarch64.sve.aesd.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204 20
+llvm.aarch64.sve.aesdimc.lane.x2 1500230c02230c02230c02230c02230c0204 8
+llvm.aarch64.sve.aesdimc.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204 20
 llvm.aarch64.sve.aese 230c02230c02230c02
-llvm.aarch64.sve.aese.lane.x2 1500230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aese.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aesemc.lane.x2 1500230c02230c02230c02230c02230c0204
-llvm.aarch64.sve.aesemc.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204
+llvm.aarch64.sve.aese.lane.x2 1500230c02230c02230c02230c02230c0204 8
+llvm.aarch64.sve.aese.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204 20
+llvm.aarch64.sve.aesemc.lane.x2 1500230c02230c02230c02230c02230c0204 8
+llvm.aarch64.sve.aesemc.lane.x4 1502230c02230c02230c02230c02230c02230c02230c02230c02230c0204 20
 llvm.aarch64.sve.aesimc 230c02230c02
 llvm.aarch64.sve.aesmc 230c02230c02
 llvm.aarch64.sve.and* 0f031c03010f070f07
@@ -785,7 +787,7 @@ llvm.aarch64.sve.andv* 22071c03010f03
 llvm.aarch64.sve.asr* 0f031c03010f070f07
 llvm.aarch64.sve.asr.u* 0f031c03010f070f07
 llvm.aarch64.sve.asr.wide* 0f031c03010f07230905
-llvm.aarch64.sve.asrd* 0f031c03010f0704
+llvm.aarch64.sve.asrd* 0f031c03010f0704 4
 llvm.aarch64.sve.bcax* 0f030f070f070f07
 llvm.aarch64.sve.bdep.x* 0f030f070f07
 llvm.aarch64.sve.bext.x* 0f030f070f07
@@ -794,15 +796,15 @@ llvm.aarch64.sve.bfclamp.single.x4* 15020f030f070f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.bfcvt.x2 230b28230a07230a07
 llvm.aarch64.sve.bfcvtn.x2 230b28230a07230a07
 llvm.aarch64.sve.bfdot 230a07230a07230b28230b28
-llvm.aarch64.sve.bfdot.lane.v2 230a07230a07230b28230b2804
+llvm.aarch64.sve.bfdot.lane.v2 230a07230a07230b28230b2804 8
 llvm.aarch64.sve.bfmlalb 230a07230a07230b28230b28
-llvm.aarch64.sve.bfmlalb.lane.v2 230a07230a07230b28230b2804
+llvm.aarch64.sve.bfmlalb.lane.v2 230a07230a07230b28230b2804 8
 llvm.aarch64.sve.bfmlalt 230a07230a07230b28230b28
-llvm.aarch64.sve.bfmlalt.lane.v2 230a07230a07230b28230b2804
+llvm.aarch64.sve.bfmlalt.lane.v2 230a07230a07230b28230b2804 8
 llvm.aarch64.sve.bfmlslb 230a07230a07230b28230b28
-llvm.aarch64.sve.bfmlslb.lane 230a07230a07230b28230b2804
+llvm.aarch64.sve.bfmlslb.lane 230a07230a07230b28230b2804 8
 llvm.aarch64.sve.bfmlslt 230a07230a07230b28230b28
-llvm.aarch64.sve.bfmlslt.lane 230a07230a07230b28230b2804
+llvm.aarch64.sve.bfmlslt.lane 230a07230a07230b28230b2804 8
 llvm.aarch64.sve.bfmmla 230a07230a07230b28230b28
 llvm.aarch64.sve.bgrp.x* 0f030f070f07
 llvm.aarch64.sve.bic* 0f031c03010f070f07
@@ -818,17 +820,17 @@ llvm.aarch64.sve.brkpb.z* 0f031c03010f070f07
 llvm.aarch64.sve.bsl* 0f030f070f070f07
 llvm.aarch64.sve.bsl1n* 0f030f070f070f07
 llvm.aarch64.sve.bsl2n* 0f030f070f070f07
-llvm.aarch64.sve.cadd.x* 0f030f070f0704
-llvm.aarch64.sve.cdot* 0f030f072507250704
-llvm.aarch64.sve.cdot.lane* 0f030f07250725070404
+llvm.aarch64.sve.cadd.x* 0f030f070f0704 4
+llvm.aarch64.sve.cdot* 0f030f072507250704 8
+llvm.aarch64.sve.cdot.lane* 0f030f07250725070404 18
 llvm.aarch64.sve.clasta* 0f031c03010f070f07
 llvm.aarch64.sve.clasta.n* 22071c030122070f03
 llvm.aarch64.sve.clastb* 0f031c03010f070f07
 llvm.aarch64.sve.clastb.n* 22071c030122070f03
 llvm.aarch64.sve.cls* 0f030f071c03010f07
 llvm.aarch64.sve.clz* 0f030f071c03010f07
-llvm.aarch64.sve.cmla.lane.x* 0f030f070f070f070404
-llvm.aarch64.sve.cmla.x* 0f030f070f070f0704
+llvm.aarch64.sve.cmla.lane.x* 0f030f070f070f070404 18
+llvm.aarch64.sve.cmla.x* 0f030f070f070f0704 8
 llvm.aarch64.sve.cmpeq* 1c03011c03010f030f07
 llvm.aarch64.sve.cmpeq.wide* 1c03011c03010f03230905
 llvm.aarch64.sve.cmpge* 1c03011c03010f030f07
@@ -847,20 +849,20 @@ llvm.aarch64.sve.cmpne* 1c03011c03010f030f07
 llvm.aarch64.sve.cmpne.wide* 1c03011c03010f03230905
 llvm.aarch64.sve.cnot* 0f030f071c03010f07
 llvm.aarch64.sve.cnt* 260726071c03010f03
-llvm.aarch64.sve.cntb 0504
-llvm.aarch64.sve.cntd 0504
-llvm.aarch64.sve.cnth 0504
+llvm.aarch64.sve.cntb 0504 1
+llvm.aarch64.sve.cntd 0504 1
+llvm.aarch64.sve.cnth 0504 1
 llvm.aarch64.sve.cntp* 050f030f07
-llvm.aarch64.sve.cntp.c16 053104
-llvm.aarch64.sve.cntp.c32 053104
-llvm.aarch64.sve.cntp.c64 053104
-llvm.aarch64.sve.cntp.c8 053104
-llvm.aarch64.sve.cntw 0504
+llvm.aarch64.sve.cntp.c16 053104 2
+llvm.aarch64.sve.cntp.c32 053104 2
+llvm.aarch64.sve.cntp.c64 053104 2
+llvm.aarch64.sve.cntp.c8 053104 2
+llvm.aarch64.sve.cntw 0504 1
 llvm.aarch64.sve.compact* 0f031c03010f07
 llvm.aarch64.sve.convert.from.svbool* 0f00230c01
 llvm.aarch64.sve.convert.to.svbool* 230c010f00
 llvm.aarch64.sve.dup* 0f030f071c03012207
-llvm.aarch64.sve.dup.laneq* 0f030f0704
+llvm.aarch64.sve.dup.laneq* 0f030f0704 2
 llvm.aarch64.sve.dup.x* 0f032207
 llvm.aarch64.sve.dupq.lane* 0f030f0705
 llvm.aarch64.sve.eor* 0f031c03010f070f07
@@ -872,8 +874,8 @@ llvm.aarch64.sve.eorqv* 0f031c0b010f0b
 llvm.aarch64.sve.eortb* 0f030f070f070f07
 llvm.aarch64.sve.eorv* 22071c03010f03
 llvm.aarch64.sve.expand* 0f031c03010f07
-llvm.aarch64.sve.ext* 0f030f070f0704
-llvm.aarch64.sve.extq* 0f030f070f0704
+llvm.aarch64.sve.ext* 0f030f070f0704 4
+llvm.aarch64.sve.extq* 0f030f070f0704 4
 llvm.aarch64.sve.fabd* 0f031c03010f070f07
 llvm.aarch64.sve.fabd.u* 0f031c03010f070f07
 llvm.aarch64.sve.fabs* 0f030f071c03010f07
@@ -889,12 +891,12 @@ llvm.aarch64.sve.famax* 0f031c03010f070f07
 llvm.aarch64.sve.famax.u* 0f031c03010f070f07
 llvm.aarch64.sve.famin* 0f031c03010f070f07
 llvm.aarch64.sve.famin.u* 0f031c03010f070f07
-llvm.aarch64.sve.fcadd* 0f031c03010f070f0704
+llvm.aarch64.sve.fcadd* 0f031c03010f070f0704 8
 llvm.aarch64.sve.fclamp* 0f030f070f070f07
 llvm.aarch64.sve.fclamp.single.x2* 15000f030f070f070f070f070f07
 llvm.aarch64.sve.fclamp.single.x4* 15020f030f070f070f070f070f070f070f070f070f07
-llvm.aarch64.sve.fcmla* 0f031c03010f070f070f0704
-llvm.aarch64.sve.fcmla.lane* 0f030f070f070f070404
+llvm.aarch64.sve.fcmla* 0f031c03010f070f070f0704 10
+llvm.aarch64.sve.fcmla.lane* 0f030f070f070f070404 18
 llvm.aarch64.sve.fcmpeq* 1c03011c03010f030f07
 llvm.aarch64.sve.fcmpge* 1c03011c03010f030f07
 llvm.aarch64.sve.fcmpgt* 1c03011c03010f030f07
@@ -940,7 +942,7 @@ llvm.aarch64.sve.fcvtzu.x4* 15020f030f070f070f070f0b0f0f0f0f0f0f
 llvm.aarch64.sve.fdiv* 0f031c03010f070f07
 llvm.aarch64.sve.fdiv.u* 0f031c03010f070f07
 llvm.aarch64.sve.fdivr* 0f031c03010f070f07
-llvm.aarch64.sve.fdot.lane.x2* 0f030f072407240704
+llvm.aarch64.sve.fdot.lane.x2* 0f030f072407240704 8
 llvm.aarch64.sve.fdot.x2* 0f030f0724072407
 llvm.aarch64.sve.fexpa.x* 0f032607
 llvm.aarch64.sve.firstp* 050f030f07
@@ -983,23 +985,23 @@ llvm.aarch64.sve.fminp* 0f031c03010f070f07
 llvm.aarch64.sve.fminqv* 0f031c0b010f0b
 llvm.aarch64.sve.fminv* 22071c03010f03
 llvm.aarch64.sve.fmla* 0f031c03010f070f070f07
-llvm.aarch64.sve.fmla.lane* 0f030f070f070f0704
+llvm.aarch64.sve.fmla.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.fmla.u* 0f031c03010f070f070f07
 llvm.aarch64.sve.fmlalb* 0f030f0724072407
-llvm.aarch64.sve.fmlalb.lane* 0f030f072407240704
+llvm.aarch64.sve.fmlalb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.fmlalt* 0f030f0724072407
-llvm.aarch64.sve.fmlalt.lane* 0f030f072407240704
+llvm.aarch64.sve.fmlalt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.fmls* 0f031c03010f070f070f07
-llvm.aarch64.sve.fmls.lane* 0f030f070f070f0704
+llvm.aarch64.sve.fmls.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.fmls.u* 0f031c03010f070f070f07
 llvm.aarch64.sve.fmlslb* 0f030f0724072407
-llvm.aarch64.sve.fmlslb.lane* 0f030f072407240704
+llvm.aarch64.sve.fmlslb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.fmlslt* 0f030f0724072407
-llvm.aarch64.sve.fmlslt.lane* 0f030f072407240704
+llvm.aarch64.sve.fmlslt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.fmmla* 0f030f070f0b0f0f
 llvm.aarch64.sve.fmsb* 0f031c03010f070f070f07
 llvm.aarch64.sve.fmul* 0f031c03010f070f07
-llvm.aarch64.sve.fmul.lane* 0f030f070f0704
+llvm.aarch64.sve.fmul.lane* 0f030f070f0704 4
 llvm.aarch64.sve.fmul.single.x2* 15000f030f070f070f070f07
 llvm.aarch64.sve.fmul.single.x4* 15020f030f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.fmul.u* 0f031c03010f070f07
@@ -1029,19 +1031,19 @@ llvm.aarch64.sve.fp8.cvtn.x4 230c02230a07230a07230a07230a07
 llvm.aarch64.sve.fp8.cvtnb* 230c020f030f07
 llvm.aarch64.sve.fp8.cvtnt* 230c02230c020f030f07
 llvm.aarch64.sve.fp8.fdot* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fdot.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fdot.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlalb* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlalb.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlalb.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlallbb* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlallbb.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlallbb.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlallbt* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlallbt.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlallbt.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlalltb* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlalltb.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlalltb.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlalltt* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlalltt.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlalltt.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmlalt* 0f030f07230c02230c02
-llvm.aarch64.sve.fp8.fmlalt.lane* 0f030f07230c02230c0204
+llvm.aarch64.sve.fp8.fmlalt.lane* 0f030f07230c02230c0204 8
 llvm.aarch64.sve.fp8.fmmla* 0f030f07230c02230c02
 llvm.aarch64.sve.frecpe.x* 0f030f07
 llvm.aarch64.sve.frecps.x* 0f030f070f07
@@ -1076,7 +1078,7 @@ llvm.aarch64.sve.fsqrt* 0f030f071c03010f07
 llvm.aarch64.sve.fsub* 0f031c03010f070f07
 llvm.aarch64.sve.fsub.u* 0f031c03010f070f07
 llvm.aarch64.sve.fsubr* 0f031c03010f070f07
-llvm.aarch64.sve.ftmad.x* 0f030f070f0704
+llvm.aarch64.sve.ftmad.x* 0f030f070f0704 4
 llvm.aarch64.sve.ftsmul.x* 0f030f072607
 llvm.aarch64.sve.ftssel.x* 0f030f072607
 llvm.aarch64.sve.histcnt* 0f031c03010f070f07
@@ -1131,20 +1133,20 @@ llvm.aarch64.sve.lsl.wide* 0f031c03010f07230905
 llvm.aarch64.sve.lsr* 0f031c03010f070f07
 llvm.aarch64.sve.lsr.u* 0f031c03010f070f07
 llvm.aarch64.sve.lsr.wide* 0f031c03010f07230905
-llvm.aarch64.sve.luti2.lane* 0f030f07230c0204
-llvm.aarch64.sve.luti4.lane* 0f030f07230c0204
-llvm.aarch64.sve.luti4.lane.x2* 0f030f070f07230c0204
+llvm.aarch64.sve.luti2.lane* 0f030f07230c0204 4
+llvm.aarch64.sve.luti4.lane* 0f030f07230c0204 4
+llvm.aarch64.sve.luti4.lane.x2* 0f030f070f07230c0204 8
 llvm.aarch64.sve.mad* 0f031c03010f070f070f07
 llvm.aarch64.sve.match* 1c03011c03010f030f07
 llvm.aarch64.sve.mla* 0f031c03010f070f070f07
-llvm.aarch64.sve.mla.lane* 0f030f070f070f0704
+llvm.aarch64.sve.mla.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.mla.u* 0f031c03010f070f070f07
 llvm.aarch64.sve.mls* 0f031c03010f070f070f07
-llvm.aarch64.sve.mls.lane* 0f030f070f070f0704
+llvm.aarch64.sve.mls.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.mls.u* 0f031c03010f070f070f07
 llvm.aarch64.sve.msb* 0f031c03010f070f070f07
 llvm.aarch64.sve.mul* 0f031c03010f070f07
-llvm.aarch64.sve.mul.lane* 0f030f070f0704
+llvm.aarch64.sve.mul.lane* 0f030f070f0704 4
 llvm.aarch64.sve.mul.u* 0f031c03010f070f07
 llvm.aarch64.sve.nand.z* 0f031c03010f070f07
 llvm.aarch64.sve.nbsl* 0f030f070f070f07
@@ -1158,41 +1160,41 @@ llvm.aarch64.sve.orr* 0f031c03010f070f07
 llvm.aarch64.sve.orr.u* 0f031c03010f070f07
 llvm.aarch64.sve.orr.z* 0f031c03010f070f07
 llvm.aarch64.sve.orv* 22071c03010f03
-llvm.aarch64.sve.pext* 0f033104
-llvm.aarch64.sve.pext.x2* 15000f030f073104
+llvm.aarch64.sve.pext* 0f033104 2
+llvm.aarch64.sve.pext.x2* 15000f030f073104 2
 llvm.aarch64.sve.pfirst* 0f031c03010f07
 llvm.aarch64.sve.pmlal.pair.x2 1500230905230905230905230905230905230905
-llvm.aarch64.sve.pmov.to.pred.lane* 1c03010f0304
+llvm.aarch64.sve.pmov.to.pred.lane* 1c03010f0304 2
 llvm.aarch64.sve.pmov.to.pred.lane.zero* 1c03010f03
-llvm.aarch64.sve.pmov.to.vector.lane.merging* 0f030f071c030104
+llvm.aarch64.sve.pmov.to.vector.lane.merging* 0f030f071c030104 4
 llvm.aarch64.sve.pmov.to.vector.lane.zeroing* 0f031c0301
 llvm.aarch64.sve.pmul* 0f030f070f07
 llvm.aarch64.sve.pmull.pair.x2 1500230905230905230905230905
 llvm.aarch64.sve.pmullb.pair* 0f030f070f07
 llvm.aarch64.sve.pmullt.pair* 0f030f070f07
 llvm.aarch64.sve.pnext* 0f031c03010f07
-llvm.aarch64.sve.prf* 000f030e04
-llvm.aarch64.sve.prfb.gather.index* 001c03010e0f0304
-llvm.aarch64.sve.prfb.gather.scalar.offset* 001c03010f030504
-llvm.aarch64.sve.prfb.gather.sxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfb.gather.uxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfd.gather.index* 001c03010e0f0304
-llvm.aarch64.sve.prfd.gather.scalar.offset* 001c03010f030504
-llvm.aarch64.sve.prfd.gather.sxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfd.gather.uxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfh.gather.index* 001c03010e0f0304
-llvm.aarch64.sve.prfh.gather.scalar.offset* 001c03010f030504
-llvm.aarch64.sve.prfh.gather.sxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfh.gather.uxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfw.gather.index* 001c03010e0f0304
-llvm.aarch64.sve.prfw.gather.scalar.offset* 001c03010f030504
-llvm.aarch64.sve.prfw.gather.sxtw.index* 001c03010e0f0304
-llvm.aarch64.sve.prfw.gather.uxtw.index* 001c03010e0f0304
+llvm.aarch64.sve.prf* 000f030e04 4
+llvm.aarch64.sve.prfb.gather.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfb.gather.scalar.offset* 001c03010f030504 8
+llvm.aarch64.sve.prfb.gather.sxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfb.gather.uxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfd.gather.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfd.gather.scalar.offset* 001c03010f030504 8
+llvm.aarch64.sve.prfd.gather.sxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfd.gather.uxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfh.gather.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfh.gather.scalar.offset* 001c03010f030504 8
+llvm.aarch64.sve.prfh.gather.sxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfh.gather.uxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfw.gather.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfw.gather.scalar.offset* 001c03010f030504 8
+llvm.aarch64.sve.prfw.gather.sxtw.index* 001c03010e0f0304 8
+llvm.aarch64.sve.prfw.gather.uxtw.index* 001c03010e0f0304 8
 llvm.aarch64.sve.psel* 230c01230c010f0304
 llvm.aarch64.sve.ptest.any* 010f030f07
 llvm.aarch64.sve.ptest.first* 010f030f07
 llvm.aarch64.sve.ptest.last* 010f030f07
-llvm.aarch64.sve.ptrue* 0f0304
+llvm.aarch64.sve.ptrue* 0f0304 1
 llvm.aarch64.sve.ptrue.c16 31
 llvm.aarch64.sve.ptrue.c32 31
 llvm.aarch64.sve.ptrue.c64 31
@@ -1212,8 +1214,8 @@ llvm.aarch64.sve.revb* 0f030f071c03010f07
 llvm.aarch64.sve.revd* 0f030f071c03010f07
 llvm.aarch64.sve.revh* 0f030f071c03010f07
 llvm.aarch64.sve.revw* 0f030f071c03010f07
-llvm.aarch64.sve.rshrnb* 24070f0304
-llvm.aarch64.sve.rshrnt* 240724070f0304
+llvm.aarch64.sve.rshrnb* 24070f0304 2
+llvm.aarch64.sve.rshrnt* 240724070f0304 4
 llvm.aarch64.sve.rsubhnb* 24070f030f07
 llvm.aarch64.sve.rsubhnt* 240724070f030f07
 llvm.aarch64.sve.saba* 0f030f070f070f07
@@ -1246,20 +1248,20 @@ llvm.aarch64.sve.sdiv* 0f031c03010f070f07
 llvm.aarch64.sve.sdiv.u* 0f031c03010f070f07
 llvm.aarch64.sve.sdivr* 0f031c03010f070f07
 llvm.aarch64.sve.sdot* 0f030f0725072507
-llvm.aarch64.sve.sdot.lane* 0f030f072507250704
-llvm.aarch64.sve.sdot.lane.x2* 0f030f072407240704
+llvm.aarch64.sve.sdot.lane* 0f030f072507250704 8
+llvm.aarch64.sve.sdot.lane.x2* 0f030f072407240704 8
 llvm.aarch64.sve.sdot.x2* 0f030f0724072407
 llvm.aarch64.sve.sel* 0f031c03010f070f07
 llvm.aarch64.sve.sel.x2* 15000f030f07310f070f070f070f07
 llvm.aarch64.sve.sel.x4* 15020f030f070f070f07310f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.setffr 00
 llvm.aarch64.sve.shadd* 0f031c03010f070f07
-llvm.aarch64.sve.shrnb* 24070f0304
-llvm.aarch64.sve.shrnt* 240724070f0304
+llvm.aarch64.sve.shrnb* 24070f0304 2
+llvm.aarch64.sve.shrnt* 240724070f0304 4
 llvm.aarch64.sve.shsub* 0f031c03010f070f07
 llvm.aarch64.sve.shsub.u* 0f031c03010f070f07
 llvm.aarch64.sve.shsubr* 0f031c03010f070f07
-llvm.aarch64.sve.sli* 0f030f070f0704
+llvm.aarch64.sve.sli* 0f030f070f0704 4
 llvm.aarch64.sve.sm4e 230a04230a04230a04
 llvm.aarch64.sve.sm4ekey 230a04230a04230a04
 llvm.aarch64.sve.smax* 0f031c03010f070f07
@@ -1281,25 +1283,25 @@ llvm.aarch64.sve.sminp* 0f031c03010f070f07
 llvm.aarch64.sve.sminqv* 0f031c0b010f0b
 llvm.aarch64.sve.sminv* 22071c03010f03
 llvm.aarch64.sve.smlalb* 0f030f0724072407
-llvm.aarch64.sve.smlalb.lane* 0f030f072407240704
+llvm.aarch64.sve.smlalb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.smlalt* 0f030f0724072407
-llvm.aarch64.sve.smlalt.lane* 0f030f072407240704
+llvm.aarch64.sve.smlalt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.smlslb* 0f030f0724072407
-llvm.aarch64.sve.smlslb.lane* 0f030f072407240704
+llvm.aarch64.sve.smlslb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.smlslt* 0f030f0724072407
-llvm.aarch64.sve.smlslt.lane* 0f030f072407240704
+llvm.aarch64.sve.smlslt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.smmla* 0f030f0725072507
 llvm.aarch64.sve.smulh* 0f031c03010f070f07
 llvm.aarch64.sve.smulh.u* 0f031c03010f070f07
 llvm.aarch64.sve.smullb* 0f0324072407
-llvm.aarch64.sve.smullb.lane* 0f032407240704
+llvm.aarch64.sve.smullb.lane* 0f032407240704 4
 llvm.aarch64.sve.smullt* 0f0324072407
-llvm.aarch64.sve.smullt.lane* 0f032407240704
+llvm.aarch64.sve.smullt.lane* 0f032407240704 4
 llvm.aarch64.sve.splice* 0f031c03010f070f07
 llvm.aarch64.sve.sqabs* 0f030f071c03010f07
 llvm.aarch64.sve.sqadd* 0f031c03010f070f07
 llvm.aarch64.sve.sqadd.x* 0f030f070f07
-llvm.aarch64.sve.sqcadd.x* 0f030f070f0704
+llvm.aarch64.sve.sqcadd.x* 0f030f070f0704 4
 llvm.aarch64.sve.sqcvt.x2* 24070f030f07
 llvm.aarch64.sve.sqcvt.x4* 25070f030f070f070f07
 llvm.aarch64.sve.sqcvtn.x2* 24070f030f07
@@ -1308,84 +1310,84 @@ llvm.aarch64.sve.sqcvtu.x2* 24070f030f07
 llvm.aarch64.sve.sqcvtu.x4* 25070f030f070f070f07
 llvm.aarch64.sve.sqcvtun.x2* 24070f030f07
 llvm.aarch64.sve.sqcvtun.x4* 25070f030f070f070f07
-llvm.aarch64.sve.sqdecb.n32 04040404
-llvm.aarch64.sve.sqdecb.n64 05050404
-llvm.aarch64.sve.sqdecd* 0f030f070404
-llvm.aarch64.sve.sqdecd.n32 04040404
-llvm.aarch64.sve.sqdecd.n64 05050404
-llvm.aarch64.sve.sqdech* 0f030f070404
-llvm.aarch64.sve.sqdech.n32 04040404
-llvm.aarch64.sve.sqdech.n64 05050404
+llvm.aarch64.sve.sqdecb.n32 04040404 6
+llvm.aarch64.sve.sqdecb.n64 05050404 6
+llvm.aarch64.sve.sqdecd* 0f030f070404 6
+llvm.aarch64.sve.sqdecd.n32 04040404 6
+llvm.aarch64.sve.sqdecd.n64 05050404 6
+llvm.aarch64.sve.sqdech* 0f030f070404 6
+llvm.aarch64.sve.sqdech.n32 04040404 6
+llvm.aarch64.sve.sqdech.n64 05050404 6
 llvm.aarch64.sve.sqdecp* 0f030f071c0301
 llvm.aarch64.sve.sqdecp.n32* 04040f03
 llvm.aarch64.sve.sqdecp.n64* 05050f03
-llvm.aarch64.sve.sqdecw* 0f030f070404
-llvm.aarch64.sve.sqdecw.n32 04040404
-llvm.aarch64.sve.sqdecw.n64 05050404
+llvm.aarch64.sve.sqdecw* 0f030f070404 6
+llvm.aarch64.sve.sqdecw.n32 04040404 6
+llvm.aarch64.sve.sqdecw.n64 05050404 6
 llvm.aarch64.sve.sqdmlalb* 0f030f0724072407
-llvm.aarch64.sve.sqdmlalb.lane* 0f030f072407240704
+llvm.aarch64.sve.sqdmlalb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.sqdmlalbt* 0f030f0724072407
 llvm.aarch64.sve.sqdmlalt* 0f030f0724072407
-llvm.aarch64.sve.sqdmlalt.lane* 0f030f072407240704
+llvm.aarch64.sve.sqdmlalt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.sqdmlslb* 0f030f0724072407
-llvm.aarch64.sve.sqdmlslb.lane* 0f030f072407240704
+llvm.aarch64.sve.sqdmlslb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.sqdmlslbt* 0f030f0724072407
 llvm.aarch64.sve.sqdmlslt* 0f030f0724072407
-llvm.aarch64.sve.sqdmlslt.lane* 0f030f072407240704
+llvm.aarch64.sve.sqdmlslt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.sqdmulh* 0f030f070f07
-llvm.aarch64.sve.sqdmulh.lane* 0f030f070f0704
+llvm.aarch64.sve.sqdmulh.lane* 0f030f070f0704 4
 llvm.aarch64.sve.sqdmulh.single.vgx2* 15000f030f070f070f070f07
 llvm.aarch64.sve.sqdmulh.single.vgx4* 15020f030f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.sqdmulh.vgx2* 15000f030f070f070f070f070f07
 llvm.aarch64.sve.sqdmulh.vgx4* 15020f030f070f070f070f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.sqdmullb* 0f0324072407
-llvm.aarch64.sve.sqdmullb.lane* 0f032407240704
+llvm.aarch64.sve.sqdmullb.lane* 0f032407240704 4
 llvm.aarch64.sve.sqdmullt* 0f0324072407
-llvm.aarch64.sve.sqdmullt.lane* 0f032407240704
-llvm.aarch64.sve.sqincb.n32 04040404
-llvm.aarch64.sve.sqincb.n64 05050404
-llvm.aarch64.sve.sqincd* 0f030f070404
-llvm.aarch64.sve.sqincd.n32 04040404
-llvm.aarch64.sve.sqincd.n64 05050404
-llvm.aarch64.sve.sqinch* 0f030f070404
-llvm.aarch64.sve.sqinch.n32 04040404
-llvm.aarch64.sve.sqinch.n64 05050404
+llvm.aarch64.sve.sqdmullt.lane* 0f032407240704 4
+llvm.aarch64.sve.sqincb.n32 04040404 6
+llvm.aarch64.sve.sqincb.n64 05050404 6
+llvm.aarch64.sve.sqincd* 0f030f070404 6
+llvm.aarch64.sve.sqincd.n32 04040404 6
+llvm.aarch64.sve.sqincd.n64 05050404 6
+llvm.aarch64.sve.sqinch* 0f030f070404 6
+llvm.aarch64.sve.sqinch.n32 04040404 6
+llvm.aarch64.sve.sqinch.n64 05050404 6
 llvm.aarch64.sve.sqincp* 0f030f071c0301
 llvm.aarch64.sve.sqincp.n32* 04040f03
 llvm.aarch64.sve.sqincp.n64* 05050f03
-llvm.aarch64.sve.sqincw* 0f030f070404
-llvm.aarch64.sve.sqincw.n32 04040404
-llvm.aarch64.sve.sqincw.n64 05050404
+llvm.aarch64.sve.sqincw* 0f030f070404 6
+llvm.aarch64.sve.sqincw.n32 04040404 6
+llvm.aarch64.sve.sqincw.n64 05050404 6
 llvm.aarch64.sve.sqneg* 0f030f071c03010f07
-llvm.aarch64.sve.sqrdcmlah.lane.x* 0f030f070f070f070404
-llvm.aarch64.sve.sqrdcmlah.x* 0f030f070f070f0704
+llvm.aarch64.sve.sqrdcmlah.lane.x* 0f030f070f070f070404 18
+llvm.aarch64.sve.sqrdcmlah.x* 0f030f070f070f0704 8
 llvm.aarch64.sve.sqrdmlah* 0f030f070f070f07
-llvm.aarch64.sve.sqrdmlah.lane* 0f030f070f070f0704
+llvm.aarch64.sve.sqrdmlah.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.sqrdmlsh* 0f030f070f070f07
-llvm.aarch64.sve.sqrdmlsh.lane* 0f030f070f070f0704
+llvm.aarch64.sve.sqrdmlsh.lane* 0f030f070f070f0704 8
 llvm.aarch64.sve.sqrdmulh* 0f030f070f07
-llvm.aarch64.sve.sqrdmulh.lane* 0f030f070f0704
+llvm.aarch64.sve.sqrdmulh.lane* 0f030f070f0704 4
 llvm.aarch64.sve.sqrshl* 0f031c03010f070f07
 llvm.aarch64.sve.sqrshl.u* 0f031c03010f070f07
-llvm.aarch64.sve.sqrshr.x2* 24070f030f0704
-llvm.aarch64.sve.sqrshr.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.sqrshrn.x2* 24070f030f0704
-llvm.aarch64.sve.sqrshrn.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.sqrshrnb* 24070f0304
-llvm.aarch64.sve.sqrshrnt* 240724070f0304
-llvm.aarch64.sve.sqrshru.x2* 24070f030f0704
-llvm.aarch64.sve.sqrshru.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.sqrshrun.x2* 24070f030f0704
-llvm.aarch64.sve.sqrshrun.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.sqrshrunb* 24070f0304
-llvm.aarch64.sve.sqrshrunt* 240724070f0304
+llvm.aarch64.sve.sqrshr.x2* 24070f030f0704 4
+llvm.aarch64.sve.sqrshr.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.sqrshrn.x2* 24070f030f0704 4
+llvm.aarch64.sve.sqrshrn.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.sqrshrnb* 24070f0304 2
+llvm.aarch64.sve.sqrshrnt* 240724070f0304 4
+llvm.aarch64.sve.sqrshru.x2* 24070f030f0704 4
+llvm.aarch64.sve.sqrshru.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.sqrshrun.x2* 24070f030f0704 4
+llvm.aarch64.sve.sqrshrun.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.sqrshrunb* 24070f0304 2
+llvm.aarch64.sve.sqrshrunt* 240724070f0304 4
 llvm.aarch64.sve.sqshl* 0f031c03010f070f07
 llvm.aarch64.sve.sqshl.u* 0f031c03010f070f07
-llvm.aarch64.sve.sqshlu* 0f031c03010f0704
-llvm.aarch64.sve.sqshrnb* 24070f0304
-llvm.aarch64.sve.sqshrnt* 240724070f0304
-llvm.aarch64.sve.sqshrunb* 24070f0304
-llvm.aarch64.sve.sqshrunt* 240724070f0304
+llvm.aarch64.sve.sqshlu* 0f031c03010f0704 4
+llvm.aarch64.sve.sqshrnb* 24070f0304 2
+llvm.aarch64.sve.sqshrnt* 240724070f0304 4
+llvm.aarch64.sve.sqshrunb* 24070f0304 2
+llvm.aarch64.sve.sqshrunt* 240724070f0304 4
 llvm.aarch64.sve.sqsub* 0f031c03010f070f07
 llvm.aarch64.sve.sqsub.u* 0f031c03010f070f07
 llvm.aarch64.sve.sqsub.x* 0f030f070f07
@@ -1395,18 +1397,18 @@ llvm.aarch64.sve.sqxtnt* 240724070f03
 llvm.aarch64.sve.sqxtunb* 24070f03
 llvm.aarch64.sve.sqxtunt* 240724070f03
 llvm.aarch64.sve.srhadd* 0f031c03010f070f07
-llvm.aarch64.sve.sri* 0f030f070f0704
+llvm.aarch64.sve.sri* 0f030f070f0704 4
 llvm.aarch64.sve.srshl* 0f031c03010f070f07
 llvm.aarch64.sve.srshl.single.x2* 15000f030f070f070f070f07
 llvm.aarch64.sve.srshl.single.x4* 15020f030f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.srshl.u* 0f031c03010f070f07
 llvm.aarch64.sve.srshl.x2* 15000f030f070f070f070f070f07
 llvm.aarch64.sve.srshl.x4* 15020f030f070f070f070f070f070f070f070f070f070f070f07
-llvm.aarch64.sve.srshr* 0f031c03010f0704
-llvm.aarch64.sve.srsra* 0f030f070f0704
-llvm.aarch64.sve.sshllb* 0f03240704
-llvm.aarch64.sve.sshllt* 0f03240704
-llvm.aarch64.sve.ssra* 0f030f070f0704
+llvm.aarch64.sve.srshr* 0f031c03010f0704 4
+llvm.aarch64.sve.srsra* 0f030f070f0704 4
+llvm.aarch64.sve.sshllb* 0f03240704 2
+llvm.aarch64.sve.sshllt* 0f03240704 2
+llvm.aarch64.sve.ssra* 0f030f070f0704 4
 llvm.aarch64.sve.ssublb* 0f0324072407
 llvm.aarch64.sve.ssublbt* 0f0324072407
 llvm.aarch64.sve.ssublt* 0f0324072407
@@ -1446,7 +1448,7 @@ llvm.aarch64.sve.sub.u* 0f031c03010f070f07
 llvm.aarch64.sve.subhnb* 24070f030f07
 llvm.aarch64.sve.subhnt* 240724070f030f07
 llvm.aarch64.sve.subr* 0f031c03010f070f07
-llvm.aarch64.sve.sudot.lane* 0f030f072507250704
+llvm.aarch64.sve.sudot.lane* 0f030f072507250704 8
 llvm.aarch64.sve.sunpk.x2* 15000f030f072407
 llvm.aarch64.sve.sunpk.x4* 15020f030f070f070f0724072407
 llvm.aarch64.sve.sunpkhi* 0f032407
@@ -1497,8 +1499,8 @@ llvm.aarch64.sve.udiv* 0f031c03010f070f07
 llvm.aarch64.sve.udiv.u* 0f031c03010f070f07
 llvm.aarch64.sve.udivr* 0f031c03010f070f07
 llvm.aarch64.sve.udot* 0f030f0725072507
-llvm.aarch64.sve.udot.lane* 0f030f072507250704
-llvm.aarch64.sve.udot.lane.x2* 0f030f072407240704
+llvm.aarch64.sve.udot.lane* 0f030f072507250704 8
+llvm.aarch64.sve.udot.lane.x2* 0f030f072407240704 8
 llvm.aarch64.sve.udot.x2* 0f030f0724072407
 llvm.aarch64.sve.uhadd* 0f031c03010f070f07
 llvm.aarch64.sve.uhsub* 0f031c03010f070f07
@@ -1523,66 +1525,66 @@ llvm.aarch64.sve.uminp* 0f031c03010f070f07
 llvm.aarch64.sve.uminqv* 0f031c0b010f0b
 llvm.aarch64.sve.uminv* 22071c03010f03
 llvm.aarch64.sve.umlalb* 0f030f0724072407
-llvm.aarch64.sve.umlalb.lane* 0f030f072407240704
+llvm.aarch64.sve.umlalb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.umlalt* 0f030f0724072407
-llvm.aarch64.sve.umlalt.lane* 0f030f072407240704
+llvm.aarch64.sve.umlalt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.umlslb* 0f030f0724072407
-llvm.aarch64.sve.umlslb.lane* 0f030f072407240704
+llvm.aarch64.sve.umlslb.lane* 0f030f072407240704 8
 llvm.aarch64.sve.umlslt* 0f030f0724072407
-llvm.aarch64.sve.umlslt.lane* 0f030f072407240704
+llvm.aarch64.sve.umlslt.lane* 0f030f072407240704 8
 llvm.aarch64.sve.ummla* 0f030f0725072507
 llvm.aarch64.sve.umulh* 0f031c03010f070f07
 llvm.aarch64.sve.umulh.u* 0f031c03010f070f07
 llvm.aarch64.sve.umullb* 0f0324072407
-llvm.aarch64.sve.umullb.lane* 0f032407240704
+llvm.aarch64.sve.umullb.lane* 0f032407240704 4
 llvm.aarch64.sve.umullt* 0f0324072407
-llvm.aarch64.sve.umullt.lane* 0f032407240704
+llvm.aarch64.sve.umullt.lane* 0f032407240704 4
 llvm.aarch64.sve.uqadd* 0f031c03010f070f07
 llvm.aarch64.sve.uqadd.x* 0f030f070f07
 llvm.aarch64.sve.uqcvt.x2* 24070f030f07
 llvm.aarch64.sve.uqcvt.x4* 25070f030f070f070f07
 llvm.aarch64.sve.uqcvtn.x2* 24070f030f07
 llvm.aarch64.sve.uqcvtn.x4* 25070f030f070f070f07
-llvm.aarch64.sve.uqdecb.n32 04040404
-llvm.aarch64.sve.uqdecb.n64 05050404
-llvm.aarch64.sve.uqdecd* 0f030f070404
-llvm.aarch64.sve.uqdecd.n32 04040404
-llvm.aarch64.sve.uqdecd.n64 05050404
-llvm.aarch64.sve.uqdech* 0f030f070404
-llvm.aarch64.sve.uqdech.n32 04040404
-llvm.aarch64.sve.uqdech.n64 05050404
+llvm.aarch64.sve.uqdecb.n32 04040404 6
+llvm.aarch64.sve.uqdecb.n64 05050404 6
+llvm.aarch64.sve.uqdecd* 0f030f070404 6
+llvm.aarch64.sve.uqdecd.n32 04040404 6
+llvm.aarch64.sve.uqdecd.n64 05050404 6
+llvm.aarch64.sve.uqdech* 0f030f070404 6
+llvm.aarch64.sve.uqdech.n32 04040404 6
+llvm.aarch64.sve.uqdech.n64 05050404 6
 llvm.aarch64.sve.uqdecp* 0f030f071c0301
 llvm.aarch64.sve.uqdecp.n32* 04040f03
 llvm.aarch64.sve.uqdecp.n64* 05050f03
-llvm.aarch64.sve.uqdecw* 0f030f070404
-llvm.aarch64.sve.uqdecw.n32 04040404
-llvm.aarch64.sve.uqdecw.n64 05050404
-llvm.aarch64.sve.uqincb.n32 04040404
-llvm.aarch64.sve.uqincb.n64 05050404
-llvm.aarch64.sve.uqincd* 0f030f070404
-llvm.aarch64.sve.uqincd.n32 04040404
-llvm.aarch64.sve.uqincd.n64 05050404
-llvm.aarch64.sve.uqinch* 0f030f070404
-llvm.aarch64.sve.uqinch.n32 04040404
-llvm.aarch64.sve.uqinch.n64 05050404
+llvm.aarch64.sve.uqdecw* 0f030f070404 6
+llvm.aarch64.sve.uqdecw.n32 04040404 6
+llvm.aarch64.sve.uqdecw.n64 05050404 6
+llvm.aarch64.sve.uqincb.n32 04040404 6
+llvm.aarch64.sve.uqincb.n64 05050404 6
+llvm.aarch64.sve.uqincd* 0f030f070404 6
+llvm.aarch64.sve.uqincd.n32 04040404 6
+llvm.aarch64.sve.uqincd.n64 05050404 6
+llvm.aarch64.sve.uqinch* 0f030f070404 6
+llvm.aarch64.sve.uqinch.n32 04040404 6
+llvm.aarch64.sve.uqinch.n64 05050404 6
 llvm.aarch64.sve.uqincp* 0f030f071c0301
 llvm.aarch64.sve.uqincp.n32* 04040f03
 llvm.aarch64.sve.uqincp.n64* 05050f03
-llvm.aarch64.sve.uqincw* 0f030f070404
-llvm.aarch64.sve.uqincw.n32 04040404
-llvm.aarch64.sve.uqincw.n64 05050404
+llvm.aarch64.sve.uqincw* 0f030f070404 6
+llvm.aarch64.sve.uqincw.n32 04040404 6
+llvm.aarch64.sve.uqincw.n64 05050404 6
 llvm.aarch64.sve.uqrshl* 0f031c03010f070f07
 llvm.aarch64.sve.uqrshl.u* 0f031c03010f070f07
-llvm.aarch64.sve.uqrshr.x2* 24070f030f0704
-llvm.aarch64.sve.uqrshr.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.uqrshrn.x2* 24070f030f0704
-llvm.aarch64.sve.uqrshrn.x4* 25070f030f070f070f0704
-llvm.aarch64.sve.uqrshrnb* 24070f0304
-llvm.aarch64.sve.uqrshrnt* 240724070f0304
+llvm.aarch64.sve.uqrshr.x2* 24070f030f0704 4
+llvm.aarch64.sve.uqrshr.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.uqrshrn.x2* 24070f030f0704 4
+llvm.aarch64.sve.uqrshrn.x4* 25070f030f070f070f0704 10
+llvm.aarch64.sve.uqrshrnb* 24070f0304 2
+llvm.aarch64.sve.uqrshrnt* 240724070f0304 4
 llvm.aarch64.sve.uqshl* 0f031c03010f070f07
 llvm.aarch64.sve.uqshl.u* 0f031c03010f070f07
-llvm.aarch64.sve.uqshrnb* 24070f0304
-llvm.aarch64.sve.uqshrnt* 240724070f0304
+llvm.aarch64.sve.uqshrnb* 24070f0304 2
+llvm.aarch64.sve.uqshrnt* 240724070f0304 4
 llvm.aarch64.sve.uqsub* 0f031c03010f070f07
 llvm.aarch64.sve.uqsub.u* 0f031c03010f070f07
 llvm.aarch64.sve.uqsub.x* 0f030f070f07
@@ -1597,16 +1599,16 @@ llvm.aarch64.sve.urshl.single.x4* 15020f030f070f070f070f070f070f070f070f07
 llvm.aarch64.sve.urshl.u* 0f031c03010f070f07
 llvm.aarch64.sve.urshl.x2* 15000f030f070f070f070f070f07
 llvm.aarch64.sve.urshl.x4* 15020f030f070f070f070f070f070f070f070f070f070f070f07
-llvm.aarch64.sve.urshr* 0f031c03010f0704
+llvm.aarch64.sve.urshr* 0f031c03010f0704 4
 llvm.aarch64.sve.ursqrte* 0f030f071c03010f07
-llvm.aarch64.sve.ursra* 0f030f070f0704
+llvm.aarch64.sve.ursra* 0f030f070f0704 4
 llvm.aarch64.sve.usdot* 0f030f0725072507
-llvm.aarch64.sve.usdot.lane* 0f030f072507250704
-llvm.aarch64.sve.ushllb* 0f03240704
-llvm.aarch64.sve.ushllt* 0f03240704
+llvm.aarch64.sve.usdot.lane* 0f030f072507250704 8
+llvm.aarch64.sve.ushllb* 0f03240704 2
+llvm.aarch64.sve.ushllt* 0f03240704 2
 llvm.aarch64.sve.usmmla* 0f030f0725072507
 llvm.aarch64.sve.usqadd* 0f031c03010f070f07
-llvm.aarch64.sve.usra* 0f030f070f0704
+llvm.aarch64.sve.usra* 0f030f070f0704 4
 llvm.aarch64.sve.usublb* 0f0324072407
 llvm.aarch64.sve.usublt* 0f0324072407
 llvm.aarch64.sve.usubwb* 0f030f072407
@@ -1635,52 +1637,52 @@ llvm.aarch64.sve.uzpq.x4* 15020f030f070f070f070f070f070f070f07
 llvm.aarch64.sve.uzpq1* 0f030f070f07
 llvm.aarch64.sve.uzpq2* 0f030f070f07
 llvm.aarch64.sve.whilege* 0f030f090f0f
-llvm.aarch64.sve.whilege.c16 31050504
-llvm.aarch64.sve.whilege.c32 31050504
-llvm.aarch64.sve.whilege.c64 31050504
-llvm.aarch64.sve.whilege.c8 31050504
+llvm.aarch64.sve.whilege.c16 31050504 4
+llvm.aarch64.sve.whilege.c32 31050504 4
+llvm.aarch64.sve.whilege.c64 31050504 4
+llvm.aarch64.sve.whilege.c8 31050504 4
 llvm.aarch64.sve.whilege.x2* 15000f030f070505
 llvm.aarch64.sve.whilegt* 0f030f090f0f
-llvm.aarch64.sve.whilegt.c16 31050504
-llvm.aarch64.sve.whilegt.c32 31050504
-llvm.aarch64.sve.whilegt.c64 31050504
-llvm.aarch64.sve.whilegt.c8 31050504
+llvm.aarch64.sve.whilegt.c16 31050504 4
+llvm.aarch64.sve.whilegt.c32 31050504 4
+llvm.aarch64.sve.whilegt.c64 31050504 4
+llvm.aarch64.sve.whilegt.c8 31050504 4
 llvm.aarch64.sve.whilegt.x2* 15000f030f070505
 llvm.aarch64.sve.whilehi* 0f030f090f0f
-llvm.aarch64.sve.whilehi.c16 31050504
-llvm.aarch64.sve.whilehi.c32 31050504
-llvm.aarch64.sve.whilehi.c64 31050504
-llvm.aarch64.sve.whilehi.c8 31050504
+llvm.aarch64.sve.whilehi.c16 31050504 4
+llvm.aarch64.sve.whilehi.c32 31050504 4
+llvm.aarch64.sve.whilehi.c64 31050504 4
+llvm.aarch64.sve.whilehi.c8 31050504 4
 llvm.aarch64.sve.whilehi.x2* 15000f030f070505
 llvm.aarch64.sve.whilehs* 0f030f090f0f
-llvm.aarch64.sve.whilehs.c16 31050504
-llvm.aarch64.sve.whilehs.c32 31050504
-llvm.aarch64.sve.whilehs.c64 31050504
-llvm.aarch64.sve.whilehs.c8 31050504
+llvm.aarch64.sve.whilehs.c16 31050504 4
+llvm.aarch64.sve.whilehs.c32 31050504 4
+llvm.aarch64.sve.whilehs.c64 31050504 4
+llvm.aarch64.sve.whilehs.c8 31050504 4
 llvm.aarch64.sve.whilehs.x2* 15000f030f070505
 llvm.aarch64.sve.whilele* 0f030f090f0f
-llvm.aarch64.sve.whilele.c16 31050504
-llvm.aarch64.sve.whilele.c32 31050504
-llvm.aarch64.sve.whilele.c64 31050504
-llvm.aarch64.sve.whilele.c8 31050504
+llvm.aarch64.sve.whilele.c16 31050504 4
+llvm.aarch64.sve.whilele.c32 31050504 4
+llvm.aarch64.sve.whilele.c64 31050504 4
+llvm.aarch64.sve.whilele.c8 31050504 4
 llvm.aarch64.sve.whilele.x2* 15000f030f070505
 llvm.aarch64.sve.whilelo* 0f030f090f0f
-llvm.aarch64.sve.whilelo.c16 31050504
-llvm.aarch64.sve.whilelo.c32 31050504
-llvm.aarch64.sve.whilelo.c64 31050504
-llvm.aarch64.sve.whilelo.c8 31050504
+llvm.aarch64.sve.whilelo.c16 31050504 4
+llvm.aarch64.sve.whilelo.c32 31050504 4
+llvm.aarch64.sve.whilelo.c64 31050504 4
+llvm.aarch64.sve.whilelo.c8 31050504 4
 llvm.aarch64.sve.whilelo.x2* 15000f030f070505
 llvm.aarch64.sve.whilels* 0f030f090f0f
-llvm.aarch64.sve.whilels.c16 31050504
-llvm.aarch64.sve.whilels.c32 31050504
-llvm.aarch64.sve.whilels.c64 31050504
-llvm.aarch64.sve.whilels.c8 31050504
+llvm.aarch64.sve.whilels.c16 31050504 4
+llvm.aarch64.sve.whilels.c32 31050504 4
+llvm.aarch64.sve.whilels.c64 31050504 4
+llvm.aarch64.sve.whilels.c8 31050504 4
 llvm.aarch64.sve.whilels.x2* 15000f030f070505
 llvm.aarch64.sve.whilelt* 0f030f090f0f
-llvm.aarch64.sve.whilelt.c16 31050504
-llvm.aarch64.sve.whilelt.c32 31050504
-llvm.aarch64.sve.whilelt.c64 31050504
-llvm.aarch64.sve.whilelt.c8 31050504
+llvm.aarch64.sve.whilelt.c16 31050504 4
+llvm.aarch64.sve.whilelt.c32 31050504 4
+llvm.aarch64.sve.whilelt.c64 31050504 4
+llvm.aarch64.sve.whilelt.c8 31050504 4
 llvm.aarch64.sve.whilelt.x2* 15000f030f070505
 llvm.aarch64.sve.whilerw.b* 0f030f0c0f0f
 llvm.aarch64.sve.whilerw.d* 0f030f0c0f0f
@@ -1691,7 +1693,7 @@ llvm.aarch64.sve.whilewr.d* 0f030f0c0f0f
 llvm.aarch64.sve.whilewr.h* 0f030f0c0f0f
 llvm.aarch64.sve.whilewr.s* 0f030f0c0f0f
 llvm.aarch64.sve.wrffr 00230c01
-llvm.aarch64.sve.xar* 0f030f070f0704
+llvm.aarch64.sve.xar* 0f030f070f0704 4
 llvm.aarch64.sve.zip.x2* 15000f030f070f070f07
 llvm.aarch64.sve.zip.x4* 15020f030f070f070f070f070f070f070f07
 llvm.aarch64.sve.zip1* 0f030f070f07
@@ -1708,9 +1710,9 @@ llvm.aarch64.sve.zipq.x2* 15000f030f070f070f07
 llvm.aarch64.sve.zipq.x4* 15020f030f070f070f070f070f070f070f07
 llvm.aarch64.sve.zipq1* 0f030f070f07
 llvm.aarch64.sve.zipq2* 0f030f070f07
-llvm.aarch64.tagp* 0f040f070e05
+llvm.aarch64.tagp* 0f040f070e05 4
 llvm.aarch64.udiv* 0f010f070f07
-llvm.abs* 0f010f0701
+llvm.abs* 0f010f0701 2
 llvm.acos* 0f020f07
 llvm.addressofreturnaddress* 0f04
 llvm.adjust.trampoline 0e0e
@@ -1720,17 +1722,17 @@ llvm.allow.sanitize.address 01
 llvm.allow.sanitize.hwaddress 01
 llvm.allow.sanitize.memory 01
 llvm.allow.sanitize.thread 01
-llvm.allow.ubsan.check 0102
-llvm.amdgcn.add.max.i32 0404040401
-llvm.amdgcn.add.max.u32 0404040401
-llvm.amdgcn.add.min.i32 0404040401
-llvm.amdgcn.add.min.u32 0404040401
+llvm.allow.ubsan.check 0102 1
+llvm.amdgcn.add.max.i32 0404040401 8
+llvm.amdgcn.add.max.u32 0404040401 8
+llvm.amdgcn.add.min.i32 0404040401 8
+llvm.amdgcn.add.min.u32 0404040401 8
 llvm.amdgcn.addrspacecast.nonnull* 0f040f0c
 llvm.amdgcn.alignbyte 04040404
 llvm.amdgcn.ashr.pk.i8.i32 03040404
 llvm.amdgcn.ashr.pk.u8.i32 03040404
 llvm.amdgcn.ballot* 0f0101
-llvm.amdgcn.bitop3* 0f010f070f070f0704
+llvm.amdgcn.bitop3* 0f010f070f070f0704 8
 llvm.amdgcn.buffer.wbinvl1 00
 llvm.amdgcn.buffer.wbinvl1.sc 00
 llvm.amdgcn.buffer.wbinvl1.vol 00
@@ -1739,13 +1741,13 @@ llvm.amdgcn.class* 010f0204
 llvm.amdgcn.cluster.id.x 04
 llvm.amdgcn.cluster.id.y 04
 llvm.amdgcn.cluster.id.z 04
-llvm.amdgcn.cluster.load.async.to.lds.b128 0018011803040404
-llvm.amdgcn.cluster.load.async.to.lds.b32 0018011803040404
-llvm.amdgcn.cluster.load.async.to.lds.b64 0018011803040404
-llvm.amdgcn.cluster.load.async.to.lds.b8 0018011803040404
-llvm.amdgcn.cluster.load.b128* 0f0018010404
-llvm.amdgcn.cluster.load.b32* 0f0018010404
-llvm.amdgcn.cluster.load.b64* 0f0018010404
+llvm.amdgcn.cluster.load.async.to.lds.b128 0018011803040404 c
+llvm.amdgcn.cluster.load.async.to.lds.b32 0018011803040404 c
+llvm.amdgcn.cluster.load.async.to.lds.b64 0018011803040404 c
+llvm.amdgcn.cluster.load.async.to.lds.b8 0018011803040404 c
+llvm.amdgcn.cluster.load.b128* 0f0018010404 2
+llvm.amdgcn.cluster.load.b32* 0f0018010404 2
+llvm.amdgcn.cluster.load.b64* 0f0018010404 2
 llvm.amdgcn.cluster.workgroup.flat.id 04
 llvm.amdgcn.cluster.workgroup.id.x 04
 llvm.amdgcn.cluster.workgroup.id.y 04
@@ -1754,78 +1756,78 @@ llvm.amdgcn.cluster.workgroup.max.flat.id 04
 llvm.amdgcn.cluster.workgroup.max.id.x 04
 llvm.amdgcn.cluster.workgroup.max.id.y 04
 llvm.amdgcn.cluster.workgroup.max.id.z 04
-llvm.amdgcn.cooperative.atomic.load.16x8B* 09040f040413
-llvm.amdgcn.cooperative.atomic.load.32x4B* 040f040413
-llvm.amdgcn.cooperative.atomic.load.8x16B* 0a040f040413
-llvm.amdgcn.cooperative.atomic.store.16x8B* 000f0409040413
-llvm.amdgcn.cooperative.atomic.store.32x4B* 000f04040413
-llvm.amdgcn.cooperative.atomic.store.8x16B* 000f040a040413
+llvm.amdgcn.cooperative.atomic.load.16x8B* 09040f040413 2
+llvm.amdgcn.cooperative.atomic.load.32x4B* 040f040413 2
+llvm.amdgcn.cooperative.atomic.load.8x16B* 0a040f040413 2
+llvm.amdgcn.cooperative.atomic.store.16x8B* 000f0409040413 4
+llvm.amdgcn.cooperative.atomic.store.32x4B* 000f04040413 4
+llvm.amdgcn.cooperative.atomic.store.8x16B* 000f040a040413 4
 llvm.amdgcn.cos* 0f020f07
-llvm.amdgcn.cs.chain* 000f040f090f100f18041a
+llvm.amdgcn.cs.chain* 000f040f090f100f18041a 10
 llvm.amdgcn.cubeid 07070707
 llvm.amdgcn.cubema 07070707
 llvm.amdgcn.cubesc 07070707
 llvm.amdgcn.cubetc 07070707
-llvm.amdgcn.cvt.f16.bf8 060404
-llvm.amdgcn.cvt.f16.fp8 060404
-llvm.amdgcn.cvt.f32.bf8 070404
-llvm.amdgcn.cvt.f32.fp8 070404
-llvm.amdgcn.cvt.f32.fp8.e5m3 070404
+llvm.amdgcn.cvt.f16.bf8 060404 2
+llvm.amdgcn.cvt.f16.fp8 060404 2
+llvm.amdgcn.cvt.f32.bf8 070404 2
+llvm.amdgcn.cvt.f32.fp8 070404 2
+llvm.amdgcn.cvt.f32.fp8.e5m3 070404 2
 llvm.amdgcn.cvt.off.f32.i4 0704
 llvm.amdgcn.cvt.pk.bf8.f16 030906
-llvm.amdgcn.cvt.pk.bf8.f32 0407070401
+llvm.amdgcn.cvt.pk.bf8.f32 0407070401 8
 llvm.amdgcn.cvt.pk.f16.bf8 090603
 llvm.amdgcn.cvt.pk.f16.fp8 090603
-llvm.amdgcn.cvt.pk.f32.bf8 09070401
-llvm.amdgcn.cvt.pk.f32.fp8 09070401
+llvm.amdgcn.cvt.pk.f32.bf8 09070401 2
+llvm.amdgcn.cvt.pk.f32.fp8 09070401 2
 llvm.amdgcn.cvt.pk.fp8.f16 030906
-llvm.amdgcn.cvt.pk.fp8.f32 0407070401
-llvm.amdgcn.cvt.pk.fp8.f32.e5m3 0407070401
+llvm.amdgcn.cvt.pk.fp8.f32 0407070401 8
+llvm.amdgcn.cvt.pk.fp8.f32.e5m3 0407070401 8
 llvm.amdgcn.cvt.pk.i16 09030404
 llvm.amdgcn.cvt.pk.u16 09030404
 llvm.amdgcn.cvt.pk.u8.f32 04070404
 llvm.amdgcn.cvt.pknorm.i16 09030707
 llvm.amdgcn.cvt.pknorm.u16 09030707
 llvm.amdgcn.cvt.pkrtz 09060707
-llvm.amdgcn.cvt.scale.pk16.bf16.bf6 0c282c040404
-llvm.amdgcn.cvt.scale.pk16.bf16.fp6 0c282c040404
-llvm.amdgcn.cvt.scale.pk16.f16.bf6 0c062c040404
-llvm.amdgcn.cvt.scale.pk16.f16.fp6 0c062c040404
-llvm.amdgcn.cvt.scale.pk16.f32.bf6 0c072c040404
-llvm.amdgcn.cvt.scale.pk16.f32.fp6 0c072c040404
-llvm.amdgcn.cvt.scale.pk8.bf16.bf8 0b2809040404
-llvm.amdgcn.cvt.scale.pk8.bf16.fp4 0b28040404
-llvm.amdgcn.cvt.scale.pk8.bf16.fp8 0b2809040404
-llvm.amdgcn.cvt.scale.pk8.f16.bf8 0b0609040404
-llvm.amdgcn.cvt.scale.pk8.f16.fp4 0b06040404
-llvm.amdgcn.cvt.scale.pk8.f16.fp8 0b0609040404
-llvm.amdgcn.cvt.scale.pk8.f32.bf8 0b0709040404
-llvm.amdgcn.cvt.scale.pk8.f32.fp4 0b07040404
-llvm.amdgcn.cvt.scale.pk8.f32.fp8 0b0709040404
+llvm.amdgcn.cvt.scale.pk16.bf16.bf6 0c282c040404 4
+llvm.amdgcn.cvt.scale.pk16.bf16.fp6 0c282c040404 4
+llvm.amdgcn.cvt.scale.pk16.f16.bf6 0c062c040404 4
+llvm.amdgcn.cvt.scale.pk16.f16.fp6 0c062c040404 4
+llvm.amdgcn.cvt.scale.pk16.f32.bf6 0c072c040404 4
+llvm.amdgcn.cvt.scale.pk16.f32.fp6 0c072c040404 4
+llvm.amdgcn.cvt.scale.pk8.bf16.bf8 0b2809040404 4
+llvm.amdgcn.cvt.scale.pk8.bf16.fp4 0b28040404 4
+llvm.amdgcn.cvt.scale.pk8.bf16.fp8 0b2809040404 4
+llvm.amdgcn.cvt.scale.pk8.f16.bf8 0b0609040404 4
+llvm.amdgcn.cvt.scale.pk8.f16.fp4 0b06040404 4
+llvm.amdgcn.cvt.scale.pk8.f16.fp8 0b0609040404 4
+llvm.amdgcn.cvt.scale.pk8.f32.bf8 0b0709040404 4
+llvm.amdgcn.cvt.scale.pk8.f32.fp4 0b07040404 4
+llvm.amdgcn.cvt.scale.pk8.f32.fp8 0b0709040404 4
 llvm.amdgcn.cvt.scalef32.2xpk16.bf6.f32 32040c070c0707
 llvm.amdgcn.cvt.scalef32.2xpk16.fp6.f32 32040c070c0707
-llvm.amdgcn.cvt.scalef32.f16.bf8 0906090604070401
-llvm.amdgcn.cvt.scalef32.f16.fp8 0906090604070401
-llvm.amdgcn.cvt.scalef32.f32.bf8 07040704
-llvm.amdgcn.cvt.scalef32.f32.fp8 07040704
-llvm.amdgcn.cvt.scalef32.pk.bf16.bf8 0928040701
-llvm.amdgcn.cvt.scalef32.pk.bf16.fp4 0928040704
-llvm.amdgcn.cvt.scalef32.pk.bf16.fp8 0928040701
-llvm.amdgcn.cvt.scalef32.pk.bf8.bf16 0903090309280701
-llvm.amdgcn.cvt.scalef32.pk.bf8.f16 0903090309060701
-llvm.amdgcn.cvt.scalef32.pk.bf8.f32 0903090307070701
-llvm.amdgcn.cvt.scalef32.pk.f16.bf8 0906040701
-llvm.amdgcn.cvt.scalef32.pk.f16.fp4 0906040704
-llvm.amdgcn.cvt.scalef32.pk.f16.fp8 0906040701
-llvm.amdgcn.cvt.scalef32.pk.f32.bf8 0907040701
-llvm.amdgcn.cvt.scalef32.pk.f32.fp4 0907040704
-llvm.amdgcn.cvt.scalef32.pk.f32.fp8 0907040701
-llvm.amdgcn.cvt.scalef32.pk.fp4.bf16 040409280704
-llvm.amdgcn.cvt.scalef32.pk.fp4.f16 040409060704
-llvm.amdgcn.cvt.scalef32.pk.fp4.f32 040407070704
-llvm.amdgcn.cvt.scalef32.pk.fp8.bf16 0903090309280701
-llvm.amdgcn.cvt.scalef32.pk.fp8.f16 0903090309060701
-llvm.amdgcn.cvt.scalef32.pk.fp8.f32 0903090307070701
+llvm.amdgcn.cvt.scalef32.f16.bf8 0906090604070401 18
+llvm.amdgcn.cvt.scalef32.f16.fp8 0906090604070401 18
+llvm.amdgcn.cvt.scalef32.f32.bf8 07040704 4
+llvm.amdgcn.cvt.scalef32.f32.fp8 07040704 4
+llvm.amdgcn.cvt.scalef32.pk.bf16.bf8 0928040701 4
+llvm.amdgcn.cvt.scalef32.pk.bf16.fp4 0928040704 4
+llvm.amdgcn.cvt.scalef32.pk.bf16.fp8 0928040701 4
+llvm.amdgcn.cvt.scalef32.pk.bf8.bf16 0903090309280701 8
+llvm.amdgcn.cvt.scalef32.pk.bf8.f16 0903090309060701 8
+llvm.amdgcn.cvt.scalef32.pk.bf8.f32 0903090307070701 10
+llvm.amdgcn.cvt.scalef32.pk.f16.bf8 0906040701 4
+llvm.amdgcn.cvt.scalef32.pk.f16.fp4 0906040704 4
+llvm.amdgcn.cvt.scalef32.pk.f16.fp8 0906040701 4
+llvm.amdgcn.cvt.scalef32.pk.f32.bf8 0907040701 4
+llvm.amdgcn.cvt.scalef32.pk.f32.fp4 0907040704 4
+llvm.amdgcn.cvt.scalef32.pk.f32.fp8 0907040701 4
+llvm.amdgcn.cvt.scalef32.pk.fp4.bf16 040409280704 8
+llvm.amdgcn.cvt.scalef32.pk.fp4.f16 040409060704 8
+llvm.amdgcn.cvt.scalef32.pk.fp4.f32 040407070704 10
+llvm.amdgcn.cvt.scalef32.pk.fp8.bf16 0903090309280701 8
+llvm.amdgcn.cvt.scalef32.pk.fp8.f16 0903090309060701 8
+llvm.amdgcn.cvt.scalef32.pk.fp8.f32 0903090307070701 10
 llvm.amdgcn.cvt.scalef32.pk16.bf6.bf16 2c040c2807
 llvm.amdgcn.cvt.scalef32.pk16.bf6.f16 2c040c0607
 llvm.amdgcn.cvt.scalef32.pk16.bf6.f32 2c040c0707
@@ -1851,15 +1853,15 @@ llvm.amdgcn.cvt.scalef32.pk8.fp4.f32 040b0707
 llvm.amdgcn.cvt.scalef32.pk8.fp8.bf16 09040b2807
 llvm.amdgcn.cvt.scalef32.pk8.fp8.f16 09040b0607
 llvm.amdgcn.cvt.scalef32.pk8.fp8.f32 09040b0707
-llvm.amdgcn.cvt.scalef32.sr.bf8.bf16 040428040704
-llvm.amdgcn.cvt.scalef32.sr.bf8.f16 040406040704
-llvm.amdgcn.cvt.scalef32.sr.bf8.f32 040407040704
-llvm.amdgcn.cvt.scalef32.sr.fp8.bf16 040428040704
-llvm.amdgcn.cvt.scalef32.sr.fp8.f16 040406040704
-llvm.amdgcn.cvt.scalef32.sr.fp8.f32 040407040704
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.bf16 04040928040704
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f16 04040906040704
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f32 04040907040704
+llvm.amdgcn.cvt.scalef32.sr.bf8.bf16 040428040704 10
+llvm.amdgcn.cvt.scalef32.sr.bf8.f16 040406040704 10
+llvm.amdgcn.cvt.scalef32.sr.bf8.f32 040407040704 10
+llvm.amdgcn.cvt.scalef32.sr.fp8.bf16 040428040704 10
+llvm.amdgcn.cvt.scalef32.sr.fp8.f16 040406040704 10
+llvm.amdgcn.cvt.scalef32.sr.fp8.f32 040407040704 10
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.bf16 04040928040704 10
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f16 04040906040704 10
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f32 04040907040704 10
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.bf16 2c040c280407
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.f16 2c040c060407
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.f32 2c040c070407
@@ -1881,13 +1883,13 @@ llvm.amdgcn.cvt.scalef32.sr.pk8.fp4.f32 040b070407
 llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.bf16 09040b280407
 llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.f16 09040b060407
 llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.f32 09040b070407
-llvm.amdgcn.cvt.sr.bf16.f32 09280928070401
-llvm.amdgcn.cvt.sr.bf8.f16 0406040404
-llvm.amdgcn.cvt.sr.bf8.f32 0407040404
-llvm.amdgcn.cvt.sr.f16.f32 09060906070401
-llvm.amdgcn.cvt.sr.fp8.f16 0406040404
-llvm.amdgcn.cvt.sr.fp8.f32 0407040404
-llvm.amdgcn.cvt.sr.fp8.f32.e5m3 0407040404
+llvm.amdgcn.cvt.sr.bf16.f32 09280928070401 8
+llvm.amdgcn.cvt.sr.bf8.f16 0406040404 8
+llvm.amdgcn.cvt.sr.bf8.f32 0407040404 8
+llvm.amdgcn.cvt.sr.f16.f32 09060906070401 8
+llvm.amdgcn.cvt.sr.fp8.f16 0406040404 8
+llvm.amdgcn.cvt.sr.fp8.f32 0407040404 8
+llvm.amdgcn.cvt.sr.fp8.f32.e5m3 0407040404 8
 llvm.amdgcn.cvt.sr.pk.bf16.f32 0928070704
 llvm.amdgcn.cvt.sr.pk.f16.f32 0906070704
 llvm.amdgcn.dead* 0f
@@ -1895,22 +1897,22 @@ llvm.amdgcn.dispatch.id 05
 llvm.amdgcn.dispatch.ptr 1804
 llvm.amdgcn.div.fixup* 0f020f070f070f07
 llvm.amdgcn.div.fmas* 0f020f070f070f0701
-llvm.amdgcn.div.scale* 15000f02010f070f0701
+llvm.amdgcn.div.scale* 15000f02010f070f0701 4
 llvm.amdgcn.dot4.f32.bf8.bf8 07040407
 llvm.amdgcn.dot4.f32.bf8.fp8 07040407
 llvm.amdgcn.dot4.f32.fp8.bf8 07040407
 llvm.amdgcn.dot4.f32.fp8.fp8 07040407
-llvm.amdgcn.ds.add.gs.reg.rtn* 0f010404
-llvm.amdgcn.ds.append* 040f0401
+llvm.amdgcn.ds.add.gs.reg.rtn* 0f010404 2
+llvm.amdgcn.ds.append* 040f0401 2
 llvm.amdgcn.ds.atomic.async.barrier.arrive.b64 001803
 llvm.amdgcn.ds.atomic.barrier.arrive.rtn.b64 05180305
 llvm.amdgcn.ds.bpermute 040404
 llvm.amdgcn.ds.bpermute.fi.b32 040404
-llvm.amdgcn.ds.bvh.stack.push4.pop1.rtn 1500040404040a0404
-llvm.amdgcn.ds.bvh.stack.push8.pop1.rtn 1500040404040b0404
-llvm.amdgcn.ds.bvh.stack.push8.pop2.rtn 1500050404040b0404
-llvm.amdgcn.ds.bvh.stack.rtn 1500040404040a0404
-llvm.amdgcn.ds.consume* 040f0401
+llvm.amdgcn.ds.bvh.stack.push4.pop1.rtn 1500040404040a0404 8
+llvm.amdgcn.ds.bvh.stack.push8.pop1.rtn 1500040404040b0404 8
+llvm.amdgcn.ds.bvh.stack.push8.pop2.rtn 1500050404040b0404 8
+llvm.amdgcn.ds.bvh.stack.rtn 1500040404040a0404 8
+llvm.amdgcn.ds.consume* 040f0401 2
 llvm.amdgcn.ds.gws.barrier 000404
 llvm.amdgcn.ds.gws.init 000404
 llvm.amdgcn.ds.gws.sema.br 000404
@@ -1921,35 +1923,35 @@ llvm.amdgcn.ds.load.tr16.b128* 0f001803
 llvm.amdgcn.ds.load.tr4.b64* 0f001803
 llvm.amdgcn.ds.load.tr6.b96* 0f001803
 llvm.amdgcn.ds.load.tr8.b64* 0f001803
-llvm.amdgcn.ds.ordered.add 04180204040401040101
-llvm.amdgcn.ds.ordered.swap 04180204040401040101
+llvm.amdgcn.ds.ordered.add 04180204040401040101 fc
+llvm.amdgcn.ds.ordered.swap 04180204040401040101 fc
 llvm.amdgcn.ds.permute 040404
 llvm.amdgcn.ds.read.tr16.b64* 0f001803
 llvm.amdgcn.ds.read.tr4.b64* 0f001803
 llvm.amdgcn.ds.read.tr6.b96* 0f001803
 llvm.amdgcn.ds.read.tr8.b64* 0f001803
-llvm.amdgcn.ds.sub.gs.reg.rtn* 0f010404
-llvm.amdgcn.ds.swizzle 040404
+llvm.amdgcn.ds.sub.gs.reg.rtn* 0f010404 2
+llvm.amdgcn.ds.swizzle 040404 2
 llvm.amdgcn.else* 1500010f010f09
 llvm.amdgcn.end.cf* 000f01
 llvm.amdgcn.endpgm 00
-llvm.amdgcn.exp* 0004040f000f070f070f070101
-llvm.amdgcn.exp.compr* 0004040f030f070101
-llvm.amdgcn.exp.row* 0004040f000f070f070f070104
+llvm.amdgcn.exp* 0004040f000f070f070f070101 c3
+llvm.amdgcn.exp.compr* 0004040f030f070101 33
+llvm.amdgcn.exp.row* 0004040f000f070f070f070104 43
 llvm.amdgcn.exp2* 0f020f07
-llvm.amdgcn.fcmp* 0f010f0a0f0f04
+llvm.amdgcn.fcmp* 0f010f0a0f0f04 4
 llvm.amdgcn.fdiv.fast 070707
-llvm.amdgcn.fdot2 07090609060701
+llvm.amdgcn.fdot2 07090609060701 8
 llvm.amdgcn.fdot2.bf16.bf16 280928092828
 llvm.amdgcn.fdot2.f16.f16 060906090606
-llvm.amdgcn.fdot2.f32.bf16 07092809280701
-llvm.amdgcn.fdot2c.f32.bf16 07092809280701
+llvm.amdgcn.fdot2.f32.bf16 07092809280701 8
+llvm.amdgcn.fdot2c.f32.bf16 07092809280701 8
 llvm.amdgcn.flat.atomic.fmax.num* 0f020f0c0f12
 llvm.amdgcn.flat.atomic.fmin.num* 0f020f0c0f12
-llvm.amdgcn.flat.load.monitor.b128* 0f000e04
-llvm.amdgcn.flat.load.monitor.b32* 0f000e04
-llvm.amdgcn.flat.load.monitor.b64* 0f000e04
-llvm.amdgcn.flat.prefetch 000e04
+llvm.amdgcn.flat.load.monitor.b128* 0f000e04 2
+llvm.amdgcn.flat.load.monitor.b32* 0f000e04 2
+llvm.amdgcn.flat.load.monitor.b64* 0f000e04 2
+llvm.amdgcn.flat.prefetch 000e04 2
 llvm.amdgcn.fma.legacy 07070707
 llvm.amdgcn.fmad.ftz* 0f020f070f070f07
 llvm.amdgcn.fmed3* 0f020f070f070f07
@@ -1960,805 +1962,805 @@ llvm.amdgcn.frexp.mant* 0f020f07
 llvm.amdgcn.global.atomic.fmax.num* 0f020f0c0f12
 llvm.amdgcn.global.atomic.fmin.num* 0f020f0c0f12
 llvm.amdgcn.global.atomic.ordered.add.b64 05180105
-llvm.amdgcn.global.load.async.to.lds.b128 00180118030404
-llvm.amdgcn.global.load.async.to.lds.b32 00180118030404
-llvm.amdgcn.global.load.async.to.lds.b64 00180118030404
-llvm.amdgcn.global.load.async.to.lds.b8 00180118030404
-llvm.amdgcn.global.load.lds 0018011803040404
-llvm.amdgcn.global.load.monitor.b128* 0f00180104
-llvm.amdgcn.global.load.monitor.b32* 0f00180104
-llvm.amdgcn.global.load.monitor.b64* 0f00180104
+llvm.amdgcn.global.load.async.to.lds.b128 00180118030404 c
+llvm.amdgcn.global.load.async.to.lds.b32 00180118030404 c
+llvm.amdgcn.global.load.async.to.lds.b64 00180118030404 c
+llvm.amdgcn.global.load.async.to.lds.b8 00180118030404 c
+llvm.amdgcn.global.load.lds 0018011803040404 1c
+llvm.amdgcn.global.load.monitor.b128* 0f00180104 2
+llvm.amdgcn.global.load.monitor.b32* 0f00180104 2
+llvm.amdgcn.global.load.monitor.b64* 0f00180104 2
 llvm.amdgcn.global.load.tr.b128* 0f001801
 llvm.amdgcn.global.load.tr.b64* 0f001801
 llvm.amdgcn.global.load.tr4.b64* 0f001801
 llvm.amdgcn.global.load.tr6.b96* 0f001801
-llvm.amdgcn.global.prefetch 00180104
-llvm.amdgcn.global.store.async.from.lds.b128 00180118030404
-llvm.amdgcn.global.store.async.from.lds.b32 00180118030404
-llvm.amdgcn.global.store.async.from.lds.b64 00180118030404
-llvm.amdgcn.global.store.async.from.lds.b8 00180118030404
+llvm.amdgcn.global.prefetch 00180104 2
+llvm.amdgcn.global.store.async.from.lds.b128 00180118030404 c
+llvm.amdgcn.global.store.async.from.lds.b32 00180118030404 c
+llvm.amdgcn.global.store.async.from.lds.b64 00180118030404 c
+llvm.amdgcn.global.store.async.from.lds.b8 00180118030404 c
 llvm.amdgcn.groupstaticsize 04
-llvm.amdgcn.icmp* 0f010f090f0f04
+llvm.amdgcn.icmp* 0f010f090f0f04 4
 llvm.amdgcn.if* 1500010f0101
 llvm.amdgcn.if.break* 0f01010f07
-llvm.amdgcn.iglp.opt 0004
-llvm.amdgcn.image.atomic.add.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.add.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.add.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.add.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.add.flt.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.add.flt.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.and.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.and.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.and.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.and.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.and.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.and.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.and.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.and.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.1d* 0f010f070f070f090f100404
-llvm.amdgcn.image.atomic.cmpswap.1darray* 0f010f070f070f090f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.2d* 0f010f070f070f090f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.2darray* 0f010f070f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.2darraymsaa* 0f010f070f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.2dmsaa* 0f010f070f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.3d* 0f010f070f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.cmpswap.cube* 0f010f070f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.dec.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.dec.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.dec.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.dec.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.dec.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.dec.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.dec.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.dec.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmax.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.fmax.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.fmax.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.fmax.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmax.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmax.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmax.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmax.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmin.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.fmin.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.fmin.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.fmin.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmin.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmin.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmin.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.fmin.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.inc.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.inc.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.inc.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.inc.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.inc.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.inc.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.inc.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.inc.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.max.flt.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.max.flt.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.min.flt.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.min.flt.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.or.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.or.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.or.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.or.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.or.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.or.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.or.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.or.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.bf16.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.1d* 0f020f070f090f100404
-llvm.amdgcn.image.atomic.pk.add.f16.1darray* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.2d* 0f020f070f090f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.2darray* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.2dmsaa* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.3d* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.pk.add.f16.cube* 0f020f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smax.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.smax.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.smax.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.smax.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smax.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smax.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smax.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smax.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smin.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.smin.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.smin.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.smin.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smin.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smin.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smin.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.smin.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.sub.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.sub.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.sub.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.sub.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.sub.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.sub.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.sub.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.sub.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.swap.1d* 0f000f070f090f100404
-llvm.amdgcn.image.atomic.swap.1darray* 0f000f070f090f0f0f100404
-llvm.amdgcn.image.atomic.swap.2d* 0f000f070f090f0f0f100404
-llvm.amdgcn.image.atomic.swap.2darray* 0f000f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.swap.2darraymsaa* 0f000f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.swap.2dmsaa* 0f000f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.swap.3d* 0f000f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.swap.cube* 0f000f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umax.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.umax.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.umax.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.umax.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umax.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umax.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umax.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umax.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umin.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.umin.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.umin.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.umin.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umin.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umin.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umin.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.umin.cube* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.xor.1d* 0f010f070f090f100404
-llvm.amdgcn.image.atomic.xor.1darray* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.xor.2d* 0f010f070f090f0f0f100404
-llvm.amdgcn.image.atomic.xor.2darray* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.xor.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.atomic.xor.2dmsaa* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.xor.3d* 0f010f070f090f0f0f0f0f100404
-llvm.amdgcn.image.atomic.xor.cube* 0f010f070f090f0f0f0f0f100404
+llvm.amdgcn.iglp.opt 0004 1
+llvm.amdgcn.image.atomic.add.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.add.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.add.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.add.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.add.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.flt.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.add.flt.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.add.flt.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.add.flt.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.add.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.flt.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.add.flt.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.and.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.and.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.and.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.and.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.and.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.and.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.and.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.and.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.cmpswap.1d* 0f010f070f070f090f100404 30
+llvm.amdgcn.image.atomic.cmpswap.1darray* 0f010f070f070f090f0f0f100404 60
+llvm.amdgcn.image.atomic.cmpswap.2d* 0f010f070f070f090f0f0f100404 60
+llvm.amdgcn.image.atomic.cmpswap.2darray* 0f010f070f070f090f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.cmpswap.2darraymsaa* 0f010f070f070f090f0f0f0f0f0f0f100404 180
+llvm.amdgcn.image.atomic.cmpswap.2dmsaa* 0f010f070f070f090f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.cmpswap.3d* 0f010f070f070f090f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.cmpswap.cube* 0f010f070f070f090f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.dec.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.dec.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.dec.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.dec.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.dec.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.dec.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.dec.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.dec.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmax.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.fmax.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.fmax.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.fmax.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmax.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.fmax.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmax.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmax.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmin.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.fmin.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.fmin.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.fmin.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmin.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.fmin.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmin.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.fmin.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.inc.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.inc.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.inc.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.inc.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.inc.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.inc.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.inc.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.inc.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.max.flt.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.max.flt.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.max.flt.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.max.flt.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.max.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.max.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.max.flt.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.max.flt.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.min.flt.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.min.flt.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.min.flt.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.min.flt.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.min.flt.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.min.flt.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.min.flt.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.min.flt.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.or.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.or.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.or.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.or.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.or.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.or.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.or.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.or.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.bf16.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.pk.add.bf16.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.pk.add.bf16.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.pk.add.bf16.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.bf16.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.pk.add.bf16.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.bf16.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.bf16.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.f16.1d* 0f020f070f090f100404 18
+llvm.amdgcn.image.atomic.pk.add.f16.1darray* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.pk.add.f16.2d* 0f020f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.pk.add.f16.2darray* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.f16.2darraymsaa* 0f020f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.pk.add.f16.2dmsaa* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.f16.3d* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.pk.add.f16.cube* 0f020f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smax.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.smax.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.smax.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.smax.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smax.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.smax.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smax.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smax.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smin.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.smin.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.smin.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.smin.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smin.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.smin.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smin.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.smin.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.sub.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.sub.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.sub.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.sub.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.sub.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.sub.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.sub.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.sub.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.swap.1d* 0f000f070f090f100404 18
+llvm.amdgcn.image.atomic.swap.1darray* 0f000f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.swap.2d* 0f000f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.swap.2darray* 0f000f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.swap.2darraymsaa* 0f000f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.swap.2dmsaa* 0f000f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.swap.3d* 0f000f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.swap.cube* 0f000f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umax.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.umax.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.umax.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.umax.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umax.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.umax.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umax.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umax.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umin.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.umin.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.umin.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.umin.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umin.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.umin.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umin.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.umin.cube* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.xor.1d* 0f010f070f090f100404 18
+llvm.amdgcn.image.atomic.xor.1darray* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.xor.2d* 0f010f070f090f0f0f100404 30
+llvm.amdgcn.image.atomic.xor.2darray* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.xor.2darraymsaa* 0f010f070f090f0f0f0f0f0f0f100404 c0
+llvm.amdgcn.image.atomic.xor.2dmsaa* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.xor.3d* 0f010f070f090f0f0f0f0f100404 60
+llvm.amdgcn.image.atomic.xor.cube* 0f010f070f090f0f0f0f0f100404 60
 llvm.amdgcn.image.bvh.dual.intersect.ray 150133042c072c070507022c072c0709040a04
 llvm.amdgcn.image.bvh.intersect.ray* 0a040f01072c070f0b0f0f0a04
 llvm.amdgcn.image.bvh8.intersect.ray 150133042c072c070507022c072c07040a04
-llvm.amdgcn.image.gather4.2d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.2darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.b.2d* 0f00040f0a0f120f170f180f20010404
-llvm.amdgcn.image.gather4.b.2darray* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.2d* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.2darray* 0f00040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.cube* 0f00040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.o.2d* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.o.2darray* 0f0004040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cl.o.cube* 0f0004040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.cube* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.o.2d* 0f0004040f0a0f120f170f180f20010404
-llvm.amdgcn.image.gather4.b.o.2darray* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.b.o.cube* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.2d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.2darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.b.2d* 0f00040f0a070f120f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.2darray* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.2d* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.2darray* 0f00040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.cube* 0f00040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.o.2d* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.o.2darray* 0f0004040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cl.o.cube* 0f0004040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.cube* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.o.2d* 0f0004040f0a070f120f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.o.2darray* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.b.o.cube* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.gather4.c.cl.2d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cl.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.cube* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.2d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.l.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.2d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.2darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.cube* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.o.2d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.lz.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.o.2d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.c.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.2d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.cube* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.2d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.l.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.2d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.2darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.cube* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.o.2d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.lz.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.o.2d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.gather4.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.gather4.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.getlod.1d* 0f00040f0a0f100f18010404
-llvm.amdgcn.image.getlod.1darray* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.getlod.2d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.getlod.2darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.getlod.3d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.getlod.cube* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.getresinfo.1d* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.1darray* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.2d* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.2darray* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.2darraymsaa* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.2dmsaa* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.3d* 0f02040f090f100404
-llvm.amdgcn.image.getresinfo.cube* 0f02040f090f100404
-llvm.amdgcn.image.load.1d* 0f00040f090f100404
-llvm.amdgcn.image.load.1darray* 0f00040f090f0f0f100404
-llvm.amdgcn.image.load.2d* 0f00040f090f0f0f100404
-llvm.amdgcn.image.load.2darray* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.load.2dmsaa* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.3d* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.cube* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.mip.1d* 0f00040f090f0f0f100404
-llvm.amdgcn.image.load.mip.1darray* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.mip.2d* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.load.mip.2darray* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.load.mip.3d* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.load.mip.cube* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.msaa.load.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.msaa.load.2dmsaa* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.msaa.load.x.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.msaa.load.x.2dmsaa* 0f00040f090f0f0f0f0f100404
-llvm.amdgcn.image.sample.1d* 0f00040f0a0f100f18010404
-llvm.amdgcn.image.sample.1d.nortn* 00040f020f080f10010404
-llvm.amdgcn.image.sample.1darray* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.1darray.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.2d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.2d.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.2darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.2darray.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.3d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.3d.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.b.1d* 0f00040f0a0f120f180f20010404
-llvm.amdgcn.image.sample.b.1d.nortn* 00040f020f0a0f100f18010404
-llvm.amdgcn.image.sample.b.1darray* 0f00040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.1darray.nortn* 00040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.2d* 0f00040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.2d.nortn* 00040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.2darray* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.2darray.nortn* 00040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.3d* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.3d.nortn* 00040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.1d* 0f00040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.1d.nortn* 00040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.1darray* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.1darray.nortn* 00040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.2d* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.2d.nortn* 00040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.2darray* 0f00040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.2darray.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.3d* 0f00040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.3d.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.cube* 0f00040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.cube.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.1d* 0f0004040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.1d.nortn* 0004040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.1darray* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.1darray.nortn* 0004040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.2d* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.2d.nortn* 0004040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.2darray* 0f0004040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.2darray.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.3d* 0f0004040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.3d.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cl.o.cube* 0f0004040f0a0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cl.o.cube.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.cube* 0f00040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.cube.nortn* 00040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.o.1d* 0f0004040f0a0f120f180f20010404
-llvm.amdgcn.image.sample.b.o.1d.nortn* 0004040f020f0a0f100f18010404
-llvm.amdgcn.image.sample.b.o.1darray* 0f0004040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.o.1darray.nortn* 0004040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.o.2d* 0f0004040f0a0f120f170f180f20010404
-llvm.amdgcn.image.sample.b.o.2d.nortn* 0004040f020f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.o.2darray* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.o.2darray.nortn* 0004040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.o.3d* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.o.3d.nortn* 0004040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.b.o.cube* 0f0004040f0a0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.b.o.cube.nortn* 0004040f020f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.1d* 0f0004070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.1d.nortn* 0004070f020f080f10010404
-llvm.amdgcn.image.sample.c.1darray* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.1darray.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.2d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.2d.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.2darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.2darray.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.3d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.3d.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.b.1d* 0f00040f0a070f120f180f20010404
-llvm.amdgcn.image.sample.c.b.1d.nortn* 00040f02070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.b.1darray* 0f00040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.1darray.nortn* 00040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.2d* 0f00040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.2d.nortn* 00040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.2darray* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.2darray.nortn* 00040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.3d* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.3d.nortn* 00040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.1d* 0f00040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.1d.nortn* 00040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.1darray* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.1darray.nortn* 00040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.2d* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.2d.nortn* 00040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.2darray* 0f00040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.2darray.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.3d* 0f00040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.3d.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.cube* 0f00040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.cube.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.1d* 0f0004040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.1d.nortn* 0004040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.1darray* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.1darray.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.2d* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.2d.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.2darray* 0f0004040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.2darray.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.3d* 0f0004040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.3d.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cl.o.cube* 0f0004040f0a070f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cl.o.cube.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.cube* 0f00040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.cube.nortn* 00040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.1d* 0f0004040f0a070f120f180f20010404
-llvm.amdgcn.image.sample.c.b.o.1d.nortn* 0004040f02070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.1darray* 0f0004040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.o.1darray.nortn* 0004040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.2d* 0f0004040f0a070f120f170f180f20010404
-llvm.amdgcn.image.sample.c.b.o.2d.nortn* 0004040f02070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.2darray* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.o.2darray.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.3d* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.o.3d.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.b.o.cube* 0f0004040f0a070f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.b.o.cube.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.1d* 0f0004070f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.c.cd.1d.nortn* 0004070f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.cd.1darray* 0f0004070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.1darray.nortn* 0004070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.2d.nortn* 0004070f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.1d* 0f0004070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.1d.nortn* 0004070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.1darray* 0f0004070f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.1darray.nortn* 0004070f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.2d.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.1d* 0f000404070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.1d.nortn* 000404070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.1darray* 0f000404070f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.1darray.nortn* 000404070f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cl.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.1d* 0f000404070f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.1d.nortn* 000404070f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.1darray* 0f000404070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.1darray.nortn* 000404070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cd.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.cd.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.1d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.1d.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.1darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.1darray.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.2d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.2d.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.2darray.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.3d.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.cube.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.1d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.1d.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.1darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.1darray.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.2d.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.2darray.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.3d.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cl.o.cube.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.cube* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.cube.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.d.1d* 0f0004070f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.c.d.1d.nortn* 0004070f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.d.1darray* 0f0004070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.1darray.nortn* 0004070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.2d.nortn* 0004070f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.1d* 0f0004070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.1d.nortn* 0004070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.1darray* 0f0004070f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.1darray.nortn* 0004070f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.2d.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.1d* 0f000404070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.1d.nortn* 000404070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.1darray* 0f000404070f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.1darray.nortn* 000404070f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cl.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.1d* 0f000404070f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.c.d.o.1d.nortn* 000404070f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.1darray* 0f000404070f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.o.1darray.nortn* 000404070f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.c.d.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.d.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.c.d.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.1d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.1d.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.l.1darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.1darray.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.2d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.2d.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.2darray.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.3d* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.3d.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.cube.nortn* 0004070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.1d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.1d.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.1darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.1darray.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.2d.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.2darray.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.3d* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.3d.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.l.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.l.o.cube.nortn* 000404070f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.1d* 0f0004070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.lz.1d.nortn* 0004070f020f080f10010404
-llvm.amdgcn.image.sample.c.lz.1darray* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.1darray.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.2d* 0f0004070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.2d.nortn* 0004070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.2darray* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.2darray.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.3d* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.3d.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.cube* 0f0004070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.cube.nortn* 0004070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.1d* 0f000404070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.1d.nortn* 000404070f020f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.1darray* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.1darray.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.2d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.2d.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.2darray.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.3d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.3d.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.lz.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.lz.o.cube.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.o.1d* 0f000404070f0a0f100f18010404
-llvm.amdgcn.image.sample.c.o.1d.nortn* 000404070f020f080f10010404
-llvm.amdgcn.image.sample.c.o.1darray* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.o.1darray.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.o.2d* 0f000404070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.o.2d.nortn* 000404070f020f070f080f10010404
-llvm.amdgcn.image.sample.c.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.o.2darray.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.o.3d* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.o.3d.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.c.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.c.o.cube.nortn* 000404070f020f070f070f080f10010404
-llvm.amdgcn.image.sample.cd.1d* 0f00040f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.cd.1d.nortn* 00040f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.cd.1darray* 0f00040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.1darray.nortn* 00040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.2d.nortn* 00040f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.1d* 0f00040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.1d.nortn* 00040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.1darray* 0f00040f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.1darray.nortn* 00040f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.2d.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.1d* 0f0004040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.1d.nortn* 0004040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.1darray* 0f0004040f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.1darray.nortn* 0004040f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cl.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.o.1d* 0f0004040f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.cd.o.1d.nortn* 0004040f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.cd.o.1darray* 0f0004040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.o.1darray.nortn* 0004040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.cd.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cd.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.cd.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.1d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.1d.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.cl.1darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.1darray.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.2d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.2d.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.2darray.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.3d* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.3d.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.cube.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.1d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.1d.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.1darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.1darray.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.2d.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.2darray.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.3d.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cl.o.cube.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.cube* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.cube.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.d.1d* 0f00040f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.d.1d.nortn* 00040f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.d.1darray* 0f00040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.1darray.nortn* 00040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.2d.nortn* 00040f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.1d* 0f00040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.1d.nortn* 00040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.1darray* 0f00040f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.1darray.nortn* 00040f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.2d.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.1d* 0f0004040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.1d.nortn* 0004040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.1darray* 0f0004040f0a0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.1darray.nortn* 0004040f020f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cl.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.o.1d* 0f0004040f0a0f0f0f120f180f20010404
-llvm.amdgcn.image.sample.d.o.1d.nortn* 0004040f020f070f0a0f100f18010404
-llvm.amdgcn.image.sample.d.o.1darray* 0f0004040f0a0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.o.1darray.nortn* 0004040f020f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f180f20010404
-llvm.amdgcn.image.sample.d.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.d.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404
-llvm.amdgcn.image.sample.d.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.1d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.1d.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.l.1darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.1darray.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.l.2d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.2d.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.l.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.2darray.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.l.3d* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.3d.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.l.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.cube.nortn* 00040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.l.o.1d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.1d.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.l.o.1darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.1darray.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.l.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.2d.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.l.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.2darray.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.l.o.3d* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.3d.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.l.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.l.o.cube.nortn* 0004040f020f070f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.1d* 0f00040f0a0f100f18010404
-llvm.amdgcn.image.sample.lz.1d.nortn* 00040f020f080f10010404
-llvm.amdgcn.image.sample.lz.1darray* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.1darray.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.lz.2d* 0f00040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.2d.nortn* 00040f020f070f080f10010404
-llvm.amdgcn.image.sample.lz.2darray* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.2darray.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.3d* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.3d.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.cube* 0f00040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.cube.nortn* 00040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.o.1d* 0f0004040f0a0f100f18010404
-llvm.amdgcn.image.sample.lz.o.1d.nortn* 0004040f020f080f10010404
-llvm.amdgcn.image.sample.lz.o.1darray* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.o.1darray.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.lz.o.2d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.o.2d.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.lz.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.o.2darray.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.o.3d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.o.3d.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.lz.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.lz.o.cube.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.o.1d* 0f0004040f0a0f100f18010404
-llvm.amdgcn.image.sample.o.1d.nortn* 0004040f020f080f10010404
-llvm.amdgcn.image.sample.o.1darray* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.o.1darray.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.o.2d* 0f0004040f0a0f0f0f100f18010404
-llvm.amdgcn.image.sample.o.2d.nortn* 0004040f020f070f080f10010404
-llvm.amdgcn.image.sample.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.o.2darray.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.o.3d* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.o.3d.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.sample.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404
-llvm.amdgcn.image.sample.o.cube.nortn* 0004040f020f070f070f080f10010404
-llvm.amdgcn.image.store.1d* 000f02040f090f100404
-llvm.amdgcn.image.store.1darray* 000f02040f090f0f0f100404
-llvm.amdgcn.image.store.2d* 000f02040f090f0f0f100404
-llvm.amdgcn.image.store.2darray* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.2darraymsaa* 000f02040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.store.2dmsaa* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.3d* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.cube* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.mip.1d* 000f02040f090f0f0f100404
-llvm.amdgcn.image.store.mip.1darray* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.mip.2d* 000f02040f090f0f0f0f0f100404
-llvm.amdgcn.image.store.mip.2darray* 000f02040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.store.mip.3d* 000f02040f090f0f0f0f0f0f0f100404
-llvm.amdgcn.image.store.mip.cube* 000f02040f090f0f0f0f0f0f0f100404
+llvm.amdgcn.image.gather4.2d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.gather4.2darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.b.2d* 0f00040f0a0f120f170f180f20010404 1c1
+llvm.amdgcn.image.gather4.b.2darray* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.gather4.b.cl.2d* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.gather4.b.cl.2darray* 0f00040f0a0f120f170f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.b.cl.cube* 0f00040f0a0f120f170f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.b.cl.o.2d* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.b.cl.o.2darray* 0f0004040f0a0f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.b.cl.o.cube* 0f0004040f0a0f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.b.cube* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.gather4.b.o.2d* 0f0004040f0a0f120f170f180f20010404 381
+llvm.amdgcn.image.gather4.b.o.2darray* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.b.o.cube* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.c.2d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.c.2darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.b.2d* 0f00040f0a070f120f170f180f20010404 381
+llvm.amdgcn.image.gather4.c.b.2darray* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.c.b.cl.2d* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.c.b.cl.2darray* 0f00040f0a070f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.c.b.cl.cube* 0f00040f0a070f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.c.b.cl.o.2d* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.c.b.cl.o.2darray* 0f0004040f0a070f120f170f170f170f180f20010404 1c01
+llvm.amdgcn.image.gather4.c.b.cl.o.cube* 0f0004040f0a070f120f170f170f170f180f20010404 1c01
+llvm.amdgcn.image.gather4.c.b.cube* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.gather4.c.b.o.2d* 0f0004040f0a070f120f170f180f20010404 701
+llvm.amdgcn.image.gather4.c.b.o.2darray* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.c.b.o.cube* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.gather4.c.cl.2d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.cl.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.gather4.c.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.gather4.c.cube* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.l.2d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.l.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.l.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.l.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.l.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.gather4.c.l.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.gather4.c.lz.2d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.c.lz.2darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.lz.cube* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.lz.o.2d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.lz.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.lz.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.o.2d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.c.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.c.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.cl.2d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.cl.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.cl.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.cube* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.l.2d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.l.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.l.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.l.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.l.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.l.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.gather4.lz.2d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.gather4.lz.2darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.lz.cube* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.lz.o.2d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.lz.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.lz.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.o.2d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.gather4.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.gather4.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.getlod.1d* 0f00040f0a0f100f18010404 71
+llvm.amdgcn.image.getlod.1darray* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.getlod.2d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.getlod.2darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.getlod.3d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.getlod.cube* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.getresinfo.1d* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.1darray* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.2d* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.2darray* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.2darraymsaa* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.2dmsaa* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.3d* 0f02040f090f100404 19
+llvm.amdgcn.image.getresinfo.cube* 0f02040f090f100404 19
+llvm.amdgcn.image.load.1d* 0f00040f090f100404 19
+llvm.amdgcn.image.load.1darray* 0f00040f090f0f0f100404 31
+llvm.amdgcn.image.load.2d* 0f00040f090f0f0f100404 31
+llvm.amdgcn.image.load.2darray* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.load.2dmsaa* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.3d* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.cube* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.mip.1d* 0f00040f090f0f0f100404 31
+llvm.amdgcn.image.load.mip.1darray* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.mip.2d* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.load.mip.2darray* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.load.mip.3d* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.load.mip.cube* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.msaa.load.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.msaa.load.2dmsaa* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.msaa.load.x.2darraymsaa* 0f00040f090f0f0f0f0f0f0f100404 c1
+llvm.amdgcn.image.msaa.load.x.2dmsaa* 0f00040f090f0f0f0f0f100404 61
+llvm.amdgcn.image.sample.1d* 0f00040f0a0f100f18010404 71
+llvm.amdgcn.image.sample.1d.nortn* 00040f020f080f10010404 71
+llvm.amdgcn.image.sample.1darray* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.1darray.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.2d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.2d.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.2darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.2darray.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.3d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.3d.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.b.1d* 0f00040f0a0f120f180f20010404 e1
+llvm.amdgcn.image.sample.b.1d.nortn* 00040f020f0a0f100f18010404 e1
+llvm.amdgcn.image.sample.b.1darray* 0f00040f0a0f120f170f180f20010404 1c1
+llvm.amdgcn.image.sample.b.1darray.nortn* 00040f020f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.b.2d* 0f00040f0a0f120f170f180f20010404 1c1
+llvm.amdgcn.image.sample.b.2d.nortn* 00040f020f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.b.2darray* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.sample.b.2darray.nortn* 00040f020f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.3d* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.sample.b.3d.nortn* 00040f020f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.cl.1d* 0f00040f0a0f120f170f180f20010404 1c1
+llvm.amdgcn.image.sample.b.cl.1d.nortn* 00040f020f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.b.cl.1darray* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.sample.b.cl.1darray.nortn* 00040f020f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.cl.2d* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.sample.b.cl.2d.nortn* 00040f020f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.cl.2darray* 0f00040f0a0f120f170f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.cl.2darray.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.cl.3d* 0f00040f0a0f120f170f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.cl.3d.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.cl.cube* 0f00040f0a0f120f170f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.cl.cube.nortn* 00040f020f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.cl.o.1d* 0f0004040f0a0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.b.cl.o.1d.nortn* 0004040f020f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.cl.o.1darray* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.cl.o.1darray.nortn* 0004040f020f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.cl.o.2d* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.cl.o.2d.nortn* 0004040f020f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.cl.o.2darray* 0f0004040f0a0f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.b.cl.o.2darray.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.b.cl.o.3d* 0f0004040f0a0f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.b.cl.o.3d.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.b.cl.o.cube* 0f0004040f0a0f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.b.cl.o.cube.nortn* 0004040f020f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.b.cube* 0f00040f0a0f120f170f170f180f20010404 381
+llvm.amdgcn.image.sample.b.cube.nortn* 00040f020f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.o.1d* 0f0004040f0a0f120f180f20010404 1c1
+llvm.amdgcn.image.sample.b.o.1d.nortn* 0004040f020f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.b.o.1darray* 0f0004040f0a0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.b.o.1darray.nortn* 0004040f020f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.o.2d* 0f0004040f0a0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.b.o.2d.nortn* 0004040f020f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.b.o.2darray* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.o.2darray.nortn* 0004040f020f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.o.3d* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.o.3d.nortn* 0004040f020f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.b.o.cube* 0f0004040f0a0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.b.o.cube.nortn* 0004040f020f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.1d* 0f0004070f0a0f100f18010404 e1
+llvm.amdgcn.image.sample.c.1d.nortn* 0004070f020f080f10010404 e1
+llvm.amdgcn.image.sample.c.1darray* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.1darray.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.2d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.2d.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.2darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.2darray.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.3d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.3d.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.b.1d* 0f00040f0a070f120f180f20010404 1c1
+llvm.amdgcn.image.sample.c.b.1d.nortn* 00040f02070f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.b.1darray* 0f00040f0a070f120f170f180f20010404 381
+llvm.amdgcn.image.sample.c.b.1darray.nortn* 00040f02070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.b.2d* 0f00040f0a070f120f170f180f20010404 381
+llvm.amdgcn.image.sample.c.b.2d.nortn* 00040f02070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.b.2darray* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.2darray.nortn* 00040f02070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.3d* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.3d.nortn* 00040f02070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.cl.1d* 0f00040f0a070f120f170f180f20010404 381
+llvm.amdgcn.image.sample.c.b.cl.1d.nortn* 00040f02070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.b.cl.1darray* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.cl.1darray.nortn* 00040f02070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.cl.2d* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.cl.2d.nortn* 00040f02070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.cl.2darray* 0f00040f0a070f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.cl.2darray.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.cl.3d* 0f00040f0a070f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.cl.3d.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.cl.cube* 0f00040f0a070f120f170f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.cl.cube.nortn* 00040f02070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.cl.o.1d* 0f0004040f0a070f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.cl.o.1d.nortn* 0004040f02070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.cl.o.1darray* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.cl.o.1darray.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.cl.o.2d* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.cl.o.2d.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.cl.o.2darray* 0f0004040f0a070f120f170f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.b.cl.o.2darray.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.b.cl.o.3d* 0f0004040f0a070f120f170f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.b.cl.o.3d.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.b.cl.o.cube* 0f0004040f0a070f120f170f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.b.cl.o.cube.nortn* 0004040f02070f0a0f0f0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.b.cube* 0f00040f0a070f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.cube.nortn* 00040f02070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.o.1d* 0f0004040f0a070f120f180f20010404 381
+llvm.amdgcn.image.sample.c.b.o.1d.nortn* 0004040f02070f0a0f100f18010404 381
+llvm.amdgcn.image.sample.c.b.o.1darray* 0f0004040f0a070f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.o.1darray.nortn* 0004040f02070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.o.2d* 0f0004040f0a070f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.b.o.2d.nortn* 0004040f02070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.b.o.2darray* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.o.2darray.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.o.3d* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.o.3d.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.b.o.cube* 0f0004040f0a070f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.b.o.cube.nortn* 0004040f02070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cd.1d* 0f0004070f0a0f0f0f120f180f20010404 381
+llvm.amdgcn.image.sample.c.cd.1d.nortn* 0004070f020f070f0a0f100f18010404 381
+llvm.amdgcn.image.sample.c.cd.1darray* 0f0004070f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.cd.1darray.nortn* 0004070f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cd.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.cd.2d.nortn* 0004070f020f070f070f070f0a0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.cd.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.cd.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.cd.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.cd.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.cd.cl.1d* 0f0004070f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.cd.cl.1d.nortn* 0004070f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cd.cl.1darray* 0f0004070f0a0f0f0f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.cd.cl.1darray.nortn* 0004070f020f070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cd.cl.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.cd.cl.2d.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.cd.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.c.cd.cl.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.c.cd.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.o.1d* 0f000404070f0a0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.cd.cl.o.1d.nortn* 000404070f020f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cd.cl.o.1darray* 0f000404070f0a0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.cd.cl.o.1darray.nortn* 000404070f020f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.cd.cl.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.cd.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.cd.cl.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.cd.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 38001
+llvm.amdgcn.image.sample.c.cd.cl.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 38001
+llvm.amdgcn.image.sample.c.cd.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.cd.cl.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.cd.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.cd.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.cd.o.1d* 0f000404070f0a0f0f0f120f180f20010404 701
+llvm.amdgcn.image.sample.c.cd.o.1d.nortn* 000404070f020f070f0a0f100f18010404 701
+llvm.amdgcn.image.sample.c.cd.o.1darray* 0f000404070f0a0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.cd.o.1darray.nortn* 000404070f020f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cd.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.cd.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.cd.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.cd.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.cd.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.c.cd.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.c.cd.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.cd.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.cl.1d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.cl.1d.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.cl.1darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.cl.1darray.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.cl.2d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.cl.2d.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cl.2darray.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cl.3d.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cl.cube.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.cl.o.1d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.cl.o.1d.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.cl.o.1darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cl.o.1darray.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.cl.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.cl.o.2d.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cl.o.2darray.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cl.o.3d.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.cl.o.cube.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.cube* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.cube.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.d.1d* 0f0004070f0a0f0f0f120f180f20010404 381
+llvm.amdgcn.image.sample.c.d.1d.nortn* 0004070f020f070f0a0f100f18010404 381
+llvm.amdgcn.image.sample.c.d.1darray* 0f0004070f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.d.1darray.nortn* 0004070f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.d.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.d.2d.nortn* 0004070f020f070f070f070f0a0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.d.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.d.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.d.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.d.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.d.cl.1d* 0f0004070f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.c.d.cl.1d.nortn* 0004070f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.d.cl.1darray* 0f0004070f0a0f0f0f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.d.cl.1darray.nortn* 0004070f020f070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.d.cl.2d* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.d.cl.2d.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.d.cl.2darray* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.d.cl.2darray.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.d.cl.3d* 0f0004070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.c.d.cl.3d.nortn* 0004070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.c.d.cl.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.d.cl.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.d.cl.o.1d* 0f000404070f0a0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.d.cl.o.1d.nortn* 000404070f020f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.d.cl.o.1darray* 0f000404070f0a0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.c.d.cl.o.1darray.nortn* 000404070f020f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.c.d.cl.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.d.cl.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.d.cl.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.d.cl.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.d.cl.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 38001
+llvm.amdgcn.image.sample.c.d.cl.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 38001
+llvm.amdgcn.image.sample.c.d.cl.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.c.d.cl.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.c.d.cube* 0f0004070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.d.cube.nortn* 0004070f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.d.o.1d* 0f000404070f0a0f0f0f120f180f20010404 701
+llvm.amdgcn.image.sample.c.d.o.1d.nortn* 000404070f020f070f0a0f100f18010404 701
+llvm.amdgcn.image.sample.c.d.o.1darray* 0f000404070f0a0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.c.d.o.1darray.nortn* 000404070f020f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.d.o.2d* 0f000404070f0a0f0f0f0f0f0f0f120f170f180f20010404 3801
+llvm.amdgcn.image.sample.c.d.o.2d.nortn* 000404070f020f070f070f070f0a0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.c.d.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.d.o.2darray.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.d.o.3d* 0f000404070f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.c.d.o.3d.nortn* 000404070f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.c.d.o.cube* 0f000404070f0a0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.c.d.o.cube.nortn* 000404070f020f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.c.l.1d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.l.1d.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.l.1darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.l.1darray.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.l.2d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.l.2d.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.l.2darray* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.l.2darray.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.l.3d* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.l.3d.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.l.cube* 0f0004070f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.l.cube.nortn* 0004070f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.l.o.1d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.l.o.1d.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.l.o.1darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.l.o.1darray.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.l.o.2d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.l.o.2d.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.l.o.2darray* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.l.o.2darray.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.l.o.3d* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.l.o.3d.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.l.o.cube* 0f000404070f0a0f0f0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.c.l.o.cube.nortn* 000404070f020f070f070f070f080f10010404 e01
+llvm.amdgcn.image.sample.c.lz.1d* 0f0004070f0a0f100f18010404 e1
+llvm.amdgcn.image.sample.c.lz.1d.nortn* 0004070f020f080f10010404 e1
+llvm.amdgcn.image.sample.c.lz.1darray* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.lz.1darray.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.lz.2d* 0f0004070f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.lz.2d.nortn* 0004070f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.c.lz.2darray* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.lz.2darray.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.lz.3d* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.lz.3d.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.lz.cube* 0f0004070f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.lz.cube.nortn* 0004070f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.c.lz.o.1d* 0f000404070f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.lz.o.1d.nortn* 000404070f020f080f10010404 1c1
+llvm.amdgcn.image.sample.c.lz.o.1darray* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.lz.o.1darray.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.lz.o.2d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.lz.o.2d.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.lz.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.lz.o.2darray.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.lz.o.3d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.lz.o.3d.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.lz.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.lz.o.cube.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.o.1d* 0f000404070f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.c.o.1d.nortn* 000404070f020f080f10010404 1c1
+llvm.amdgcn.image.sample.c.o.1darray* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.o.1darray.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.o.2d* 0f000404070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.c.o.2d.nortn* 000404070f020f070f080f10010404 381
+llvm.amdgcn.image.sample.c.o.2darray* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.o.2darray.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.o.3d* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.o.3d.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.c.o.cube* 0f000404070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.c.o.cube.nortn* 000404070f020f070f070f080f10010404 701
+llvm.amdgcn.image.sample.cd.1d* 0f00040f0a0f0f0f120f180f20010404 1c1
+llvm.amdgcn.image.sample.cd.1d.nortn* 00040f020f070f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.cd.1darray* 0f00040f0a0f0f0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.cd.1darray.nortn* 00040f020f070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cd.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.cd.2d.nortn* 00040f020f070f070f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.cd.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.cd.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.cd.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.cd.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.cd.cl.1d* 0f00040f0a0f0f0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.cd.cl.1d.nortn* 00040f020f070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cd.cl.1darray* 0f00040f0a0f0f0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.cd.cl.1darray.nortn* 00040f020f070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cd.cl.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.cd.cl.2d.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.cd.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.cd.cl.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.cd.cl.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.cd.cl.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.cd.cl.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.cd.cl.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.cd.cl.o.1d* 0f0004040f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.cd.cl.o.1d.nortn* 0004040f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cd.cl.o.1darray* 0f0004040f0a0f0f0f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.cd.cl.o.1darray.nortn* 0004040f020f070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.cd.cl.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.cd.cl.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.cd.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.cd.cl.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.cd.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.cd.cl.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.cd.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.cd.cl.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.cd.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.cd.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.cd.o.1d* 0f0004040f0a0f0f0f120f180f20010404 381
+llvm.amdgcn.image.sample.cd.o.1d.nortn* 0004040f020f070f0a0f100f18010404 381
+llvm.amdgcn.image.sample.cd.o.1darray* 0f0004040f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.cd.o.1darray.nortn* 0004040f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cd.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f180f20010404 1c01
+llvm.amdgcn.image.sample.cd.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.cd.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.cd.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.cd.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.cd.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.cd.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.cd.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.cl.1d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.cl.1d.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.cl.1darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.cl.1darray.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.cl.2d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.cl.2d.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cl.2darray.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.cl.3d* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cl.3d.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.cl.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cl.cube.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.cl.o.1d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.cl.o.1d.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.cl.o.1darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cl.o.1darray.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.cl.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.cl.o.2d.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cl.o.2darray.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cl.o.3d.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.cl.o.cube.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.cube* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.cube.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.d.1d* 0f00040f0a0f0f0f120f180f20010404 1c1
+llvm.amdgcn.image.sample.d.1d.nortn* 00040f020f070f0a0f100f18010404 1c1
+llvm.amdgcn.image.sample.d.1darray* 0f00040f0a0f0f0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.d.1darray.nortn* 00040f020f070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.d.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f180f20010404 e01
+llvm.amdgcn.image.sample.d.2d.nortn* 00040f020f070f070f070f0a0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.d.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.d.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.d.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.d.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.d.cl.1d* 0f00040f0a0f0f0f120f170f180f20010404 381
+llvm.amdgcn.image.sample.d.cl.1d.nortn* 00040f020f070f0a0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.d.cl.1darray* 0f00040f0a0f0f0f120f170f170f180f20010404 701
+llvm.amdgcn.image.sample.d.cl.1darray.nortn* 00040f020f070f0a0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.d.cl.2d* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.d.cl.2d.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.d.cl.2darray* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.d.cl.2darray.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.d.cl.3d* 0f00040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.d.cl.3d.nortn* 00040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.d.cl.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.d.cl.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.d.cl.o.1d* 0f0004040f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.d.cl.o.1d.nortn* 0004040f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.d.cl.o.1darray* 0f0004040f0a0f0f0f120f170f170f180f20010404 e01
+llvm.amdgcn.image.sample.d.cl.o.1darray.nortn* 0004040f020f070f0a0f0f0f0f0f100f18010404 e01
+llvm.amdgcn.image.sample.d.cl.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.d.cl.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.d.cl.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.d.cl.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.d.cl.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f170f180f20010404 1c001
+llvm.amdgcn.image.sample.d.cl.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f0f0f100f18010404 1c001
+llvm.amdgcn.image.sample.d.cl.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f170f180f20010404 7001
+llvm.amdgcn.image.sample.d.cl.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f0f0f100f18010404 7001
+llvm.amdgcn.image.sample.d.cube* 0f00040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 1c01
+llvm.amdgcn.image.sample.d.cube.nortn* 00040f020f070f070f070f0a0f0f0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.d.o.1d* 0f0004040f0a0f0f0f120f180f20010404 381
+llvm.amdgcn.image.sample.d.o.1d.nortn* 0004040f020f070f0a0f100f18010404 381
+llvm.amdgcn.image.sample.d.o.1darray* 0f0004040f0a0f0f0f120f170f180f20010404 701
+llvm.amdgcn.image.sample.d.o.1darray.nortn* 0004040f020f070f0a0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.d.o.2d* 0f0004040f0a0f0f0f0f0f0f0f120f170f180f20010404 1c01
+llvm.amdgcn.image.sample.d.o.2d.nortn* 0004040f020f070f070f070f0a0f0f0f100f18010404 1c01
+llvm.amdgcn.image.sample.d.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.d.o.2darray.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.d.o.3d* 0f0004040f0a0f0f0f0f0f0f0f0f0f0f0f120f170f170f180f20010404 e001
+llvm.amdgcn.image.sample.d.o.3d.nortn* 0004040f020f070f070f070f070f070f0a0f0f0f0f0f100f18010404 e001
+llvm.amdgcn.image.sample.d.o.cube* 0f0004040f0a0f0f0f0f0f0f0f120f170f170f180f20010404 3801
+llvm.amdgcn.image.sample.d.o.cube.nortn* 0004040f020f070f070f070f0a0f0f0f0f0f100f18010404 3801
+llvm.amdgcn.image.sample.l.1d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.l.1d.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.l.1darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.l.1darray.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.l.2d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.l.2d.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.l.2darray* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.l.2darray.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.l.3d* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.l.3d.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.l.cube* 0f00040f0a0f0f0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.l.cube.nortn* 00040f020f070f070f070f080f10010404 381
+llvm.amdgcn.image.sample.l.o.1d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.l.o.1d.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.l.o.1darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.l.o.1darray.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.l.o.2d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.l.o.2d.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.l.o.2darray* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.l.o.2darray.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.l.o.3d* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.l.o.3d.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.l.o.cube* 0f0004040f0a0f0f0f0f0f0f0f100f18010404 701
+llvm.amdgcn.image.sample.l.o.cube.nortn* 0004040f020f070f070f070f080f10010404 701
+llvm.amdgcn.image.sample.lz.1d* 0f00040f0a0f100f18010404 71
+llvm.amdgcn.image.sample.lz.1d.nortn* 00040f020f080f10010404 71
+llvm.amdgcn.image.sample.lz.1darray* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.lz.1darray.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.lz.2d* 0f00040f0a0f0f0f100f18010404 e1
+llvm.amdgcn.image.sample.lz.2d.nortn* 00040f020f070f080f10010404 e1
+llvm.amdgcn.image.sample.lz.2darray* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.lz.2darray.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.lz.3d* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.lz.3d.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.lz.cube* 0f00040f0a0f0f0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.lz.cube.nortn* 00040f020f070f070f080f10010404 1c1
+llvm.amdgcn.image.sample.lz.o.1d* 0f0004040f0a0f100f18010404 e1
+llvm.amdgcn.image.sample.lz.o.1d.nortn* 0004040f020f080f10010404 e1
+llvm.amdgcn.image.sample.lz.o.1darray* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.lz.o.1darray.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.lz.o.2d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.lz.o.2d.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.lz.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.lz.o.2darray.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.lz.o.3d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.lz.o.3d.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.lz.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.lz.o.cube.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.o.1d* 0f0004040f0a0f100f18010404 e1
+llvm.amdgcn.image.sample.o.1d.nortn* 0004040f020f080f10010404 e1
+llvm.amdgcn.image.sample.o.1darray* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.o.1darray.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.o.2d* 0f0004040f0a0f0f0f100f18010404 1c1
+llvm.amdgcn.image.sample.o.2d.nortn* 0004040f020f070f080f10010404 1c1
+llvm.amdgcn.image.sample.o.2darray* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.o.2darray.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.o.3d* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.o.3d.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.sample.o.cube* 0f0004040f0a0f0f0f0f0f100f18010404 381
+llvm.amdgcn.image.sample.o.cube.nortn* 0004040f020f070f070f080f10010404 381
+llvm.amdgcn.image.store.1d* 000f02040f090f100404 32
+llvm.amdgcn.image.store.1darray* 000f02040f090f0f0f100404 62
+llvm.amdgcn.image.store.2d* 000f02040f090f0f0f100404 62
+llvm.amdgcn.image.store.2darray* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.2darraymsaa* 000f02040f090f0f0f0f0f0f0f100404 182
+llvm.amdgcn.image.store.2dmsaa* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.3d* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.cube* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.mip.1d* 000f02040f090f0f0f100404 62
+llvm.amdgcn.image.store.mip.1darray* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.mip.2d* 000f02040f090f0f0f0f0f100404 c2
+llvm.amdgcn.image.store.mip.2darray* 000f02040f090f0f0f0f0f0f0f100404 182
+llvm.amdgcn.image.store.mip.3d* 000f02040f090f0f0f0f0f0f0f100404 182
+llvm.amdgcn.image.store.mip.cube* 000f02040f090f0f0f0f0f0f0f100404 182
 llvm.amdgcn.implicit.buffer.ptr 1804
 llvm.amdgcn.implicitarg.ptr 1804
-llvm.amdgcn.init.exec 0005
-llvm.amdgcn.init.exec.from.input 000404
+llvm.amdgcn.init.exec 0005 1
+llvm.amdgcn.init.exec.from.input 000404 2
 llvm.amdgcn.init.whole.wave 01
 llvm.amdgcn.interp.inreg.p10 07070707
-llvm.amdgcn.interp.inreg.p10.f16 0707070701
+llvm.amdgcn.interp.inreg.p10.f16 0707070701 8
 llvm.amdgcn.interp.inreg.p2 07070707
-llvm.amdgcn.interp.inreg.p2.f16 0607070701
-llvm.amdgcn.interp.mov 0704040404
-llvm.amdgcn.interp.p1 0707040404
-llvm.amdgcn.interp.p1.f16 070704040104
-llvm.amdgcn.interp.p10.rtz.f16 0707070701
-llvm.amdgcn.interp.p2 070707040404
-llvm.amdgcn.interp.p2.f16 06070704040104
-llvm.amdgcn.interp.p2.rtz.f16 0607070701
+llvm.amdgcn.interp.inreg.p2.f16 0607070701 8
+llvm.amdgcn.interp.mov 0704040404 7
+llvm.amdgcn.interp.p1 0707040404 6
+llvm.amdgcn.interp.p1.f16 070704040104 e
+llvm.amdgcn.interp.p10.rtz.f16 0707070701 8
+llvm.amdgcn.interp.p2 070707040404 c
+llvm.amdgcn.interp.p2.f16 06070704040104 1c
+llvm.amdgcn.interp.p2.rtz.f16 0607070701 8
 llvm.amdgcn.inverse.ballot* 010f01
 llvm.amdgcn.is.private 010e
 llvm.amdgcn.is.shared 010e
@@ -2766,65 +2768,65 @@ llvm.amdgcn.kernarg.segment.ptr 1804
 llvm.amdgcn.kill 0001
 llvm.amdgcn.lds.direct.load* 0f0004
 llvm.amdgcn.lds.kernel.id 04
-llvm.amdgcn.lds.param.load 07040404
+llvm.amdgcn.lds.param.load 07040404 3
 llvm.amdgcn.lerp 04040404
 llvm.amdgcn.live.mask 01
-llvm.amdgcn.load.to.lds* 000f041803040404
+llvm.amdgcn.load.to.lds* 000f041803040404 1c
 llvm.amdgcn.log* 0f020f07
 llvm.amdgcn.log.clamp* 0f020f07
 llvm.amdgcn.loop* 010f01
 llvm.amdgcn.make.buffer.rsrc* 0f040f0c030504
 llvm.amdgcn.mbcnt.hi 040404
 llvm.amdgcn.mbcnt.lo 040404
-llvm.amdgcn.mfma.f32.16x16x16bf16.1k 0a070a030a030a07040404
-llvm.amdgcn.mfma.f32.16x16x16f16 0a070a060a060a07040404
-llvm.amdgcn.mfma.f32.16x16x1f32 0c0707070c07040404
-llvm.amdgcn.mfma.f32.16x16x2bf16 0c07090309030c07040404
-llvm.amdgcn.mfma.f32.16x16x32.bf16 0a070b280b280a07040404
-llvm.amdgcn.mfma.f32.16x16x32.bf8.bf8 0a0705050a07040404
-llvm.amdgcn.mfma.f32.16x16x32.bf8.fp8 0a0705050a07040404
-llvm.amdgcn.mfma.f32.16x16x32.f16 0a070b060b060a07040404
-llvm.amdgcn.mfma.f32.16x16x32.fp8.bf8 0a0705050a07040404
-llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8 0a0705050a07040404
-llvm.amdgcn.mfma.f32.16x16x4bf16.1k 0c070a030a030c07040404
-llvm.amdgcn.mfma.f32.16x16x4f16 0c070a060a060c07040404
-llvm.amdgcn.mfma.f32.16x16x4f32 0a0707070a07040404
-llvm.amdgcn.mfma.f32.16x16x8.xf32 0a07090709070a07040404
-llvm.amdgcn.mfma.f32.16x16x8bf16 0a07090309030a07040404
-llvm.amdgcn.mfma.f32.32x32x16.bf16 0c070b280b280c07040404
-llvm.amdgcn.mfma.f32.32x32x16.bf8.bf8 0c0705050c07040404
-llvm.amdgcn.mfma.f32.32x32x16.bf8.fp8 0c0705050c07040404
-llvm.amdgcn.mfma.f32.32x32x16.f16 0c070b060b060c07040404
-llvm.amdgcn.mfma.f32.32x32x16.fp8.bf8 0c0705050c07040404
-llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8 0c0705050c07040404
-llvm.amdgcn.mfma.f32.32x32x1f32 0d0707070d07040404
-llvm.amdgcn.mfma.f32.32x32x2bf16 0d07090309030d07040404
-llvm.amdgcn.mfma.f32.32x32x2f32 0c0707070c07040404
-llvm.amdgcn.mfma.f32.32x32x4.xf32 0c07090709070c07040404
-llvm.amdgcn.mfma.f32.32x32x4bf16 0c07090309030c07040404
-llvm.amdgcn.mfma.f32.32x32x4bf16.1k 0d070a030a030d07040404
-llvm.amdgcn.mfma.f32.32x32x4f16 0d070a060a060d07040404
-llvm.amdgcn.mfma.f32.32x32x8bf16.1k 0c070a030a030c07040404
-llvm.amdgcn.mfma.f32.32x32x8f16 0c070a060a060c07040404
-llvm.amdgcn.mfma.f32.4x4x1f32 0a0707070a07040404
-llvm.amdgcn.mfma.f32.4x4x2bf16 0a07090309030a07040404
-llvm.amdgcn.mfma.f32.4x4x4bf16.1k 0a070a030a030a07040404
-llvm.amdgcn.mfma.f32.4x4x4f16 0a070a060a060a07040404
-llvm.amdgcn.mfma.f64.16x16x4f64 0a0808080a08040404
-llvm.amdgcn.mfma.f64.4x4x4f64 08080808040404
-llvm.amdgcn.mfma.i32.16x16x16i8 0a0404040a04040404
-llvm.amdgcn.mfma.i32.16x16x32.i8 0a0405050a04040404
-llvm.amdgcn.mfma.i32.16x16x4i8 0c0404040c04040404
-llvm.amdgcn.mfma.i32.16x16x64.i8 0a040a040a040a04040404
-llvm.amdgcn.mfma.i32.32x32x16.i8 0c0405050c04040404
-llvm.amdgcn.mfma.i32.32x32x32.i8 0c040a040a040c04040404
-llvm.amdgcn.mfma.i32.32x32x4i8 0d0404040d04040404
-llvm.amdgcn.mfma.i32.32x32x8i8 0c0404040c04040404
-llvm.amdgcn.mfma.i32.4x4x4i8 0a0404040a04040404
-llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4* 0a070f030f0b0a07040404040404
-llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4* 0c070f030f0b0c07040404040404
-llvm.amdgcn.mov.dpp* 0f010f0704040401
-llvm.amdgcn.mov.dpp8* 0f000f0704
+llvm.amdgcn.mfma.f32.16x16x16bf16.1k 0a070a030a030a07040404 38
+llvm.amdgcn.mfma.f32.16x16x16f16 0a070a060a060a07040404 38
+llvm.amdgcn.mfma.f32.16x16x1f32 0c0707070c07040404 38
+llvm.amdgcn.mfma.f32.16x16x2bf16 0c07090309030c07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.bf16 0a070b280b280a07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.bf8.bf8 0a0705050a07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.bf8.fp8 0a0705050a07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.f16 0a070b060b060a07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.fp8.bf8 0a0705050a07040404 38
+llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8 0a0705050a07040404 38
+llvm.amdgcn.mfma.f32.16x16x4bf16.1k 0c070a030a030c07040404 38
+llvm.amdgcn.mfma.f32.16x16x4f16 0c070a060a060c07040404 38
+llvm.amdgcn.mfma.f32.16x16x4f32 0a0707070a07040404 38
+llvm.amdgcn.mfma.f32.16x16x8.xf32 0a07090709070a07040404 38
+llvm.amdgcn.mfma.f32.16x16x8bf16 0a07090309030a07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.bf16 0c070b280b280c07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.bf8.bf8 0c0705050c07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.bf8.fp8 0c0705050c07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.f16 0c070b060b060c07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.fp8.bf8 0c0705050c07040404 38
+llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8 0c0705050c07040404 38
+llvm.amdgcn.mfma.f32.32x32x1f32 0d0707070d07040404 38
+llvm.amdgcn.mfma.f32.32x32x2bf16 0d07090309030d07040404 38
+llvm.amdgcn.mfma.f32.32x32x2f32 0c0707070c07040404 38
+llvm.amdgcn.mfma.f32.32x32x4.xf32 0c07090709070c07040404 38
+llvm.amdgcn.mfma.f32.32x32x4bf16 0c07090309030c07040404 38
+llvm.amdgcn.mfma.f32.32x32x4bf16.1k 0d070a030a030d07040404 38
+llvm.amdgcn.mfma.f32.32x32x4f16 0d070a060a060d07040404 38
+llvm.amdgcn.mfma.f32.32x32x8bf16.1k 0c070a030a030c07040404 38
+llvm.amdgcn.mfma.f32.32x32x8f16 0c070a060a060c07040404 38
+llvm.amdgcn.mfma.f32.4x4x1f32 0a0707070a07040404 38
+llvm.amdgcn.mfma.f32.4x4x2bf16 0a07090309030a07040404 38
+llvm.amdgcn.mfma.f32.4x4x4bf16.1k 0a070a030a030a07040404 38
+llvm.amdgcn.mfma.f32.4x4x4f16 0a070a060a060a07040404 38
+llvm.amdgcn.mfma.f64.16x16x4f64 0a0808080a08040404 38
+llvm.amdgcn.mfma.f64.4x4x4f64 08080808040404 38
+llvm.amdgcn.mfma.i32.16x16x16i8 0a0404040a04040404 38
+llvm.amdgcn.mfma.i32.16x16x32.i8 0a0405050a04040404 38
+llvm.amdgcn.mfma.i32.16x16x4i8 0c0404040c04040404 38
+llvm.amdgcn.mfma.i32.16x16x64.i8 0a040a040a040a04040404 38
+llvm.amdgcn.mfma.i32.32x32x16.i8 0c0405050c04040404 38
+llvm.amdgcn.mfma.i32.32x32x32.i8 0c040a040a040c04040404 38
+llvm.amdgcn.mfma.i32.32x32x4i8 0d0404040d04040404 38
+llvm.amdgcn.mfma.i32.32x32x8i8 0c0404040c04040404 38
+llvm.amdgcn.mfma.i32.4x4x4i8 0a0404040a04040404 38
+llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4* 0a070f030f0b0a07040404040404 b8
+llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4* 0c070f030f0b0c07040404040404 b8
+llvm.amdgcn.mov.dpp* 0f010f0704040401 1e
+llvm.amdgcn.mov.dpp8* 0f000f0704 2
 llvm.amdgcn.mqsad.pk.u16.u8 05050405
 llvm.amdgcn.mqsad.u32.u8 0a0405040a04
 llvm.amdgcn.msad.u8 04040404
@@ -2841,74 +2843,74 @@ llvm.amdgcn.permlane.down 04040404
 llvm.amdgcn.permlane.idx.gen 040404
 llvm.amdgcn.permlane.up 04040404
 llvm.amdgcn.permlane.xor 04040404
-llvm.amdgcn.permlane16* 0f000f070f0704040101
-llvm.amdgcn.permlane16.swap 1500040404040101
-llvm.amdgcn.permlane16.var 040404040101
-llvm.amdgcn.permlane32.swap 1500040404040101
+llvm.amdgcn.permlane16* 0f000f070f0704040101 30
+llvm.amdgcn.permlane16.swap 1500040404040101 c
+llvm.amdgcn.permlane16.var 040404040101 18
+llvm.amdgcn.permlane32.swap 1500040404040101 c
 llvm.amdgcn.permlane64* 0f000f07
-llvm.amdgcn.permlanex16* 0f000f070f0704040101
-llvm.amdgcn.permlanex16.var 040404040101
-llvm.amdgcn.pk.add.max.i16 090309030903090301
-llvm.amdgcn.pk.add.max.u16 090309030903090301
-llvm.amdgcn.pk.add.min.i16 090309030903090301
-llvm.amdgcn.pk.add.min.u16 090309030903090301
+llvm.amdgcn.permlanex16* 0f000f070f0704040101 30
+llvm.amdgcn.permlanex16.var 040404040101 18
+llvm.amdgcn.pk.add.max.i16 090309030903090301 8
+llvm.amdgcn.pk.add.max.u16 090309030903090301 8
+llvm.amdgcn.pk.add.min.i16 090309030903090301 8
+llvm.amdgcn.pk.add.min.u16 090309030903090301 8
 llvm.amdgcn.pops.exiting.wave.id 04
 llvm.amdgcn.prng.b32 0404
 llvm.amdgcn.ps.live 01
 llvm.amdgcn.qsad.pk.u16.u8 05050405
 llvm.amdgcn.queue.ptr 1804
-llvm.amdgcn.raw.atomic.buffer.load* 0f000a04040404
-llvm.amdgcn.raw.buffer.atomic.add* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.and* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.cmpswap* 0f010f070f070a04040404
-llvm.amdgcn.raw.buffer.atomic.cond.sub.u32* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.dec* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.fadd* 0f020f070a04040404
-llvm.amdgcn.raw.buffer.atomic.fmax* 0f020f070a04040404
-llvm.amdgcn.raw.buffer.atomic.fmin* 0f020f070a04040404
-llvm.amdgcn.raw.buffer.atomic.inc* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.or* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.smax* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.smin* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.sub* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.sub.clamp.u32* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.swap* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.umax* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.umin* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.atomic.xor* 0f000f070a04040404
-llvm.amdgcn.raw.buffer.load* 0f000a04040404
-llvm.amdgcn.raw.buffer.load.format* 0f000a04040404
-llvm.amdgcn.raw.buffer.load.lds 000a0418030404040404
-llvm.amdgcn.raw.buffer.store* 000f000a04040404
-llvm.amdgcn.raw.buffer.store.format* 000f020a04040404
-llvm.amdgcn.raw.ptr.atomic.buffer.load* 0f001808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.add* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.and* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap* 0f010f070f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.cond.sub.u32* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.dec* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.fadd* 0f020f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.fmax* 0f020f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.fmin* 0f020f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.inc* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.or* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.smax* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.smin* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.sub* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.sub.clamp.u32* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.swap* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.umax* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.umin* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.atomic.xor* 0f000f071808040404
-llvm.amdgcn.raw.ptr.buffer.load* 0f001808040404
-llvm.amdgcn.raw.ptr.buffer.load.format* 0f021808040404
-llvm.amdgcn.raw.ptr.buffer.load.lds 00180818030404040404
-llvm.amdgcn.raw.ptr.buffer.store* 000f001808040404
-llvm.amdgcn.raw.ptr.buffer.store.format* 000f021808040404
-llvm.amdgcn.raw.ptr.tbuffer.load* 0f00180804040404
-llvm.amdgcn.raw.ptr.tbuffer.store* 000f00180804040404
-llvm.amdgcn.raw.tbuffer.load* 0f000a0404040404
-llvm.amdgcn.raw.tbuffer.store* 000f000a0404040404
+llvm.amdgcn.raw.atomic.buffer.load* 0f000a04040404 8
+llvm.amdgcn.raw.buffer.atomic.add* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.and* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.cmpswap* 0f010f070f070a04040404 20
+llvm.amdgcn.raw.buffer.atomic.cond.sub.u32* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.dec* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.fadd* 0f020f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.fmax* 0f020f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.fmin* 0f020f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.inc* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.or* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.smax* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.smin* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.sub* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.sub.clamp.u32* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.swap* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.umax* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.umin* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.atomic.xor* 0f000f070a04040404 10
+llvm.amdgcn.raw.buffer.load* 0f000a04040404 8
+llvm.amdgcn.raw.buffer.load.format* 0f000a04040404 8
+llvm.amdgcn.raw.buffer.load.lds 000a0418030404040404 64
+llvm.amdgcn.raw.buffer.store* 000f000a04040404 10
+llvm.amdgcn.raw.buffer.store.format* 000f020a04040404 10
+llvm.amdgcn.raw.ptr.atomic.buffer.load* 0f001808040404 8
+llvm.amdgcn.raw.ptr.buffer.atomic.add* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.and* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap* 0f010f070f071808040404 20
+llvm.amdgcn.raw.ptr.buffer.atomic.cond.sub.u32* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.dec* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.fadd* 0f020f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.fmax* 0f020f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.fmin* 0f020f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.inc* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.or* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.smax* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.smin* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.sub* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.sub.clamp.u32* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.swap* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.umax* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.umin* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.atomic.xor* 0f000f071808040404 10
+llvm.amdgcn.raw.ptr.buffer.load* 0f001808040404 8
+llvm.amdgcn.raw.ptr.buffer.load.format* 0f021808040404 8
+llvm.amdgcn.raw.ptr.buffer.load.lds 00180818030404040404 64
+llvm.amdgcn.raw.ptr.buffer.store* 000f001808040404 10
+llvm.amdgcn.raw.ptr.buffer.store.format* 000f021808040404 10
+llvm.amdgcn.raw.ptr.tbuffer.load* 0f00180804040404 18
+llvm.amdgcn.raw.ptr.tbuffer.store* 000f00180804040404 30
+llvm.amdgcn.raw.tbuffer.load* 0f000a0404040404 18
+llvm.amdgcn.raw.tbuffer.store* 000f000a0404040404 30
 llvm.amdgcn.rcp* 0f020f07
 llvm.amdgcn.rcp.legacy 0707
 llvm.amdgcn.readfirstlane* 0f000f07
@@ -2920,54 +2922,54 @@ llvm.amdgcn.rsq.legacy 0707
 llvm.amdgcn.s.barrier 00
 llvm.amdgcn.s.barrier.init 00180304
 llvm.amdgcn.s.barrier.join 001803
-llvm.amdgcn.s.barrier.leave 0003
-llvm.amdgcn.s.barrier.signal 0004
-llvm.amdgcn.s.barrier.signal.isfirst 0104
+llvm.amdgcn.s.barrier.leave 0003 1
+llvm.amdgcn.s.barrier.signal 0004 1
+llvm.amdgcn.s.barrier.signal.isfirst 0104 1
 llvm.amdgcn.s.barrier.signal.var 00180304
-llvm.amdgcn.s.barrier.wait 0003
+llvm.amdgcn.s.barrier.wait 0003 1
 llvm.amdgcn.s.bitreplicate 0504
-llvm.amdgcn.s.buffer.load* 0f000a040404
-llvm.amdgcn.s.buffer.prefetch.data 0018080404
+llvm.amdgcn.s.buffer.load* 0f000a040404 4
+llvm.amdgcn.s.buffer.prefetch.data 0018080404 2
 llvm.amdgcn.s.cluster.barrier 00
 llvm.amdgcn.s.dcache.inv 00
 llvm.amdgcn.s.dcache.inv.vol 00
 llvm.amdgcn.s.dcache.wb 00
 llvm.amdgcn.s.dcache.wb.vol 00
-llvm.amdgcn.s.decperflevel 0004
+llvm.amdgcn.s.decperflevel 0004 1
 llvm.amdgcn.s.get.barrier.state 0404
 llvm.amdgcn.s.get.named.barrier.state 041803
 llvm.amdgcn.s.get.waveid.in.workgroup 04
 llvm.amdgcn.s.getpc 05
-llvm.amdgcn.s.getreg 0404
-llvm.amdgcn.s.incperflevel 0004
+llvm.amdgcn.s.getreg 0404 1
+llvm.amdgcn.s.incperflevel 0004 1
 llvm.amdgcn.s.memrealtime 05
 llvm.amdgcn.s.memtime 05
-llvm.amdgcn.s.monitor.sleep 0003
-llvm.amdgcn.s.nop 0003
+llvm.amdgcn.s.monitor.sleep 0003 1
+llvm.amdgcn.s.nop 0003 1
 llvm.amdgcn.s.prefetch.data* 000f0404
 llvm.amdgcn.s.quadmask* 0f010f09
-llvm.amdgcn.s.sendmsg 000404
-llvm.amdgcn.s.sendmsg.rtn* 0f0104
-llvm.amdgcn.s.sendmsghalt 000404
-llvm.amdgcn.s.sethalt 0004
-llvm.amdgcn.s.setprio 0003
-llvm.amdgcn.s.setprio.inc.wg 0003
-llvm.amdgcn.s.setreg 000404
-llvm.amdgcn.s.sleep 0004
+llvm.amdgcn.s.sendmsg 000404 1
+llvm.amdgcn.s.sendmsg.rtn* 0f0104 1
+llvm.amdgcn.s.sendmsghalt 000404 1
+llvm.amdgcn.s.sethalt 0004 1
+llvm.amdgcn.s.setprio 0003 1
+llvm.amdgcn.s.setprio.inc.wg 0003 1
+llvm.amdgcn.s.setreg 000404 1
+llvm.amdgcn.s.sleep 0004 1
 llvm.amdgcn.s.sleep.var 0004
 llvm.amdgcn.s.ttracedata 0004
-llvm.amdgcn.s.ttracedata.imm 0003
-llvm.amdgcn.s.wait.asynccnt 0003
-llvm.amdgcn.s.wait.bvhcnt 0003
-llvm.amdgcn.s.wait.dscnt 0003
+llvm.amdgcn.s.ttracedata.imm 0003 1
+llvm.amdgcn.s.wait.asynccnt 0003 1
+llvm.amdgcn.s.wait.bvhcnt 0003 1
+llvm.amdgcn.s.wait.dscnt 0003 1
 llvm.amdgcn.s.wait.event.export.ready 00
-llvm.amdgcn.s.wait.expcnt 0003
-llvm.amdgcn.s.wait.kmcnt 0003
-llvm.amdgcn.s.wait.loadcnt 0003
-llvm.amdgcn.s.wait.samplecnt 0003
-llvm.amdgcn.s.wait.storecnt 0003
-llvm.amdgcn.s.wait.tensorcnt 0003
-llvm.amdgcn.s.waitcnt 0004
+llvm.amdgcn.s.wait.expcnt 0003 1
+llvm.amdgcn.s.wait.kmcnt 0003 1
+llvm.amdgcn.s.wait.loadcnt 0003 1
+llvm.amdgcn.s.wait.samplecnt 0003 1
+llvm.amdgcn.s.wait.storecnt 0003 1
+llvm.amdgcn.s.wait.tensorcnt 0003 1
+llvm.amdgcn.s.waitcnt 0004 1
 llvm.amdgcn.s.wakeup.barrier 001803
 llvm.amdgcn.s.wqm* 0f010f09
 llvm.amdgcn.sad.hi.u8 04040404
@@ -2976,197 +2978,197 @@ llvm.amdgcn.sad.u8 04040404
 llvm.amdgcn.sat.pk4.i4.i8 0304
 llvm.amdgcn.sat.pk4.u4.u8 0304
 llvm.amdgcn.sbfe* 0f010f070404
-llvm.amdgcn.sched.barrier 0004
-llvm.amdgcn.sched.group.barrier 00040404
-llvm.amdgcn.sdot2 04090309030401
-llvm.amdgcn.sdot4 0404040401
-llvm.amdgcn.sdot8 0404040401
+llvm.amdgcn.sched.barrier 0004 1
+llvm.amdgcn.sched.group.barrier 00040404 7
+llvm.amdgcn.sdot2 04090309030401 8
+llvm.amdgcn.sdot4 0404040401 8
+llvm.amdgcn.sdot8 0404040401 8
 llvm.amdgcn.set.inactive* 0f000f070f07
 llvm.amdgcn.set.inactive.chain.arg* 0f010f070f07
 llvm.amdgcn.sffbh* 0f010f07
 llvm.amdgcn.sin* 0f020f07
-llvm.amdgcn.smfmac.f32.16x16x128.bf8.bf8 0a070a040b040a07040404
-llvm.amdgcn.smfmac.f32.16x16x128.bf8.fp8 0a070a040b040a07040404
-llvm.amdgcn.smfmac.f32.16x16x128.fp8.bf8 0a070a040b040a07040404
-llvm.amdgcn.smfmac.f32.16x16x128.fp8.fp8 0a070a040b040a07040404
-llvm.amdgcn.smfmac.f32.16x16x32.bf16 0a070a030b030a07040404
-llvm.amdgcn.smfmac.f32.16x16x32.f16 0a070a060b060a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.bf16 0a070b280c280a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.bf8.bf8 0a0709040a040a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.bf8.fp8 0a0709040a040a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.f16 0a070b060c060a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.fp8.bf8 0a0709040a040a07040404
-llvm.amdgcn.smfmac.f32.16x16x64.fp8.fp8 0a0709040a040a07040404
-llvm.amdgcn.smfmac.f32.32x32x16.bf16 0c070a030b030c07040404
-llvm.amdgcn.smfmac.f32.32x32x16.f16 0c070a060b060c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.bf16 0c070b280c280c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.bf8.bf8 0c0709040a040c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.bf8.fp8 0c0709040a040c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.f16 0c070b060c060c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.fp8.bf8 0c0709040a040c07040404
-llvm.amdgcn.smfmac.f32.32x32x32.fp8.fp8 0c0709040a040c07040404
-llvm.amdgcn.smfmac.f32.32x32x64.bf8.bf8 0c070a040b040c07040404
-llvm.amdgcn.smfmac.f32.32x32x64.bf8.fp8 0c070a040b040c07040404
-llvm.amdgcn.smfmac.f32.32x32x64.fp8.bf8 0c070a040b040c07040404
-llvm.amdgcn.smfmac.f32.32x32x64.fp8.fp8 0c070a040b040c07040404
-llvm.amdgcn.smfmac.i32.16x16x128.i8 0a040a040b040a04040404
-llvm.amdgcn.smfmac.i32.16x16x64.i8 0a0409040a040a04040404
-llvm.amdgcn.smfmac.i32.32x32x32.i8 0c0409040a040c04040404
-llvm.amdgcn.smfmac.i32.32x32x64.i8 0c040a040b040c04040404
+llvm.amdgcn.smfmac.f32.16x16x128.bf8.bf8 0a070a040b040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x128.bf8.fp8 0a070a040b040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x128.fp8.bf8 0a070a040b040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x128.fp8.fp8 0a070a040b040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x32.bf16 0a070a030b030a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x32.f16 0a070a060b060a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.bf16 0a070b280c280a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.bf8.bf8 0a0709040a040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.bf8.fp8 0a0709040a040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.f16 0a070b060c060a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.fp8.bf8 0a0709040a040a07040404 30
+llvm.amdgcn.smfmac.f32.16x16x64.fp8.fp8 0a0709040a040a07040404 30
+llvm.amdgcn.smfmac.f32.32x32x16.bf16 0c070a030b030c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x16.f16 0c070a060b060c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.bf16 0c070b280c280c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.bf8.bf8 0c0709040a040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.bf8.fp8 0c0709040a040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.f16 0c070b060c060c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.fp8.bf8 0c0709040a040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x32.fp8.fp8 0c0709040a040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x64.bf8.bf8 0c070a040b040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x64.bf8.fp8 0c070a040b040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x64.fp8.bf8 0c070a040b040c07040404 30
+llvm.amdgcn.smfmac.f32.32x32x64.fp8.fp8 0c070a040b040c07040404 30
+llvm.amdgcn.smfmac.i32.16x16x128.i8 0a040a040b040a04040404 30
+llvm.amdgcn.smfmac.i32.16x16x64.i8 0a0409040a040a04040404 30
+llvm.amdgcn.smfmac.i32.32x32x32.i8 0c0409040a040c04040404 30
+llvm.amdgcn.smfmac.i32.32x32x64.i8 0c040a040b040c04040404 30
 llvm.amdgcn.softwqm* 0f000f07
 llvm.amdgcn.sqrt* 0f020f07
 llvm.amdgcn.strict.wqm* 0f000f07
 llvm.amdgcn.strict.wwm* 0f000f07
-llvm.amdgcn.struct.atomic.buffer.load* 0f000a0404040404
-llvm.amdgcn.struct.buffer.atomic.add* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.and* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.cmpswap* 0f010f070f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.cond.sub.u32* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.dec* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.fadd* 0f020f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.fmax* 0f020f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.fmin* 0f020f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.inc* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.or* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.smax* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.smin* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.sub* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.sub.clamp.u32* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.swap* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.umax* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.umin* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.atomic.xor* 0f000f070a0404040404
-llvm.amdgcn.struct.buffer.load* 0f000a0404040404
-llvm.amdgcn.struct.buffer.load.format* 0f000a0404040404
-llvm.amdgcn.struct.buffer.load.lds 000a041803040404040404
-llvm.amdgcn.struct.buffer.store* 000f000a0404040404
-llvm.amdgcn.struct.buffer.store.format* 000f000a0404040404
-llvm.amdgcn.struct.ptr.atomic.buffer.load* 0f00180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.add* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.and* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.cmpswap* 0f010f070f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.cond.sub.u32* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.dec* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.fadd* 0f020f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.fmax* 0f020f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.fmin* 0f020f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.inc* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.or* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.smax* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.smin* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.sub* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.sub.clamp.u32* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.swap* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.umax* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.umin* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.atomic.xor* 0f000f07180804040404
-llvm.amdgcn.struct.ptr.buffer.load* 0f00180804040404
-llvm.amdgcn.struct.ptr.buffer.load.format* 0f00180804040404
-llvm.amdgcn.struct.ptr.buffer.load.lds 0018081803040404040404
-llvm.amdgcn.struct.ptr.buffer.store* 000f00180804040404
-llvm.amdgcn.struct.ptr.buffer.store.format* 000f00180804040404
-llvm.amdgcn.struct.ptr.tbuffer.load* 0f0018080404040404
-llvm.amdgcn.struct.ptr.tbuffer.store* 000f0018080404040404
-llvm.amdgcn.struct.tbuffer.load* 0f000a040404040404
-llvm.amdgcn.struct.tbuffer.store* 000f000a040404040404
-llvm.amdgcn.sudot4 04010401040401
-llvm.amdgcn.sudot8 04010401040401
+llvm.amdgcn.struct.atomic.buffer.load* 0f000a0404040404 10
+llvm.amdgcn.struct.buffer.atomic.add* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.and* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.cmpswap* 0f010f070f070a0404040404 40
+llvm.amdgcn.struct.buffer.atomic.cond.sub.u32* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.dec* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.fadd* 0f020f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.fmax* 0f020f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.fmin* 0f020f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.inc* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.or* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.smax* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.smin* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.sub* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.sub.clamp.u32* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.swap* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.umax* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.umin* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.atomic.xor* 0f000f070a0404040404 20
+llvm.amdgcn.struct.buffer.load* 0f000a0404040404 10
+llvm.amdgcn.struct.buffer.load.format* 0f000a0404040404 10
+llvm.amdgcn.struct.buffer.load.lds 000a041803040404040404 c4
+llvm.amdgcn.struct.buffer.store* 000f000a0404040404 20
+llvm.amdgcn.struct.buffer.store.format* 000f000a0404040404 20
+llvm.amdgcn.struct.ptr.atomic.buffer.load* 0f00180804040404 10
+llvm.amdgcn.struct.ptr.buffer.atomic.add* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.and* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.cmpswap* 0f010f070f07180804040404 40
+llvm.amdgcn.struct.ptr.buffer.atomic.cond.sub.u32* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.dec* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.fadd* 0f020f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.fmax* 0f020f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.fmin* 0f020f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.inc* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.or* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.smax* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.smin* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.sub* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.sub.clamp.u32* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.swap* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.umax* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.umin* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.atomic.xor* 0f000f07180804040404 20
+llvm.amdgcn.struct.ptr.buffer.load* 0f00180804040404 10
+llvm.amdgcn.struct.ptr.buffer.load.format* 0f00180804040404 10
+llvm.amdgcn.struct.ptr.buffer.load.lds 0018081803040404040404 c4
+llvm.amdgcn.struct.ptr.buffer.store* 000f00180804040404 20
+llvm.amdgcn.struct.ptr.buffer.store.format* 000f00180804040404 20
+llvm.amdgcn.struct.ptr.tbuffer.load* 0f0018080404040404 30
+llvm.amdgcn.struct.ptr.tbuffer.store* 000f0018080404040404 60
+llvm.amdgcn.struct.tbuffer.load* 0f000a040404040404 30
+llvm.amdgcn.struct.tbuffer.store* 000f000a040404040404 60
+llvm.amdgcn.sudot4 04010401040401 25
+llvm.amdgcn.sudot8 04010401040401 25
 llvm.amdgcn.swmmac.bf16.16x16x32.bf16* 0f010f090f110f070f19
-llvm.amdgcn.swmmac.bf16.16x16x64.bf16* 0f02010f0a010f120f070f190101
-llvm.amdgcn.swmmac.bf16f32.16x16x64.bf16* 0f02010f0a010f120f070f190101
-llvm.amdgcn.swmmac.f16.16x16x128.bf8.bf8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f16.16x16x128.bf8.fp8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f16.16x16x128.fp8.bf8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f16.16x16x128.fp8.fp8* 0f020f090f110f070f190101
+llvm.amdgcn.swmmac.bf16.16x16x64.bf16* 0f02010f0a010f120f070f190101 c5
+llvm.amdgcn.swmmac.bf16f32.16x16x64.bf16* 0f02010f0a010f120f070f190101 c5
+llvm.amdgcn.swmmac.f16.16x16x128.bf8.bf8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f16.16x16x128.bf8.fp8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f16.16x16x128.fp8.bf8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f16.16x16x128.fp8.fp8* 0f020f090f110f070f190101 30
 llvm.amdgcn.swmmac.f16.16x16x32.f16* 0f020f0a0f120f070f19
-llvm.amdgcn.swmmac.f16.16x16x64.f16* 0f02010f0a010f120f070f190101
-llvm.amdgcn.swmmac.f32.16x16x128.bf8.bf8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f32.16x16x128.bf8.fp8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f32.16x16x128.fp8.bf8* 0f020f090f110f070f190101
-llvm.amdgcn.swmmac.f32.16x16x128.fp8.fp8* 0f020f090f110f070f190101
+llvm.amdgcn.swmmac.f16.16x16x64.f16* 0f02010f0a010f120f070f190101 c5
+llvm.amdgcn.swmmac.f32.16x16x128.bf8.bf8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f32.16x16x128.bf8.fp8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f32.16x16x128.fp8.bf8* 0f020f090f110f070f190101 30
+llvm.amdgcn.swmmac.f32.16x16x128.fp8.fp8* 0f020f090f110f070f190101 30
 llvm.amdgcn.swmmac.f32.16x16x32.bf16* 0f020f090f110f070f19
 llvm.amdgcn.swmmac.f32.16x16x32.bf8.bf8* 0f020f090f110f070f19
 llvm.amdgcn.swmmac.f32.16x16x32.bf8.fp8* 0f020f090f110f070f19
 llvm.amdgcn.swmmac.f32.16x16x32.f16* 0f020f0a0f120f070f19
 llvm.amdgcn.swmmac.f32.16x16x32.fp8.bf8* 0f020f090f110f070f19
 llvm.amdgcn.swmmac.f32.16x16x32.fp8.fp8* 0f020f090f110f070f19
-llvm.amdgcn.swmmac.f32.16x16x64.bf16* 0f02010f0a010f120f070f190101
-llvm.amdgcn.swmmac.f32.16x16x64.f16* 0f02010f0a010f120f070f190101
-llvm.amdgcn.swmmac.i32.16x16x128.iu8* 0f01010f09010f110f070f19010101
-llvm.amdgcn.swmmac.i32.16x16x32.iu4* 0f01010f09010f110f070f1901
-llvm.amdgcn.swmmac.i32.16x16x32.iu8* 0f01010f09010f110f070f1901
-llvm.amdgcn.swmmac.i32.16x16x64.iu4* 0f01010f09010f110f070f1901
+llvm.amdgcn.swmmac.f32.16x16x64.bf16* 0f02010f0a010f120f070f190101 c5
+llvm.amdgcn.swmmac.f32.16x16x64.f16* 0f02010f0a010f120f070f190101 c5
+llvm.amdgcn.swmmac.i32.16x16x128.iu8* 0f01010f09010f110f070f19010101 1c5
+llvm.amdgcn.swmmac.i32.16x16x32.iu4* 0f01010f09010f110f070f1901 45
+llvm.amdgcn.swmmac.i32.16x16x32.iu8* 0f01010f09010f110f070f1901 45
+llvm.amdgcn.swmmac.i32.16x16x64.iu4* 0f01010f09010f110f070f1901 45
 llvm.amdgcn.tanh* 0f020f07
-llvm.amdgcn.tensor.load.to.lds 000a040b040a040a0404
-llvm.amdgcn.tensor.load.to.lds.d2 000a040b0404
-llvm.amdgcn.tensor.store.from.lds 000a040b040a040a0404
-llvm.amdgcn.tensor.store.from.lds.d2 000a040b0404
+llvm.amdgcn.tensor.load.to.lds 000a040b040a040a0404 10
+llvm.amdgcn.tensor.load.to.lds.d2 000a040b0404 4
+llvm.amdgcn.tensor.store.from.lds 000a040b040a040a0404 10
+llvm.amdgcn.tensor.store.from.lds.d2 000a040b0404 4
 llvm.amdgcn.trig.preop* 0f020f0704
 llvm.amdgcn.ubfe* 0f010f070404
-llvm.amdgcn.udot2 04090309030401
-llvm.amdgcn.udot4 0404040401
-llvm.amdgcn.udot8 0404040401
+llvm.amdgcn.udot2 04090309030401 8
+llvm.amdgcn.udot4 0404040401 8
+llvm.amdgcn.udot8 0404040401 8
 llvm.amdgcn.unreachable 00
-llvm.amdgcn.update.dpp* 0f000f070f0704040401
+llvm.amdgcn.update.dpp* 0f000f070f0704040401 3c
 llvm.amdgcn.wave.barrier 00
 llvm.amdgcn.wave.id 04
-llvm.amdgcn.wave.reduce.add* 0f000f0704
-llvm.amdgcn.wave.reduce.and* 0f000f0704
-llvm.amdgcn.wave.reduce.fadd* 0f000f0704
-llvm.amdgcn.wave.reduce.fmax* 0f000f0704
-llvm.amdgcn.wave.reduce.fmin* 0f000f0704
-llvm.amdgcn.wave.reduce.fsub* 0f000f0704
-llvm.amdgcn.wave.reduce.max* 0f000f0704
-llvm.amdgcn.wave.reduce.min* 0f000f0704
-llvm.amdgcn.wave.reduce.or* 0f000f0704
-llvm.amdgcn.wave.reduce.sub* 0f000f0704
-llvm.amdgcn.wave.reduce.umax* 0f000f0704
-llvm.amdgcn.wave.reduce.umin* 0f000f0704
-llvm.amdgcn.wave.reduce.xor* 0f000f0704
+llvm.amdgcn.wave.reduce.add* 0f000f0704 2
+llvm.amdgcn.wave.reduce.and* 0f000f0704 2
+llvm.amdgcn.wave.reduce.fadd* 0f000f0704 2
+llvm.amdgcn.wave.reduce.fmax* 0f000f0704 2
+llvm.amdgcn.wave.reduce.fmin* 0f000f0704 2
+llvm.amdgcn.wave.reduce.fsub* 0f000f0704 2
+llvm.amdgcn.wave.reduce.max* 0f000f0704 2
+llvm.amdgcn.wave.reduce.min* 0f000f0704 2
+llvm.amdgcn.wave.reduce.or* 0f000f0704 2
+llvm.amdgcn.wave.reduce.sub* 0f000f0704 2
+llvm.amdgcn.wave.reduce.umax* 0f000f0704 2
+llvm.amdgcn.wave.reduce.umin* 0f000f0704 2
+llvm.amdgcn.wave.reduce.xor* 0f000f0704 2
 llvm.amdgcn.wave.shuffle* 0f000f0704
 llvm.amdgcn.wavefrontsize 04
-llvm.amdgcn.wmma.bf16.16x16x16.bf16* 0f010f090f0f0f0701
-llvm.amdgcn.wmma.bf16.16x16x16.bf16.tied* 0f010f090f0f0f0701
-llvm.amdgcn.wmma.bf16.16x16x32.bf16* 0f02010f0a010f0f030f070101
-llvm.amdgcn.wmma.bf16f32.16x16x32.bf16* 0f02010f0a010f0f030f120101
-llvm.amdgcn.wmma.f16.16x16x128.bf8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x128.bf8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x128.fp8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x128.fp8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x16.f16* 0f020f0a0f0f0f0701
-llvm.amdgcn.wmma.f16.16x16x16.f16.tied* 0f020f0a0f0f0f0701
-llvm.amdgcn.wmma.f16.16x16x32.f16* 0f02010f0a010f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x64.bf8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x64.bf8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x64.fp8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f16.16x16x64.fp8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x128.bf8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x128.bf8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x128.f8f6f4* 0f02040f09040f11030f07
-llvm.amdgcn.wmma.f32.16x16x128.fp8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x128.fp8.fp8* 0f020f090f0f030f070101
+llvm.amdgcn.wmma.bf16.16x16x16.bf16* 0f010f090f0f0f0701 8
+llvm.amdgcn.wmma.bf16.16x16x16.bf16.tied* 0f010f090f0f0f0701 8
+llvm.amdgcn.wmma.bf16.16x16x32.bf16* 0f02010f0a010f0f030f070101 d5
+llvm.amdgcn.wmma.bf16f32.16x16x32.bf16* 0f02010f0a010f0f030f120101 d5
+llvm.amdgcn.wmma.f16.16x16x128.bf8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x128.bf8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x128.fp8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x128.fp8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x16.f16* 0f020f0a0f0f0f0701 8
+llvm.amdgcn.wmma.f16.16x16x16.f16.tied* 0f020f0a0f0f0f0701 8
+llvm.amdgcn.wmma.f16.16x16x32.f16* 0f02010f0a010f0f030f070101 d5
+llvm.amdgcn.wmma.f16.16x16x64.bf8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x64.bf8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x64.fp8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f16.16x16x64.fp8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x128.bf8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x128.bf8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x128.f8f6f4* 0f02040f09040f11030f07 15
+llvm.amdgcn.wmma.f32.16x16x128.fp8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x128.fp8.fp8* 0f020f090f0f030f070101 34
 llvm.amdgcn.wmma.f32.16x16x16.bf16* 0f020f090f0f0f07
 llvm.amdgcn.wmma.f32.16x16x16.bf8.bf8* 0f020f090f0f0f07
 llvm.amdgcn.wmma.f32.16x16x16.bf8.fp8* 0f020f090f0f0f07
 llvm.amdgcn.wmma.f32.16x16x16.f16* 0f020f0a0f0f0f07
 llvm.amdgcn.wmma.f32.16x16x16.fp8.bf8* 0f020f090f0f0f07
 llvm.amdgcn.wmma.f32.16x16x16.fp8.fp8* 0f020f090f0f0f07
-llvm.amdgcn.wmma.f32.16x16x32.bf16* 0f02010f0a010f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x32.f16* 0f02010f0a010f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x4.f32* 0f02010f0a010f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x64.bf8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x64.bf8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x64.fp8.bf8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.16x16x64.fp8.fp8* 0f020f090f0f030f070101
-llvm.amdgcn.wmma.f32.32x16x128.f4* 0f020f090f11030f07
-llvm.amdgcn.wmma.i32.16x16x16.iu4* 0f01010f09010f0f0f0701
-llvm.amdgcn.wmma.i32.16x16x16.iu8* 0f01010f09010f0f0f0701
-llvm.amdgcn.wmma.i32.16x16x32.iu4* 0f01010f09010f0f0f0701
-llvm.amdgcn.wmma.i32.16x16x64.iu8* 0f01010f09010f0f0f07010101
-llvm.amdgcn.wmma.scale.f32.16x16x128.f8f6f4* 0f02040f09040f11030f070404040404040101
-llvm.amdgcn.wmma.scale.f32.32x16x128.f4* 0f020f090f11030f070404040404040101
-llvm.amdgcn.wmma.scale16.f32.16x16x128.f8f6f4* 0f02040f09040f11030f070404050404050101
-llvm.amdgcn.wmma.scale16.f32.32x16x128.f4* 0f020f090f11030f070404050404050101
+llvm.amdgcn.wmma.f32.16x16x32.bf16* 0f02010f0a010f0f030f070101 d5
+llvm.amdgcn.wmma.f32.16x16x32.f16* 0f02010f0a010f0f030f070101 d5
+llvm.amdgcn.wmma.f32.16x16x4.f32* 0f02010f0a010f0f030f070101 d5
+llvm.amdgcn.wmma.f32.16x16x64.bf8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x64.bf8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x64.fp8.bf8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.16x16x64.fp8.fp8* 0f020f090f0f030f070101 34
+llvm.amdgcn.wmma.f32.32x16x128.f4* 0f020f090f11030f07 4
+llvm.amdgcn.wmma.i32.16x16x16.iu4* 0f01010f09010f0f0f0701 25
+llvm.amdgcn.wmma.i32.16x16x16.iu8* 0f01010f09010f0f0f0701 25
+llvm.amdgcn.wmma.i32.16x16x32.iu4* 0f01010f09010f0f0f0701 25
+llvm.amdgcn.wmma.i32.16x16x64.iu8* 0f01010f09010f0f0f07010101 e5
+llvm.amdgcn.wmma.scale.f32.16x16x128.f8f6f4* 0f02040f09040f11030f070404040404040101 36d5
+llvm.amdgcn.wmma.scale.f32.32x16x128.f4* 0f020f090f11030f070404040404040101 db4
+llvm.amdgcn.wmma.scale16.f32.16x16x128.f8f6f4* 0f02040f09040f11030f070404050404050101 36d5
+llvm.amdgcn.wmma.scale16.f32.32x16x128.f4* 0f020f090f11030f070404050404050101 db4
 llvm.amdgcn.workgroup.id.x 04
 llvm.amdgcn.workgroup.id.y 04
 llvm.amdgcn.workgroup.id.z 04
@@ -3180,38 +3182,38 @@ llvm.amdgcn.writelane* 0f000f07040f07
 llvm.amdgcn.wwm* 0f000f07
 llvm.annotation* 0f010f070f0c0f0f04
 llvm.arithmetic.fence* 0f020f07
-llvm.arm.cde.cx1 040404
-llvm.arm.cde.cx1a 04040404
-llvm.arm.cde.cx1d 150004040404
-llvm.arm.cde.cx1da 1500040404040404
-llvm.arm.cde.cx2 04040404
-llvm.arm.cde.cx2a 0404040404
-llvm.arm.cde.cx2d 15000404040404
-llvm.arm.cde.cx2da 150004040404040404
-llvm.arm.cde.cx3 0404040404
-llvm.arm.cde.cx3a 040404040404
-llvm.arm.cde.cx3d 1500040404040404
-llvm.arm.cde.cx3da 15000404040404040404
-llvm.arm.cde.vcx1* 0f020404
-llvm.arm.cde.vcx1a* 0f02040f0704
-llvm.arm.cde.vcx1q 0c020404
-llvm.arm.cde.vcx1q.predicated* 0f03040f07040f0b
-llvm.arm.cde.vcx1qa 0c02040c0204
-llvm.arm.cde.vcx1qa.predicated* 0f03040f07040f0b
-llvm.arm.cde.vcx2* 0f02040f0704
-llvm.arm.cde.vcx2a* 0f02040f070f0704
-llvm.arm.cde.vcx2q 0c02040c0204
-llvm.arm.cde.vcx2q.predicated* 0f03040f070c02040f0b
-llvm.arm.cde.vcx2qa 0c02040c020c0204
-llvm.arm.cde.vcx2qa.predicated* 0f03040f070c02040f0b
-llvm.arm.cde.vcx3* 0f02040f070f0704
-llvm.arm.cde.vcx3a* 0f02040f070f070f0704
-llvm.arm.cde.vcx3q 0c02040c020c0204
-llvm.arm.cde.vcx3q.predicated* 0f03040f070c020c02040f0b
-llvm.arm.cde.vcx3qa 0c02040c020c020c0204
-llvm.arm.cde.vcx3qa.predicated* 0f03040f070c020c02040f0b
-llvm.arm.cdp 00040404040404
-llvm.arm.cdp2 00040404040404
+llvm.arm.cde.cx1 040404 3
+llvm.arm.cde.cx1a 04040404 5
+llvm.arm.cde.cx1d 150004040404 3
+llvm.arm.cde.cx1da 1500040404040404 9
+llvm.arm.cde.cx2 04040404 5
+llvm.arm.cde.cx2a 0404040404 9
+llvm.arm.cde.cx2d 15000404040404 5
+llvm.arm.cde.cx2da 150004040404040404 11
+llvm.arm.cde.cx3 0404040404 9
+llvm.arm.cde.cx3a 040404040404 11
+llvm.arm.cde.cx3d 1500040404040404 9
+llvm.arm.cde.cx3da 15000404040404040404 21
+llvm.arm.cde.vcx1* 0f020404 3
+llvm.arm.cde.vcx1a* 0f02040f0704 5
+llvm.arm.cde.vcx1q 0c020404 3
+llvm.arm.cde.vcx1q.predicated* 0f03040f07040f0b 5
+llvm.arm.cde.vcx1qa 0c02040c0204 5
+llvm.arm.cde.vcx1qa.predicated* 0f03040f07040f0b 5
+llvm.arm.cde.vcx2* 0f02040f0704 5
+llvm.arm.cde.vcx2a* 0f02040f070f0704 9
+llvm.arm.cde.vcx2q 0c02040c0204 5
+llvm.arm.cde.vcx2q.predicated* 0f03040f070c02040f0b 9
+llvm.arm.cde.vcx2qa 0c02040c020c0204 9
+llvm.arm.cde.vcx2qa.predicated* 0f03040f070c02040f0b 9
+llvm.arm.cde.vcx3* 0f02040f070f0704 9
+llvm.arm.cde.vcx3a* 0f02040f070f070f0704 11
+llvm.arm.cde.vcx3q 0c02040c020c0204 9
+llvm.arm.cde.vcx3q.predicated* 0f03040f070c020c02040f0b 11
+llvm.arm.cde.vcx3qa 0c02040c020c020c0204 11
+llvm.arm.cde.vcx3qa.predicated* 0f03040f070c020c02040f0b 11
+llvm.arm.cdp 00040404040404 3f
+llvm.arm.cdp2 00040404040404 3f
 llvm.arm.clrex 00
 llvm.arm.cls 0404
 llvm.arm.cls64 0405
@@ -3234,20 +3236,20 @@ llvm.arm.hint 0004
 llvm.arm.isb 0004
 llvm.arm.ldaex* 040f04
 llvm.arm.ldaexd 150004040e
-llvm.arm.ldc 0004040e
-llvm.arm.ldc2 0004040e
-llvm.arm.ldc2l 0004040e
-llvm.arm.ldcl 0004040e
+llvm.arm.ldc 0004040e 3
+llvm.arm.ldc2 0004040e 3
+llvm.arm.ldc2l 0004040e 3
+llvm.arm.ldcl 0004040e 3
 llvm.arm.ldrex* 040f04
 llvm.arm.ldrexd 150004040e
-llvm.arm.mcr 00040404040404
-llvm.arm.mcr2 00040404040404
-llvm.arm.mcrr 000404040404
-llvm.arm.mcrr2 000404040404
-llvm.arm.mrc 040404040404
-llvm.arm.mrc2 040404040404
-llvm.arm.mrrc 15000404040404
-llvm.arm.mrrc2 15000404040404
+llvm.arm.mcr 00040404040404 3b
+llvm.arm.mcr2 00040404040404 3b
+llvm.arm.mcrr 000404040404 13
+llvm.arm.mcrr2 000404040404 13
+llvm.arm.mrc 040404040404 1f
+llvm.arm.mrc2 040404040404 1f
+llvm.arm.mrrc 15000404040404 7
+llvm.arm.mrrc2 15000404040404 7
 llvm.arm.mve.abd.predicated* 0f030f070f07040f0b0f07
 llvm.arm.mve.abs.predicated* 0f030f070f0b0f07
 llvm.arm.mve.add.predicated* 0f030f070f070f0b0f07
@@ -3641,16 +3643,16 @@ llvm.arm.smulwb 040404
 llvm.arm.smulwt 040404
 llvm.arm.smusd 040404
 llvm.arm.smusdx 040404
-llvm.arm.space 040404
+llvm.arm.space 040404 1
 llvm.arm.ssat 040404
 llvm.arm.ssat16 040404
 llvm.arm.ssax 040404
 llvm.arm.ssub16 040404
 llvm.arm.ssub8 040404
-llvm.arm.stc 0004040e
-llvm.arm.stc2 0004040e
-llvm.arm.stc2l 0004040e
-llvm.arm.stcl 0004040e
+llvm.arm.stc 0004040e 3
+llvm.arm.stc2 0004040e 3
+llvm.arm.stc2l 0004040e 3
+llvm.arm.stcl 0004040e 3
 llvm.arm.stlex* 04040f04
 llvm.arm.stlexd 0404040e
 llvm.arm.strex* 04040f04
@@ -3684,7 +3686,7 @@ llvm.arm.uxtab16 040404
 llvm.arm.uxtb16 0404
 llvm.arm.vcvtr* 070f02
 llvm.arm.vcvtru* 070f02
-llvm.asan.check.memaccess 000e04
+llvm.asan.check.memaccess 000e04 2
 llvm.asin* 0f020f07
 llvm.assume 0001
 llvm.atan* 0f020f07
@@ -3692,19 +3694,19 @@ llvm.atan2* 0f020f070f07
 llvm.bitreverse* 0f010f07
 llvm.bpf.btf.type.id 050405
 llvm.bpf.compare* 01040f010f09
-llvm.bpf.getelementptr.and.load* 0f000e01020202011a
-llvm.bpf.getelementptr.and.store* 000f000e01020202011a
+llvm.bpf.getelementptr.and.load* 0f000e01020202011a 3e
+llvm.bpf.getelementptr.and.store* 000f000e01020202011a 7c
 llvm.bpf.load.byte 050e05
 llvm.bpf.load.half 050e05
 llvm.bpf.load.word 050e05
 llvm.bpf.passthrough* 0f00040f08
 llvm.bpf.preserve.enum.value 05040e05
-llvm.bpf.preserve.field.info* 040f0405
+llvm.bpf.preserve.field.info* 040f0405 2
 llvm.bpf.preserve.type.info 040405
 llvm.bpf.pseudo 050505
 llvm.bswap* 0f010f07
-llvm.call.preallocated.arg 0e1204
-llvm.call.preallocated.setup 1204
+llvm.call.preallocated.arg 0e1204 2
+llvm.call.preallocated.setup 1204 1
 llvm.call.preallocated.teardown 0012
 llvm.callbr.landingpad* 0f000f07
 llvm.canonicalize* 0f020f07
@@ -3754,9 +3756,9 @@ llvm.coro.suspend.async* 0f00040e0e1a
 llvm.coro.suspend.retcon* 0f001a
 llvm.cos* 0f020f07
 llvm.cosh* 0f020f07
-llvm.ctlz* 0f010f0701
+llvm.ctlz* 0f010f0701 2
 llvm.ctpop* 0f010f07
-llvm.cttz* 0f010f0701
+llvm.cttz* 0f010f0701 2
 llvm.dbg.assign 00131313131313
 llvm.dbg.declare 00131313
 llvm.dbg.label 0013
@@ -3843,7 +3845,7 @@ llvm.eh.exceptionpointer* 0f0412
 llvm.eh.recoverfp 0e0e0e
 llvm.eh.return.i32 00040e
 llvm.eh.return.i64 00050e
-llvm.eh.sjlj.callsite 0004
+llvm.eh.sjlj.callsite 0004 1
 llvm.eh.sjlj.functioncontext 000e
 llvm.eh.sjlj.longjmp 000e
 llvm.eh.sjlj.lsda 0e
@@ -3855,7 +3857,7 @@ llvm.exp* 0f020f07
 llvm.exp10* 0f020f07
 llvm.exp2* 0f020f07
 llvm.expect* 0f010f070f07
-llvm.expect.with.probability* 0f010f070f0708
+llvm.expect.with.probability* 0f010f070f0708 4
 llvm.experimental.constrained.acos* 0f020f071313
 llvm.experimental.constrained.asin* 0f020f071313
 llvm.experimental.constrained.atan* 0f020f071313
@@ -3908,20 +3910,20 @@ llvm.experimental.constrained.uitofp* 0f020f091313
 llvm.experimental.convergence.anchor 12
 llvm.experimental.convergence.entry 12
 llvm.experimental.convergence.loop 12
-llvm.experimental.cttz.elts* 0f010f0b01
+llvm.experimental.cttz.elts* 0f010f0b01 2
 llvm.experimental.deoptimize* 0f001a
 llvm.experimental.gc.get.pointer.base* 0f040f0c
 llvm.experimental.gc.get.pointer.offset* 050f04
-llvm.experimental.gc.relocate* 0f00120404
+llvm.experimental.gc.relocate* 0f00120404 6
 llvm.experimental.gc.result* 0f0012
-llvm.experimental.gc.statepoint* 1205040f0404041a
-llvm.experimental.get.vector.length* 040f010401
+llvm.experimental.gc.statepoint* 1205040f0404041a 1b
+llvm.experimental.get.vector.length* 040f010401 6
 llvm.experimental.guard 00011a
-llvm.experimental.memset.pattern* 000f040f080f1101
+llvm.experimental.memset.pattern* 000f040f080f1101 8
 llvm.experimental.noalias.scope.decl 0013
-llvm.experimental.patchpoint* 0f0005040e041a
-llvm.experimental.patchpoint.void 0005040e041a
-llvm.experimental.stackmap 0005041a
+llvm.experimental.patchpoint* 0f0005040e041a b
+llvm.experimental.patchpoint.void 0005040e041a b
+llvm.experimental.stackmap 0005041a 3
 llvm.experimental.vector.compress* 0f030f071c03010f07
 llvm.experimental.vector.extract.last.active* 22070f031c03012207
 llvm.experimental.vector.histogram.add* 000f030f091c0301
@@ -3930,7 +3932,7 @@ llvm.experimental.vector.histogram.umax* 000f030f091c0301
 llvm.experimental.vector.histogram.umin* 000f030f091c0301
 llvm.experimental.vector.match* 1c03010f030f0b1c0301
 llvm.experimental.vp.reverse* 0f030f071c030104
-llvm.experimental.vp.splice* 0f030f070f07041c03010404
+llvm.experimental.vp.splice* 0f030f070f07041c03010404 4
 llvm.experimental.vp.strided.load* 0f030f0c0f111c030104
 llvm.experimental.vp.strided.store* 000f030f0c0f111c030104
 llvm.experimental.widenable.condition 01
@@ -3942,7 +3944,7 @@ llvm.fmuladd* 0f020f070f070f07
 llvm.fptosi.sat* 0f010f0a
 llvm.fptoui.sat* 0f010f0a
 llvm.fptrunc.round* 0f020f0a13
-llvm.frameaddress* 0f0404
+llvm.frameaddress* 0f0404 1
 llvm.frexp* 15000f020f090f07
 llvm.fshl* 0f010f070f070f07
 llvm.fshr* 0f010f070f070f07
@@ -3970,13 +3972,13 @@ llvm.hexagon.A2.addh.l16.hl 040404
 llvm.hexagon.A2.addh.l16.ll 040404
 llvm.hexagon.A2.addh.l16.sat.hl 040404
 llvm.hexagon.A2.addh.l16.sat.ll 040404
-llvm.hexagon.A2.addi 040404
+llvm.hexagon.A2.addi 040404 2
 llvm.hexagon.A2.addp 050505
 llvm.hexagon.A2.addpsat 050505
 llvm.hexagon.A2.addsat 040404
 llvm.hexagon.A2.addsp 050405
 llvm.hexagon.A2.and 040404
-llvm.hexagon.A2.andir 040404
+llvm.hexagon.A2.andir 040404 2
 llvm.hexagon.A2.andp 050505
 llvm.hexagon.A2.aslh 0404
 llvm.hexagon.A2.asrh 0404
@@ -3984,7 +3986,7 @@ llvm.hexagon.A2.combine.hh 040404
 llvm.hexagon.A2.combine.hl 040404
 llvm.hexagon.A2.combine.lh 040404
 llvm.hexagon.A2.combine.ll 040404
-llvm.hexagon.A2.combineii 050404
+llvm.hexagon.A2.combineii 050404 3
 llvm.hexagon.A2.combinew 050404
 llvm.hexagon.A2.max 040404
 llvm.hexagon.A2.maxp 050505
@@ -4000,7 +4002,7 @@ llvm.hexagon.A2.negsat 0404
 llvm.hexagon.A2.not 0404
 llvm.hexagon.A2.notp 0505
 llvm.hexagon.A2.or 040404
-llvm.hexagon.A2.orir 040404
+llvm.hexagon.A2.orir 040404 2
 llvm.hexagon.A2.orp 050505
 llvm.hexagon.A2.roundsat 0405
 llvm.hexagon.A2.sat 0405
@@ -4022,7 +4024,7 @@ llvm.hexagon.A2.subh.l16.ll 040404
 llvm.hexagon.A2.subh.l16.sat.hl 040404
 llvm.hexagon.A2.subh.l16.sat.ll 040404
 llvm.hexagon.A2.subp 050505
-llvm.hexagon.A2.subri 040404
+llvm.hexagon.A2.subri 040404 1
 llvm.hexagon.A2.subsat 040404
 llvm.hexagon.A2.svaddh 040404
 llvm.hexagon.A2.svaddhs 040404
@@ -4038,11 +4040,11 @@ llvm.hexagon.A2.sxtb 0404
 llvm.hexagon.A2.sxth 0404
 llvm.hexagon.A2.sxtw 0504
 llvm.hexagon.A2.tfr 0404
-llvm.hexagon.A2.tfrih 040404
-llvm.hexagon.A2.tfril 040404
+llvm.hexagon.A2.tfrih 040404 2
+llvm.hexagon.A2.tfril 040404 2
 llvm.hexagon.A2.tfrp 0505
-llvm.hexagon.A2.tfrpi 0504
-llvm.hexagon.A2.tfrsi 0404
+llvm.hexagon.A2.tfrpi 0504 1
+llvm.hexagon.A2.tfrsi 0404 1
 llvm.hexagon.A2.vabsh 0505
 llvm.hexagon.A2.vabshsat 0505
 llvm.hexagon.A2.vabsw 0505
@@ -4113,47 +4115,47 @@ llvm.hexagon.A2.zxth 0404
 llvm.hexagon.A4.andn 040404
 llvm.hexagon.A4.andnp 050505
 llvm.hexagon.A4.bitsplit 050404
-llvm.hexagon.A4.bitspliti 050404
+llvm.hexagon.A4.bitspliti 050404 2
 llvm.hexagon.A4.boundscheck 040405
 llvm.hexagon.A4.cmpbeq 040404
-llvm.hexagon.A4.cmpbeqi 040404
+llvm.hexagon.A4.cmpbeqi 040404 2
 llvm.hexagon.A4.cmpbgt 040404
-llvm.hexagon.A4.cmpbgti 040404
+llvm.hexagon.A4.cmpbgti 040404 2
 llvm.hexagon.A4.cmpbgtu 040404
-llvm.hexagon.A4.cmpbgtui 040404
+llvm.hexagon.A4.cmpbgtui 040404 2
 llvm.hexagon.A4.cmpheq 040404
-llvm.hexagon.A4.cmpheqi 040404
+llvm.hexagon.A4.cmpheqi 040404 2
 llvm.hexagon.A4.cmphgt 040404
-llvm.hexagon.A4.cmphgti 040404
+llvm.hexagon.A4.cmphgti 040404 2
 llvm.hexagon.A4.cmphgtu 040404
-llvm.hexagon.A4.cmphgtui 040404
-llvm.hexagon.A4.combineir 050404
-llvm.hexagon.A4.combineri 050404
-llvm.hexagon.A4.cround.ri 040404
+llvm.hexagon.A4.cmphgtui 040404 2
+llvm.hexagon.A4.combineir 050404 1
+llvm.hexagon.A4.combineri 050404 2
+llvm.hexagon.A4.cround.ri 040404 2
 llvm.hexagon.A4.cround.rr 040404
 llvm.hexagon.A4.modwrapu 040404
 llvm.hexagon.A4.orn 040404
 llvm.hexagon.A4.ornp 050505
 llvm.hexagon.A4.rcmpeq 040404
-llvm.hexagon.A4.rcmpeqi 040404
+llvm.hexagon.A4.rcmpeqi 040404 2
 llvm.hexagon.A4.rcmpneq 040404
-llvm.hexagon.A4.rcmpneqi 040404
-llvm.hexagon.A4.round.ri 040404
-llvm.hexagon.A4.round.ri.sat 040404
+llvm.hexagon.A4.rcmpneqi 040404 2
+llvm.hexagon.A4.round.ri 040404 2
+llvm.hexagon.A4.round.ri.sat 040404 2
 llvm.hexagon.A4.round.rr 040404
 llvm.hexagon.A4.round.rr.sat 040404
 llvm.hexagon.A4.tlbmatch 040504
 llvm.hexagon.A4.vcmpbeq.any 040505
-llvm.hexagon.A4.vcmpbeqi 040504
+llvm.hexagon.A4.vcmpbeqi 040504 2
 llvm.hexagon.A4.vcmpbgt 040505
-llvm.hexagon.A4.vcmpbgti 040504
-llvm.hexagon.A4.vcmpbgtui 040504
-llvm.hexagon.A4.vcmpheqi 040504
-llvm.hexagon.A4.vcmphgti 040504
-llvm.hexagon.A4.vcmphgtui 040504
-llvm.hexagon.A4.vcmpweqi 040504
-llvm.hexagon.A4.vcmpwgti 040504
-llvm.hexagon.A4.vcmpwgtui 040504
+llvm.hexagon.A4.vcmpbgti 040504 2
+llvm.hexagon.A4.vcmpbgtui 040504 2
+llvm.hexagon.A4.vcmpheqi 040504 2
+llvm.hexagon.A4.vcmphgti 040504 2
+llvm.hexagon.A4.vcmphgtui 040504 2
+llvm.hexagon.A4.vcmpweqi 040504 2
+llvm.hexagon.A4.vcmpwgti 040504 2
+llvm.hexagon.A4.vcmpwgtui 040504 2
 llvm.hexagon.A4.vrmaxh 05050504
 llvm.hexagon.A4.vrmaxuh 05050504
 llvm.hexagon.A4.vrmaxuw 05050504
@@ -4164,35 +4166,35 @@ llvm.hexagon.A4.vrminuw 05050504
 llvm.hexagon.A4.vrminw 05050504
 llvm.hexagon.A5.vaddhubs 040505
 llvm.hexagon.A6.vcmpbeq.notany 040505
-llvm.hexagon.A7.clip 040404
-llvm.hexagon.A7.croundd.ri 050504
+llvm.hexagon.A7.clip 040404 2
+llvm.hexagon.A7.croundd.ri 050504 2
 llvm.hexagon.A7.croundd.rr 050504
-llvm.hexagon.A7.vclip 050504
+llvm.hexagon.A7.vclip 050504 2
 llvm.hexagon.C2.all8 0404
 llvm.hexagon.C2.and 040404
 llvm.hexagon.C2.andn 040404
 llvm.hexagon.C2.any8 0404
 llvm.hexagon.C2.bitsclr 040404
-llvm.hexagon.C2.bitsclri 040404
+llvm.hexagon.C2.bitsclri 040404 2
 llvm.hexagon.C2.bitsset 040404
 llvm.hexagon.C2.cmpeq 040404
-llvm.hexagon.C2.cmpeqi 040404
+llvm.hexagon.C2.cmpeqi 040404 2
 llvm.hexagon.C2.cmpeqp 040505
-llvm.hexagon.C2.cmpgei 040404
-llvm.hexagon.C2.cmpgeui 040404
+llvm.hexagon.C2.cmpgei 040404 2
+llvm.hexagon.C2.cmpgeui 040404 2
 llvm.hexagon.C2.cmpgt 040404
-llvm.hexagon.C2.cmpgti 040404
+llvm.hexagon.C2.cmpgti 040404 2
 llvm.hexagon.C2.cmpgtp 040505
 llvm.hexagon.C2.cmpgtu 040404
-llvm.hexagon.C2.cmpgtui 040404
+llvm.hexagon.C2.cmpgtui 040404 2
 llvm.hexagon.C2.cmpgtup 040505
 llvm.hexagon.C2.cmplt 040404
 llvm.hexagon.C2.cmpltu 040404
 llvm.hexagon.C2.mask 0504
 llvm.hexagon.C2.mux 04040404
-llvm.hexagon.C2.muxii 04040404
-llvm.hexagon.C2.muxir 04040404
-llvm.hexagon.C2.muxri 04040404
+llvm.hexagon.C2.muxii 04040404 6
+llvm.hexagon.C2.muxir 04040404 4
+llvm.hexagon.C2.muxri 04040404 2
 llvm.hexagon.C2.not 0404
 llvm.hexagon.C2.or 040404
 llvm.hexagon.C2.orn 040404
@@ -4207,15 +4209,15 @@ llvm.hexagon.C4.and.andn 04040404
 llvm.hexagon.C4.and.or 04040404
 llvm.hexagon.C4.and.orn 04040404
 llvm.hexagon.C4.cmplte 040404
-llvm.hexagon.C4.cmpltei 040404
+llvm.hexagon.C4.cmpltei 040404 2
 llvm.hexagon.C4.cmplteu 040404
-llvm.hexagon.C4.cmplteui 040404
+llvm.hexagon.C4.cmplteui 040404 2
 llvm.hexagon.C4.cmpneq 040404
-llvm.hexagon.C4.cmpneqi 040404
+llvm.hexagon.C4.cmpneqi 040404 2
 llvm.hexagon.C4.fastcorner9 040404
 llvm.hexagon.C4.fastcorner9.not 040404
 llvm.hexagon.C4.nbitsclr 040404
-llvm.hexagon.C4.nbitsclri 040404
+llvm.hexagon.C4.nbitsclri 040404 2
 llvm.hexagon.C4.nbitsset 040404
 llvm.hexagon.C4.or.and 04040404
 llvm.hexagon.C4.or.andn 04040404
@@ -4248,13 +4250,13 @@ llvm.hexagon.F2.conv.uw2sf 0704
 llvm.hexagon.F2.conv.w2df 0804
 llvm.hexagon.F2.conv.w2sf 0704
 llvm.hexagon.F2.dfadd 080808
-llvm.hexagon.F2.dfclass 040804
+llvm.hexagon.F2.dfclass 040804 2
 llvm.hexagon.F2.dfcmpeq 040808
 llvm.hexagon.F2.dfcmpge 040808
 llvm.hexagon.F2.dfcmpgt 040808
 llvm.hexagon.F2.dfcmpuo 040808
-llvm.hexagon.F2.dfimm.n 0804
-llvm.hexagon.F2.dfimm.p 0804
+llvm.hexagon.F2.dfimm.n 0804 1
+llvm.hexagon.F2.dfimm.p 0804 1
 llvm.hexagon.F2.dfmax 080808
 llvm.hexagon.F2.dfmin 080808
 llvm.hexagon.F2.dfmpyfix 080808
@@ -4263,7 +4265,7 @@ llvm.hexagon.F2.dfmpylh 08080808
 llvm.hexagon.F2.dfmpyll 080808
 llvm.hexagon.F2.dfsub 080808
 llvm.hexagon.F2.sfadd 070707
-llvm.hexagon.F2.sfclass 040704
+llvm.hexagon.F2.sfclass 040704 2
 llvm.hexagon.F2.sfcmpeq 040707
 llvm.hexagon.F2.sfcmpge 040707
 llvm.hexagon.F2.sfcmpgt 040707
@@ -4276,8 +4278,8 @@ llvm.hexagon.F2.sffma.lib 07070707
 llvm.hexagon.F2.sffma.sc 0707070704
 llvm.hexagon.F2.sffms 07070707
 llvm.hexagon.F2.sffms.lib 07070707
-llvm.hexagon.F2.sfimm.n 0704
-llvm.hexagon.F2.sfimm.p 0704
+llvm.hexagon.F2.sfimm.n 0704 1
+llvm.hexagon.F2.sfimm.p 0704 1
 llvm.hexagon.F2.sfmax 070707
 llvm.hexagon.F2.sfmin 070707
 llvm.hexagon.F2.sfmpy 070707
@@ -4303,7 +4305,7 @@ llvm.hexagon.L2.loadruh.pcr 1500040e0e040e
 llvm.hexagon.L2.loadw.locked 040e
 llvm.hexagon.L4.loadd.locked 050e
 llvm.hexagon.M2.acci 04040404
-llvm.hexagon.M2.accii 04040404
+llvm.hexagon.M2.accii 04040404 4
 llvm.hexagon.M2.cmaci.s0 05050404
 llvm.hexagon.M2.cmacr.s0 05050404
 llvm.hexagon.M2.cmacs.s0 05050404
@@ -4336,8 +4338,8 @@ llvm.hexagon.M2.hmmpyh.s1 040404
 llvm.hexagon.M2.hmmpyl.rs1 040404
 llvm.hexagon.M2.hmmpyl.s1 040404
 llvm.hexagon.M2.maci 04040404
-llvm.hexagon.M2.macsin 04040404
-llvm.hexagon.M2.macsip 04040404
+llvm.hexagon.M2.macsin 04040404 4
+llvm.hexagon.M2.macsip 04040404 4
 llvm.hexagon.M2.mmachs.rs0 05050505
 llvm.hexagon.M2.mmachs.rs1 05050505
 llvm.hexagon.M2.mmachs.s0 05050505
@@ -4471,7 +4473,7 @@ llvm.hexagon.M2.mpyd.rnd.lh.s1 050404
 llvm.hexagon.M2.mpyd.rnd.ll.s0 050404
 llvm.hexagon.M2.mpyd.rnd.ll.s1 050404
 llvm.hexagon.M2.mpyi 040404
-llvm.hexagon.M2.mpysmi 040404
+llvm.hexagon.M2.mpysmi 040404 2
 llvm.hexagon.M2.mpysu.up 040404
 llvm.hexagon.M2.mpyu.acc.hh.s0 04040404
 llvm.hexagon.M2.mpyu.acc.hh.s1 04040404
@@ -4524,7 +4526,7 @@ llvm.hexagon.M2.mpyud.nac.ll.s0 05050404
 llvm.hexagon.M2.mpyud.nac.ll.s1 05050404
 llvm.hexagon.M2.mpyui 040404
 llvm.hexagon.M2.nacci 04040404
-llvm.hexagon.M2.naccii 04040404
+llvm.hexagon.M2.naccii 04040404 4
 llvm.hexagon.M2.subacc 04040404
 llvm.hexagon.M2.vabsdiffh 050505
 llvm.hexagon.M2.vabsdiffw 050505
@@ -4581,10 +4583,10 @@ llvm.hexagon.M4.cmpyi.whc 040504
 llvm.hexagon.M4.cmpyr.wh 040504
 llvm.hexagon.M4.cmpyr.whc 040504
 llvm.hexagon.M4.mac.up.s1.sat 04040404
-llvm.hexagon.M4.mpyri.addi 04040404
-llvm.hexagon.M4.mpyri.addr 04040404
-llvm.hexagon.M4.mpyri.addr.u2 04040404
-llvm.hexagon.M4.mpyrr.addi 04040404
+llvm.hexagon.M4.mpyri.addi 04040404 5
+llvm.hexagon.M4.mpyri.addr 04040404 4
+llvm.hexagon.M4.mpyri.addr.u2 04040404 2
+llvm.hexagon.M4.mpyrr.addi 04040404 1
 llvm.hexagon.M4.mpyrr.addr 04040404
 llvm.hexagon.M4.nac.up.s1.sat 04040404
 llvm.hexagon.M4.or.and 04040404
@@ -4637,22 +4639,22 @@ llvm.hexagon.M7.wcmpyrw 040505
 llvm.hexagon.M7.wcmpyrw.rnd 040505
 llvm.hexagon.M7.wcmpyrwc 040505
 llvm.hexagon.M7.wcmpyrwc.rnd 040505
-llvm.hexagon.S2.addasl.rrri 04040404
-llvm.hexagon.S2.asl.i.p 050504
-llvm.hexagon.S2.asl.i.p.acc 05050504
-llvm.hexagon.S2.asl.i.p.and 05050504
-llvm.hexagon.S2.asl.i.p.nac 05050504
-llvm.hexagon.S2.asl.i.p.or 05050504
-llvm.hexagon.S2.asl.i.p.xacc 05050504
-llvm.hexagon.S2.asl.i.r 040404
-llvm.hexagon.S2.asl.i.r.acc 04040404
-llvm.hexagon.S2.asl.i.r.and 04040404
-llvm.hexagon.S2.asl.i.r.nac 04040404
-llvm.hexagon.S2.asl.i.r.or 04040404
-llvm.hexagon.S2.asl.i.r.sat 040404
-llvm.hexagon.S2.asl.i.r.xacc 04040404
-llvm.hexagon.S2.asl.i.vh 050504
-llvm.hexagon.S2.asl.i.vw 050504
+llvm.hexagon.S2.addasl.rrri 04040404 4
+llvm.hexagon.S2.asl.i.p 050504 2
+llvm.hexagon.S2.asl.i.p.acc 05050504 4
+llvm.hexagon.S2.asl.i.p.and 05050504 4
+llvm.hexagon.S2.asl.i.p.nac 05050504 4
+llvm.hexagon.S2.asl.i.p.or 05050504 4
+llvm.hexagon.S2.asl.i.p.xacc 05050504 4
+llvm.hexagon.S2.asl.i.r 040404 2
+llvm.hexagon.S2.asl.i.r.acc 04040404 4
+llvm.hexagon.S2.asl.i.r.and 04040404 4
+llvm.hexagon.S2.asl.i.r.nac 04040404 4
+llvm.hexagon.S2.asl.i.r.or 04040404 4
+llvm.hexagon.S2.asl.i.r.sat 040404 2
+llvm.hexagon.S2.asl.i.r.xacc 04040404 4
+llvm.hexagon.S2.asl.i.vh 050504 2
+llvm.hexagon.S2.asl.i.vw 050504 2
 llvm.hexagon.S2.asl.r.p 050504
 llvm.hexagon.S2.asl.r.p.acc 05050504
 llvm.hexagon.S2.asl.r.p.and 05050504
@@ -4667,23 +4669,23 @@ llvm.hexagon.S2.asl.r.r.or 04040404
 llvm.hexagon.S2.asl.r.r.sat 040404
 llvm.hexagon.S2.asl.r.vh 050504
 llvm.hexagon.S2.asl.r.vw 050504
-llvm.hexagon.S2.asr.i.p 050504
-llvm.hexagon.S2.asr.i.p.acc 05050504
-llvm.hexagon.S2.asr.i.p.and 05050504
-llvm.hexagon.S2.asr.i.p.nac 05050504
-llvm.hexagon.S2.asr.i.p.or 05050504
-llvm.hexagon.S2.asr.i.p.rnd 050504
-llvm.hexagon.S2.asr.i.p.rnd.goodsyntax 050504
-llvm.hexagon.S2.asr.i.r 040404
-llvm.hexagon.S2.asr.i.r.acc 04040404
-llvm.hexagon.S2.asr.i.r.and 04040404
-llvm.hexagon.S2.asr.i.r.nac 04040404
-llvm.hexagon.S2.asr.i.r.or 04040404
-llvm.hexagon.S2.asr.i.r.rnd 040404
-llvm.hexagon.S2.asr.i.r.rnd.goodsyntax 040404
-llvm.hexagon.S2.asr.i.svw.trun 040504
-llvm.hexagon.S2.asr.i.vh 050504
-llvm.hexagon.S2.asr.i.vw 050504
+llvm.hexagon.S2.asr.i.p 050504 2
+llvm.hexagon.S2.asr.i.p.acc 05050504 4
+llvm.hexagon.S2.asr.i.p.and 05050504 4
+llvm.hexagon.S2.asr.i.p.nac 05050504 4
+llvm.hexagon.S2.asr.i.p.or 05050504 4
+llvm.hexagon.S2.asr.i.p.rnd 050504 2
+llvm.hexagon.S2.asr.i.p.rnd.goodsyntax 050504 2
+llvm.hexagon.S2.asr.i.r 040404 2
+llvm.hexagon.S2.asr.i.r.acc 04040404 4
+llvm.hexagon.S2.asr.i.r.and 04040404 4
+llvm.hexagon.S2.asr.i.r.nac 04040404 4
+llvm.hexagon.S2.asr.i.r.or 04040404 4
+llvm.hexagon.S2.asr.i.r.rnd 040404 2
+llvm.hexagon.S2.asr.i.r.rnd.goodsyntax 040404 2
+llvm.hexagon.S2.asr.i.svw.trun 040504 2
+llvm.hexagon.S2.asr.i.vh 050504 2
+llvm.hexagon.S2.asr.i.vw 050504 2
 llvm.hexagon.S2.asr.r.p 050504
 llvm.hexagon.S2.asr.r.p.acc 05050504
 llvm.hexagon.S2.asr.r.p.and 05050504
@@ -4708,20 +4710,20 @@ llvm.hexagon.S2.cl1p 0405
 llvm.hexagon.S2.clb 0404
 llvm.hexagon.S2.clbnorm 0404
 llvm.hexagon.S2.clbp 0405
-llvm.hexagon.S2.clrbit.i 040404
+llvm.hexagon.S2.clrbit.i 040404 2
 llvm.hexagon.S2.clrbit.r 040404
 llvm.hexagon.S2.ct0 0404
 llvm.hexagon.S2.ct0p 0405
 llvm.hexagon.S2.ct1 0404
 llvm.hexagon.S2.ct1p 0405
 llvm.hexagon.S2.deinterleave 0505
-llvm.hexagon.S2.extractu 04040404
+llvm.hexagon.S2.extractu 04040404 6
 llvm.hexagon.S2.extractu.rp 040405
-llvm.hexagon.S2.extractup 05050404
+llvm.hexagon.S2.extractup 05050404 6
 llvm.hexagon.S2.extractup.rp 050505
-llvm.hexagon.S2.insert 0404040404
+llvm.hexagon.S2.insert 0404040404 c
 llvm.hexagon.S2.insert.rp 04040405
-llvm.hexagon.S2.insertp 0505050404
+llvm.hexagon.S2.insertp 0505050404 c
 llvm.hexagon.S2.insertp.rp 05050505
 llvm.hexagon.S2.interleave 0505
 llvm.hexagon.S2.lfsp 050505
@@ -4738,20 +4740,20 @@ llvm.hexagon.S2.lsl.r.r.nac 04040404
 llvm.hexagon.S2.lsl.r.r.or 04040404
 llvm.hexagon.S2.lsl.r.vh 050504
 llvm.hexagon.S2.lsl.r.vw 050504
-llvm.hexagon.S2.lsr.i.p 050504
-llvm.hexagon.S2.lsr.i.p.acc 05050504
-llvm.hexagon.S2.lsr.i.p.and 05050504
-llvm.hexagon.S2.lsr.i.p.nac 05050504
-llvm.hexagon.S2.lsr.i.p.or 05050504
-llvm.hexagon.S2.lsr.i.p.xacc 05050504
-llvm.hexagon.S2.lsr.i.r 040404
-llvm.hexagon.S2.lsr.i.r.acc 04040404
-llvm.hexagon.S2.lsr.i.r.and 04040404
-llvm.hexagon.S2.lsr.i.r.nac 04040404
-llvm.hexagon.S2.lsr.i.r.or 04040404
-llvm.hexagon.S2.lsr.i.r.xacc 04040404
-llvm.hexagon.S2.lsr.i.vh 050504
-llvm.hexagon.S2.lsr.i.vw 050504
+llvm.hexagon.S2.lsr.i.p 050504 2
+llvm.hexagon.S2.lsr.i.p.acc 05050504 4
+llvm.hexagon.S2.lsr.i.p.and 05050504 4
+llvm.hexagon.S2.lsr.i.p.nac 05050504 4
+llvm.hexagon.S2.lsr.i.p.or 05050504 4
+llvm.hexagon.S2.lsr.i.p.xacc 05050504 4
+llvm.hexagon.S2.lsr.i.r 040404 2
+llvm.hexagon.S2.lsr.i.r.acc 04040404 4
+llvm.hexagon.S2.lsr.i.r.and 04040404 4
+llvm.hexagon.S2.lsr.i.r.nac 04040404 4
+llvm.hexagon.S2.lsr.i.r.or 04040404 4
+llvm.hexagon.S2.lsr.i.r.xacc 04040404 4
+llvm.hexagon.S2.lsr.i.vh 050504 2
+llvm.hexagon.S2.lsr.i.vw 050504 2
 llvm.hexagon.S2.lsr.r.p 050504
 llvm.hexagon.S2.lsr.r.p.acc 05050504
 llvm.hexagon.S2.lsr.r.p.and 05050504
@@ -4765,10 +4767,10 @@ llvm.hexagon.S2.lsr.r.r.nac 04040404
 llvm.hexagon.S2.lsr.r.r.or 04040404
 llvm.hexagon.S2.lsr.r.vh 050504
 llvm.hexagon.S2.lsr.r.vw 050504
-llvm.hexagon.S2.mask 040404
+llvm.hexagon.S2.mask 040404 3
 llvm.hexagon.S2.packhl 050404
 llvm.hexagon.S2.parityp 040505
-llvm.hexagon.S2.setbit.i 040404
+llvm.hexagon.S2.setbit.i 040404 2
 llvm.hexagon.S2.setbit.r 040404
 llvm.hexagon.S2.shuffeb 050505
 llvm.hexagon.S2.shuffeh 050505
@@ -4792,15 +4794,15 @@ llvm.hexagon.S2.storeri.pcr 0e0e04040e
 llvm.hexagon.S2.storew.locked 040e04
 llvm.hexagon.S2.svsathb 0404
 llvm.hexagon.S2.svsathub 0404
-llvm.hexagon.S2.tableidxb.goodsyntax 0404040404
-llvm.hexagon.S2.tableidxd.goodsyntax 0404040404
-llvm.hexagon.S2.tableidxh.goodsyntax 0404040404
-llvm.hexagon.S2.tableidxw.goodsyntax 0404040404
-llvm.hexagon.S2.togglebit.i 040404
+llvm.hexagon.S2.tableidxb.goodsyntax 0404040404 c
+llvm.hexagon.S2.tableidxd.goodsyntax 0404040404 c
+llvm.hexagon.S2.tableidxh.goodsyntax 0404040404 c
+llvm.hexagon.S2.tableidxw.goodsyntax 0404040404 c
+llvm.hexagon.S2.togglebit.i 040404 2
 llvm.hexagon.S2.togglebit.r 040404
-llvm.hexagon.S2.tstbit.i 040404
+llvm.hexagon.S2.tstbit.i 040404 2
 llvm.hexagon.S2.tstbit.r 040404
-llvm.hexagon.S2.valignib 05050504
+llvm.hexagon.S2.valignib 05050504 4
 llvm.hexagon.S2.valignrb 05050504
 llvm.hexagon.S2.vcnegh 050504
 llvm.hexagon.S2.vcrotate 050504
@@ -4817,7 +4819,7 @@ llvm.hexagon.S2.vsatwuh 0405
 llvm.hexagon.S2.vsatwuh.nopack 0505
 llvm.hexagon.S2.vsplatrb 0404
 llvm.hexagon.S2.vsplatrh 0504
-llvm.hexagon.S2.vspliceib 05050504
+llvm.hexagon.S2.vspliceib 05050504 4
 llvm.hexagon.S2.vsplicerb 05050504
 llvm.hexagon.S2.vsxtbh 0504
 llvm.hexagon.S2.vsxthw 0504
@@ -4827,55 +4829,55 @@ llvm.hexagon.S2.vtrunohb 0405
 llvm.hexagon.S2.vtrunowh 050505
 llvm.hexagon.S2.vzxtbh 0504
 llvm.hexagon.S2.vzxthw 0504
-llvm.hexagon.S4.addaddi 04040404
-llvm.hexagon.S4.addi.asl.ri 04040404
-llvm.hexagon.S4.addi.lsr.ri 04040404
-llvm.hexagon.S4.andi.asl.ri 04040404
-llvm.hexagon.S4.andi.lsr.ri 04040404
-llvm.hexagon.S4.clbaddi 040404
-llvm.hexagon.S4.clbpaddi 040504
+llvm.hexagon.S4.addaddi 04040404 4
+llvm.hexagon.S4.addi.asl.ri 04040404 5
+llvm.hexagon.S4.addi.lsr.ri 04040404 5
+llvm.hexagon.S4.andi.asl.ri 04040404 5
+llvm.hexagon.S4.andi.lsr.ri 04040404 5
+llvm.hexagon.S4.clbaddi 040404 2
+llvm.hexagon.S4.clbpaddi 040504 2
 llvm.hexagon.S4.clbpnorm 0405
-llvm.hexagon.S4.extract 04040404
+llvm.hexagon.S4.extract 04040404 6
 llvm.hexagon.S4.extract.rp 040405
-llvm.hexagon.S4.extractp 05050404
+llvm.hexagon.S4.extractp 05050404 6
 llvm.hexagon.S4.extractp.rp 050505
-llvm.hexagon.S4.lsli 040404
-llvm.hexagon.S4.ntstbit.i 040404
+llvm.hexagon.S4.lsli 040404 1
+llvm.hexagon.S4.ntstbit.i 040404 2
 llvm.hexagon.S4.ntstbit.r 040404
-llvm.hexagon.S4.or.andi 04040404
-llvm.hexagon.S4.or.andix 04040404
-llvm.hexagon.S4.or.ori 04040404
-llvm.hexagon.S4.ori.asl.ri 04040404
-llvm.hexagon.S4.ori.lsr.ri 04040404
+llvm.hexagon.S4.or.andi 04040404 4
+llvm.hexagon.S4.or.andix 04040404 4
+llvm.hexagon.S4.or.ori 04040404 4
+llvm.hexagon.S4.ori.asl.ri 04040404 5
+llvm.hexagon.S4.ori.lsr.ri 04040404 5
 llvm.hexagon.S4.parity 040404
 llvm.hexagon.S4.stored.locked 040e05
-llvm.hexagon.S4.subaddi 04040404
-llvm.hexagon.S4.subi.asl.ri 04040404
-llvm.hexagon.S4.subi.lsr.ri 04040404
-llvm.hexagon.S4.vrcrotate 05050404
-llvm.hexagon.S4.vrcrotate.acc 0505050404
+llvm.hexagon.S4.subaddi 04040404 2
+llvm.hexagon.S4.subi.asl.ri 04040404 5
+llvm.hexagon.S4.subi.lsr.ri 04040404 5
+llvm.hexagon.S4.vrcrotate 05050404 4
+llvm.hexagon.S4.vrcrotate.acc 0505050404 8
 llvm.hexagon.S4.vxaddsubh 050505
 llvm.hexagon.S4.vxaddsubhr 050505
 llvm.hexagon.S4.vxaddsubw 050505
 llvm.hexagon.S4.vxsubaddh 050505
 llvm.hexagon.S4.vxsubaddhr 050505
 llvm.hexagon.S4.vxsubaddw 050505
-llvm.hexagon.S5.asrhub.rnd.sat.goodsyntax 040504
-llvm.hexagon.S5.asrhub.sat 040504
+llvm.hexagon.S5.asrhub.rnd.sat.goodsyntax 040504 2
+llvm.hexagon.S5.asrhub.sat 040504 2
 llvm.hexagon.S5.popcountp 0405
-llvm.hexagon.S5.vasrhrnd.goodsyntax 050504
-llvm.hexagon.S6.rol.i.p 050504
-llvm.hexagon.S6.rol.i.p.acc 05050504
-llvm.hexagon.S6.rol.i.p.and 05050504
-llvm.hexagon.S6.rol.i.p.nac 05050504
-llvm.hexagon.S6.rol.i.p.or 05050504
-llvm.hexagon.S6.rol.i.p.xacc 05050504
-llvm.hexagon.S6.rol.i.r 040404
-llvm.hexagon.S6.rol.i.r.acc 04040404
-llvm.hexagon.S6.rol.i.r.and 04040404
-llvm.hexagon.S6.rol.i.r.nac 04040404
-llvm.hexagon.S6.rol.i.r.or 04040404
-llvm.hexagon.S6.rol.i.r.xacc 04040404
+llvm.hexagon.S5.vasrhrnd.goodsyntax 050504 2
+llvm.hexagon.S6.rol.i.p 050504 2
+llvm.hexagon.S6.rol.i.p.acc 05050504 4
+llvm.hexagon.S6.rol.i.p.and 05050504 4
+llvm.hexagon.S6.rol.i.p.nac 05050504 4
+llvm.hexagon.S6.rol.i.p.or 05050504 4
+llvm.hexagon.S6.rol.i.p.xacc 05050504 4
+llvm.hexagon.S6.rol.i.r 040404 2
+llvm.hexagon.S6.rol.i.r.acc 04040404 4
+llvm.hexagon.S6.rol.i.r.and 04040404 4
+llvm.hexagon.S6.rol.i.r.nac 04040404 4
+llvm.hexagon.S6.rol.i.r.or 04040404 4
+llvm.hexagon.S6.rol.i.r.xacc 04040404 4
 llvm.hexagon.S6.vsplatrbp 0504
 llvm.hexagon.S6.vtrunehb.ppp 050505
 llvm.hexagon.S6.vtrunohb.ppp 050505
@@ -4919,78 +4921,78 @@ llvm.hexagon.V6.shuffeqh 100110011001
 llvm.hexagon.V6.shuffeqh.128B 270127012701
 llvm.hexagon.V6.shuffeqw 100110011001
 llvm.hexagon.V6.shuffeqw.128B 270127012701
-llvm.hexagon.V6.v6mpyhubs10 0d040d040d0404
-llvm.hexagon.V6.v6mpyhubs10.128B 10041004100404
-llvm.hexagon.V6.v6mpyhubs10.vxx 0d040d040d040d0404
-llvm.hexagon.V6.v6mpyhubs10.vxx.128B 100410041004100404
-llvm.hexagon.V6.v6mpyvubs10 0d040d040d0404
-llvm.hexagon.V6.v6mpyvubs10.128B 10041004100404
-llvm.hexagon.V6.v6mpyvubs10.vxx 0d040d040d040d0404
-llvm.hexagon.V6.v6mpyvubs10.vxx.128B 100410041004100404
-llvm.hexagon.V6.vL32b.npred.ai 0c04010e04
-llvm.hexagon.V6.vL32b.npred.ai.128B 0d04010e04
-llvm.hexagon.V6.vL32b.npred.pi 15000c040e010e04
-llvm.hexagon.V6.vL32b.npred.pi.128B 15000d040e010e04
+llvm.hexagon.V6.v6mpyhubs10 0d040d040d0404 4
+llvm.hexagon.V6.v6mpyhubs10.128B 10041004100404 4
+llvm.hexagon.V6.v6mpyhubs10.vxx 0d040d040d040d0404 8
+llvm.hexagon.V6.v6mpyhubs10.vxx.128B 100410041004100404 8
+llvm.hexagon.V6.v6mpyvubs10 0d040d040d0404 4
+llvm.hexagon.V6.v6mpyvubs10.128B 10041004100404 4
+llvm.hexagon.V6.v6mpyvubs10.vxx 0d040d040d040d0404 8
+llvm.hexagon.V6.v6mpyvubs10.vxx.128B 100410041004100404 8
+llvm.hexagon.V6.vL32b.npred.ai 0c04010e04 4
+llvm.hexagon.V6.vL32b.npred.ai.128B 0d04010e04 4
+llvm.hexagon.V6.vL32b.npred.pi 15000c040e010e04 4
+llvm.hexagon.V6.vL32b.npred.pi.128B 15000d040e010e04 4
 llvm.hexagon.V6.vL32b.npred.ppu 15000c040e010e04
 llvm.hexagon.V6.vL32b.npred.ppu.128B 15000d040e010e04
-llvm.hexagon.V6.vL32b.nt.npred.ai 0c04010e04
-llvm.hexagon.V6.vL32b.nt.npred.ai.128B 0d04010e04
-llvm.hexagon.V6.vL32b.nt.npred.pi 15000c040e010e04
-llvm.hexagon.V6.vL32b.nt.npred.pi.128B 15000d040e010e04
+llvm.hexagon.V6.vL32b.nt.npred.ai 0c04010e04 4
+llvm.hexagon.V6.vL32b.nt.npred.ai.128B 0d04010e04 4
+llvm.hexagon.V6.vL32b.nt.npred.pi 15000c040e010e04 4
+llvm.hexagon.V6.vL32b.nt.npred.pi.128B 15000d040e010e04 4
 llvm.hexagon.V6.vL32b.nt.npred.ppu 15000c040e010e04
 llvm.hexagon.V6.vL32b.nt.npred.ppu.128B 15000d040e010e04
-llvm.hexagon.V6.vL32b.nt.pred.ai 0c04010e04
-llvm.hexagon.V6.vL32b.nt.pred.ai.128B 0d04010e04
-llvm.hexagon.V6.vL32b.nt.pred.pi 15000c040e010e04
-llvm.hexagon.V6.vL32b.nt.pred.pi.128B 15000d040e010e04
+llvm.hexagon.V6.vL32b.nt.pred.ai 0c04010e04 4
+llvm.hexagon.V6.vL32b.nt.pred.ai.128B 0d04010e04 4
+llvm.hexagon.V6.vL32b.nt.pred.pi 15000c040e010e04 4
+llvm.hexagon.V6.vL32b.nt.pred.pi.128B 15000d040e010e04 4
 llvm.hexagon.V6.vL32b.nt.pred.ppu 15000c040e010e04
 llvm.hexagon.V6.vL32b.nt.pred.ppu.128B 15000d040e010e04
-llvm.hexagon.V6.vL32b.pred.ai 0c04010e04
-llvm.hexagon.V6.vL32b.pred.ai.128B 0d04010e04
-llvm.hexagon.V6.vL32b.pred.pi 15000c040e010e04
-llvm.hexagon.V6.vL32b.pred.pi.128B 15000d040e010e04
+llvm.hexagon.V6.vL32b.pred.ai 0c04010e04 4
+llvm.hexagon.V6.vL32b.pred.ai.128B 0d04010e04 4
+llvm.hexagon.V6.vL32b.pred.pi 15000c040e010e04 4
+llvm.hexagon.V6.vL32b.pred.pi.128B 15000d040e010e04 4
 llvm.hexagon.V6.vL32b.pred.ppu 15000c040e010e04
 llvm.hexagon.V6.vL32b.pred.ppu.128B 15000d040e010e04
-llvm.hexagon.V6.vS32Ub.npred.ai 00010e040c04
-llvm.hexagon.V6.vS32Ub.npred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32Ub.npred.pi 0e010e040c04
-llvm.hexagon.V6.vS32Ub.npred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32Ub.npred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32Ub.npred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32Ub.npred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32Ub.npred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32Ub.npred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32Ub.npred.ppu.128B 0e010e040d04
-llvm.hexagon.V6.vS32Ub.pred.ai 00010e040c04
-llvm.hexagon.V6.vS32Ub.pred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32Ub.pred.pi 0e010e040c04
-llvm.hexagon.V6.vS32Ub.pred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32Ub.pred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32Ub.pred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32Ub.pred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32Ub.pred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32Ub.pred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32Ub.pred.ppu.128B 0e010e040d04
-llvm.hexagon.V6.vS32b.npred.ai 00010e040c04
-llvm.hexagon.V6.vS32b.npred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32b.npred.pi 0e010e040c04
-llvm.hexagon.V6.vS32b.npred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32b.npred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32b.npred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32b.npred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32b.npred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32b.npred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32b.npred.ppu.128B 0e010e040d04
 llvm.hexagon.V6.vS32b.nqpred.ai 0010010e0c04
 llvm.hexagon.V6.vS32b.nqpred.ai.128B 0027010e0d04
-llvm.hexagon.V6.vS32b.nt.npred.ai 00010e040c04
-llvm.hexagon.V6.vS32b.nt.npred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32b.nt.npred.pi 0e010e040c04
-llvm.hexagon.V6.vS32b.nt.npred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32b.nt.npred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32b.nt.npred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32b.nt.npred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32b.nt.npred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32b.nt.npred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32b.nt.npred.ppu.128B 0e010e040d04
 llvm.hexagon.V6.vS32b.nt.nqpred.ai 0010010e0c04
 llvm.hexagon.V6.vS32b.nt.nqpred.ai.128B 0027010e0d04
-llvm.hexagon.V6.vS32b.nt.pred.ai 00010e040c04
-llvm.hexagon.V6.vS32b.nt.pred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32b.nt.pred.pi 0e010e040c04
-llvm.hexagon.V6.vS32b.nt.pred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32b.nt.pred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32b.nt.pred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32b.nt.pred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32b.nt.pred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32b.nt.pred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32b.nt.pred.ppu.128B 0e010e040d04
 llvm.hexagon.V6.vS32b.nt.qpred.ai 0010010e0c04
 llvm.hexagon.V6.vS32b.nt.qpred.ai.128B 0027010e0d04
-llvm.hexagon.V6.vS32b.pred.ai 00010e040c04
-llvm.hexagon.V6.vS32b.pred.ai.128B 00010e040d04
-llvm.hexagon.V6.vS32b.pred.pi 0e010e040c04
-llvm.hexagon.V6.vS32b.pred.pi.128B 0e010e040d04
+llvm.hexagon.V6.vS32b.pred.ai 00010e040c04 4
+llvm.hexagon.V6.vS32b.pred.ai.128B 00010e040d04 4
+llvm.hexagon.V6.vS32b.pred.pi 0e010e040c04 4
+llvm.hexagon.V6.vS32b.pred.pi.128B 0e010e040d04 4
 llvm.hexagon.V6.vS32b.pred.ppu 0e010e040c04
 llvm.hexagon.V6.vS32b.pred.ppu.128B 0e010e040d04
 llvm.hexagon.V6.vS32b.qpred.ai 0010010e0c04
@@ -5127,8 +5129,8 @@ llvm.hexagon.V6.valign4 0c040c040c0404
 llvm.hexagon.V6.valign4.128B 0d040d040d0404
 llvm.hexagon.V6.valignb 0c040c040c0404
 llvm.hexagon.V6.valignb.128B 0d040d040d0404
-llvm.hexagon.V6.valignbi 0c040c040c0404
-llvm.hexagon.V6.valignbi.128B 0d040d040d0404
+llvm.hexagon.V6.valignbi 0c040c040c0404 4
+llvm.hexagon.V6.valignbi.128B 0d040d040d0404 4
 llvm.hexagon.V6.vand 0c040c040c04
 llvm.hexagon.V6.vand.128B 0d040d040d04
 llvm.hexagon.V6.vandnqrt 0c04100104
@@ -5521,8 +5523,8 @@ llvm.hexagon.V6.vinsertwr 0c040c0404
 llvm.hexagon.V6.vinsertwr.128B 0d040d0404
 llvm.hexagon.V6.vlalignb 0c040c040c0404
 llvm.hexagon.V6.vlalignb.128B 0d040d040d0404
-llvm.hexagon.V6.vlalignbi 0c040c040c0404
-llvm.hexagon.V6.vlalignbi.128B 0d040d040d0404
+llvm.hexagon.V6.vlalignbi 0c040c040c0404 4
+llvm.hexagon.V6.vlalignbi.128B 0d040d040d0404 4
 llvm.hexagon.V6.vlsrb 0c040c0404
 llvm.hexagon.V6.vlsrb.128B 0d040d0404
 llvm.hexagon.V6.vlsrh 0c040c0404
@@ -5541,20 +5543,20 @@ llvm.hexagon.V6.vlutvvb.nm 0c040c040c0404
 llvm.hexagon.V6.vlutvvb.nm.128B 0d040d040d0404
 llvm.hexagon.V6.vlutvvb.oracc 0c040c040c040c0404
 llvm.hexagon.V6.vlutvvb.oracc.128B 0d040d040d040d0404
-llvm.hexagon.V6.vlutvvb.oracci 0c040c040c040c0404
-llvm.hexagon.V6.vlutvvb.oracci.128B 0d040d040d040d0404
-llvm.hexagon.V6.vlutvvbi 0c040c040c0404
-llvm.hexagon.V6.vlutvvbi.128B 0d040d040d0404
+llvm.hexagon.V6.vlutvvb.oracci 0c040c040c040c0404 8
+llvm.hexagon.V6.vlutvvb.oracci.128B 0d040d040d040d0404 8
+llvm.hexagon.V6.vlutvvbi 0c040c040c0404 4
+llvm.hexagon.V6.vlutvvbi.128B 0d040d040d0404 4
 llvm.hexagon.V6.vlutvwh 0d040c040c0404
 llvm.hexagon.V6.vlutvwh.128B 10040d040d0404
 llvm.hexagon.V6.vlutvwh.nm 0d040c040c0404
 llvm.hexagon.V6.vlutvwh.nm.128B 10040d040d0404
 llvm.hexagon.V6.vlutvwh.oracc 0d040d040c040c0404
 llvm.hexagon.V6.vlutvwh.oracc.128B 100410040d040d0404
-llvm.hexagon.V6.vlutvwh.oracci 0d040d040c040c0404
-llvm.hexagon.V6.vlutvwh.oracci.128B 100410040d040d0404
-llvm.hexagon.V6.vlutvwhi 0d040c040c0404
-llvm.hexagon.V6.vlutvwhi.128B 10040d040d0404
+llvm.hexagon.V6.vlutvwh.oracci 0d040d040c040c0404 8
+llvm.hexagon.V6.vlutvwh.oracci.128B 100410040d040d0404 8
+llvm.hexagon.V6.vlutvwhi 0d040c040c0404 4
+llvm.hexagon.V6.vlutvwhi.128B 10040d040d0404 4
 llvm.hexagon.V6.vmaskedstorenq 0010010e0c04
 llvm.hexagon.V6.vmaskedstorenq.128B 0027010e0d04
 llvm.hexagon.V6.vmaskedstorentnq 0010010e0c04
@@ -5827,10 +5829,10 @@ llvm.hexagon.V6.vrmpybus 0c040c0404
 llvm.hexagon.V6.vrmpybus.128B 0d040d0404
 llvm.hexagon.V6.vrmpybus.acc 0c040c040c0404
 llvm.hexagon.V6.vrmpybus.acc.128B 0d040d040d0404
-llvm.hexagon.V6.vrmpybusi 0d040d040404
-llvm.hexagon.V6.vrmpybusi.128B 100410040404
-llvm.hexagon.V6.vrmpybusi.acc 0d040d040d040404
-llvm.hexagon.V6.vrmpybusi.acc.128B 1004100410040404
+llvm.hexagon.V6.vrmpybusi 0d040d040404 4
+llvm.hexagon.V6.vrmpybusi.128B 100410040404 4
+llvm.hexagon.V6.vrmpybusi.acc 0d040d040d040404 8
+llvm.hexagon.V6.vrmpybusi.acc.128B 1004100410040404 8
 llvm.hexagon.V6.vrmpybusv 0c040c040c04
 llvm.hexagon.V6.vrmpybusv.128B 0d040d040d04
 llvm.hexagon.V6.vrmpybusv.acc 0c040c040c040c04
@@ -5847,10 +5849,10 @@ llvm.hexagon.V6.vrmpyub.rtt 0d040c0405
 llvm.hexagon.V6.vrmpyub.rtt.128B 10040d0405
 llvm.hexagon.V6.vrmpyub.rtt.acc 0d040d040c0405
 llvm.hexagon.V6.vrmpyub.rtt.acc.128B 100410040d0405
-llvm.hexagon.V6.vrmpyubi 0d040d040404
-llvm.hexagon.V6.vrmpyubi.128B 100410040404
-llvm.hexagon.V6.vrmpyubi.acc 0d040d040d040404
-llvm.hexagon.V6.vrmpyubi.acc.128B 1004100410040404
+llvm.hexagon.V6.vrmpyubi 0d040d040404 4
+llvm.hexagon.V6.vrmpyubi.128B 100410040404 4
+llvm.hexagon.V6.vrmpyubi.acc 0d040d040d040404 8
+llvm.hexagon.V6.vrmpyubi.acc.128B 1004100410040404 8
 llvm.hexagon.V6.vrmpyubv 0c040c040c04
 llvm.hexagon.V6.vrmpyubv.128B 0d040d040d04
 llvm.hexagon.V6.vrmpyubv.acc 0c040c040c040c04
@@ -5871,10 +5873,10 @@ llvm.hexagon.V6.vroundwh 0c040c040c04
 llvm.hexagon.V6.vroundwh.128B 0d040d040d04
 llvm.hexagon.V6.vroundwuh 0c040c040c04
 llvm.hexagon.V6.vroundwuh.128B 0d040d040d04
-llvm.hexagon.V6.vrsadubi 0d040d040404
-llvm.hexagon.V6.vrsadubi.128B 100410040404
-llvm.hexagon.V6.vrsadubi.acc 0d040d040d040404
-llvm.hexagon.V6.vrsadubi.acc.128B 1004100410040404
+llvm.hexagon.V6.vrsadubi 0d040d040404 4
+llvm.hexagon.V6.vrsadubi.128B 100410040404 4
+llvm.hexagon.V6.vrsadubi.acc 0d040d040d040404 8
+llvm.hexagon.V6.vrsadubi.acc.128B 1004100410040404 8
 llvm.hexagon.V6.vsatdw 0c040c040c04
 llvm.hexagon.V6.vsatdw.128B 0d040d040d04
 llvm.hexagon.V6.vsathub 0c040c040c04
@@ -6054,25 +6056,25 @@ llvm.hexagon.Y6.dmpoll 04
 llvm.hexagon.Y6.dmresume 000e
 llvm.hexagon.Y6.dmstart 000e
 llvm.hexagon.Y6.dmwait 04
-llvm.hexagon.circ.ldb 0e0e0e0404
-llvm.hexagon.circ.ldd 0e0e0e0404
-llvm.hexagon.circ.ldh 0e0e0e0404
-llvm.hexagon.circ.ldub 0e0e0e0404
-llvm.hexagon.circ.lduh 0e0e0e0404
-llvm.hexagon.circ.ldw 0e0e0e0404
-llvm.hexagon.circ.stb 0e0e040404
-llvm.hexagon.circ.std 0e0e050404
-llvm.hexagon.circ.sth 0e0e040404
-llvm.hexagon.circ.sthhi 0e0e040404
-llvm.hexagon.circ.stw 0e0e040404
+llvm.hexagon.circ.ldb 0e0e0e0404 8
+llvm.hexagon.circ.ldd 0e0e0e0404 8
+llvm.hexagon.circ.ldh 0e0e0e0404 8
+llvm.hexagon.circ.ldub 0e0e0e0404 8
+llvm.hexagon.circ.lduh 0e0e0e0404 8
+llvm.hexagon.circ.ldw 0e0e0e0404 8
+llvm.hexagon.circ.stb 0e0e040404 8
+llvm.hexagon.circ.std 0e0e050404 8
+llvm.hexagon.circ.sth 0e0e040404 8
+llvm.hexagon.circ.sthhi 0e0e040404 8
+llvm.hexagon.circ.stw 0e0e040404 8
 llvm.hexagon.instrprof.custom 000e04
 llvm.hexagon.prefetch 000e
 llvm.hexagon.vmemcpy 000e0e04
 llvm.hexagon.vmemset 000e0404
-llvm.hwasan.check.memaccess 000e0e04
-llvm.hwasan.check.memaccess.fixedshadow 000e0405
-llvm.hwasan.check.memaccess.shortgranules 000e0e04
-llvm.hwasan.check.memaccess.shortgranules.fixedshadow 000e0405
+llvm.hwasan.check.memaccess 000e0e04 4
+llvm.hwasan.check.memaccess.fixedshadow 000e0405 6
+llvm.hwasan.check.memaccess.shortgranules 000e0e04 4
+llvm.hwasan.check.memaccess.shortgranules.fixedshadow 000e0405 6
 llvm.icall.branch.funnel 001a
 llvm.init.trampoline 000e0e0e
 llvm.instrprof.callsite 000e0504040e
@@ -6083,10 +6085,10 @@ llvm.instrprof.mcdc.parameters 000e0504
 llvm.instrprof.mcdc.tvbitmap.update 000e05040e
 llvm.instrprof.timestamp 000e050404
 llvm.instrprof.value.profile 000e05050404
-llvm.invariant.end* 000e050f04
-llvm.invariant.start* 0e050f04
+llvm.invariant.end* 000e050f04 2
+llvm.invariant.start* 0e050f04 1
 llvm.is.constant* 010f
-llvm.is.fpclass* 1c02010f0204
+llvm.is.fpclass* 1c02010f0204 2
 llvm.launder.invariant.group* 0f040f07
 llvm.ldexp* 0f020f070f09
 llvm.lifetime.end* 000f04
@@ -6096,15 +6098,15 @@ llvm.llround* 0f010f0a
 llvm.load.relative* 0e0e0f01
 llvm.localaddress 0e
 llvm.localescape 001a
-llvm.localrecover 0e0e0e04
+llvm.localrecover 0e0e0e04 4
 llvm.log* 0f020f07
 llvm.log10* 0f020f07
 llvm.log2* 0f020f07
 llvm.loongarch.asrtgt.d 000505
 llvm.loongarch.asrtle.d 000505
-llvm.loongarch.break 0004
-llvm.loongarch.cacop.d 00050505
-llvm.loongarch.cacop.w 00040404
+llvm.loongarch.break 0004 1
+llvm.loongarch.cacop.d 00050505 5
+llvm.loongarch.cacop.w 00040404 5
 llvm.loongarch.cpucfg 0404
 llvm.loongarch.crc.w.b.w 040404
 llvm.loongarch.crc.w.d.w 040504
@@ -6114,18 +6116,18 @@ llvm.loongarch.crcc.w.b.w 040404
 llvm.loongarch.crcc.w.d.w 040504
 llvm.loongarch.crcc.w.h.w 040404
 llvm.loongarch.crcc.w.w.w 040404
-llvm.loongarch.csrrd.d 0504
-llvm.loongarch.csrrd.w 0404
-llvm.loongarch.csrwr.d 050504
-llvm.loongarch.csrwr.w 040404
-llvm.loongarch.csrxchg.d 05050504
-llvm.loongarch.csrxchg.w 04040404
-llvm.loongarch.dbar 0004
+llvm.loongarch.csrrd.d 0504 1
+llvm.loongarch.csrrd.w 0404 1
+llvm.loongarch.csrwr.d 050504 2
+llvm.loongarch.csrwr.w 040404 2
+llvm.loongarch.csrxchg.d 05050504 4
+llvm.loongarch.csrxchg.w 04040404 4
+llvm.loongarch.dbar 0004 1
 llvm.loongarch.frecipe.d 0808
 llvm.loongarch.frecipe.s 0707
 llvm.loongarch.frsqrte.d 0808
 llvm.loongarch.frsqrte.s 0707
-llvm.loongarch.ibar 0004
+llvm.loongarch.ibar 0004 1
 llvm.loongarch.iocsrrd.b 0404
 llvm.loongarch.iocsrrd.d 0504
 llvm.loongarch.iocsrrd.h 0404
@@ -6191,10 +6193,10 @@ llvm.loongarch.lasx.xvadda.b 0d020d020d02
 llvm.loongarch.lasx.xvadda.d 0a050a050a05
 llvm.loongarch.lasx.xvadda.h 0c030c030c03
 llvm.loongarch.lasx.xvadda.w 0b040b040b04
-llvm.loongarch.lasx.xvaddi.bu 0d020d0204
-llvm.loongarch.lasx.xvaddi.du 0a050a0504
-llvm.loongarch.lasx.xvaddi.hu 0c030c0304
-llvm.loongarch.lasx.xvaddi.wu 0b040b0404
+llvm.loongarch.lasx.xvaddi.bu 0d020d0204 2
+llvm.loongarch.lasx.xvaddi.du 0a050a0504 2
+llvm.loongarch.lasx.xvaddi.hu 0c030c0304 2
+llvm.loongarch.lasx.xvaddi.wu 0b040b0404 2
 llvm.loongarch.lasx.xvaddwev.d.w 0a050b040b04
 llvm.loongarch.lasx.xvaddwev.d.wu 0a050b040b04
 llvm.loongarch.lasx.xvaddwev.d.wu.w 0a050b040b04
@@ -6220,7 +6222,7 @@ llvm.loongarch.lasx.xvaddwod.w.h 0b040c030c03
 llvm.loongarch.lasx.xvaddwod.w.hu 0b040c030c03
 llvm.loongarch.lasx.xvaddwod.w.hu.h 0b040c030c03
 llvm.loongarch.lasx.xvand.v 0d020d020d02
-llvm.loongarch.lasx.xvandi.b 0d020d0204
+llvm.loongarch.lasx.xvandi.b 0d020d0204 2
 llvm.loongarch.lasx.xvandn.v 0d020d020d02
 llvm.loongarch.lasx.xvavg.b 0d020d020d02
 llvm.loongarch.lasx.xvavg.bu 0d020d020d02
@@ -6242,30 +6244,30 @@ llvm.loongarch.lasx.xvbitclr.b 0d020d020d02
 llvm.loongarch.lasx.xvbitclr.d 0a050a050a05
 llvm.loongarch.lasx.xvbitclr.h 0c030c030c03
 llvm.loongarch.lasx.xvbitclr.w 0b040b040b04
-llvm.loongarch.lasx.xvbitclri.b 0d020d0204
-llvm.loongarch.lasx.xvbitclri.d 0a050a0504
-llvm.loongarch.lasx.xvbitclri.h 0c030c0304
-llvm.loongarch.lasx.xvbitclri.w 0b040b0404
+llvm.loongarch.lasx.xvbitclri.b 0d020d0204 2
+llvm.loongarch.lasx.xvbitclri.d 0a050a0504 2
+llvm.loongarch.lasx.xvbitclri.h 0c030c0304 2
+llvm.loongarch.lasx.xvbitclri.w 0b040b0404 2
 llvm.loongarch.lasx.xvbitrev.b 0d020d020d02
 llvm.loongarch.lasx.xvbitrev.d 0a050a050a05
 llvm.loongarch.lasx.xvbitrev.h 0c030c030c03
 llvm.loongarch.lasx.xvbitrev.w 0b040b040b04
-llvm.loongarch.lasx.xvbitrevi.b 0d020d0204
-llvm.loongarch.lasx.xvbitrevi.d 0a050a0504
-llvm.loongarch.lasx.xvbitrevi.h 0c030c0304
-llvm.loongarch.lasx.xvbitrevi.w 0b040b0404
+llvm.loongarch.lasx.xvbitrevi.b 0d020d0204 2
+llvm.loongarch.lasx.xvbitrevi.d 0a050a0504 2
+llvm.loongarch.lasx.xvbitrevi.h 0c030c0304 2
+llvm.loongarch.lasx.xvbitrevi.w 0b040b0404 2
 llvm.loongarch.lasx.xvbitsel.v 0d020d020d020d02
-llvm.loongarch.lasx.xvbitseli.b 0d020d020d0204
+llvm.loongarch.lasx.xvbitseli.b 0d020d020d0204 4
 llvm.loongarch.lasx.xvbitset.b 0d020d020d02
 llvm.loongarch.lasx.xvbitset.d 0a050a050a05
 llvm.loongarch.lasx.xvbitset.h 0c030c030c03
 llvm.loongarch.lasx.xvbitset.w 0b040b040b04
-llvm.loongarch.lasx.xvbitseti.b 0d020d0204
-llvm.loongarch.lasx.xvbitseti.d 0a050a0504
-llvm.loongarch.lasx.xvbitseti.h 0c030c0304
-llvm.loongarch.lasx.xvbitseti.w 0b040b0404
-llvm.loongarch.lasx.xvbsll.v 0d020d0204
-llvm.loongarch.lasx.xvbsrl.v 0d020d0204
+llvm.loongarch.lasx.xvbitseti.b 0d020d0204 2
+llvm.loongarch.lasx.xvbitseti.d 0a050a0504 2
+llvm.loongarch.lasx.xvbitseti.h 0c030c0304 2
+llvm.loongarch.lasx.xvbitseti.w 0b040b0404 2
+llvm.loongarch.lasx.xvbsll.v 0d020d0204 2
+llvm.loongarch.lasx.xvbsrl.v 0d020d0204 2
 llvm.loongarch.lasx.xvclo.b 0d020d02
 llvm.loongarch.lasx.xvclo.d 0a050a05
 llvm.loongarch.lasx.xvclo.h 0c030c03
@@ -6292,10 +6294,10 @@ llvm.loongarch.lasx.xvexth.w.h 0b040c03
 llvm.loongarch.lasx.xvexth.wu.hu 0b040c03
 llvm.loongarch.lasx.xvextl.q.d 0a050a05
 llvm.loongarch.lasx.xvextl.qu.du 0a050a05
-llvm.loongarch.lasx.xvextrins.b 0d020d020d0204
-llvm.loongarch.lasx.xvextrins.d 0a050a050a0504
-llvm.loongarch.lasx.xvextrins.h 0c030c030c0304
-llvm.loongarch.lasx.xvextrins.w 0b040b040b0404
+llvm.loongarch.lasx.xvextrins.b 0d020d020d0204 4
+llvm.loongarch.lasx.xvextrins.d 0a050a050a0504 4
+llvm.loongarch.lasx.xvextrins.h 0c030c030c0304 4
+llvm.loongarch.lasx.xvextrins.w 0b040b040b0404 4
 llvm.loongarch.lasx.xvfadd.d 0a080a080a08
 llvm.loongarch.lasx.xvfadd.s 0b070b070b07
 llvm.loongarch.lasx.xvfclass.d 0a050a08
@@ -6399,8 +6401,8 @@ llvm.loongarch.lasx.xvfrsqrte.d 0a080a08
 llvm.loongarch.lasx.xvfrsqrte.s 0b070b07
 llvm.loongarch.lasx.xvfrstp.b 0d020d020d020d02
 llvm.loongarch.lasx.xvfrstp.h 0c030c030c030c03
-llvm.loongarch.lasx.xvfrstpi.b 0d020d020d0204
-llvm.loongarch.lasx.xvfrstpi.h 0c030c030c0304
+llvm.loongarch.lasx.xvfrstpi.b 0d020d020d0204 4
+llvm.loongarch.lasx.xvfrstpi.h 0c030c030c0304 4
 llvm.loongarch.lasx.xvfsqrt.d 0a080a08
 llvm.loongarch.lasx.xvfsqrt.s 0b070b07
 llvm.loongarch.lasx.xvfsub.d 0a080a080a08
@@ -6458,16 +6460,16 @@ llvm.loongarch.lasx.xvilvl.b 0d020d020d02
 llvm.loongarch.lasx.xvilvl.d 0a050a050a05
 llvm.loongarch.lasx.xvilvl.h 0c030c030c03
 llvm.loongarch.lasx.xvilvl.w 0b040b040b04
-llvm.loongarch.lasx.xvinsgr2vr.d 0a050a050504
-llvm.loongarch.lasx.xvinsgr2vr.w 0b040b040404
-llvm.loongarch.lasx.xvinsve0.d 0a050a050a0504
-llvm.loongarch.lasx.xvinsve0.w 0b040b040b0404
-llvm.loongarch.lasx.xvld 0d020e04
-llvm.loongarch.lasx.xvldi 0a0504
-llvm.loongarch.lasx.xvldrepl.b 0d020e04
-llvm.loongarch.lasx.xvldrepl.d 0a050e04
-llvm.loongarch.lasx.xvldrepl.h 0c030e04
-llvm.loongarch.lasx.xvldrepl.w 0b040e04
+llvm.loongarch.lasx.xvinsgr2vr.d 0a050a050504 4
+llvm.loongarch.lasx.xvinsgr2vr.w 0b040b040404 4
+llvm.loongarch.lasx.xvinsve0.d 0a050a050a0504 4
+llvm.loongarch.lasx.xvinsve0.w 0b040b040b0404 4
+llvm.loongarch.lasx.xvld 0d020e04 2
+llvm.loongarch.lasx.xvldi 0a0504 1
+llvm.loongarch.lasx.xvldrepl.b 0d020e04 2
+llvm.loongarch.lasx.xvldrepl.d 0a050e04 2
+llvm.loongarch.lasx.xvldrepl.h 0c030e04 2
+llvm.loongarch.lasx.xvldrepl.w 0b040e04 2
 llvm.loongarch.lasx.xvldx 0d020e05
 llvm.loongarch.lasx.xvmadd.b 0d020d020d020d02
 llvm.loongarch.lasx.xvmadd.d 0a050a050a050a05
@@ -6505,14 +6507,14 @@ llvm.loongarch.lasx.xvmax.h 0c030c030c03
 llvm.loongarch.lasx.xvmax.hu 0c030c030c03
 llvm.loongarch.lasx.xvmax.w 0b040b040b04
 llvm.loongarch.lasx.xvmax.wu 0b040b040b04
-llvm.loongarch.lasx.xvmaxi.b 0d020d0204
-llvm.loongarch.lasx.xvmaxi.bu 0d020d0204
-llvm.loongarch.lasx.xvmaxi.d 0a050a0504
-llvm.loongarch.lasx.xvmaxi.du 0a050a0504
-llvm.loongarch.lasx.xvmaxi.h 0c030c0304
-llvm.loongarch.lasx.xvmaxi.hu 0c030c0304
-llvm.loongarch.lasx.xvmaxi.w 0b040b0404
-llvm.loongarch.lasx.xvmaxi.wu 0b040b0404
+llvm.loongarch.lasx.xvmaxi.b 0d020d0204 2
+llvm.loongarch.lasx.xvmaxi.bu 0d020d0204 2
+llvm.loongarch.lasx.xvmaxi.d 0a050a0504 2
+llvm.loongarch.lasx.xvmaxi.du 0a050a0504 2
+llvm.loongarch.lasx.xvmaxi.h 0c030c0304 2
+llvm.loongarch.lasx.xvmaxi.hu 0c030c0304 2
+llvm.loongarch.lasx.xvmaxi.w 0b040b0404 2
+llvm.loongarch.lasx.xvmaxi.wu 0b040b0404 2
 llvm.loongarch.lasx.xvmin.b 0d020d020d02
 llvm.loongarch.lasx.xvmin.bu 0d020d020d02
 llvm.loongarch.lasx.xvmin.d 0a050a050a05
@@ -6521,14 +6523,14 @@ llvm.loongarch.lasx.xvmin.h 0c030c030c03
 llvm.loongarch.lasx.xvmin.hu 0c030c030c03
 llvm.loongarch.lasx.xvmin.w 0b040b040b04
 llvm.loongarch.lasx.xvmin.wu 0b040b040b04
-llvm.loongarch.lasx.xvmini.b 0d020d0204
-llvm.loongarch.lasx.xvmini.bu 0d020d0204
-llvm.loongarch.lasx.xvmini.d 0a050a0504
-llvm.loongarch.lasx.xvmini.du 0a050a0504
-llvm.loongarch.lasx.xvmini.h 0c030c0304
-llvm.loongarch.lasx.xvmini.hu 0c030c0304
-llvm.loongarch.lasx.xvmini.w 0b040b0404
-llvm.loongarch.lasx.xvmini.wu 0b040b0404
+llvm.loongarch.lasx.xvmini.b 0d020d0204 2
+llvm.loongarch.lasx.xvmini.bu 0d020d0204 2
+llvm.loongarch.lasx.xvmini.d 0a050a0504 2
+llvm.loongarch.lasx.xvmini.du 0a050a0504 2
+llvm.loongarch.lasx.xvmini.h 0c030c0304 2
+llvm.loongarch.lasx.xvmini.hu 0c030c0304 2
+llvm.loongarch.lasx.xvmini.w 0b040b0404 2
+llvm.loongarch.lasx.xvmini.wu 0b040b0404 2
 llvm.loongarch.lasx.xvmod.b 0d020d020d02
 llvm.loongarch.lasx.xvmod.bu 0d020d020d02
 llvm.loongarch.lasx.xvmod.d 0a050a050a05
@@ -6588,9 +6590,9 @@ llvm.loongarch.lasx.xvneg.d 0a050a05
 llvm.loongarch.lasx.xvneg.h 0c030c03
 llvm.loongarch.lasx.xvneg.w 0b040b04
 llvm.loongarch.lasx.xvnor.v 0d020d020d02
-llvm.loongarch.lasx.xvnori.b 0d020d0204
+llvm.loongarch.lasx.xvnori.b 0d020d0204 2
 llvm.loongarch.lasx.xvor.v 0d020d020d02
-llvm.loongarch.lasx.xvori.b 0d020d0204
+llvm.loongarch.lasx.xvori.b 0d020d0204 2
 llvm.loongarch.lasx.xvorn.v 0d020d020d02
 llvm.loongarch.lasx.xvpackev.b 0d020d020d02
 llvm.loongarch.lasx.xvpackev.d 0a050a050a05
@@ -6605,9 +6607,9 @@ llvm.loongarch.lasx.xvpcnt.d 0a050a05
 llvm.loongarch.lasx.xvpcnt.h 0c030c03
 llvm.loongarch.lasx.xvpcnt.w 0b040b04
 llvm.loongarch.lasx.xvperm.w 0b040b040b04
-llvm.loongarch.lasx.xvpermi.d 0a050a0504
-llvm.loongarch.lasx.xvpermi.q 0d020d020d0204
-llvm.loongarch.lasx.xvpermi.w 0b040b040b0404
+llvm.loongarch.lasx.xvpermi.d 0a050a0504 2
+llvm.loongarch.lasx.xvpermi.q 0d020d020d0204 4
+llvm.loongarch.lasx.xvpermi.w 0b040b040b0404 4
 llvm.loongarch.lasx.xvpickev.b 0d020d020d02
 llvm.loongarch.lasx.xvpickev.d 0a050a050a05
 llvm.loongarch.lasx.xvpickev.h 0c030c030c03
@@ -6616,26 +6618,26 @@ llvm.loongarch.lasx.xvpickod.b 0d020d020d02
 llvm.loongarch.lasx.xvpickod.d 0a050a050a05
 llvm.loongarch.lasx.xvpickod.h 0c030c030c03
 llvm.loongarch.lasx.xvpickod.w 0b040b040b04
-llvm.loongarch.lasx.xvpickve.d 0a050a0504
-llvm.loongarch.lasx.xvpickve.d.f 0a080a0804
-llvm.loongarch.lasx.xvpickve.w 0b040b0404
-llvm.loongarch.lasx.xvpickve.w.f 0b070b0704
-llvm.loongarch.lasx.xvpickve2gr.d 050a0504
-llvm.loongarch.lasx.xvpickve2gr.du 050a0504
-llvm.loongarch.lasx.xvpickve2gr.w 040b0404
-llvm.loongarch.lasx.xvpickve2gr.wu 040b0404
-llvm.loongarch.lasx.xvrepl128vei.b 0d020d0204
-llvm.loongarch.lasx.xvrepl128vei.d 0a050a0504
-llvm.loongarch.lasx.xvrepl128vei.h 0c030c0304
-llvm.loongarch.lasx.xvrepl128vei.w 0b040b0404
+llvm.loongarch.lasx.xvpickve.d 0a050a0504 2
+llvm.loongarch.lasx.xvpickve.d.f 0a080a0804 2
+llvm.loongarch.lasx.xvpickve.w 0b040b0404 2
+llvm.loongarch.lasx.xvpickve.w.f 0b070b0704 2
+llvm.loongarch.lasx.xvpickve2gr.d 050a0504 2
+llvm.loongarch.lasx.xvpickve2gr.du 050a0504 2
+llvm.loongarch.lasx.xvpickve2gr.w 040b0404 2
+llvm.loongarch.lasx.xvpickve2gr.wu 040b0404 2
+llvm.loongarch.lasx.xvrepl128vei.b 0d020d0204 2
+llvm.loongarch.lasx.xvrepl128vei.d 0a050a0504 2
+llvm.loongarch.lasx.xvrepl128vei.h 0c030c0304 2
+llvm.loongarch.lasx.xvrepl128vei.w 0b040b0404 2
 llvm.loongarch.lasx.xvreplgr2vr.b 0d0204
 llvm.loongarch.lasx.xvreplgr2vr.d 0a0505
 llvm.loongarch.lasx.xvreplgr2vr.h 0c0304
 llvm.loongarch.lasx.xvreplgr2vr.w 0b0404
-llvm.loongarch.lasx.xvrepli.b 0d0204
-llvm.loongarch.lasx.xvrepli.d 0a0504
-llvm.loongarch.lasx.xvrepli.h 0c0304
-llvm.loongarch.lasx.xvrepli.w 0b0404
+llvm.loongarch.lasx.xvrepli.b 0d0204 1
+llvm.loongarch.lasx.xvrepli.d 0a0504 1
+llvm.loongarch.lasx.xvrepli.h 0c0304 1
+llvm.loongarch.lasx.xvrepli.w 0b0404 1
 llvm.loongarch.lasx.xvreplve.b 0d020d0204
 llvm.loongarch.lasx.xvreplve.d 0a050a0504
 llvm.loongarch.lasx.xvreplve.h 0c030c0304
@@ -6649,10 +6651,10 @@ llvm.loongarch.lasx.xvrotr.b 0d020d020d02
 llvm.loongarch.lasx.xvrotr.d 0a050a050a05
 llvm.loongarch.lasx.xvrotr.h 0c030c030c03
 llvm.loongarch.lasx.xvrotr.w 0b040b040b04
-llvm.loongarch.lasx.xvrotri.b 0d020d0204
-llvm.loongarch.lasx.xvrotri.d 0a050a0504
-llvm.loongarch.lasx.xvrotri.h 0c030c0304
-llvm.loongarch.lasx.xvrotri.w 0b040b0404
+llvm.loongarch.lasx.xvrotri.b 0d020d0204 2
+llvm.loongarch.lasx.xvrotri.d 0a050a0504 2
+llvm.loongarch.lasx.xvrotri.h 0c030c0304 2
+llvm.loongarch.lasx.xvrotri.w 0b040b0404 2
 llvm.loongarch.lasx.xvsadd.b 0d020d020d02
 llvm.loongarch.lasx.xvsadd.bu 0d020d020d02
 llvm.loongarch.lasx.xvsadd.d 0a050a050a05
@@ -6661,30 +6663,30 @@ llvm.loongarch.lasx.xvsadd.h 0c030c030c03
 llvm.loongarch.lasx.xvsadd.hu 0c030c030c03
 llvm.loongarch.lasx.xvsadd.w 0b040b040b04
 llvm.loongarch.lasx.xvsadd.wu 0b040b040b04
-llvm.loongarch.lasx.xvsat.b 0d020d0204
-llvm.loongarch.lasx.xvsat.bu 0d020d0204
-llvm.loongarch.lasx.xvsat.d 0a050a0504
-llvm.loongarch.lasx.xvsat.du 0a050a0504
-llvm.loongarch.lasx.xvsat.h 0c030c0304
-llvm.loongarch.lasx.xvsat.hu 0c030c0304
-llvm.loongarch.lasx.xvsat.w 0b040b0404
-llvm.loongarch.lasx.xvsat.wu 0b040b0404
+llvm.loongarch.lasx.xvsat.b 0d020d0204 2
+llvm.loongarch.lasx.xvsat.bu 0d020d0204 2
+llvm.loongarch.lasx.xvsat.d 0a050a0504 2
+llvm.loongarch.lasx.xvsat.du 0a050a0504 2
+llvm.loongarch.lasx.xvsat.h 0c030c0304 2
+llvm.loongarch.lasx.xvsat.hu 0c030c0304 2
+llvm.loongarch.lasx.xvsat.w 0b040b0404 2
+llvm.loongarch.lasx.xvsat.wu 0b040b0404 2
 llvm.loongarch.lasx.xvseq.b 0d020d020d02
 llvm.loongarch.lasx.xvseq.d 0a050a050a05
 llvm.loongarch.lasx.xvseq.h 0c030c030c03
 llvm.loongarch.lasx.xvseq.w 0b040b040b04
-llvm.loongarch.lasx.xvseqi.b 0d020d0204
-llvm.loongarch.lasx.xvseqi.d 0a050a0504
-llvm.loongarch.lasx.xvseqi.h 0c030c0304
-llvm.loongarch.lasx.xvseqi.w 0b040b0404
+llvm.loongarch.lasx.xvseqi.b 0d020d0204 2
+llvm.loongarch.lasx.xvseqi.d 0a050a0504 2
+llvm.loongarch.lasx.xvseqi.h 0c030c0304 2
+llvm.loongarch.lasx.xvseqi.w 0b040b0404 2
 llvm.loongarch.lasx.xvshuf.b 0d020d020d020d02
 llvm.loongarch.lasx.xvshuf.d 0a050a050a050a05
 llvm.loongarch.lasx.xvshuf.h 0c030c030c030c03
 llvm.loongarch.lasx.xvshuf.w 0b040b040b040b04
-llvm.loongarch.lasx.xvshuf4i.b 0d020d0204
-llvm.loongarch.lasx.xvshuf4i.d 0a050a050a0504
-llvm.loongarch.lasx.xvshuf4i.h 0c030c0304
-llvm.loongarch.lasx.xvshuf4i.w 0b040b0404
+llvm.loongarch.lasx.xvshuf4i.b 0d020d0204 2
+llvm.loongarch.lasx.xvshuf4i.d 0a050a050a0504 4
+llvm.loongarch.lasx.xvshuf4i.h 0c030c0304 2
+llvm.loongarch.lasx.xvshuf4i.w 0b040b0404 2
 llvm.loongarch.lasx.xvsigncov.b 0d020d020d02
 llvm.loongarch.lasx.xvsigncov.d 0a050a050a05
 llvm.loongarch.lasx.xvsigncov.h 0c030c030c03
@@ -6697,28 +6699,28 @@ llvm.loongarch.lasx.xvsle.h 0c030c030c03
 llvm.loongarch.lasx.xvsle.hu 0c030c030c03
 llvm.loongarch.lasx.xvsle.w 0b040b040b04
 llvm.loongarch.lasx.xvsle.wu 0b040b040b04
-llvm.loongarch.lasx.xvslei.b 0d020d0204
-llvm.loongarch.lasx.xvslei.bu 0d020d0204
-llvm.loongarch.lasx.xvslei.d 0a050a0504
-llvm.loongarch.lasx.xvslei.du 0a050a0504
-llvm.loongarch.lasx.xvslei.h 0c030c0304
-llvm.loongarch.lasx.xvslei.hu 0c030c0304
-llvm.loongarch.lasx.xvslei.w 0b040b0404
-llvm.loongarch.lasx.xvslei.wu 0b040b0404
+llvm.loongarch.lasx.xvslei.b 0d020d0204 2
+llvm.loongarch.lasx.xvslei.bu 0d020d0204 2
+llvm.loongarch.lasx.xvslei.d 0a050a0504 2
+llvm.loongarch.lasx.xvslei.du 0a050a0504 2
+llvm.loongarch.lasx.xvslei.h 0c030c0304 2
+llvm.loongarch.lasx.xvslei.hu 0c030c0304 2
+llvm.loongarch.lasx.xvslei.w 0b040b0404 2
+llvm.loongarch.lasx.xvslei.wu 0b040b0404 2
 llvm.loongarch.lasx.xvsll.b 0d020d020d02
 llvm.loongarch.lasx.xvsll.d 0a050a050a05
 llvm.loongarch.lasx.xvsll.h 0c030c030c03
 llvm.loongarch.lasx.xvsll.w 0b040b040b04
-llvm.loongarch.lasx.xvslli.b 0d020d0204
-llvm.loongarch.lasx.xvslli.d 0a050a0504
-llvm.loongarch.lasx.xvslli.h 0c030c0304
-llvm.loongarch.lasx.xvslli.w 0b040b0404
-llvm.loongarch.lasx.xvsllwil.d.w 0a050b0404
-llvm.loongarch.lasx.xvsllwil.du.wu 0a050b0404
-llvm.loongarch.lasx.xvsllwil.h.b 0c030d0204
-llvm.loongarch.lasx.xvsllwil.hu.bu 0c030d0204
-llvm.loongarch.lasx.xvsllwil.w.h 0b040c0304
-llvm.loongarch.lasx.xvsllwil.wu.hu 0b040c0304
+llvm.loongarch.lasx.xvslli.b 0d020d0204 2
+llvm.loongarch.lasx.xvslli.d 0a050a0504 2
+llvm.loongarch.lasx.xvslli.h 0c030c0304 2
+llvm.loongarch.lasx.xvslli.w 0b040b0404 2
+llvm.loongarch.lasx.xvsllwil.d.w 0a050b0404 2
+llvm.loongarch.lasx.xvsllwil.du.wu 0a050b0404 2
+llvm.loongarch.lasx.xvsllwil.h.b 0c030d0204 2
+llvm.loongarch.lasx.xvsllwil.hu.bu 0c030d0204 2
+llvm.loongarch.lasx.xvsllwil.w.h 0b040c0304 2
+llvm.loongarch.lasx.xvsllwil.wu.hu 0b040c0304 2
 llvm.loongarch.lasx.xvslt.b 0d020d020d02
 llvm.loongarch.lasx.xvslt.bu 0d020d020d02
 llvm.loongarch.lasx.xvslt.d 0a050a050a05
@@ -6727,130 +6729,130 @@ llvm.loongarch.lasx.xvslt.h 0c030c030c03
 llvm.loongarch.lasx.xvslt.hu 0c030c030c03
 llvm.loongarch.lasx.xvslt.w 0b040b040b04
 llvm.loongarch.lasx.xvslt.wu 0b040b040b04
-llvm.loongarch.lasx.xvslti.b 0d020d0204
-llvm.loongarch.lasx.xvslti.bu 0d020d0204
-llvm.loongarch.lasx.xvslti.d 0a050a0504
-llvm.loongarch.lasx.xvslti.du 0a050a0504
-llvm.loongarch.lasx.xvslti.h 0c030c0304
-llvm.loongarch.lasx.xvslti.hu 0c030c0304
-llvm.loongarch.lasx.xvslti.w 0b040b0404
-llvm.loongarch.lasx.xvslti.wu 0b040b0404
+llvm.loongarch.lasx.xvslti.b 0d020d0204 2
+llvm.loongarch.lasx.xvslti.bu 0d020d0204 2
+llvm.loongarch.lasx.xvslti.d 0a050a0504 2
+llvm.loongarch.lasx.xvslti.du 0a050a0504 2
+llvm.loongarch.lasx.xvslti.h 0c030c0304 2
+llvm.loongarch.lasx.xvslti.hu 0c030c0304 2
+llvm.loongarch.lasx.xvslti.w 0b040b0404 2
+llvm.loongarch.lasx.xvslti.wu 0b040b0404 2
 llvm.loongarch.lasx.xvsra.b 0d020d020d02
 llvm.loongarch.lasx.xvsra.d 0a050a050a05
 llvm.loongarch.lasx.xvsra.h 0c030c030c03
 llvm.loongarch.lasx.xvsra.w 0b040b040b04
-llvm.loongarch.lasx.xvsrai.b 0d020d0204
-llvm.loongarch.lasx.xvsrai.d 0a050a0504
-llvm.loongarch.lasx.xvsrai.h 0c030c0304
-llvm.loongarch.lasx.xvsrai.w 0b040b0404
+llvm.loongarch.lasx.xvsrai.b 0d020d0204 2
+llvm.loongarch.lasx.xvsrai.d 0a050a0504 2
+llvm.loongarch.lasx.xvsrai.h 0c030c0304 2
+llvm.loongarch.lasx.xvsrai.w 0b040b0404 2
 llvm.loongarch.lasx.xvsran.b.h 0d020c030c03
 llvm.loongarch.lasx.xvsran.h.w 0c030b040b04
 llvm.loongarch.lasx.xvsran.w.d 0b040a050a05
-llvm.loongarch.lasx.xvsrani.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvsrani.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvsrani.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvsrani.w.d 0b040b040b0404
+llvm.loongarch.lasx.xvsrani.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvsrani.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvsrani.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvsrani.w.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvsrar.b 0d020d020d02
 llvm.loongarch.lasx.xvsrar.d 0a050a050a05
 llvm.loongarch.lasx.xvsrar.h 0c030c030c03
 llvm.loongarch.lasx.xvsrar.w 0b040b040b04
-llvm.loongarch.lasx.xvsrari.b 0d020d0204
-llvm.loongarch.lasx.xvsrari.d 0a050a0504
-llvm.loongarch.lasx.xvsrari.h 0c030c0304
-llvm.loongarch.lasx.xvsrari.w 0b040b0404
+llvm.loongarch.lasx.xvsrari.b 0d020d0204 2
+llvm.loongarch.lasx.xvsrari.d 0a050a0504 2
+llvm.loongarch.lasx.xvsrari.h 0c030c0304 2
+llvm.loongarch.lasx.xvsrari.w 0b040b0404 2
 llvm.loongarch.lasx.xvsrarn.b.h 0d020c030c03
 llvm.loongarch.lasx.xvsrarn.h.w 0c030b040b04
 llvm.loongarch.lasx.xvsrarn.w.d 0b040a050a05
-llvm.loongarch.lasx.xvsrarni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvsrarni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvsrarni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvsrarni.w.d 0b040b040b0404
+llvm.loongarch.lasx.xvsrarni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvsrarni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvsrarni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvsrarni.w.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvsrl.b 0d020d020d02
 llvm.loongarch.lasx.xvsrl.d 0a050a050a05
 llvm.loongarch.lasx.xvsrl.h 0c030c030c03
 llvm.loongarch.lasx.xvsrl.w 0b040b040b04
-llvm.loongarch.lasx.xvsrli.b 0d020d0204
-llvm.loongarch.lasx.xvsrli.d 0a050a0504
-llvm.loongarch.lasx.xvsrli.h 0c030c0304
-llvm.loongarch.lasx.xvsrli.w 0b040b0404
+llvm.loongarch.lasx.xvsrli.b 0d020d0204 2
+llvm.loongarch.lasx.xvsrli.d 0a050a0504 2
+llvm.loongarch.lasx.xvsrli.h 0c030c0304 2
+llvm.loongarch.lasx.xvsrli.w 0b040b0404 2
 llvm.loongarch.lasx.xvsrln.b.h 0d020c030c03
 llvm.loongarch.lasx.xvsrln.h.w 0c030b040b04
 llvm.loongarch.lasx.xvsrln.w.d 0b040a050a05
-llvm.loongarch.lasx.xvsrlni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvsrlni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvsrlni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvsrlni.w.d 0b040b040b0404
+llvm.loongarch.lasx.xvsrlni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvsrlni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvsrlni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvsrlni.w.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvsrlr.b 0d020d020d02
 llvm.loongarch.lasx.xvsrlr.d 0a050a050a05
 llvm.loongarch.lasx.xvsrlr.h 0c030c030c03
 llvm.loongarch.lasx.xvsrlr.w 0b040b040b04
-llvm.loongarch.lasx.xvsrlri.b 0d020d0204
-llvm.loongarch.lasx.xvsrlri.d 0a050a0504
-llvm.loongarch.lasx.xvsrlri.h 0c030c0304
-llvm.loongarch.lasx.xvsrlri.w 0b040b0404
+llvm.loongarch.lasx.xvsrlri.b 0d020d0204 2
+llvm.loongarch.lasx.xvsrlri.d 0a050a0504 2
+llvm.loongarch.lasx.xvsrlri.h 0c030c0304 2
+llvm.loongarch.lasx.xvsrlri.w 0b040b0404 2
 llvm.loongarch.lasx.xvsrlrn.b.h 0d020c030c03
 llvm.loongarch.lasx.xvsrlrn.h.w 0c030b040b04
 llvm.loongarch.lasx.xvsrlrn.w.d 0b040a050a05
-llvm.loongarch.lasx.xvsrlrni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvsrlrni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvsrlrni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvsrlrni.w.d 0b040b040b0404
+llvm.loongarch.lasx.xvsrlrni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvsrlrni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvsrlrni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvsrlrni.w.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvssran.b.h 0d020c030c03
 llvm.loongarch.lasx.xvssran.bu.h 0d020c030c03
 llvm.loongarch.lasx.xvssran.h.w 0c030b040b04
 llvm.loongarch.lasx.xvssran.hu.w 0c030b040b04
 llvm.loongarch.lasx.xvssran.w.d 0b040a050a05
 llvm.loongarch.lasx.xvssran.wu.d 0b040a050a05
-llvm.loongarch.lasx.xvssrani.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrani.bu.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrani.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrani.du.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrani.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrani.hu.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrani.w.d 0b040b040b0404
-llvm.loongarch.lasx.xvssrani.wu.d 0b040b040b0404
+llvm.loongarch.lasx.xvssrani.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrani.bu.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrani.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrani.du.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrani.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrani.hu.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrani.w.d 0b040b040b0404 4
+llvm.loongarch.lasx.xvssrani.wu.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvssrarn.b.h 0d020c030c03
 llvm.loongarch.lasx.xvssrarn.bu.h 0d020c030c03
 llvm.loongarch.lasx.xvssrarn.h.w 0c030b040b04
 llvm.loongarch.lasx.xvssrarn.hu.w 0c030b040b04
 llvm.loongarch.lasx.xvssrarn.w.d 0b040a050a05
 llvm.loongarch.lasx.xvssrarn.wu.d 0b040a050a05
-llvm.loongarch.lasx.xvssrarni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrarni.bu.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrarni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrarni.du.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrarni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrarni.hu.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrarni.w.d 0b040b040b0404
-llvm.loongarch.lasx.xvssrarni.wu.d 0b040b040b0404
+llvm.loongarch.lasx.xvssrarni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrarni.bu.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrarni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrarni.du.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrarni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrarni.hu.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrarni.w.d 0b040b040b0404 4
+llvm.loongarch.lasx.xvssrarni.wu.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvssrln.b.h 0d020c030c03
 llvm.loongarch.lasx.xvssrln.bu.h 0d020c030c03
 llvm.loongarch.lasx.xvssrln.h.w 0c030b040b04
 llvm.loongarch.lasx.xvssrln.hu.w 0c030b040b04
 llvm.loongarch.lasx.xvssrln.w.d 0b040a050a05
 llvm.loongarch.lasx.xvssrln.wu.d 0b040a050a05
-llvm.loongarch.lasx.xvssrlni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrlni.bu.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrlni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrlni.du.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrlni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrlni.hu.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrlni.w.d 0b040b040b0404
-llvm.loongarch.lasx.xvssrlni.wu.d 0b040b040b0404
+llvm.loongarch.lasx.xvssrlni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrlni.bu.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrlni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrlni.du.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrlni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrlni.hu.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrlni.w.d 0b040b040b0404 4
+llvm.loongarch.lasx.xvssrlni.wu.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvssrlrn.b.h 0d020c030c03
 llvm.loongarch.lasx.xvssrlrn.bu.h 0d020c030c03
 llvm.loongarch.lasx.xvssrlrn.h.w 0c030b040b04
 llvm.loongarch.lasx.xvssrlrn.hu.w 0c030b040b04
 llvm.loongarch.lasx.xvssrlrn.w.d 0b040a050a05
 llvm.loongarch.lasx.xvssrlrn.wu.d 0b040a050a05
-llvm.loongarch.lasx.xvssrlrni.b.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrlrni.bu.h 0d020d020d0204
-llvm.loongarch.lasx.xvssrlrni.d.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrlrni.du.q 0a050a050a0504
-llvm.loongarch.lasx.xvssrlrni.h.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrlrni.hu.w 0c030c030c0304
-llvm.loongarch.lasx.xvssrlrni.w.d 0b040b040b0404
-llvm.loongarch.lasx.xvssrlrni.wu.d 0b040b040b0404
+llvm.loongarch.lasx.xvssrlrni.b.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrlrni.bu.h 0d020d020d0204 4
+llvm.loongarch.lasx.xvssrlrni.d.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrlrni.du.q 0a050a050a0504 4
+llvm.loongarch.lasx.xvssrlrni.h.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrlrni.hu.w 0c030c030c0304 4
+llvm.loongarch.lasx.xvssrlrni.w.d 0b040b040b0404 4
+llvm.loongarch.lasx.xvssrlrni.wu.d 0b040b040b0404 4
 llvm.loongarch.lasx.xvssub.b 0d020d020d02
 llvm.loongarch.lasx.xvssub.bu 0d020d020d02
 llvm.loongarch.lasx.xvssub.d 0a050a050a05
@@ -6859,21 +6861,21 @@ llvm.loongarch.lasx.xvssub.h 0c030c030c03
 llvm.loongarch.lasx.xvssub.hu 0c030c030c03
 llvm.loongarch.lasx.xvssub.w 0b040b040b04
 llvm.loongarch.lasx.xvssub.wu 0b040b040b04
-llvm.loongarch.lasx.xvst 000d020e04
-llvm.loongarch.lasx.xvstelm.b 000d020e0404
-llvm.loongarch.lasx.xvstelm.d 000a050e0404
-llvm.loongarch.lasx.xvstelm.h 000c030e0404
-llvm.loongarch.lasx.xvstelm.w 000b040e0404
+llvm.loongarch.lasx.xvst 000d020e04 4
+llvm.loongarch.lasx.xvstelm.b 000d020e0404 c
+llvm.loongarch.lasx.xvstelm.d 000a050e0404 c
+llvm.loongarch.lasx.xvstelm.h 000c030e0404 c
+llvm.loongarch.lasx.xvstelm.w 000b040e0404 c
 llvm.loongarch.lasx.xvstx 000d020e05
 llvm.loongarch.lasx.xvsub.b 0d020d020d02
 llvm.loongarch.lasx.xvsub.d 0a050a050a05
 llvm.loongarch.lasx.xvsub.h 0c030c030c03
 llvm.loongarch.lasx.xvsub.q 0a050a050a05
 llvm.loongarch.lasx.xvsub.w 0b040b040b04
-llvm.loongarch.lasx.xvsubi.bu 0d020d0204
-llvm.loongarch.lasx.xvsubi.du 0a050a0504
-llvm.loongarch.lasx.xvsubi.hu 0c030c0304
-llvm.loongarch.lasx.xvsubi.wu 0b040b0404
+llvm.loongarch.lasx.xvsubi.bu 0d020d0204 2
+llvm.loongarch.lasx.xvsubi.du 0a050a0504 2
+llvm.loongarch.lasx.xvsubi.hu 0c030c0304 2
+llvm.loongarch.lasx.xvsubi.wu 0b040b0404 2
 llvm.loongarch.lasx.xvsubwev.d.w 0a050b040b04
 llvm.loongarch.lasx.xvsubwev.d.wu 0a050b040b04
 llvm.loongarch.lasx.xvsubwev.h.b 0c030d020d02
@@ -6891,9 +6893,9 @@ llvm.loongarch.lasx.xvsubwod.q.du 0a050a050a05
 llvm.loongarch.lasx.xvsubwod.w.h 0b040c030c03
 llvm.loongarch.lasx.xvsubwod.w.hu 0b040c030c03
 llvm.loongarch.lasx.xvxor.v 0d020d020d02
-llvm.loongarch.lasx.xvxori.b 0d020d0204
-llvm.loongarch.lddir.d 050505
-llvm.loongarch.ldpte.d 000505
+llvm.loongarch.lasx.xvxori.b 0d020d0204 2
+llvm.loongarch.lddir.d 050505 2
+llvm.loongarch.ldpte.d 000505 2
 llvm.loongarch.lsx.bnz.b 040c02
 llvm.loongarch.lsx.bnz.d 040905
 llvm.loongarch.lsx.bnz.h 040b03
@@ -6921,10 +6923,10 @@ llvm.loongarch.lsx.vadda.b 0c020c020c02
 llvm.loongarch.lsx.vadda.d 090509050905
 llvm.loongarch.lsx.vadda.h 0b030b030b03
 llvm.loongarch.lsx.vadda.w 0a040a040a04
-llvm.loongarch.lsx.vaddi.bu 0c020c0204
-llvm.loongarch.lsx.vaddi.du 0905090504
-llvm.loongarch.lsx.vaddi.hu 0b030b0304
-llvm.loongarch.lsx.vaddi.wu 0a040a0404
+llvm.loongarch.lsx.vaddi.bu 0c020c0204 2
+llvm.loongarch.lsx.vaddi.du 0905090504 2
+llvm.loongarch.lsx.vaddi.hu 0b030b0304 2
+llvm.loongarch.lsx.vaddi.wu 0a040a0404 2
 llvm.loongarch.lsx.vaddwev.d.w 09050a040a04
 llvm.loongarch.lsx.vaddwev.d.wu 09050a040a04
 llvm.loongarch.lsx.vaddwev.d.wu.w 09050a040a04
@@ -6950,7 +6952,7 @@ llvm.loongarch.lsx.vaddwod.w.h 0a040b030b03
 llvm.loongarch.lsx.vaddwod.w.hu 0a040b030b03
 llvm.loongarch.lsx.vaddwod.w.hu.h 0a040b030b03
 llvm.loongarch.lsx.vand.v 0c020c020c02
-llvm.loongarch.lsx.vandi.b 0c020c0204
+llvm.loongarch.lsx.vandi.b 0c020c0204 2
 llvm.loongarch.lsx.vandn.v 0c020c020c02
 llvm.loongarch.lsx.vavg.b 0c020c020c02
 llvm.loongarch.lsx.vavg.bu 0c020c020c02
@@ -6972,30 +6974,30 @@ llvm.loongarch.lsx.vbitclr.b 0c020c020c02
 llvm.loongarch.lsx.vbitclr.d 090509050905
 llvm.loongarch.lsx.vbitclr.h 0b030b030b03
 llvm.loongarch.lsx.vbitclr.w 0a040a040a04
-llvm.loongarch.lsx.vbitclri.b 0c020c0204
-llvm.loongarch.lsx.vbitclri.d 0905090504
-llvm.loongarch.lsx.vbitclri.h 0b030b0304
-llvm.loongarch.lsx.vbitclri.w 0a040a0404
+llvm.loongarch.lsx.vbitclri.b 0c020c0204 2
+llvm.loongarch.lsx.vbitclri.d 0905090504 2
+llvm.loongarch.lsx.vbitclri.h 0b030b0304 2
+llvm.loongarch.lsx.vbitclri.w 0a040a0404 2
 llvm.loongarch.lsx.vbitrev.b 0c020c020c02
 llvm.loongarch.lsx.vbitrev.d 090509050905
 llvm.loongarch.lsx.vbitrev.h 0b030b030b03
 llvm.loongarch.lsx.vbitrev.w 0a040a040a04
-llvm.loongarch.lsx.vbitrevi.b 0c020c0204
-llvm.loongarch.lsx.vbitrevi.d 0905090504
-llvm.loongarch.lsx.vbitrevi.h 0b030b0304
-llvm.loongarch.lsx.vbitrevi.w 0a040a0404
+llvm.loongarch.lsx.vbitrevi.b 0c020c0204 2
+llvm.loongarch.lsx.vbitrevi.d 0905090504 2
+llvm.loongarch.lsx.vbitrevi.h 0b030b0304 2
+llvm.loongarch.lsx.vbitrevi.w 0a040a0404 2
 llvm.loongarch.lsx.vbitsel.v 0c020c020c020c02
-llvm.loongarch.lsx.vbitseli.b 0c020c020c0204
+llvm.loongarch.lsx.vbitseli.b 0c020c020c0204 4
 llvm.loongarch.lsx.vbitset.b 0c020c020c02
 llvm.loongarch.lsx.vbitset.d 090509050905
 llvm.loongarch.lsx.vbitset.h 0b030b030b03
 llvm.loongarch.lsx.vbitset.w 0a040a040a04
-llvm.loongarch.lsx.vbitseti.b 0c020c0204
-llvm.loongarch.lsx.vbitseti.d 0905090504
-llvm.loongarch.lsx.vbitseti.h 0b030b0304
-llvm.loongarch.lsx.vbitseti.w 0a040a0404
-llvm.loongarch.lsx.vbsll.v 0c020c0204
-llvm.loongarch.lsx.vbsrl.v 0c020c0204
+llvm.loongarch.lsx.vbitseti.b 0c020c0204 2
+llvm.loongarch.lsx.vbitseti.d 0905090504 2
+llvm.loongarch.lsx.vbitseti.h 0b030b0304 2
+llvm.loongarch.lsx.vbitseti.w 0a040a0404 2
+llvm.loongarch.lsx.vbsll.v 0c020c0204 2
+llvm.loongarch.lsx.vbsrl.v 0c020c0204 2
 llvm.loongarch.lsx.vclo.b 0c020c02
 llvm.loongarch.lsx.vclo.d 09050905
 llvm.loongarch.lsx.vclo.h 0b030b03
@@ -7022,10 +7024,10 @@ llvm.loongarch.lsx.vexth.w.h 0a040b03
 llvm.loongarch.lsx.vexth.wu.hu 0a040b03
 llvm.loongarch.lsx.vextl.q.d 09050905
 llvm.loongarch.lsx.vextl.qu.du 09050905
-llvm.loongarch.lsx.vextrins.b 0c020c020c0204
-llvm.loongarch.lsx.vextrins.d 09050905090504
-llvm.loongarch.lsx.vextrins.h 0b030b030b0304
-llvm.loongarch.lsx.vextrins.w 0a040a040a0404
+llvm.loongarch.lsx.vextrins.b 0c020c020c0204 4
+llvm.loongarch.lsx.vextrins.d 09050905090504 4
+llvm.loongarch.lsx.vextrins.h 0b030b030b0304 4
+llvm.loongarch.lsx.vextrins.w 0a040a040a0404 4
 llvm.loongarch.lsx.vfadd.d 090809080908
 llvm.loongarch.lsx.vfadd.s 0a070a070a07
 llvm.loongarch.lsx.vfclass.d 09050908
@@ -7129,8 +7131,8 @@ llvm.loongarch.lsx.vfrsqrte.d 09080908
 llvm.loongarch.lsx.vfrsqrte.s 0a070a07
 llvm.loongarch.lsx.vfrstp.b 0c020c020c020c02
 llvm.loongarch.lsx.vfrstp.h 0b030b030b030b03
-llvm.loongarch.lsx.vfrstpi.b 0c020c020c0204
-llvm.loongarch.lsx.vfrstpi.h 0b030b030b0304
+llvm.loongarch.lsx.vfrstpi.b 0c020c020c0204 4
+llvm.loongarch.lsx.vfrstpi.h 0b030b030b0304 4
 llvm.loongarch.lsx.vfsqrt.d 09080908
 llvm.loongarch.lsx.vfsqrt.s 0a070a07
 llvm.loongarch.lsx.vfsub.d 090809080908
@@ -7188,16 +7190,16 @@ llvm.loongarch.lsx.vilvl.b 0c020c020c02
 llvm.loongarch.lsx.vilvl.d 090509050905
 llvm.loongarch.lsx.vilvl.h 0b030b030b03
 llvm.loongarch.lsx.vilvl.w 0a040a040a04
-llvm.loongarch.lsx.vinsgr2vr.b 0c020c020404
-llvm.loongarch.lsx.vinsgr2vr.d 090509050504
-llvm.loongarch.lsx.vinsgr2vr.h 0b030b030404
-llvm.loongarch.lsx.vinsgr2vr.w 0a040a040404
-llvm.loongarch.lsx.vld 0c020e04
-llvm.loongarch.lsx.vldi 090504
-llvm.loongarch.lsx.vldrepl.b 0c020e04
-llvm.loongarch.lsx.vldrepl.d 09050e04
-llvm.loongarch.lsx.vldrepl.h 0b030e04
-llvm.loongarch.lsx.vldrepl.w 0a040e04
+llvm.loongarch.lsx.vinsgr2vr.b 0c020c020404 4
+llvm.loongarch.lsx.vinsgr2vr.d 090509050504 4
+llvm.loongarch.lsx.vinsgr2vr.h 0b030b030404 4
+llvm.loongarch.lsx.vinsgr2vr.w 0a040a040404 4
+llvm.loongarch.lsx.vld 0c020e04 2
+llvm.loongarch.lsx.vldi 090504 1
+llvm.loongarch.lsx.vldrepl.b 0c020e04 2
+llvm.loongarch.lsx.vldrepl.d 09050e04 2
+llvm.loongarch.lsx.vldrepl.h 0b030e04 2
+llvm.loongarch.lsx.vldrepl.w 0a040e04 2
 llvm.loongarch.lsx.vldx 0c020e05
 llvm.loongarch.lsx.vmadd.b 0c020c020c020c02
 llvm.loongarch.lsx.vmadd.d 0905090509050905
@@ -7235,14 +7237,14 @@ llvm.loongarch.lsx.vmax.h 0b030b030b03
 llvm.loongarch.lsx.vmax.hu 0b030b030b03
 llvm.loongarch.lsx.vmax.w 0a040a040a04
 llvm.loongarch.lsx.vmax.wu 0a040a040a04
-llvm.loongarch.lsx.vmaxi.b 0c020c0204
-llvm.loongarch.lsx.vmaxi.bu 0c020c0204
-llvm.loongarch.lsx.vmaxi.d 0905090504
-llvm.loongarch.lsx.vmaxi.du 0905090504
-llvm.loongarch.lsx.vmaxi.h 0b030b0304
-llvm.loongarch.lsx.vmaxi.hu 0b030b0304
-llvm.loongarch.lsx.vmaxi.w 0a040a0404
-llvm.loongarch.lsx.vmaxi.wu 0a040a0404
+llvm.loongarch.lsx.vmaxi.b 0c020c0204 2
+llvm.loongarch.lsx.vmaxi.bu 0c020c0204 2
+llvm.loongarch.lsx.vmaxi.d 0905090504 2
+llvm.loongarch.lsx.vmaxi.du 0905090504 2
+llvm.loongarch.lsx.vmaxi.h 0b030b0304 2
+llvm.loongarch.lsx.vmaxi.hu 0b030b0304 2
+llvm.loongarch.lsx.vmaxi.w 0a040a0404 2
+llvm.loongarch.lsx.vmaxi.wu 0a040a0404 2
 llvm.loongarch.lsx.vmin.b 0c020c020c02
 llvm.loongarch.lsx.vmin.bu 0c020c020c02
 llvm.loongarch.lsx.vmin.d 090509050905
@@ -7251,14 +7253,14 @@ llvm.loongarch.lsx.vmin.h 0b030b030b03
 llvm.loongarch.lsx.vmin.hu 0b030b030b03
 llvm.loongarch.lsx.vmin.w 0a040a040a04
 llvm.loongarch.lsx.vmin.wu 0a040a040a04
-llvm.loongarch.lsx.vmini.b 0c020c0204
-llvm.loongarch.lsx.vmini.bu 0c020c0204
-llvm.loongarch.lsx.vmini.d 0905090504
-llvm.loongarch.lsx.vmini.du 0905090504
-llvm.loongarch.lsx.vmini.h 0b030b0304
-llvm.loongarch.lsx.vmini.hu 0b030b0304
-llvm.loongarch.lsx.vmini.w 0a040a0404
-llvm.loongarch.lsx.vmini.wu 0a040a0404
+llvm.loongarch.lsx.vmini.b 0c020c0204 2
+llvm.loongarch.lsx.vmini.bu 0c020c0204 2
+llvm.loongarch.lsx.vmini.d 0905090504 2
+llvm.loongarch.lsx.vmini.du 0905090504 2
+llvm.loongarch.lsx.vmini.h 0b030b0304 2
+llvm.loongarch.lsx.vmini.hu 0b030b0304 2
+llvm.loongarch.lsx.vmini.w 0a040a0404 2
+llvm.loongarch.lsx.vmini.wu 0a040a0404 2
 llvm.loongarch.lsx.vmod.b 0c020c020c02
 llvm.loongarch.lsx.vmod.bu 0c020c020c02
 llvm.loongarch.lsx.vmod.d 090509050905
@@ -7318,9 +7320,9 @@ llvm.loongarch.lsx.vneg.d 09050905
 llvm.loongarch.lsx.vneg.h 0b030b03
 llvm.loongarch.lsx.vneg.w 0a040a04
 llvm.loongarch.lsx.vnor.v 0c020c020c02
-llvm.loongarch.lsx.vnori.b 0c020c0204
+llvm.loongarch.lsx.vnori.b 0c020c0204 2
 llvm.loongarch.lsx.vor.v 0c020c020c02
-llvm.loongarch.lsx.vori.b 0c020c0204
+llvm.loongarch.lsx.vori.b 0c020c0204 2
 llvm.loongarch.lsx.vorn.v 0c020c020c02
 llvm.loongarch.lsx.vpackev.b 0c020c020c02
 llvm.loongarch.lsx.vpackev.d 090509050905
@@ -7334,7 +7336,7 @@ llvm.loongarch.lsx.vpcnt.b 0c020c02
 llvm.loongarch.lsx.vpcnt.d 09050905
 llvm.loongarch.lsx.vpcnt.h 0b030b03
 llvm.loongarch.lsx.vpcnt.w 0a040a04
-llvm.loongarch.lsx.vpermi.w 0a040a040a0404
+llvm.loongarch.lsx.vpermi.w 0a040a040a0404 4
 llvm.loongarch.lsx.vpickev.b 0c020c020c02
 llvm.loongarch.lsx.vpickev.d 090509050905
 llvm.loongarch.lsx.vpickev.h 0b030b030b03
@@ -7343,38 +7345,38 @@ llvm.loongarch.lsx.vpickod.b 0c020c020c02
 llvm.loongarch.lsx.vpickod.d 090509050905
 llvm.loongarch.lsx.vpickod.h 0b030b030b03
 llvm.loongarch.lsx.vpickod.w 0a040a040a04
-llvm.loongarch.lsx.vpickve2gr.b 040c0204
-llvm.loongarch.lsx.vpickve2gr.bu 040c0204
-llvm.loongarch.lsx.vpickve2gr.d 05090504
-llvm.loongarch.lsx.vpickve2gr.du 05090504
-llvm.loongarch.lsx.vpickve2gr.h 040b0304
-llvm.loongarch.lsx.vpickve2gr.hu 040b0304
-llvm.loongarch.lsx.vpickve2gr.w 040a0404
-llvm.loongarch.lsx.vpickve2gr.wu 040a0404
+llvm.loongarch.lsx.vpickve2gr.b 040c0204 2
+llvm.loongarch.lsx.vpickve2gr.bu 040c0204 2
+llvm.loongarch.lsx.vpickve2gr.d 05090504 2
+llvm.loongarch.lsx.vpickve2gr.du 05090504 2
+llvm.loongarch.lsx.vpickve2gr.h 040b0304 2
+llvm.loongarch.lsx.vpickve2gr.hu 040b0304 2
+llvm.loongarch.lsx.vpickve2gr.w 040a0404 2
+llvm.loongarch.lsx.vpickve2gr.wu 040a0404 2
 llvm.loongarch.lsx.vreplgr2vr.b 0c0204
 llvm.loongarch.lsx.vreplgr2vr.d 090505
 llvm.loongarch.lsx.vreplgr2vr.h 0b0304
 llvm.loongarch.lsx.vreplgr2vr.w 0a0404
-llvm.loongarch.lsx.vrepli.b 0c0204
-llvm.loongarch.lsx.vrepli.d 090504
-llvm.loongarch.lsx.vrepli.h 0b0304
-llvm.loongarch.lsx.vrepli.w 0a0404
+llvm.loongarch.lsx.vrepli.b 0c0204 1
+llvm.loongarch.lsx.vrepli.d 090504 1
+llvm.loongarch.lsx.vrepli.h 0b0304 1
+llvm.loongarch.lsx.vrepli.w 0a0404 1
 llvm.loongarch.lsx.vreplve.b 0c020c0204
 llvm.loongarch.lsx.vreplve.d 0905090504
 llvm.loongarch.lsx.vreplve.h 0b030b0304
 llvm.loongarch.lsx.vreplve.w 0a040a0404
-llvm.loongarch.lsx.vreplvei.b 0c020c0204
-llvm.loongarch.lsx.vreplvei.d 0905090504
-llvm.loongarch.lsx.vreplvei.h 0b030b0304
-llvm.loongarch.lsx.vreplvei.w 0a040a0404
+llvm.loongarch.lsx.vreplvei.b 0c020c0204 2
+llvm.loongarch.lsx.vreplvei.d 0905090504 2
+llvm.loongarch.lsx.vreplvei.h 0b030b0304 2
+llvm.loongarch.lsx.vreplvei.w 0a040a0404 2
 llvm.loongarch.lsx.vrotr.b 0c020c020c02
 llvm.loongarch.lsx.vrotr.d 090509050905
 llvm.loongarch.lsx.vrotr.h 0b030b030b03
 llvm.loongarch.lsx.vrotr.w 0a040a040a04
-llvm.loongarch.lsx.vrotri.b 0c020c0204
-llvm.loongarch.lsx.vrotri.d 0905090504
-llvm.loongarch.lsx.vrotri.h 0b030b0304
-llvm.loongarch.lsx.vrotri.w 0a040a0404
+llvm.loongarch.lsx.vrotri.b 0c020c0204 2
+llvm.loongarch.lsx.vrotri.d 0905090504 2
+llvm.loongarch.lsx.vrotri.h 0b030b0304 2
+llvm.loongarch.lsx.vrotri.w 0a040a0404 2
 llvm.loongarch.lsx.vsadd.b 0c020c020c02
 llvm.loongarch.lsx.vsadd.bu 0c020c020c02
 llvm.loongarch.lsx.vsadd.d 090509050905
@@ -7383,30 +7385,30 @@ llvm.loongarch.lsx.vsadd.h 0b030b030b03
 llvm.loongarch.lsx.vsadd.hu 0b030b030b03
 llvm.loongarch.lsx.vsadd.w 0a040a040a04
 llvm.loongarch.lsx.vsadd.wu 0a040a040a04
-llvm.loongarch.lsx.vsat.b 0c020c0204
-llvm.loongarch.lsx.vsat.bu 0c020c0204
-llvm.loongarch.lsx.vsat.d 0905090504
-llvm.loongarch.lsx.vsat.du 0905090504
-llvm.loongarch.lsx.vsat.h 0b030b0304
-llvm.loongarch.lsx.vsat.hu 0b030b0304
-llvm.loongarch.lsx.vsat.w 0a040a0404
-llvm.loongarch.lsx.vsat.wu 0a040a0404
+llvm.loongarch.lsx.vsat.b 0c020c0204 2
+llvm.loongarch.lsx.vsat.bu 0c020c0204 2
+llvm.loongarch.lsx.vsat.d 0905090504 2
+llvm.loongarch.lsx.vsat.du 0905090504 2
+llvm.loongarch.lsx.vsat.h 0b030b0304 2
+llvm.loongarch.lsx.vsat.hu 0b030b0304 2
+llvm.loongarch.lsx.vsat.w 0a040a0404 2
+llvm.loongarch.lsx.vsat.wu 0a040a0404 2
 llvm.loongarch.lsx.vseq.b 0c020c020c02
 llvm.loongarch.lsx.vseq.d 090509050905
 llvm.loongarch.lsx.vseq.h 0b030b030b03
 llvm.loongarch.lsx.vseq.w 0a040a040a04
-llvm.loongarch.lsx.vseqi.b 0c020c0204
-llvm.loongarch.lsx.vseqi.d 0905090504
-llvm.loongarch.lsx.vseqi.h 0b030b0304
-llvm.loongarch.lsx.vseqi.w 0a040a0404
+llvm.loongarch.lsx.vseqi.b 0c020c0204 2
+llvm.loongarch.lsx.vseqi.d 0905090504 2
+llvm.loongarch.lsx.vseqi.h 0b030b0304 2
+llvm.loongarch.lsx.vseqi.w 0a040a0404 2
 llvm.loongarch.lsx.vshuf.b 0c020c020c020c02
 llvm.loongarch.lsx.vshuf.d 0905090509050905
 llvm.loongarch.lsx.vshuf.h 0b030b030b030b03
 llvm.loongarch.lsx.vshuf.w 0a040a040a040a04
-llvm.loongarch.lsx.vshuf4i.b 0c020c0204
-llvm.loongarch.lsx.vshuf4i.d 09050905090504
-llvm.loongarch.lsx.vshuf4i.h 0b030b0304
-llvm.loongarch.lsx.vshuf4i.w 0a040a0404
+llvm.loongarch.lsx.vshuf4i.b 0c020c0204 2
+llvm.loongarch.lsx.vshuf4i.d 09050905090504 4
+llvm.loongarch.lsx.vshuf4i.h 0b030b0304 2
+llvm.loongarch.lsx.vshuf4i.w 0a040a0404 2
 llvm.loongarch.lsx.vsigncov.b 0c020c020c02
 llvm.loongarch.lsx.vsigncov.d 090509050905
 llvm.loongarch.lsx.vsigncov.h 0b030b030b03
@@ -7419,28 +7421,28 @@ llvm.loongarch.lsx.vsle.h 0b030b030b03
 llvm.loongarch.lsx.vsle.hu 0b030b030b03
 llvm.loongarch.lsx.vsle.w 0a040a040a04
 llvm.loongarch.lsx.vsle.wu 0a040a040a04
-llvm.loongarch.lsx.vslei.b 0c020c0204
-llvm.loongarch.lsx.vslei.bu 0c020c0204
-llvm.loongarch.lsx.vslei.d 0905090504
-llvm.loongarch.lsx.vslei.du 0905090504
-llvm.loongarch.lsx.vslei.h 0b030b0304
-llvm.loongarch.lsx.vslei.hu 0b030b0304
-llvm.loongarch.lsx.vslei.w 0a040a0404
-llvm.loongarch.lsx.vslei.wu 0a040a0404
+llvm.loongarch.lsx.vslei.b 0c020c0204 2
+llvm.loongarch.lsx.vslei.bu 0c020c0204 2
+llvm.loongarch.lsx.vslei.d 0905090504 2
+llvm.loongarch.lsx.vslei.du 0905090504 2
+llvm.loongarch.lsx.vslei.h 0b030b0304 2
+llvm.loongarch.lsx.vslei.hu 0b030b0304 2
+llvm.loongarch.lsx.vslei.w 0a040a0404 2
+llvm.loongarch.lsx.vslei.wu 0a040a0404 2
 llvm.loongarch.lsx.vsll.b 0c020c020c02
 llvm.loongarch.lsx.vsll.d 090509050905
 llvm.loongarch.lsx.vsll.h 0b030b030b03
 llvm.loongarch.lsx.vsll.w 0a040a040a04
-llvm.loongarch.lsx.vslli.b 0c020c0204
-llvm.loongarch.lsx.vslli.d 0905090504
-llvm.loongarch.lsx.vslli.h 0b030b0304
-llvm.loongarch.lsx.vslli.w 0a040a0404
-llvm.loongarch.lsx.vsllwil.d.w 09050a0404
-llvm.loongarch.lsx.vsllwil.du.wu 09050a0404
-llvm.loongarch.lsx.vsllwil.h.b 0b030c0204
-llvm.loongarch.lsx.vsllwil.hu.bu 0b030c0204
-llvm.loongarch.lsx.vsllwil.w.h 0a040b0304
-llvm.loongarch.lsx.vsllwil.wu.hu 0a040b0304
+llvm.loongarch.lsx.vslli.b 0c020c0204 2
+llvm.loongarch.lsx.vslli.d 0905090504 2
+llvm.loongarch.lsx.vslli.h 0b030b0304 2
+llvm.loongarch.lsx.vslli.w 0a040a0404 2
+llvm.loongarch.lsx.vsllwil.d.w 09050a0404 2
+llvm.loongarch.lsx.vsllwil.du.wu 09050a0404 2
+llvm.loongarch.lsx.vsllwil.h.b 0b030c0204 2
+llvm.loongarch.lsx.vsllwil.hu.bu 0b030c0204 2
+llvm.loongarch.lsx.vsllwil.w.h 0a040b0304 2
+llvm.loongarch.lsx.vsllwil.wu.hu 0a040b0304 2
 llvm.loongarch.lsx.vslt.b 0c020c020c02
 llvm.loongarch.lsx.vslt.bu 0c020c020c02
 llvm.loongarch.lsx.vslt.d 090509050905
@@ -7449,130 +7451,130 @@ llvm.loongarch.lsx.vslt.h 0b030b030b03
 llvm.loongarch.lsx.vslt.hu 0b030b030b03
 llvm.loongarch.lsx.vslt.w 0a040a040a04
 llvm.loongarch.lsx.vslt.wu 0a040a040a04
-llvm.loongarch.lsx.vslti.b 0c020c0204
-llvm.loongarch.lsx.vslti.bu 0c020c0204
-llvm.loongarch.lsx.vslti.d 0905090504
-llvm.loongarch.lsx.vslti.du 0905090504
-llvm.loongarch.lsx.vslti.h 0b030b0304
-llvm.loongarch.lsx.vslti.hu 0b030b0304
-llvm.loongarch.lsx.vslti.w 0a040a0404
-llvm.loongarch.lsx.vslti.wu 0a040a0404
+llvm.loongarch.lsx.vslti.b 0c020c0204 2
+llvm.loongarch.lsx.vslti.bu 0c020c0204 2
+llvm.loongarch.lsx.vslti.d 0905090504 2
+llvm.loongarch.lsx.vslti.du 0905090504 2
+llvm.loongarch.lsx.vslti.h 0b030b0304 2
+llvm.loongarch.lsx.vslti.hu 0b030b0304 2
+llvm.loongarch.lsx.vslti.w 0a040a0404 2
+llvm.loongarch.lsx.vslti.wu 0a040a0404 2
 llvm.loongarch.lsx.vsra.b 0c020c020c02
 llvm.loongarch.lsx.vsra.d 090509050905
 llvm.loongarch.lsx.vsra.h 0b030b030b03
 llvm.loongarch.lsx.vsra.w 0a040a040a04
-llvm.loongarch.lsx.vsrai.b 0c020c0204
-llvm.loongarch.lsx.vsrai.d 0905090504
-llvm.loongarch.lsx.vsrai.h 0b030b0304
-llvm.loongarch.lsx.vsrai.w 0a040a0404
+llvm.loongarch.lsx.vsrai.b 0c020c0204 2
+llvm.loongarch.lsx.vsrai.d 0905090504 2
+llvm.loongarch.lsx.vsrai.h 0b030b0304 2
+llvm.loongarch.lsx.vsrai.w 0a040a0404 2
 llvm.loongarch.lsx.vsran.b.h 0c020b030b03
 llvm.loongarch.lsx.vsran.h.w 0b030a040a04
 llvm.loongarch.lsx.vsran.w.d 0a0409050905
-llvm.loongarch.lsx.vsrani.b.h 0c020c020c0204
-llvm.loongarch.lsx.vsrani.d.q 09050905090504
-llvm.loongarch.lsx.vsrani.h.w 0b030b030b0304
-llvm.loongarch.lsx.vsrani.w.d 0a040a040a0404
+llvm.loongarch.lsx.vsrani.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vsrani.d.q 09050905090504 4
+llvm.loongarch.lsx.vsrani.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vsrani.w.d 0a040a040a0404 4
 llvm.loongarch.lsx.vsrar.b 0c020c020c02
 llvm.loongarch.lsx.vsrar.d 090509050905
 llvm.loongarch.lsx.vsrar.h 0b030b030b03
 llvm.loongarch.lsx.vsrar.w 0a040a040a04
-llvm.loongarch.lsx.vsrari.b 0c020c0204
-llvm.loongarch.lsx.vsrari.d 0905090504
-llvm.loongarch.lsx.vsrari.h 0b030b0304
-llvm.loongarch.lsx.vsrari.w 0a040a0404
+llvm.loongarch.lsx.vsrari.b 0c020c0204 2
+llvm.loongarch.lsx.vsrari.d 0905090504 2
+llvm.loongarch.lsx.vsrari.h 0b030b0304 2
+llvm.loongarch.lsx.vsrari.w 0a040a0404 2
 llvm.loongarch.lsx.vsrarn.b.h 0c020b030b03
 llvm.loongarch.lsx.vsrarn.h.w 0b030a040a04
 llvm.loongarch.lsx.vsrarn.w.d 0a0409050905
-llvm.loongarch.lsx.vsrarni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vsrarni.d.q 09050905090504
-llvm.loongarch.lsx.vsrarni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vsrarni.w.d 0a040a040a0404
+llvm.loongarch.lsx.vsrarni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vsrarni.d.q 09050905090504 4
+llvm.loongarch.lsx.vsrarni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vsrarni.w.d 0a040a040a0404 4
 llvm.loongarch.lsx.vsrl.b 0c020c020c02
 llvm.loongarch.lsx.vsrl.d 090509050905
 llvm.loongarch.lsx.vsrl.h 0b030b030b03
 llvm.loongarch.lsx.vsrl.w 0a040a040a04
-llvm.loongarch.lsx.vsrli.b 0c020c0204
-llvm.loongarch.lsx.vsrli.d 0905090504
-llvm.loongarch.lsx.vsrli.h 0b030b0304
-llvm.loongarch.lsx.vsrli.w 0a040a0404
+llvm.loongarch.lsx.vsrli.b 0c020c0204 2
+llvm.loongarch.lsx.vsrli.d 0905090504 2
+llvm.loongarch.lsx.vsrli.h 0b030b0304 2
+llvm.loongarch.lsx.vsrli.w 0a040a0404 2
 llvm.loongarch.lsx.vsrln.b.h 0c020b030b03
 llvm.loongarch.lsx.vsrln.h.w 0b030a040a04
 llvm.loongarch.lsx.vsrln.w.d 0a0409050905
-llvm.loongarch.lsx.vsrlni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vsrlni.d.q 09050905090504
-llvm.loongarch.lsx.vsrlni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vsrlni.w.d 0a040a040a0404
+llvm.loongarch.lsx.vsrlni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vsrlni.d.q 09050905090504 4
+llvm.loongarch.lsx.vsrlni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vsrlni.w.d 0a040a040a0404 4
 llvm.loongarch.lsx.vsrlr.b 0c020c020c02
 llvm.loongarch.lsx.vsrlr.d 090509050905
 llvm.loongarch.lsx.vsrlr.h 0b030b030b03
 llvm.loongarch.lsx.vsrlr.w 0a040a040a04
-llvm.loongarch.lsx.vsrlri.b 0c020c0204
-llvm.loongarch.lsx.vsrlri.d 0905090504
-llvm.loongarch.lsx.vsrlri.h 0b030b0304
-llvm.loongarch.lsx.vsrlri.w 0a040a0404
+llvm.loongarch.lsx.vsrlri.b 0c020c0204 2
+llvm.loongarch.lsx.vsrlri.d 0905090504 2
+llvm.loongarch.lsx.vsrlri.h 0b030b0304 2
+llvm.loongarch.lsx.vsrlri.w 0a040a0404 2
 llvm.loongarch.lsx.vsrlrn.b.h 0c020b030b03
 llvm.loongarch.lsx.vsrlrn.h.w 0b030a040a04
 llvm.loongarch.lsx.vsrlrn.w.d 0a0409050905
-llvm.loongarch.lsx.vsrlrni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vsrlrni.d.q 09050905090504
-llvm.loongarch.lsx.vsrlrni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vsrlrni.w.d 0a040a040a0404
+llvm.loongarch.lsx.vsrlrni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vsrlrni.d.q 09050905090504 4
+llvm.loongarch.lsx.vsrlrni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vsrlrni.w.d 0a040a040a0404 4
 llvm.loongarch.lsx.vssran.b.h 0c020b030b03
 llvm.loongarch.lsx.vssran.bu.h 0c020b030b03
 llvm.loongarch.lsx.vssran.h.w 0b030a040a04
 llvm.loongarch.lsx.vssran.hu.w 0b030a040a04
 llvm.loongarch.lsx.vssran.w.d 0a0409050905
 llvm.loongarch.lsx.vssran.wu.d 0a0409050905
-llvm.loongarch.lsx.vssrani.b.h 0c020c020c0204
-llvm.loongarch.lsx.vssrani.bu.h 0c020c020c0204
-llvm.loongarch.lsx.vssrani.d.q 09050905090504
-llvm.loongarch.lsx.vssrani.du.q 09050905090504
-llvm.loongarch.lsx.vssrani.h.w 0b030b030b0304
-llvm.loongarch.lsx.vssrani.hu.w 0b030b030b0304
-llvm.loongarch.lsx.vssrani.w.d 0a040a040a0404
-llvm.loongarch.lsx.vssrani.wu.d 0a040a040a0404
+llvm.loongarch.lsx.vssrani.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrani.bu.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrani.d.q 09050905090504 4
+llvm.loongarch.lsx.vssrani.du.q 09050905090504 4
+llvm.loongarch.lsx.vssrani.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrani.hu.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrani.w.d 0a040a040a0404 4
+llvm.loongarch.lsx.vssrani.wu.d 0a040a040a0404 4
 llvm.loongarch.lsx.vssrarn.b.h 0c020b030b03
 llvm.loongarch.lsx.vssrarn.bu.h 0c020b030b03
 llvm.loongarch.lsx.vssrarn.h.w 0b030a040a04
 llvm.loongarch.lsx.vssrarn.hu.w 0b030a040a04
 llvm.loongarch.lsx.vssrarn.w.d 0a0409050905
 llvm.loongarch.lsx.vssrarn.wu.d 0a0409050905
-llvm.loongarch.lsx.vssrarni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vssrarni.bu.h 0c020c020c0204
-llvm.loongarch.lsx.vssrarni.d.q 09050905090504
-llvm.loongarch.lsx.vssrarni.du.q 09050905090504
-llvm.loongarch.lsx.vssrarni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vssrarni.hu.w 0b030b030b0304
-llvm.loongarch.lsx.vssrarni.w.d 0a040a040a0404
-llvm.loongarch.lsx.vssrarni.wu.d 0a040a040a0404
+llvm.loongarch.lsx.vssrarni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrarni.bu.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrarni.d.q 09050905090504 4
+llvm.loongarch.lsx.vssrarni.du.q 09050905090504 4
+llvm.loongarch.lsx.vssrarni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrarni.hu.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrarni.w.d 0a040a040a0404 4
+llvm.loongarch.lsx.vssrarni.wu.d 0a040a040a0404 4
 llvm.loongarch.lsx.vssrln.b.h 0c020b030b03
 llvm.loongarch.lsx.vssrln.bu.h 0c020b030b03
 llvm.loongarch.lsx.vssrln.h.w 0b030a040a04
 llvm.loongarch.lsx.vssrln.hu.w 0b030a040a04
 llvm.loongarch.lsx.vssrln.w.d 0a0409050905
 llvm.loongarch.lsx.vssrln.wu.d 0a0409050905
-llvm.loongarch.lsx.vssrlni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vssrlni.bu.h 0c020c020c0204
-llvm.loongarch.lsx.vssrlni.d.q 09050905090504
-llvm.loongarch.lsx.vssrlni.du.q 09050905090504
-llvm.loongarch.lsx.vssrlni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vssrlni.hu.w 0b030b030b0304
-llvm.loongarch.lsx.vssrlni.w.d 0a040a040a0404
-llvm.loongarch.lsx.vssrlni.wu.d 0a040a040a0404
+llvm.loongarch.lsx.vssrlni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrlni.bu.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrlni.d.q 09050905090504 4
+llvm.loongarch.lsx.vssrlni.du.q 09050905090504 4
+llvm.loongarch.lsx.vssrlni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrlni.hu.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrlni.w.d 0a040a040a0404 4
+llvm.loongarch.lsx.vssrlni.wu.d 0a040a040a0404 4
 llvm.loongarch.lsx.vssrlrn.b.h 0c020b030b03
 llvm.loongarch.lsx.vssrlrn.bu.h 0c020b030b03
 llvm.loongarch.lsx.vssrlrn.h.w 0b030a040a04
 llvm.loongarch.lsx.vssrlrn.hu.w 0b030a040a04
 llvm.loongarch.lsx.vssrlrn.w.d 0a0409050905
 llvm.loongarch.lsx.vssrlrn.wu.d 0a0409050905
-llvm.loongarch.lsx.vssrlrni.b.h 0c020c020c0204
-llvm.loongarch.lsx.vssrlrni.bu.h 0c020c020c0204
-llvm.loongarch.lsx.vssrlrni.d.q 09050905090504
-llvm.loongarch.lsx.vssrlrni.du.q 09050905090504
-llvm.loongarch.lsx.vssrlrni.h.w 0b030b030b0304
-llvm.loongarch.lsx.vssrlrni.hu.w 0b030b030b0304
-llvm.loongarch.lsx.vssrlrni.w.d 0a040a040a0404
-llvm.loongarch.lsx.vssrlrni.wu.d 0a040a040a0404
+llvm.loongarch.lsx.vssrlrni.b.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrlrni.bu.h 0c020c020c0204 4
+llvm.loongarch.lsx.vssrlrni.d.q 09050905090504 4
+llvm.loongarch.lsx.vssrlrni.du.q 09050905090504 4
+llvm.loongarch.lsx.vssrlrni.h.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrlrni.hu.w 0b030b030b0304 4
+llvm.loongarch.lsx.vssrlrni.w.d 0a040a040a0404 4
+llvm.loongarch.lsx.vssrlrni.wu.d 0a040a040a0404 4
 llvm.loongarch.lsx.vssub.b 0c020c020c02
 llvm.loongarch.lsx.vssub.bu 0c020c020c02
 llvm.loongarch.lsx.vssub.d 090509050905
@@ -7581,21 +7583,21 @@ llvm.loongarch.lsx.vssub.h 0b030b030b03
 llvm.loongarch.lsx.vssub.hu 0b030b030b03
 llvm.loongarch.lsx.vssub.w 0a040a040a04
 llvm.loongarch.lsx.vssub.wu 0a040a040a04
-llvm.loongarch.lsx.vst 000c020e04
-llvm.loongarch.lsx.vstelm.b 000c020e0404
-llvm.loongarch.lsx.vstelm.d 0009050e0404
-llvm.loongarch.lsx.vstelm.h 000b030e0404
-llvm.loongarch.lsx.vstelm.w 000a040e0404
+llvm.loongarch.lsx.vst 000c020e04 4
+llvm.loongarch.lsx.vstelm.b 000c020e0404 c
+llvm.loongarch.lsx.vstelm.d 0009050e0404 c
+llvm.loongarch.lsx.vstelm.h 000b030e0404 c
+llvm.loongarch.lsx.vstelm.w 000a040e0404 c
 llvm.loongarch.lsx.vstx 000c020e05
 llvm.loongarch.lsx.vsub.b 0c020c020c02
 llvm.loongarch.lsx.vsub.d 090509050905
 llvm.loongarch.lsx.vsub.h 0b030b030b03
 llvm.loongarch.lsx.vsub.q 090509050905
 llvm.loongarch.lsx.vsub.w 0a040a040a04
-llvm.loongarch.lsx.vsubi.bu 0c020c0204
-llvm.loongarch.lsx.vsubi.du 0905090504
-llvm.loongarch.lsx.vsubi.hu 0b030b0304
-llvm.loongarch.lsx.vsubi.wu 0a040a0404
+llvm.loongarch.lsx.vsubi.bu 0c020c0204 2
+llvm.loongarch.lsx.vsubi.du 0905090504 2
+llvm.loongarch.lsx.vsubi.hu 0b030b0304 2
+llvm.loongarch.lsx.vsubi.wu 0a040a0404 2
 llvm.loongarch.lsx.vsubwev.d.w 09050a040a04
 llvm.loongarch.lsx.vsubwev.d.wu 09050a040a04
 llvm.loongarch.lsx.vsubwev.h.b 0b030c020c02
@@ -7613,32 +7615,32 @@ llvm.loongarch.lsx.vsubwod.q.du 090509050905
 llvm.loongarch.lsx.vsubwod.w.h 0a040b030b03
 llvm.loongarch.lsx.vsubwod.w.hu 0a040b030b03
 llvm.loongarch.lsx.vxor.v 0c020c020c02
-llvm.loongarch.lsx.vxori.b 0c020c0204
-llvm.loongarch.masked.atomicrmw.add.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.add.i64* 050f04050505
-llvm.loongarch.masked.atomicrmw.max.i32* 040f0404040404
-llvm.loongarch.masked.atomicrmw.max.i64* 050f0405050505
-llvm.loongarch.masked.atomicrmw.min.i32* 040f0404040404
-llvm.loongarch.masked.atomicrmw.min.i64* 050f0405050505
-llvm.loongarch.masked.atomicrmw.nand.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.nand.i64* 050f04050505
-llvm.loongarch.masked.atomicrmw.sub.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.sub.i64* 050f04050505
-llvm.loongarch.masked.atomicrmw.umax.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.umax.i64* 050f04050505
-llvm.loongarch.masked.atomicrmw.umin.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.umin.i64* 050f04050505
-llvm.loongarch.masked.atomicrmw.xchg.i32* 040f04040404
-llvm.loongarch.masked.atomicrmw.xchg.i64* 050f04050505
-llvm.loongarch.masked.cmpxchg.i32* 040f0404040404
-llvm.loongarch.masked.cmpxchg.i64* 050f0405050505
-llvm.loongarch.movfcsr2gr 0404
-llvm.loongarch.movgr2fcsr 000404
-llvm.loongarch.syscall 0004
+llvm.loongarch.lsx.vxori.b 0c020c0204 2
+llvm.loongarch.masked.atomicrmw.add.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.add.i64* 050f04050505 8
+llvm.loongarch.masked.atomicrmw.max.i32* 040f0404040404 10
+llvm.loongarch.masked.atomicrmw.max.i64* 050f0405050505 10
+llvm.loongarch.masked.atomicrmw.min.i32* 040f0404040404 10
+llvm.loongarch.masked.atomicrmw.min.i64* 050f0405050505 10
+llvm.loongarch.masked.atomicrmw.nand.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.nand.i64* 050f04050505 8
+llvm.loongarch.masked.atomicrmw.sub.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.sub.i64* 050f04050505 8
+llvm.loongarch.masked.atomicrmw.umax.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.umax.i64* 050f04050505 8
+llvm.loongarch.masked.atomicrmw.umin.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.umin.i64* 050f04050505 8
+llvm.loongarch.masked.atomicrmw.xchg.i32* 040f04040404 8
+llvm.loongarch.masked.atomicrmw.xchg.i64* 050f04050505 8
+llvm.loongarch.masked.cmpxchg.i32* 040f0404040404 10
+llvm.loongarch.masked.cmpxchg.i64* 050f0405050505 10
+llvm.loongarch.movfcsr2gr 0404 1
+llvm.loongarch.movgr2fcsr 000404 1
+llvm.loongarch.syscall 0004 1
 llvm.loop.decrement* 010f01
 llvm.loop.decrement.reg* 0f010f070f07
-llvm.loop.dependence.raw.mask* 0f030e0e05
-llvm.loop.dependence.war.mask* 0f030e0e05
+llvm.loop.dependence.raw.mask* 0f030e0e05 4
+llvm.loop.dependence.war.mask* 0f030e0e05 4
 llvm.lrint* 0f010f0a
 llvm.lround* 0f010f0a
 llvm.masked.compressstore* 000f030e1c0301
@@ -7647,21 +7649,21 @@ llvm.masked.gather* 0f031d01001c03010f07
 llvm.masked.load* 0f030f0c1c03010f07
 llvm.masked.scatter* 000f031d01001c0301
 llvm.masked.store* 000f030f0c1c0301
-llvm.matrix.column.major.load* 0f030e0f09010404
-llvm.matrix.column.major.store* 000f030e0f09010404
-llvm.matrix.multiply* 0f030f0b0f13040404
-llvm.matrix.transpose* 0f030f070404
+llvm.matrix.column.major.load* 0f030e0f09010404 1c
+llvm.matrix.column.major.store* 000f030e0f09010404 38
+llvm.matrix.multiply* 0f030f0b0f13040404 1c
+llvm.matrix.transpose* 0f030f070404 6
 llvm.maximum* 0f020f070f07
 llvm.maximumnum* 0f020f070f07
 llvm.maxnum* 0f020f070f07
-llvm.memcpy* 000f040f0c0f1101
-llvm.memcpy.element.unordered.atomic* 000f040f0c0f1104
-llvm.memcpy.inline* 000f040f0c0f1101
-llvm.memmove* 000f040f0c0f1101
-llvm.memmove.element.unordered.atomic* 000f040f0c0f1104
-llvm.memset* 000f04020f0901
-llvm.memset.element.unordered.atomic* 000f04020f0904
-llvm.memset.inline* 000f04020f0901
+llvm.memcpy* 000f040f0c0f1101 8
+llvm.memcpy.element.unordered.atomic* 000f040f0c0f1104 8
+llvm.memcpy.inline* 000f040f0c0f1101 8
+llvm.memmove* 000f040f0c0f1101 8
+llvm.memmove.element.unordered.atomic* 000f040f0c0f1104 8
+llvm.memset* 000f04020f0901 8
+llvm.memset.element.unordered.atomic* 000f04020f0904 8
+llvm.memset.inline* 000f04020f0901 8
 llvm.minimum* 0f020f070f07
 llvm.minimumnum* 0f020f070f07
 llvm.minnum* 0f020f070f07
@@ -7702,14 +7704,14 @@ llvm.mips.addv.b 0c020c020c02
 llvm.mips.addv.d 090509050905
 llvm.mips.addv.h 0b030b030b03
 llvm.mips.addv.w 0a040a040a04
-llvm.mips.addvi.b 0c020c0204
-llvm.mips.addvi.d 0905090504
-llvm.mips.addvi.h 0b030b0304
-llvm.mips.addvi.w 0a040a0404
+llvm.mips.addvi.b 0c020c0204 2
+llvm.mips.addvi.d 0905090504 2
+llvm.mips.addvi.h 0b030b0304 2
+llvm.mips.addvi.w 0a040a0404 2
 llvm.mips.addwc 040404
 llvm.mips.and.v 0c020c020c02
-llvm.mips.andi.b 0c020c0204
-llvm.mips.append 04040404
+llvm.mips.andi.b 0c020c0204 2
+llvm.mips.append 04040404 4
 llvm.mips.asub.s.b 0c020c020c02
 llvm.mips.asub.s.d 090509050905
 llvm.mips.asub.s.h 0b030b030b03
@@ -7734,44 +7736,44 @@ llvm.mips.aver.u.b 0c020c020c02
 llvm.mips.aver.u.d 090509050905
 llvm.mips.aver.u.h 0b030b030b03
 llvm.mips.aver.u.w 0a040a040a04
-llvm.mips.balign 04040404
+llvm.mips.balign 04040404 4
 llvm.mips.bclr.b 0c020c020c02
 llvm.mips.bclr.d 090509050905
 llvm.mips.bclr.h 0b030b030b03
 llvm.mips.bclr.w 0a040a040a04
-llvm.mips.bclri.b 0c020c0204
-llvm.mips.bclri.d 0905090504
-llvm.mips.bclri.h 0b030b0304
-llvm.mips.bclri.w 0a040a0404
+llvm.mips.bclri.b 0c020c0204 2
+llvm.mips.bclri.d 0905090504 2
+llvm.mips.bclri.h 0b030b0304 2
+llvm.mips.bclri.w 0a040a0404 2
 llvm.mips.binsl.b 0c020c020c020c02
 llvm.mips.binsl.d 0905090509050905
 llvm.mips.binsl.h 0b030b030b030b03
 llvm.mips.binsl.w 0a040a040a040a04
-llvm.mips.binsli.b 0c020c020c0204
-llvm.mips.binsli.d 09050905090504
-llvm.mips.binsli.h 0b030b030b0304
-llvm.mips.binsli.w 0a040a040a0404
+llvm.mips.binsli.b 0c020c020c0204 4
+llvm.mips.binsli.d 09050905090504 4
+llvm.mips.binsli.h 0b030b030b0304 4
+llvm.mips.binsli.w 0a040a040a0404 4
 llvm.mips.binsr.b 0c020c020c020c02
 llvm.mips.binsr.d 0905090509050905
 llvm.mips.binsr.h 0b030b030b030b03
 llvm.mips.binsr.w 0a040a040a040a04
-llvm.mips.binsri.b 0c020c020c0204
-llvm.mips.binsri.d 09050905090504
-llvm.mips.binsri.h 0b030b030b0304
-llvm.mips.binsri.w 0a040a040a0404
+llvm.mips.binsri.b 0c020c020c0204 4
+llvm.mips.binsri.d 09050905090504 4
+llvm.mips.binsri.h 0b030b030b0304 4
+llvm.mips.binsri.w 0a040a040a0404 4
 llvm.mips.bitrev 0404
 llvm.mips.bmnz.v 0c020c020c020c02
-llvm.mips.bmnzi.b 0c020c020c0204
+llvm.mips.bmnzi.b 0c020c020c0204 4
 llvm.mips.bmz.v 0c020c020c020c02
-llvm.mips.bmzi.b 0c020c020c0204
+llvm.mips.bmzi.b 0c020c020c0204 4
 llvm.mips.bneg.b 0c020c020c02
 llvm.mips.bneg.d 090509050905
 llvm.mips.bneg.h 0b030b030b03
 llvm.mips.bneg.w 0a040a040a04
-llvm.mips.bnegi.b 0c020c0204
-llvm.mips.bnegi.d 0905090504
-llvm.mips.bnegi.h 0b030b0304
-llvm.mips.bnegi.w 0a040a0404
+llvm.mips.bnegi.b 0c020c0204 2
+llvm.mips.bnegi.d 0905090504 2
+llvm.mips.bnegi.h 0b030b0304 2
+llvm.mips.bnegi.w 0a040a0404 2
 llvm.mips.bnz.b 040c02
 llvm.mips.bnz.d 040905
 llvm.mips.bnz.h 040b03
@@ -7779,15 +7781,15 @@ llvm.mips.bnz.v 040c02
 llvm.mips.bnz.w 040a04
 llvm.mips.bposge32 04
 llvm.mips.bsel.v 0c020c020c020c02
-llvm.mips.bseli.b 0c020c020c0204
+llvm.mips.bseli.b 0c020c020c0204 4
 llvm.mips.bset.b 0c020c020c02
 llvm.mips.bset.d 090509050905
 llvm.mips.bset.h 0b030b030b03
 llvm.mips.bset.w 0a040a040a04
-llvm.mips.bseti.b 0c020c0204
-llvm.mips.bseti.d 0905090504
-llvm.mips.bseti.h 0b030b0304
-llvm.mips.bseti.w 0a040a0404
+llvm.mips.bseti.b 0c020c0204 2
+llvm.mips.bseti.d 0905090504 2
+llvm.mips.bseti.h 0b030b0304 2
+llvm.mips.bseti.w 0a040a0404 2
 llvm.mips.bz.b 040c02
 llvm.mips.bz.d 040905
 llvm.mips.bz.h 040b03
@@ -7797,11 +7799,11 @@ llvm.mips.ceq.b 0c020c020c02
 llvm.mips.ceq.d 090509050905
 llvm.mips.ceq.h 0b030b030b03
 llvm.mips.ceq.w 0a040a040a04
-llvm.mips.ceqi.b 0c020c0204
-llvm.mips.ceqi.d 0905090504
-llvm.mips.ceqi.h 0b030b0304
-llvm.mips.ceqi.w 0a040a0404
-llvm.mips.cfcmsa 0404
+llvm.mips.ceqi.b 0c020c0204 2
+llvm.mips.ceqi.d 0905090504 2
+llvm.mips.ceqi.h 0b030b0304 2
+llvm.mips.ceqi.w 0a040a0404 2
+llvm.mips.cfcmsa 0404 1
 llvm.mips.cle.s.b 0c020c020c02
 llvm.mips.cle.s.d 090509050905
 llvm.mips.cle.s.h 0b030b030b03
@@ -7810,14 +7812,14 @@ llvm.mips.cle.u.b 0c020c020c02
 llvm.mips.cle.u.d 090509050905
 llvm.mips.cle.u.h 0b030b030b03
 llvm.mips.cle.u.w 0a040a040a04
-llvm.mips.clei.s.b 0c020c0204
-llvm.mips.clei.s.d 0905090504
-llvm.mips.clei.s.h 0b030b0304
-llvm.mips.clei.s.w 0a040a0404
-llvm.mips.clei.u.b 0c020c0204
-llvm.mips.clei.u.d 0905090504
-llvm.mips.clei.u.h 0b030b0304
-llvm.mips.clei.u.w 0a040a0404
+llvm.mips.clei.s.b 0c020c0204 2
+llvm.mips.clei.s.d 0905090504 2
+llvm.mips.clei.s.h 0b030b0304 2
+llvm.mips.clei.s.w 0a040a0404 2
+llvm.mips.clei.u.b 0c020c0204 2
+llvm.mips.clei.u.d 0905090504 2
+llvm.mips.clei.u.h 0b030b0304 2
+llvm.mips.clei.u.w 0a040a0404 2
 llvm.mips.clt.s.b 0c020c020c02
 llvm.mips.clt.s.d 090509050905
 llvm.mips.clt.s.h 0b030b030b03
@@ -7826,14 +7828,14 @@ llvm.mips.clt.u.b 0c020c020c02
 llvm.mips.clt.u.d 090509050905
 llvm.mips.clt.u.h 0b030b030b03
 llvm.mips.clt.u.w 0a040a040a04
-llvm.mips.clti.s.b 0c020c0204
-llvm.mips.clti.s.d 0905090504
-llvm.mips.clti.s.h 0b030b0304
-llvm.mips.clti.s.w 0a040a0404
-llvm.mips.clti.u.b 0c020c0204
-llvm.mips.clti.u.d 0905090504
-llvm.mips.clti.u.h 0b030b0304
-llvm.mips.clti.u.w 0a040a0404
+llvm.mips.clti.s.b 0c020c0204 2
+llvm.mips.clti.s.d 0905090504 2
+llvm.mips.clti.s.h 0b030b0304 2
+llvm.mips.clti.s.w 0a040a0404 2
+llvm.mips.clti.u.b 0c020c0204 2
+llvm.mips.clti.u.d 0905090504 2
+llvm.mips.clti.u.h 0b030b0304 2
+llvm.mips.clti.u.w 0a040a0404 2
 llvm.mips.cmp.eq.ph 0009030903
 llvm.mips.cmp.le.ph 0009030903
 llvm.mips.cmp.lt.ph 0009030903
@@ -7854,7 +7856,7 @@ llvm.mips.copy.u.b 040c0204
 llvm.mips.copy.u.d 05090504
 llvm.mips.copy.u.h 040b0304
 llvm.mips.copy.u.w 040a0404
-llvm.mips.ctcmsa 000404
+llvm.mips.ctcmsa 000404 1
 llvm.mips.div.s.b 0c020c020c02
 llvm.mips.div.s.d 090509050905
 llvm.mips.div.s.h 0b030b030b03
@@ -8043,19 +8045,19 @@ llvm.mips.insert.d 090509050405
 llvm.mips.insert.h 0b030b030404
 llvm.mips.insert.w 0a040a040404
 llvm.mips.insv 040404
-llvm.mips.insve.b 0c020c02040c02
-llvm.mips.insve.d 09050905040905
-llvm.mips.insve.h 0b030b03040b03
-llvm.mips.insve.w 0a040a04040a04
+llvm.mips.insve.b 0c020c02040c02 2
+llvm.mips.insve.d 09050905040905 2
+llvm.mips.insve.h 0b030b03040b03 2
+llvm.mips.insve.w 0a040a04040a04 2
 llvm.mips.lbux 040e04
 llvm.mips.ld.b 0c020e04
 llvm.mips.ld.d 09050e04
 llvm.mips.ld.h 0b030e04
 llvm.mips.ld.w 0a040e04
-llvm.mips.ldi.b 0c0204
-llvm.mips.ldi.d 090504
-llvm.mips.ldi.h 0b0304
-llvm.mips.ldi.w 0a0404
+llvm.mips.ldi.b 0c0204 1
+llvm.mips.ldi.d 090504 1
+llvm.mips.ldi.h 0b0304 1
+llvm.mips.ldi.w 0a0404 1
 llvm.mips.ldr.d 09050e04
 llvm.mips.ldr.w 0a040e04
 llvm.mips.lhx 040e04
@@ -8087,14 +8089,14 @@ llvm.mips.max.u.b 0c020c020c02
 llvm.mips.max.u.d 090509050905
 llvm.mips.max.u.h 0b030b030b03
 llvm.mips.max.u.w 0a040a040a04
-llvm.mips.maxi.s.b 0c020c0204
-llvm.mips.maxi.s.d 0905090504
-llvm.mips.maxi.s.h 0b030b0304
-llvm.mips.maxi.s.w 0a040a0404
-llvm.mips.maxi.u.b 0c020c0204
-llvm.mips.maxi.u.d 0905090504
-llvm.mips.maxi.u.h 0b030b0304
-llvm.mips.maxi.u.w 0a040a0404
+llvm.mips.maxi.s.b 0c020c0204 2
+llvm.mips.maxi.s.d 0905090504 2
+llvm.mips.maxi.s.h 0b030b0304 2
+llvm.mips.maxi.s.w 0a040a0404 2
+llvm.mips.maxi.u.b 0c020c0204 2
+llvm.mips.maxi.u.d 0905090504 2
+llvm.mips.maxi.u.h 0b030b0304 2
+llvm.mips.maxi.u.w 0a040a0404 2
 llvm.mips.min.a.b 0c020c020c02
 llvm.mips.min.a.d 090509050905
 llvm.mips.min.a.h 0b030b030b03
@@ -8107,14 +8109,14 @@ llvm.mips.min.u.b 0c020c020c02
 llvm.mips.min.u.d 090509050905
 llvm.mips.min.u.h 0b030b030b03
 llvm.mips.min.u.w 0a040a040a04
-llvm.mips.mini.s.b 0c020c0204
-llvm.mips.mini.s.d 0905090504
-llvm.mips.mini.s.h 0b030b0304
-llvm.mips.mini.s.w 0a040a0404
-llvm.mips.mini.u.b 0c020c0204
-llvm.mips.mini.u.d 0905090504
-llvm.mips.mini.u.h 0b030b0304
-llvm.mips.mini.u.w 0a040a0404
+llvm.mips.mini.s.b 0c020c0204 2
+llvm.mips.mini.s.d 0905090504 2
+llvm.mips.mini.s.h 0b030b0304 2
+llvm.mips.mini.s.w 0a040a0404 2
+llvm.mips.mini.u.b 0c020c0204 2
+llvm.mips.mini.u.d 0905090504 2
+llvm.mips.mini.u.h 0b030b0304 2
+llvm.mips.mini.u.w 0a040a0404 2
 llvm.mips.mod.s.b 0c020c020c02
 llvm.mips.mod.s.d 090509050905
 llvm.mips.mod.s.h 0b030b030b03
@@ -8167,9 +8169,9 @@ llvm.mips.nlzc.d 09050905
 llvm.mips.nlzc.h 0b030b03
 llvm.mips.nlzc.w 0a040a04
 llvm.mips.nor.v 0c020c020c02
-llvm.mips.nori.b 0c020c0204
+llvm.mips.nori.b 0c020c0204 2
 llvm.mips.or.v 0c020c020c02
-llvm.mips.ori.b 0c020c0204
+llvm.mips.ori.b 0c020c0204 2
 llvm.mips.packrl.ph 090309030903
 llvm.mips.pckev.b 0c020c020c02
 llvm.mips.pckev.d 090509050905
@@ -8196,28 +8198,28 @@ llvm.mips.preceu.ph.qbla 09030a02
 llvm.mips.preceu.ph.qbr 09030a02
 llvm.mips.preceu.ph.qbra 09030a02
 llvm.mips.precr.qb.ph 0a0209030903
-llvm.mips.precr.sra.ph.w 0903040404
-llvm.mips.precr.sra.r.ph.w 0903040404
+llvm.mips.precr.sra.ph.w 0903040404 4
+llvm.mips.precr.sra.r.ph.w 0903040404 4
 llvm.mips.precrq.ph.w 09030404
 llvm.mips.precrq.qb.ph 0a0209030903
 llvm.mips.precrq.rs.ph.w 09030404
 llvm.mips.precrqu.s.qb.ph 0a0209030903
-llvm.mips.prepend 04040404
+llvm.mips.prepend 04040404 4
 llvm.mips.raddu.w.qb 040a02
-llvm.mips.rddsp 0404
+llvm.mips.rddsp 0404 1
 llvm.mips.repl.ph 090304
 llvm.mips.repl.qb 0a0204
-llvm.mips.sat.s.b 0c020c0204
-llvm.mips.sat.s.d 0905090504
-llvm.mips.sat.s.h 0b030b0304
-llvm.mips.sat.s.w 0a040a0404
-llvm.mips.sat.u.b 0c020c0204
-llvm.mips.sat.u.d 0905090504
-llvm.mips.sat.u.h 0b030b0304
-llvm.mips.sat.u.w 0a040a0404
-llvm.mips.shf.b 0c020c0204
-llvm.mips.shf.h 0b030b0304
-llvm.mips.shf.w 0a040a0404
+llvm.mips.sat.s.b 0c020c0204 2
+llvm.mips.sat.s.d 0905090504 2
+llvm.mips.sat.s.h 0b030b0304 2
+llvm.mips.sat.s.w 0a040a0404 2
+llvm.mips.sat.u.b 0c020c0204 2
+llvm.mips.sat.u.d 0905090504 2
+llvm.mips.sat.u.h 0b030b0304 2
+llvm.mips.sat.u.w 0a040a0404 2
+llvm.mips.shf.b 0c020c0204 2
+llvm.mips.shf.h 0b030b0304 2
+llvm.mips.shf.w 0a040a0404 2
 llvm.mips.shilo 050504
 llvm.mips.shll.ph 0903090304
 llvm.mips.shll.qb 0a020a0204
@@ -8234,58 +8236,58 @@ llvm.mips.sld.b 0c020c020c0204
 llvm.mips.sld.d 09050905090504
 llvm.mips.sld.h 0b030b030b0304
 llvm.mips.sld.w 0a040a040a0404
-llvm.mips.sldi.b 0c020c020c0204
-llvm.mips.sldi.d 09050905090504
-llvm.mips.sldi.h 0b030b030b0304
-llvm.mips.sldi.w 0a040a040a0404
+llvm.mips.sldi.b 0c020c020c0204 4
+llvm.mips.sldi.d 09050905090504 4
+llvm.mips.sldi.h 0b030b030b0304 4
+llvm.mips.sldi.w 0a040a040a0404 4
 llvm.mips.sll.b 0c020c020c02
 llvm.mips.sll.d 090509050905
 llvm.mips.sll.h 0b030b030b03
 llvm.mips.sll.w 0a040a040a04
-llvm.mips.slli.b 0c020c0204
-llvm.mips.slli.d 0905090504
-llvm.mips.slli.h 0b030b0304
-llvm.mips.slli.w 0a040a0404
+llvm.mips.slli.b 0c020c0204 2
+llvm.mips.slli.d 0905090504 2
+llvm.mips.slli.h 0b030b0304 2
+llvm.mips.slli.w 0a040a0404 2
 llvm.mips.splat.b 0c020c0204
 llvm.mips.splat.d 0905090504
 llvm.mips.splat.h 0b030b0304
 llvm.mips.splat.w 0a040a0404
-llvm.mips.splati.b 0c020c0204
-llvm.mips.splati.d 0905090504
-llvm.mips.splati.h 0b030b0304
-llvm.mips.splati.w 0a040a0404
+llvm.mips.splati.b 0c020c0204 2
+llvm.mips.splati.d 0905090504 2
+llvm.mips.splati.h 0b030b0304 2
+llvm.mips.splati.w 0a040a0404 2
 llvm.mips.sra.b 0c020c020c02
 llvm.mips.sra.d 090509050905
 llvm.mips.sra.h 0b030b030b03
 llvm.mips.sra.w 0a040a040a04
-llvm.mips.srai.b 0c020c0204
-llvm.mips.srai.d 0905090504
-llvm.mips.srai.h 0b030b0304
-llvm.mips.srai.w 0a040a0404
+llvm.mips.srai.b 0c020c0204 2
+llvm.mips.srai.d 0905090504 2
+llvm.mips.srai.h 0b030b0304 2
+llvm.mips.srai.w 0a040a0404 2
 llvm.mips.srar.b 0c020c020c02
 llvm.mips.srar.d 090509050905
 llvm.mips.srar.h 0b030b030b03
 llvm.mips.srar.w 0a040a040a04
-llvm.mips.srari.b 0c020c0204
-llvm.mips.srari.d 0905090504
-llvm.mips.srari.h 0b030b0304
-llvm.mips.srari.w 0a040a0404
+llvm.mips.srari.b 0c020c0204 2
+llvm.mips.srari.d 0905090504 2
+llvm.mips.srari.h 0b030b0304 2
+llvm.mips.srari.w 0a040a0404 2
 llvm.mips.srl.b 0c020c020c02
 llvm.mips.srl.d 090509050905
 llvm.mips.srl.h 0b030b030b03
 llvm.mips.srl.w 0a040a040a04
-llvm.mips.srli.b 0c020c0204
-llvm.mips.srli.d 0905090504
-llvm.mips.srli.h 0b030b0304
-llvm.mips.srli.w 0a040a0404
+llvm.mips.srli.b 0c020c0204 2
+llvm.mips.srli.d 0905090504 2
+llvm.mips.srli.h 0b030b0304 2
+llvm.mips.srli.w 0a040a0404 2
 llvm.mips.srlr.b 0c020c020c02
 llvm.mips.srlr.d 090509050905
 llvm.mips.srlr.h 0b030b030b03
 llvm.mips.srlr.w 0a040a040a04
-llvm.mips.srlri.b 0c020c0204
-llvm.mips.srlri.d 0905090504
-llvm.mips.srlri.h 0b030b0304
-llvm.mips.srlri.w 0a040a0404
+llvm.mips.srlri.b 0c020c0204 2
+llvm.mips.srlri.d 0905090504 2
+llvm.mips.srlri.h 0b030b0304 2
+llvm.mips.srlri.w 0a040a0404 2
 llvm.mips.st.b 000c020e04
 llvm.mips.st.d 0009050e04
 llvm.mips.st.h 000b030e04
@@ -8325,17 +8327,17 @@ llvm.mips.subv.b 0c020c020c02
 llvm.mips.subv.d 090509050905
 llvm.mips.subv.h 0b030b030b03
 llvm.mips.subv.w 0a040a040a04
-llvm.mips.subvi.b 0c020c0204
-llvm.mips.subvi.d 0905090504
-llvm.mips.subvi.h 0b030b0304
-llvm.mips.subvi.w 0a040a0404
+llvm.mips.subvi.b 0c020c0204 2
+llvm.mips.subvi.d 0905090504 2
+llvm.mips.subvi.h 0b030b0304 2
+llvm.mips.subvi.w 0a040a0404 2
 llvm.mips.vshf.b 0c020c020c020c02
 llvm.mips.vshf.d 0905090509050905
 llvm.mips.vshf.h 0b030b030b030b03
 llvm.mips.vshf.w 0a040a040a040a04
-llvm.mips.wrdsp 000404
+llvm.mips.wrdsp 000404 2
 llvm.mips.xor.v 0c020c020c02
-llvm.mips.xori.b 0c020c0204
+llvm.mips.xori.b 0c020c0204 2
 llvm.modf* 15000f070f070f02
 llvm.nearbyint* 0f020f07
 llvm.nvvm.activemask 04
@@ -8359,8 +8361,8 @@ llvm.nvvm.add.rz.f 070707
 llvm.nvvm.add.rz.ftz.f 070707
 llvm.nvvm.add.rz.ftz.sat.f 070707
 llvm.nvvm.add.rz.sat.f 070707
-llvm.nvvm.applypriority.L2.evict.normal 000e05
-llvm.nvvm.applypriority.global.L2.evict.normal 00180105
+llvm.nvvm.applypriority.L2.evict.normal 000e05 2
+llvm.nvvm.applypriority.global.L2.evict.normal 00180105 2
 llvm.nvvm.atomic.add.gen.f.cta* 0f020f0c0f07
 llvm.nvvm.atomic.add.gen.f.sys* 0f020f0c0f07
 llvm.nvvm.atomic.add.gen.i.cta* 0f010f0c0f07
@@ -8430,132 +8432,132 @@ llvm.nvvm.compiler.warn* 000f04
 llvm.nvvm.cos.approx.f 0707
 llvm.nvvm.cos.approx.ftz.f 0707
 llvm.nvvm.cp.async.bulk.commit.group 00
-llvm.nvvm.cp.async.bulk.global.to.shared.cluster 001807180318010403050101
-llvm.nvvm.cp.async.bulk.global.to.shared.cta 00180318031801040501
-llvm.nvvm.cp.async.bulk.prefetch.L2 001801040501
+llvm.nvvm.cp.async.bulk.global.to.shared.cluster 001807180318010403050101 c0
+llvm.nvvm.cp.async.bulk.global.to.shared.cta 00180318031801040501 20
+llvm.nvvm.cp.async.bulk.prefetch.L2 001801040501 8
 llvm.nvvm.cp.async.bulk.shared.cta.to.cluster 0018071803180304
-llvm.nvvm.cp.async.bulk.shared.cta.to.global 0018011803040501
-llvm.nvvm.cp.async.bulk.shared.cta.to.global.bytemask 001801180304050103
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.3d 00180318030e040404030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.4d 00180318030e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.5d 00180318030e04040404040303030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.3d 00180318030e04040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.4d 00180318030e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.5d 00180318030e040404040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.3d 00180318030e04040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.4d 00180318030e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.5d 00180318030e040404040403030501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.1d 00180318030e040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.2d 00180318030e04040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.3d 00180318030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.4d 00180318030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.5d 00180318030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.gather4.2d 00180318030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.3d 00180718030e040404030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.4d 00180718030e0404040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.5d 00180718030e04040404040303030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.3d 00180718030e04040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.4d 00180718030e0404040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.5d 00180718030e040404040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d 00180718030e04040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.4d 00180718030e0404040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.5d 00180718030e040404040403030305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d 00180718030e040305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d 00180718030e04040305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d 00180718030e0404040305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.4d 00180718030e040404040305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.5d 00180718030e04040404040305010104
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d 00180718030e04040404040305010104
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.3d 000e040404030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.4d 000e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.5d 000e04040404040303030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.3d 000e04040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.4d 000e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.5d 000e040404040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.3d 000e04040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.4d 000e0404040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.5d 000e040404040403030501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.1d 000e040501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.2d 000e04040501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.3d 000e0404040501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.4d 000e040404040501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.5d 000e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.gather4.2d 000e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.1d 0018030e040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.2d 0018030e04040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.3d 0018030e0404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.4d 0018030e040404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.5d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.tensor.s2g.tile.scatter4.2d 0018030e04040404040501
-llvm.nvvm.cp.async.bulk.wait.group 0004
-llvm.nvvm.cp.async.bulk.wait.group.read 0004
+llvm.nvvm.cp.async.bulk.shared.cta.to.global 0018011803040501 10
+llvm.nvvm.cp.async.bulk.shared.cta.to.global.bytemask 001801180304050103 10
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.3d 00180318030e040404030501 100
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.4d 00180318030e0404040403030501 400
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.5d 00180318030e04040404040303030501 1000
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.3d 00180318030e04040403030501 200
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.4d 00180318030e0404040403030501 400
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.128.5d 00180318030e040404040403030501 800
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.3d 00180318030e04040403030501 200
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.4d 00180318030e0404040403030501 400
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.im2col.w.5d 00180318030e040404040403030501 800
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.1d 00180318030e040501 20
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.2d 00180318030e04040501 40
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.3d 00180318030e0404040501 80
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.4d 00180318030e040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.5d 00180318030e04040404040501 200
+llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.gather4.2d 00180318030e04040404040501 200
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.3d 00180718030e040404030305010104 e00
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.4d 00180718030e0404040403030305010104 3800
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.5d 00180718030e04040404040303030305010104 e000
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.3d 00180718030e04040403030305010104 1c00
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.4d 00180718030e0404040403030305010104 3800
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.5d 00180718030e040404040403030305010104 7000
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d 00180718030e04040403030305010104 1c00
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.4d 00180718030e0404040403030305010104 3800
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.5d 00180718030e040404040403030305010104 7000
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d 00180718030e040305010104 1c0
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d 00180718030e04040305010104 380
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d 00180718030e0404040305010104 700
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.4d 00180718030e040404040305010104 e00
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.5d 00180718030e04040404040305010104 1c00
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d 00180718030e04040404040305010104 1c00
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.3d 000e040404030501 40
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.4d 000e0404040403030501 100
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.5d 000e04040404040303030501 400
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.3d 000e04040403030501 80
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.4d 000e0404040403030501 100
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.128.5d 000e040404040403030501 200
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.3d 000e04040403030501 80
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.4d 000e0404040403030501 100
+llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.w.5d 000e040404040403030501 200
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.1d 000e040501 8
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.2d 000e04040501 10
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.3d 000e0404040501 20
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.4d 000e040404040501 40
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.5d 000e04040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.prefetch.tile.gather4.2d 000e04040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.add.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.and.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.dec.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.inc.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.max.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.min.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.or.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.reduce.xor.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.s2g.im2col.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.1d 0018030e040501 10
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.2d 0018030e04040501 20
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.3d 0018030e0404040501 40
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.4d 0018030e040404040501 80
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.5d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.tensor.s2g.tile.scatter4.2d 0018030e04040404040501 100
+llvm.nvvm.cp.async.bulk.wait.group 0004 1
+llvm.nvvm.cp.async.bulk.wait.group.read 0004 1
 llvm.nvvm.cp.async.ca.shared.global.16 0018031801
 llvm.nvvm.cp.async.ca.shared.global.16.s 001803180104
 llvm.nvvm.cp.async.ca.shared.global.4 0018031801
@@ -8570,7 +8572,7 @@ llvm.nvvm.cp.async.mbarrier.arrive.noinc 000e
 llvm.nvvm.cp.async.mbarrier.arrive.noinc.shared 001803
 llvm.nvvm.cp.async.mbarrier.arrive.shared 001803
 llvm.nvvm.cp.async.wait.all 00
-llvm.nvvm.cp.async.wait.group 0004
+llvm.nvvm.cp.async.wait.group 0004 1
 llvm.nvvm.d2f.rm 0708
 llvm.nvvm.d2f.rm.ftz 0708
 llvm.nvvm.d2f.rn 0708
@@ -8597,8 +8599,8 @@ llvm.nvvm.d2ull.rm 0508
 llvm.nvvm.d2ull.rn 0508
 llvm.nvvm.d2ull.rp 0508
 llvm.nvvm.d2ull.rz 0508
-llvm.nvvm.discard.L2 000e05
-llvm.nvvm.discard.global.L2 00180105
+llvm.nvvm.discard.L2 000e05 2
+llvm.nvvm.discard.global.L2 00180105 2
 llvm.nvvm.div.approx.f 070707
 llvm.nvvm.div.approx.ftz.f 070707
 llvm.nvvm.div.full 070707
@@ -8714,10 +8716,10 @@ llvm.nvvm.fence.proxy.async.shared_cluster 00
 llvm.nvvm.fence.proxy.async.shared_cta 00
 llvm.nvvm.fence.proxy.async_generic.acquire.sync_restrict.space.cluster.scope.cluster 00
 llvm.nvvm.fence.proxy.async_generic.release.sync_restrict.space.cta.scope.cluster 00
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.cluster 000e04
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta 000e04
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu 000e04
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.sys 000e04
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.cluster 000e04 2
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta 000e04 2
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu 000e04 2
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.sys 000e04 2
 llvm.nvvm.fence.proxy.tensormap_generic.release.cluster 00
 llvm.nvvm.fence.proxy.tensormap_generic.release.cta 00
 llvm.nvvm.fence.proxy.tensormap_generic.release.gpu 00
@@ -8762,8 +8764,8 @@ llvm.nvvm.ff2f16x2.rz 09060707
 llvm.nvvm.ff2f16x2.rz.relu 09060707
 llvm.nvvm.ff2f16x2.rz.relu.satfinite 09060707
 llvm.nvvm.ff2f16x2.rz.satfinite 09060707
-llvm.nvvm.flo.s* 040f0101
-llvm.nvvm.flo.u* 040f0101
+llvm.nvvm.flo.s* 040f0101 2
+llvm.nvvm.flo.u* 040f0101 2
 llvm.nvvm.floor.d 0808
 llvm.nvvm.floor.f 0707
 llvm.nvvm.floor.ftz.f 0707
@@ -8908,10 +8910,10 @@ llvm.nvvm.i2f.rm 0704
 llvm.nvvm.i2f.rn 0704
 llvm.nvvm.i2f.rp 0704
 llvm.nvvm.i2f.rz 0704
-llvm.nvvm.idp2a.s.s 0404040104
-llvm.nvvm.idp2a.s.u 0404040104
-llvm.nvvm.idp2a.u.s 0404040104
-llvm.nvvm.idp2a.u.u 0404040104
+llvm.nvvm.idp2a.s.s 0404040104 4
+llvm.nvvm.idp2a.s.u 0404040104 4
+llvm.nvvm.idp2a.u.s 0404040104 4
+llvm.nvvm.idp2a.u.u 0404040104 4
 llvm.nvvm.idp4a.s.s 04040404
 llvm.nvvm.idp4a.s.u 04040404
 llvm.nvvm.idp4a.u.s 04040404
@@ -9242,198 +9244,198 @@ llvm.nvvm.mma.m8n8k4.row.col.f64 1500080808080808
 llvm.nvvm.mma.m8n8k4.row.row.f16.f16 1502090609060906090609060906090609060906090609060906
 llvm.nvvm.mma.m8n8k4.row.row.f32.f16 1506070707070707070709060906090609060906090609060906
 llvm.nvvm.mma.m8n8k4.row.row.f32.f32 1506070707070707070709060906090609060707070707070707
-llvm.nvvm.mma.sp.m16n8k128.row.col.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k16.row.col.bf16 15020707070704040404070707070404
-llvm.nvvm.mma.sp.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404
-llvm.nvvm.mma.sp.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404
-llvm.nvvm.mma.sp.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404
-llvm.nvvm.mma.sp.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404
-llvm.nvvm.mma.sp.m16n8k32.row.col.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.s8.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k32.row.col.u8.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.m16n8k64.row.col.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.s4.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.u4.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.m16n8k8.row.col.tf32 15020707070704040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.bf16 15020707070704040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8.s8 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m1.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e3m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e4m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e5m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m1.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e3m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e4m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e5m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m1.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e3m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e4m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e5m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m1.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e3m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e4m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e5m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m1.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e3m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e4m3.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e5m2.f16 1500090609060404040404040404090609060404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m1.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e3m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m1.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e3m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m1.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e3m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m1.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e3m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m1.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e3m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4.s4 15020404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k8.row.col.tf32 15020707070704040404070707070404
+llvm.nvvm.mma.sp.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k16.row.col.bf16 15020707070704040404070707070404 200
+llvm.nvvm.mma.sp.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80
+llvm.nvvm.mma.sp.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200
+llvm.nvvm.mma.sp.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800
+llvm.nvvm.mma.sp.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000
+llvm.nvvm.mma.sp.m16n8k32.row.col.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.m16n8k8.row.col.tf32 15020707070704040404070707070404 200
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.bf16 15020707070704040404070707070404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m1.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e3m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e4m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e5m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m1.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e3m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e4m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e5m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m1.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e3m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e4m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e5m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m1.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e3m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e4m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e5m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m1.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e3m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e4m3.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e5m2.f16 1500090609060404040404040404090609060404 800
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m1.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e3m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m1.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e3m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m1.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e3m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m1.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e3m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m1.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e3m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k8.row.col.tf32 15020707070704040404070707070404 200
 llvm.nvvm.mma.xor.popc.m16n8k128.row.col.b1 15020404040404040404040404
 llvm.nvvm.mma.xor.popc.m16n8k256.row.col.b1 15020404040404040404040404040404
 llvm.nvvm.mma.xor.popc.m8n8k128.row.col.b1 1500040404040404
@@ -9466,7 +9468,7 @@ llvm.nvvm.mulhi.us 030303
 llvm.nvvm.nanosleep 0004
 llvm.nvvm.neg.bf16 2828
 llvm.nvvm.neg.bf16x2 09280928
-llvm.nvvm.pm.event.mask 0003
+llvm.nvvm.pm.event.mask 0003 1
 llvm.nvvm.prefetch.L1 000e
 llvm.nvvm.prefetch.L2 000e
 llvm.nvvm.prefetch.global.L1 001801
@@ -9620,8 +9622,8 @@ llvm.nvvm.sad.us 03030303
 llvm.nvvm.saturate.d 0808
 llvm.nvvm.saturate.f 0707
 llvm.nvvm.saturate.ftz.f 0707
-llvm.nvvm.setmaxnreg.dec.sync.aligned.u32 0004
-llvm.nvvm.setmaxnreg.inc.sync.aligned.u32 0004
+llvm.nvvm.setmaxnreg.dec.sync.aligned.u32 0004 1
+llvm.nvvm.setmaxnreg.inc.sync.aligned.u32 0004 1
 llvm.nvvm.sext.clamp 040404
 llvm.nvvm.sext.wrap 040404
 llvm.nvvm.shfl.bfly.f32 07070404
@@ -9673,8 +9675,8 @@ llvm.nvvm.sqrt.rp.ftz.f 0707
 llvm.nvvm.sqrt.rz.d 0808
 llvm.nvvm.sqrt.rz.f 0707
 llvm.nvvm.sqrt.rz.ftz.f 0707
-llvm.nvvm.st.bulk 000e0505
-llvm.nvvm.st.bulk.shared.cta 0018030505
+llvm.nvvm.st.bulk 000e0505 4
+llvm.nvvm.st.bulk.shared.cta 0018030505 4
 llvm.nvvm.stmatrix.sync.aligned.m16n8.x1.trans.b8* 000f0404
 llvm.nvvm.stmatrix.sync.aligned.m16n8.x2.trans.b8* 000f040404
 llvm.nvvm.stmatrix.sync.aligned.m16n8.x4.trans.b8* 000f0404040404
@@ -10117,165 +10119,165 @@ llvm.nvvm.tcgen05.dealloc.cg1 00180604
 llvm.nvvm.tcgen05.dealloc.cg2 00180604
 llvm.nvvm.tcgen05.fence.after.thread.sync 00
 llvm.nvvm.tcgen05.fence.before.thread.sync 00
-llvm.nvvm.tcgen05.ld.16x128b.x1 0904180601
-llvm.nvvm.tcgen05.ld.16x128b.x16 0d04180601
-llvm.nvvm.tcgen05.ld.16x128b.x2 0a04180601
-llvm.nvvm.tcgen05.ld.16x128b.x32 1004180601
-llvm.nvvm.tcgen05.ld.16x128b.x4 0b04180601
-llvm.nvvm.tcgen05.ld.16x128b.x64 2704180601
-llvm.nvvm.tcgen05.ld.16x128b.x8 0c04180601
-llvm.nvvm.tcgen05.ld.16x256b.x1 0a04180601
-llvm.nvvm.tcgen05.ld.16x256b.x16 1004180601
-llvm.nvvm.tcgen05.ld.16x256b.x2 0b04180601
-llvm.nvvm.tcgen05.ld.16x256b.x32 2704180601
-llvm.nvvm.tcgen05.ld.16x256b.x4 0c04180601
-llvm.nvvm.tcgen05.ld.16x256b.x8 0d04180601
-llvm.nvvm.tcgen05.ld.16x32bx2.x1 0418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x128 270418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x16 0c0418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x2 090418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x32 0d0418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x4 0a0418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x64 100418060501
-llvm.nvvm.tcgen05.ld.16x32bx2.x8 0b0418060501
-llvm.nvvm.tcgen05.ld.16x64b.x1 04180601
-llvm.nvvm.tcgen05.ld.16x64b.x128 2704180601
-llvm.nvvm.tcgen05.ld.16x64b.x16 0c04180601
-llvm.nvvm.tcgen05.ld.16x64b.x2 0904180601
-llvm.nvvm.tcgen05.ld.16x64b.x32 0d04180601
-llvm.nvvm.tcgen05.ld.16x64b.x4 0a04180601
-llvm.nvvm.tcgen05.ld.16x64b.x64 1004180601
-llvm.nvvm.tcgen05.ld.16x64b.x8 0b04180601
-llvm.nvvm.tcgen05.ld.32x32b.x1 04180601
-llvm.nvvm.tcgen05.ld.32x32b.x128 2704180601
-llvm.nvvm.tcgen05.ld.32x32b.x16 0c04180601
-llvm.nvvm.tcgen05.ld.32x32b.x2 0904180601
-llvm.nvvm.tcgen05.ld.32x32b.x32 0d04180601
-llvm.nvvm.tcgen05.ld.32x32b.x4 0a04180601
-llvm.nvvm.tcgen05.ld.32x32b.x64 1004180601
-llvm.nvvm.tcgen05.ld.32x32b.x8 0b04180601
-llvm.nvvm.tcgen05.mma.shared 00180605050401040404
-llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1 001806050504010a040404
-llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2 001806050504010b040404
-llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block32 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block32 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale.block32 00180605050401180618060404
-llvm.nvvm.tcgen05.mma.shared.scale_d 0018060505040105040404
-llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg1 00180605050401050a040404
-llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg2 00180605050401050b040404
-llvm.nvvm.tcgen05.mma.sp.shared 001806050504011806040404
-llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg1 0018060505040118060a040404
-llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg2 0018060505040118060b040404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale.block32 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block16 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block32 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale.block32 001806050504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d 00180605050401180605040404
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg1 001806050504011806050a040404
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg2 001806050504011806050b040404
-llvm.nvvm.tcgen05.mma.sp.tensor 00180618060504011806040404
-llvm.nvvm.tcgen05.mma.sp.tensor.ashift 00180618060504011806040404
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1 001806180605040118060a040404
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1.ashift 001806180605040118060a040404
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2 001806180605040118060b040404
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2.ashift 001806180605040118060b040404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale.block32 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block16 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block32 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale.block32 00180618060504011806180618060404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d 0018061806050401180605040404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.ashift 0018061806050401180605040404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1 00180618060504011806050a040404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1.ashift 00180618060504011806050a040404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2 00180618060504011806050b040404
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2.ashift 00180618060504011806050b040404
-llvm.nvvm.tcgen05.mma.tensor 0018061806050401040404
-llvm.nvvm.tcgen05.mma.tensor.ashift 0018061806050401040404
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1 00180618060504010a040404
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1.ashift 00180618060504010a040404
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2 00180618060504010b040404
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2.ashift 00180618060504010b040404
-llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale.block32 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block16 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block32 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32 0018061806050401180618060404
-llvm.nvvm.tcgen05.mma.tensor.scale_d 001806180605040105040404
-llvm.nvvm.tcgen05.mma.tensor.scale_d.ashift 001806180605040105040404
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1 0018061806050401050a040404
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1.ashift 0018061806050401050a040404
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2 0018061806050401050b040404
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2.ashift 0018061806050401050b040404
-llvm.nvvm.tcgen05.mma.ws.shared 00180605050401040404
-llvm.nvvm.tcgen05.mma.ws.shared.zero_col_mask 0018060505040105040404
-llvm.nvvm.tcgen05.mma.ws.sp.shared 001806050504011806040404
-llvm.nvvm.tcgen05.mma.ws.sp.shared.zero_col_mask 00180605050401180605040404
-llvm.nvvm.tcgen05.mma.ws.sp.tensor 00180618060504011806040404
-llvm.nvvm.tcgen05.mma.ws.sp.tensor.zero_col_mask 0018061806050401180605040404
-llvm.nvvm.tcgen05.mma.ws.tensor 0018061806050401040404
-llvm.nvvm.tcgen05.mma.ws.tensor.zero_col_mask 001806180605040105040404
+llvm.nvvm.tcgen05.ld.16x128b.x1 0904180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x16 0d04180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x2 0a04180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x32 1004180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x4 0b04180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x64 2704180601 2
+llvm.nvvm.tcgen05.ld.16x128b.x8 0c04180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x1 0a04180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x16 1004180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x2 0b04180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x32 2704180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x4 0c04180601 2
+llvm.nvvm.tcgen05.ld.16x256b.x8 0d04180601 2
+llvm.nvvm.tcgen05.ld.16x32bx2.x1 0418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x128 270418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x16 0c0418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x2 090418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x32 0d0418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x4 0a0418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x64 100418060501 6
+llvm.nvvm.tcgen05.ld.16x32bx2.x8 0b0418060501 6
+llvm.nvvm.tcgen05.ld.16x64b.x1 04180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x128 2704180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x16 0c04180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x2 0904180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x32 0d04180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x4 0a04180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x64 1004180601 2
+llvm.nvvm.tcgen05.ld.16x64b.x8 0b04180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x1 04180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x128 2704180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x16 0c04180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x2 0904180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x32 0d04180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x4 0a04180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x64 1004180601 2
+llvm.nvvm.tcgen05.ld.32x32b.x8 0b04180601 2
+llvm.nvvm.tcgen05.mma.shared 00180605050401040404 e0
+llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1 001806050504010a040404 c0
+llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2 001806050504010b040404 c0
+llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block32 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block32 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale.block32 00180605050401180618060404 180
+llvm.nvvm.tcgen05.mma.shared.scale_d 0018060505040105040404 1e0
+llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg1 00180605050401050a040404 1a0
+llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg2 00180605050401050b040404 1a0
+llvm.nvvm.tcgen05.mma.sp.shared 001806050504011806040404 1c0
+llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg1 0018060505040118060a040404 180
+llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg2 0018060505040118060b040404 180
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale.block32 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block16 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block32 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale.block32 001806050504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d 00180605050401180605040404 3c0
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg1 001806050504011806050a040404 340
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg2 001806050504011806050b040404 340
+llvm.nvvm.tcgen05.mma.sp.tensor 00180618060504011806040404 1c0
+llvm.nvvm.tcgen05.mma.sp.tensor.ashift 00180618060504011806040404 1c0
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1 001806180605040118060a040404 180
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1.ashift 001806180605040118060a040404 180
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2 001806180605040118060b040404 180
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2.ashift 001806180605040118060b040404 180
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale.block32 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block16 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block32 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale.block32 00180618060504011806180618060404 300
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d 0018061806050401180605040404 3c0
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.ashift 0018061806050401180605040404 3c0
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1 00180618060504011806050a040404 340
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1.ashift 00180618060504011806050a040404 340
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2 00180618060504011806050b040404 340
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2.ashift 00180618060504011806050b040404 340
+llvm.nvvm.tcgen05.mma.tensor 0018061806050401040404 e0
+llvm.nvvm.tcgen05.mma.tensor.ashift 0018061806050401040404 e0
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1 00180618060504010a040404 c0
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1.ashift 00180618060504010a040404 c0
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2 00180618060504010b040404 c0
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2.ashift 00180618060504010b040404 c0
+llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale.block32 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block16 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block32 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32 0018061806050401180618060404 180
+llvm.nvvm.tcgen05.mma.tensor.scale_d 001806180605040105040404 1e0
+llvm.nvvm.tcgen05.mma.tensor.scale_d.ashift 001806180605040105040404 1e0
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1 0018061806050401050a040404 1a0
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1.ashift 0018061806050401050a040404 1a0
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2 0018061806050401050b040404 1a0
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2.ashift 0018061806050401050b040404 1a0
+llvm.nvvm.tcgen05.mma.ws.shared 00180605050401040404 e0
+llvm.nvvm.tcgen05.mma.ws.shared.zero_col_mask 0018060505040105040404 1c0
+llvm.nvvm.tcgen05.mma.ws.sp.shared 001806050504011806040404 1c0
+llvm.nvvm.tcgen05.mma.ws.sp.shared.zero_col_mask 00180605050401180605040404 380
+llvm.nvvm.tcgen05.mma.ws.sp.tensor 00180618060504011806040404 1c0
+llvm.nvvm.tcgen05.mma.ws.sp.tensor.zero_col_mask 0018061806050401180605040404 380
+llvm.nvvm.tcgen05.mma.ws.tensor 0018061806050401040404 e0
+llvm.nvvm.tcgen05.mma.ws.tensor.zero_col_mask 001806180605040105040404 1c0
 llvm.nvvm.tcgen05.relinq.alloc.permit.cg1 00
 llvm.nvvm.tcgen05.relinq.alloc.permit.cg2 00
 llvm.nvvm.tcgen05.shift.down.cg1 001806
 llvm.nvvm.tcgen05.shift.down.cg2 001806
-llvm.nvvm.tcgen05.st.16x128b.x1 001806090401
-llvm.nvvm.tcgen05.st.16x128b.x16 0018060d0401
-llvm.nvvm.tcgen05.st.16x128b.x2 0018060a0401
-llvm.nvvm.tcgen05.st.16x128b.x32 001806100401
-llvm.nvvm.tcgen05.st.16x128b.x4 0018060b0401
-llvm.nvvm.tcgen05.st.16x128b.x64 001806270401
-llvm.nvvm.tcgen05.st.16x128b.x8 0018060c0401
-llvm.nvvm.tcgen05.st.16x256b.x1 0018060a0401
-llvm.nvvm.tcgen05.st.16x256b.x16 001806100401
-llvm.nvvm.tcgen05.st.16x256b.x2 0018060b0401
-llvm.nvvm.tcgen05.st.16x256b.x32 001806270401
-llvm.nvvm.tcgen05.st.16x256b.x4 0018060c0401
-llvm.nvvm.tcgen05.st.16x256b.x8 0018060d0401
-llvm.nvvm.tcgen05.st.16x32bx2.x1 001806050401
-llvm.nvvm.tcgen05.st.16x32bx2.x128 00180605270401
-llvm.nvvm.tcgen05.st.16x32bx2.x16 001806050c0401
-llvm.nvvm.tcgen05.st.16x32bx2.x2 00180605090401
-llvm.nvvm.tcgen05.st.16x32bx2.x32 001806050d0401
-llvm.nvvm.tcgen05.st.16x32bx2.x4 001806050a0401
-llvm.nvvm.tcgen05.st.16x32bx2.x64 00180605100401
-llvm.nvvm.tcgen05.st.16x32bx2.x8 001806050b0401
-llvm.nvvm.tcgen05.st.16x64b.x1 0018060401
-llvm.nvvm.tcgen05.st.16x64b.x128 001806270401
-llvm.nvvm.tcgen05.st.16x64b.x16 0018060c0401
-llvm.nvvm.tcgen05.st.16x64b.x2 001806090401
-llvm.nvvm.tcgen05.st.16x64b.x32 0018060d0401
-llvm.nvvm.tcgen05.st.16x64b.x4 0018060a0401
-llvm.nvvm.tcgen05.st.16x64b.x64 001806100401
-llvm.nvvm.tcgen05.st.16x64b.x8 0018060b0401
-llvm.nvvm.tcgen05.st.32x32b.x1 0018060401
-llvm.nvvm.tcgen05.st.32x32b.x128 001806270401
-llvm.nvvm.tcgen05.st.32x32b.x16 0018060c0401
-llvm.nvvm.tcgen05.st.32x32b.x2 001806090401
-llvm.nvvm.tcgen05.st.32x32b.x32 0018060d0401
-llvm.nvvm.tcgen05.st.32x32b.x4 0018060a0401
-llvm.nvvm.tcgen05.st.32x32b.x64 001806100401
-llvm.nvvm.tcgen05.st.32x32b.x8 0018060b0401
+llvm.nvvm.tcgen05.st.16x128b.x1 001806090401 4
+llvm.nvvm.tcgen05.st.16x128b.x16 0018060d0401 4
+llvm.nvvm.tcgen05.st.16x128b.x2 0018060a0401 4
+llvm.nvvm.tcgen05.st.16x128b.x32 001806100401 4
+llvm.nvvm.tcgen05.st.16x128b.x4 0018060b0401 4
+llvm.nvvm.tcgen05.st.16x128b.x64 001806270401 4
+llvm.nvvm.tcgen05.st.16x128b.x8 0018060c0401 4
+llvm.nvvm.tcgen05.st.16x256b.x1 0018060a0401 4
+llvm.nvvm.tcgen05.st.16x256b.x16 001806100401 4
+llvm.nvvm.tcgen05.st.16x256b.x2 0018060b0401 4
+llvm.nvvm.tcgen05.st.16x256b.x32 001806270401 4
+llvm.nvvm.tcgen05.st.16x256b.x4 0018060c0401 4
+llvm.nvvm.tcgen05.st.16x256b.x8 0018060d0401 4
+llvm.nvvm.tcgen05.st.16x32bx2.x1 001806050401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x128 00180605270401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x16 001806050c0401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x2 00180605090401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x32 001806050d0401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x4 001806050a0401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x64 00180605100401 a
+llvm.nvvm.tcgen05.st.16x32bx2.x8 001806050b0401 a
+llvm.nvvm.tcgen05.st.16x64b.x1 0018060401 4
+llvm.nvvm.tcgen05.st.16x64b.x128 001806270401 4
+llvm.nvvm.tcgen05.st.16x64b.x16 0018060c0401 4
+llvm.nvvm.tcgen05.st.16x64b.x2 001806090401 4
+llvm.nvvm.tcgen05.st.16x64b.x32 0018060d0401 4
+llvm.nvvm.tcgen05.st.16x64b.x4 0018060a0401 4
+llvm.nvvm.tcgen05.st.16x64b.x64 001806100401 4
+llvm.nvvm.tcgen05.st.16x64b.x8 0018060b0401 4
+llvm.nvvm.tcgen05.st.32x32b.x1 0018060401 4
+llvm.nvvm.tcgen05.st.32x32b.x128 001806270401 4
+llvm.nvvm.tcgen05.st.32x32b.x16 0018060c0401 4
+llvm.nvvm.tcgen05.st.32x32b.x2 001806090401 4
+llvm.nvvm.tcgen05.st.32x32b.x32 0018060d0401 4
+llvm.nvvm.tcgen05.st.32x32b.x4 0018060a0401 4
+llvm.nvvm.tcgen05.st.32x32b.x64 001806100401 4
+llvm.nvvm.tcgen05.st.32x32b.x8 0018060b0401 4
 llvm.nvvm.tcgen05.wait.ld 00
 llvm.nvvm.tcgen05.wait.st 00
-llvm.nvvm.tensormap.replace.box.dim* 000f040404
-llvm.nvvm.tensormap.replace.element.stride* 000f040404
-llvm.nvvm.tensormap.replace.elemtype* 000f0404
-llvm.nvvm.tensormap.replace.fill.mode* 000f0404
+llvm.nvvm.tensormap.replace.box.dim* 000f040404 2
+llvm.nvvm.tensormap.replace.element.stride* 000f040404 2
+llvm.nvvm.tensormap.replace.elemtype* 000f0404 2
+llvm.nvvm.tensormap.replace.fill.mode* 000f0404 2
 llvm.nvvm.tensormap.replace.global.address* 000f0405
-llvm.nvvm.tensormap.replace.global.dim* 000f040404
-llvm.nvvm.tensormap.replace.global.stride* 000f040405
-llvm.nvvm.tensormap.replace.interleave.layout* 000f0404
+llvm.nvvm.tensormap.replace.global.dim* 000f040404 2
+llvm.nvvm.tensormap.replace.global.stride* 000f040405 2
+llvm.nvvm.tensormap.replace.interleave.layout* 000f0404 2
 llvm.nvvm.tensormap.replace.rank* 000f0404
-llvm.nvvm.tensormap.replace.swizzle.atomicity* 000f0404
-llvm.nvvm.tensormap.replace.swizzle.mode* 000f0404
+llvm.nvvm.tensormap.replace.swizzle.atomicity* 000f0404 2
+llvm.nvvm.tensormap.replace.swizzle.mode* 000f0404 2
 llvm.nvvm.tex.1d.array.grad.v4f32.f32 150207070707050504070707
 llvm.nvvm.tex.1d.array.grad.v4s32.f32 150204040404050504070707
 llvm.nvvm.tex.1d.array.grad.v4u32.f32 150204040404050504070707
@@ -10490,7 +10492,7 @@ llvm.nvvm.vote.uni 0101
 llvm.nvvm.vote.uni.sync 010401
 llvm.nvvm.wgmma.commit_group.sync.aligned 00
 llvm.nvvm.wgmma.fence.sync.aligned 00
-llvm.nvvm.wgmma.wait_group.sync.aligned 0005
+llvm.nvvm.wgmma.wait_group.sync.aligned 0005 1
 llvm.nvvm.wmma.m16n16k16.load.a.col.bf16* 1502040404040f04
 llvm.nvvm.wmma.m16n16k16.load.a.col.f16* 1506090609060906090609060906090609060f04
 llvm.nvvm.wmma.m16n16k16.load.a.col.s8* 150004040f04
@@ -10939,11 +10941,11 @@ llvm.objc.sync.exit 040e
 llvm.objc.unretainedObject 0e0e
 llvm.objc.unretainedPointer 0e0e
 llvm.objc.unsafeClaimAutoreleasedReturnValue 0e0e
-llvm.objectsize* 0f010f0c010101
+llvm.objectsize* 0f010f0c010101 e
 llvm.pcmarker 0004
 llvm.pow* 0f020f070f07
 llvm.powi* 0f020f070f09
-llvm.ppc.addex 05050504
+llvm.ppc.addex 05050504 4
 llvm.ppc.addf128.round.to.odd 212121
 llvm.ppc.addg6s 040404
 llvm.ppc.addg6sd 050505
@@ -10958,8 +10960,8 @@ llvm.ppc.altivec.crypto.vpmsumd 090509050905
 llvm.ppc.altivec.crypto.vpmsumh 0b030b030b03
 llvm.ppc.altivec.crypto.vpmsumw 0a040a040a04
 llvm.ppc.altivec.crypto.vsbox 09050905
-llvm.ppc.altivec.crypto.vshasigmad 090509050404
-llvm.ppc.altivec.crypto.vshasigmaw 0a040a040404
+llvm.ppc.altivec.crypto.vshasigmad 090509050404 6
+llvm.ppc.altivec.crypto.vshasigmaw 0a040a040404 6
 llvm.ppc.altivec.dss 0004
 llvm.ppc.altivec.dssall 00
 llvm.ppc.altivec.dst 000e0404
@@ -11006,9 +11008,9 @@ llvm.ppc.altivec.vavguh 0b030b030b03
 llvm.ppc.altivec.vavguw 0a040a040a04
 llvm.ppc.altivec.vbpermd 090509050c02
 llvm.ppc.altivec.vbpermq 09050c020c02
-llvm.ppc.altivec.vcfsx 0a070a0404
+llvm.ppc.altivec.vcfsx 0a070a0404 2
 llvm.ppc.altivec.vcfuged 090509050905
-llvm.ppc.altivec.vcfux 0a070a0404
+llvm.ppc.altivec.vcfux 0a070a0404 2
 llvm.ppc.altivec.vclrlb 0c020c0204
 llvm.ppc.altivec.vclrrb 0c020c0204
 llvm.ppc.altivec.vclzdm 090509050905
@@ -11063,12 +11065,12 @@ llvm.ppc.altivec.vcmpnezh 0b030b030b03
 llvm.ppc.altivec.vcmpnezh.p 04040b030b03
 llvm.ppc.altivec.vcmpnezw 0a040a040a04
 llvm.ppc.altivec.vcmpnezw.p 04040a040a04
-llvm.ppc.altivec.vcntmbb 050c0204
-llvm.ppc.altivec.vcntmbd 05090504
-llvm.ppc.altivec.vcntmbh 050b0304
-llvm.ppc.altivec.vcntmbw 050a0404
-llvm.ppc.altivec.vctsxs 0a040a0704
-llvm.ppc.altivec.vctuxs 0a040a0704
+llvm.ppc.altivec.vcntmbb 050c0204 2
+llvm.ppc.altivec.vcntmbd 05090504 2
+llvm.ppc.altivec.vcntmbh 050b0304 2
+llvm.ppc.altivec.vcntmbw 050a0404 2
+llvm.ppc.altivec.vctsxs 0a040a0704 2
+llvm.ppc.altivec.vctuxs 0a040a0704 2
 llvm.ppc.altivec.vctzdm 090509050905
 llvm.ppc.altivec.vctzlsbb 040c02
 llvm.ppc.altivec.vdivesd 090509050905
@@ -11103,19 +11105,19 @@ llvm.ppc.altivec.vextsh2d 09050b03
 llvm.ppc.altivec.vextsh2w 0a040b03
 llvm.ppc.altivec.vextsw2d 09050a04
 llvm.ppc.altivec.vgbbd 0c020c02
-llvm.ppc.altivec.vgnb 05191e04
+llvm.ppc.altivec.vgnb 05191e04 2
 llvm.ppc.altivec.vinsblx 0c020c020404
 llvm.ppc.altivec.vinsbrx 0c020c020404
 llvm.ppc.altivec.vinsbvlx 0c020c02040c02
 llvm.ppc.altivec.vinsbvrx 0c020c02040c02
-llvm.ppc.altivec.vinsd 090509050504
+llvm.ppc.altivec.vinsd 090509050504 4
 llvm.ppc.altivec.vinsdlx 090509050505
 llvm.ppc.altivec.vinsdrx 090509050505
 llvm.ppc.altivec.vinshlx 0b030b030404
 llvm.ppc.altivec.vinshrx 0b030b030404
 llvm.ppc.altivec.vinshvlx 0b030b03040b03
 llvm.ppc.altivec.vinshvrx 0b030b03040b03
-llvm.ppc.altivec.vinsw 0a040a040404
+llvm.ppc.altivec.vinsw 0a040a040404 4
 llvm.ppc.altivec.vinswlx 0a040a040404
 llvm.ppc.altivec.vinswrx 0a040a040404
 llvm.ppc.altivec.vinswvlx 0a040a04040a04
@@ -11207,7 +11209,7 @@ llvm.ppc.altivec.vrsqrtefp 0a070a07
 llvm.ppc.altivec.vsel 0a040a040a040a04
 llvm.ppc.altivec.vsl 0a040a040a04
 llvm.ppc.altivec.vslb 0c020c020c02
-llvm.ppc.altivec.vsldbi 0c020c020c0204
+llvm.ppc.altivec.vsldbi 0c020c020c0204 4
 llvm.ppc.altivec.vslh 0b030b030b03
 llvm.ppc.altivec.vslo 0a040a040a04
 llvm.ppc.altivec.vslv 0c020c020c02
@@ -11217,7 +11219,7 @@ llvm.ppc.altivec.vsrab 0c020c020c02
 llvm.ppc.altivec.vsrah 0b030b030b03
 llvm.ppc.altivec.vsraw 0a040a040a04
 llvm.ppc.altivec.vsrb 0c020c020c02
-llvm.ppc.altivec.vsrdbi 0c020c020c0204
+llvm.ppc.altivec.vsrdbi 0c020c020c0204 4
 llvm.ppc.altivec.vsrh 0b030b030b03
 llvm.ppc.altivec.vsro 0a040a040a04
 llvm.ppc.altivec.vsrv 0c020c020c02
@@ -11253,8 +11255,8 @@ llvm.ppc.altivec.vupklpx 0a040b03
 llvm.ppc.altivec.vupklsb 0b030c02
 llvm.ppc.altivec.vupklsh 0a040b03
 llvm.ppc.altivec.vupklsw 09050a04
-llvm.ppc.amo.ldat 050e0504
-llvm.ppc.amo.lwat 040e0404
+llvm.ppc.amo.ldat 050e0504 4
+llvm.ppc.amo.lwat 040e0404 4
 llvm.ppc.atomic.load.i128 150005050e
 llvm.ppc.atomic.store.i128 0005050e
 llvm.ppc.atomicrmw.add.i128 150005050e0505
@@ -11264,12 +11266,12 @@ llvm.ppc.atomicrmw.or.i128 150005050e0505
 llvm.ppc.atomicrmw.sub.i128 150005050e0505
 llvm.ppc.atomicrmw.xchg.i128 150005050e0505
 llvm.ppc.atomicrmw.xor.i128 150005050e0505
-llvm.ppc.bcdadd 0c020c020c0204
-llvm.ppc.bcdadd.p 04040c020c02
+llvm.ppc.bcdadd 0c020c020c0204 4
+llvm.ppc.bcdadd.p 04040c020c02 1
 llvm.ppc.bcdcopysign 0c020c020c02
-llvm.ppc.bcdsetsign 0c020c0204
-llvm.ppc.bcdsub 0c020c020c0204
-llvm.ppc.bcdsub.p 04040c020c02
+llvm.ppc.bcdsetsign 0c020c0204 2
+llvm.ppc.bcdsub 0c020c020c0204 4
+llvm.ppc.bcdsub.p 04040c020c02 1
 llvm.ppc.bpermd 050505
 llvm.ppc.cbcdtd 0404
 llvm.ppc.cbcdtdd 0505
@@ -11279,7 +11281,7 @@ llvm.ppc.cfence* 000f
 llvm.ppc.cfuged 050505
 llvm.ppc.cmpb* 0f010f090f11
 llvm.ppc.cmpeqb 050505
-llvm.ppc.cmprb 04040404
+llvm.ppc.cmprb 04040404 1
 llvm.ppc.cmpxchg.i128 150005050e05050505
 llvm.ppc.cntlzdm 050505
 llvm.ppc.cnttzdm 050505
@@ -11301,9 +11303,9 @@ llvm.ppc.dcbi 000e
 llvm.ppc.dcbst 000e
 llvm.ppc.dcbstps 000e
 llvm.ppc.dcbt 000e
-llvm.ppc.dcbt.with.hint 000e04
+llvm.ppc.dcbt.with.hint 000e04 2
 llvm.ppc.dcbtst 000e
-llvm.ppc.dcbtst.with.hint 000e04
+llvm.ppc.dcbtst.with.hint 000e04 2
 llvm.ppc.dcbtstt 000e
 llvm.ppc.dcbtt 000e
 llvm.ppc.dcbz 000e
@@ -11325,7 +11327,7 @@ llvm.ppc.fctiwz 0808
 llvm.ppc.fctudz 0808
 llvm.ppc.fctuwz 0808
 llvm.ppc.fence 00
-llvm.ppc.fixed.addr.ld 0404
+llvm.ppc.fixed.addr.ld 0404 1
 llvm.ppc.fmaf128.round.to.odd 21212121
 llvm.ppc.fmsub 08080808
 llvm.ppc.fmsubs 07070707
@@ -11366,7 +11368,7 @@ llvm.ppc.maxfl 080808081a
 llvm.ppc.maxfs 070707071a
 llvm.ppc.mffsl 08
 llvm.ppc.mfmsr 04
-llvm.ppc.mfspr* 0f0104
+llvm.ppc.mfspr* 0f0104 1
 llvm.ppc.mftbu 04
 llvm.ppc.minfe 2b2b2b2b1a
 llvm.ppc.minfl 080808081a
@@ -11377,8 +11379,8 @@ llvm.ppc.mma.disassemble.acc 15020c020c020c020c021f01
 llvm.ppc.mma.disassemble.dmr 000e2001
 llvm.ppc.mma.dmmr 20012001
 llvm.ppc.mma.dmsetdmrz 2001
-llvm.ppc.mma.dmsha2hash 20012001200104
-llvm.ppc.mma.dmsha3hash 3401340104
+llvm.ppc.mma.dmsha2hash 20012001200104 4
+llvm.ppc.mma.dmsha3hash 3401340104 2
 llvm.ppc.mma.dmxor 200120012001
 llvm.ppc.mma.dmxvbf16gerx2 200129010c02
 llvm.ppc.mma.dmxvbf16gerx2nn 2001200129010c02
@@ -11397,7 +11399,7 @@ llvm.ppc.mma.dmxxextfdmr256 2901200104
 llvm.ppc.mma.dmxxextfdmr512 150029012901200104
 llvm.ppc.mma.dmxxinstdmr256 20012001290104
 llvm.ppc.mma.dmxxinstdmr512 200120012901290104
-llvm.ppc.mma.dmxxshapad 200120010c02040404
+llvm.ppc.mma.dmxxshapad 200120010c02040404 1c
 llvm.ppc.mma.pmdmxvbf16gerx2 200129010c02040404
 llvm.ppc.mma.pmdmxvbf16gerx2nn 2001200129010c02040404
 llvm.ppc.mma.pmdmxvbf16gerx2np 2001200129010c02040404
@@ -11472,28 +11474,28 @@ llvm.ppc.mma.xvi8ger4spp 1f011f010c020c02
 llvm.ppc.mma.xxmfacc 1f011f01
 llvm.ppc.mma.xxmtacc 1f011f01
 llvm.ppc.mma.xxsetaccz 1f01
-llvm.ppc.mtfsb0 0004
-llvm.ppc.mtfsb1 0004
-llvm.ppc.mtfsf 000408
-llvm.ppc.mtfsfi 000404
+llvm.ppc.mtfsb0 0004 1
+llvm.ppc.mtfsb1 0004 1
+llvm.ppc.mtfsf 000408 1
+llvm.ppc.mtfsfi 000404 3
 llvm.ppc.mtmsr 0004
-llvm.ppc.mtspr* 00040f01
+llvm.ppc.mtspr* 00040f01 1
 llvm.ppc.mulf128.round.to.odd 212121
 llvm.ppc.mulhd 050505
 llvm.ppc.mulhdu 050505
 llvm.ppc.mulhw 040404
 llvm.ppc.mulhwu 040404
-llvm.ppc.national2packed 0c020c0204
+llvm.ppc.national2packed 0c020c0204 2
 llvm.ppc.pack.longdouble 2b0808
 llvm.ppc.packed2national 0c020c02
-llvm.ppc.packed2zoned 0c020c0204
+llvm.ppc.packed2zoned 0c020c0204 2
 llvm.ppc.pdepd 050505
 llvm.ppc.pextd 050505
 llvm.ppc.popcntb* 0f010f09
 llvm.ppc.readflm 08
-llvm.ppc.rldimi 0505050405
-llvm.ppc.rlwimi 0404040404
-llvm.ppc.rlwnm 04040404
+llvm.ppc.rldimi 0505050405 c
+llvm.ppc.rlwimi 0404040404 c
+llvm.ppc.rlwnm 04040404 4
 llvm.ppc.scalar.extract.expq 0521
 llvm.ppc.scalar.insert.exp.qp 212105
 llvm.ppc.set.texasr 0005
@@ -11519,12 +11521,12 @@ llvm.ppc.tabortdc 04040404
 llvm.ppc.tabortdci 04040404
 llvm.ppc.tabortwc 04040404
 llvm.ppc.tabortwci 04040404
-llvm.ppc.tbegin 0404
+llvm.ppc.tbegin 0404 1
 llvm.ppc.tcheck 04
-llvm.ppc.tdw 00050504
-llvm.ppc.tend 0404
+llvm.ppc.tdw 00050504 4
+llvm.ppc.tend 0404 1
 llvm.ppc.tendall 04
-llvm.ppc.test.data.class* 040f0204
+llvm.ppc.test.data.class* 040f0204 2
 llvm.ppc.trap 0004
 llvm.ppc.trapd 0005
 llvm.ppc.trechkpt 04
@@ -11534,7 +11536,7 @@ llvm.ppc.truncf128.round.to.odd 0821
 llvm.ppc.tsr 0404
 llvm.ppc.tsuspend 04
 llvm.ppc.ttest 05
-llvm.ppc.tw 00040404
+llvm.ppc.tw 00040404 4
 llvm.ppc.unpack.longdouble 082b04
 llvm.ppc.vsx.assemble.pair 29010c020c02
 llvm.ppc.vsx.disassemble.pair 15000c020c022901
@@ -11608,8 +11610,8 @@ llvm.ppc.vsx.xvtdivsp 040a070a07
 llvm.ppc.vsx.xvtlsbb 040c0204
 llvm.ppc.vsx.xvtsqrtdp 040908
 llvm.ppc.vsx.xvtsqrtsp 040a07
-llvm.ppc.vsx.xvtstdcdp 0905090804
-llvm.ppc.vsx.xvtstdcsp 0a040a0704
+llvm.ppc.vsx.xvtstdcdp 0905090804 2
+llvm.ppc.vsx.xvtstdcsp 0a040a0704 2
 llvm.ppc.vsx.xvxexpdp 09050908
 llvm.ppc.vsx.xvxexpsp 0a040a07
 llvm.ppc.vsx.xvxsigdp 09050908
@@ -11618,7 +11620,7 @@ llvm.ppc.vsx.xxblendvb 0c020c020c020c02
 llvm.ppc.vsx.xxblendvd 0905090509050905
 llvm.ppc.vsx.xxblendvh 0b030b030b030b03
 llvm.ppc.vsx.xxblendvw 0a040a040a040a04
-llvm.ppc.vsx.xxeval 090509050905090504
+llvm.ppc.vsx.xxeval 090509050905090504 8
 llvm.ppc.vsx.xxextractuw 0905090504
 llvm.ppc.vsx.xxgenpcvbm 0c020c0204
 llvm.ppc.vsx.xxgenpcvdm 0905090504
@@ -11626,22 +11628,22 @@ llvm.ppc.vsx.xxgenpcvhm 0b030b0304
 llvm.ppc.vsx.xxgenpcvwm 0a040a0404
 llvm.ppc.vsx.xxinsertw 0a040a04090504
 llvm.ppc.vsx.xxleqv 0a040a040a04
-llvm.ppc.vsx.xxpermx 0c020c020c020c0204
-llvm.ppc.zoned2packed 0c020c0204
-llvm.prefetch* 000f04040404
-llvm.preserve.array.access.index* 0f040f0c0404
+llvm.ppc.vsx.xxpermx 0c020c020c020c0204 8
+llvm.ppc.zoned2packed 0c020c0204 2
+llvm.prefetch* 000f04040404 e
+llvm.preserve.array.access.index* 0f040f0c0404 6
 llvm.preserve.static.offset 0e0e
-llvm.preserve.struct.access.index* 0f040f0c0404
-llvm.preserve.union.access.index* 0f040f0c04
-llvm.protected.field.ptr* 0f040f070501
+llvm.preserve.struct.access.index* 0f040f0c0404 6
+llvm.preserve.union.access.index* 0f040f0c04 2
+llvm.protected.field.ptr* 0f040f070501 4
 llvm.pseudoprobe 0005050405
 llvm.ptr.annotation* 0f040f070f0c0f0f040f0f
-llvm.ptrauth.auth 05050405
+llvm.ptrauth.auth 05050405 2
 llvm.ptrauth.blend 050505
-llvm.ptrauth.resign 050504050405
-llvm.ptrauth.sign 05050405
+llvm.ptrauth.resign 050504050405 a
+llvm.ptrauth.sign 05050405 2
 llvm.ptrauth.sign.generic 050505
-llvm.ptrauth.strip 050504
+llvm.ptrauth.strip 050504 2
 llvm.ptrmask* 0f000f070f09
 llvm.public.type.test 010e13
 llvm.r600.cube 0a070a07
@@ -11686,18 +11688,18 @@ llvm.readsteadycounter 05
 llvm.reloc.none 0013
 llvm.reset.fpenv 00
 llvm.reset.fpmode 00
-llvm.returnaddress 0e04
+llvm.returnaddress 0e04 1
 llvm.rint* 0f020f07
-llvm.riscv.aes32dsi 04040404
-llvm.riscv.aes32dsmi 04040404
-llvm.riscv.aes32esi 04040404
-llvm.riscv.aes32esmi 04040404
+llvm.riscv.aes32dsi 04040404 4
+llvm.riscv.aes32dsmi 04040404 4
+llvm.riscv.aes32esi 04040404 4
+llvm.riscv.aes32esmi 04040404 4
 llvm.riscv.aes64ds 050505
 llvm.riscv.aes64dsm 050505
 llvm.riscv.aes64es 050505
 llvm.riscv.aes64esm 050505
 llvm.riscv.aes64im 0505
-llvm.riscv.aes64ks1i 050504
+llvm.riscv.aes64ks1i 050504 2
 llvm.riscv.aes64ks2 050505
 llvm.riscv.brev8* 0f010f07
 llvm.riscv.clmul* 0f010f070f07
@@ -11714,7 +11716,7 @@ llvm.riscv.cv.alu.subRN 04040404
 llvm.riscv.cv.alu.subuN 04040404
 llvm.riscv.cv.alu.subuRN 04040404
 llvm.riscv.cv.bitmanip.bclr 040404
-llvm.riscv.cv.bitmanip.bitrev 04040404
+llvm.riscv.cv.bitmanip.bitrev 04040404 6
 llvm.riscv.cv.bitmanip.bset 040404
 llvm.riscv.cv.bitmanip.clb 0404
 llvm.riscv.cv.bitmanip.extract 040404
@@ -11722,57 +11724,57 @@ llvm.riscv.cv.bitmanip.extractu 040404
 llvm.riscv.cv.bitmanip.insert 04040404
 llvm.riscv.cv.elw.elw 040e
 llvm.riscv.cv.mac.mac 04040404
-llvm.riscv.cv.mac.machhsN 0404040404
-llvm.riscv.cv.mac.machhsRN 0404040404
-llvm.riscv.cv.mac.machhuN 0404040404
-llvm.riscv.cv.mac.machhuRN 0404040404
-llvm.riscv.cv.mac.macsN 0404040404
-llvm.riscv.cv.mac.macsRN 0404040404
-llvm.riscv.cv.mac.macuN 0404040404
-llvm.riscv.cv.mac.macuRN 0404040404
+llvm.riscv.cv.mac.machhsN 0404040404 8
+llvm.riscv.cv.mac.machhsRN 0404040404 8
+llvm.riscv.cv.mac.machhuN 0404040404 8
+llvm.riscv.cv.mac.machhuRN 0404040404 8
+llvm.riscv.cv.mac.macsN 0404040404 8
+llvm.riscv.cv.mac.macsRN 0404040404 8
+llvm.riscv.cv.mac.macuN 0404040404 8
+llvm.riscv.cv.mac.macuRN 0404040404 8
 llvm.riscv.cv.mac.msu 04040404
-llvm.riscv.cv.mac.mulhhsN 04040404
-llvm.riscv.cv.mac.mulhhsRN 04040404
-llvm.riscv.cv.mac.mulhhuN 04040404
-llvm.riscv.cv.mac.mulhhuRN 04040404
-llvm.riscv.cv.mac.mulsN 04040404
-llvm.riscv.cv.mac.mulsRN 04040404
-llvm.riscv.cv.mac.muluN 04040404
-llvm.riscv.cv.mac.muluRN 04040404
-llvm.riscv.masked.atomicrmw.add* 0f010f0c0f070f070f07
-llvm.riscv.masked.atomicrmw.max* 0f010f0c0f070f070f070f07
-llvm.riscv.masked.atomicrmw.min* 0f010f0c0f070f070f070f07
-llvm.riscv.masked.atomicrmw.nand* 0f010f0c0f070f070f07
-llvm.riscv.masked.atomicrmw.sub* 0f010f0c0f070f070f07
-llvm.riscv.masked.atomicrmw.umax* 0f010f0c0f070f070f07
-llvm.riscv.masked.atomicrmw.umin* 0f010f0c0f070f070f07
-llvm.riscv.masked.atomicrmw.xchg* 0f010f0c0f070f070f07
-llvm.riscv.masked.cmpxchg* 0f010f0c0f070f070f070f07
+llvm.riscv.cv.mac.mulhhsN 04040404 4
+llvm.riscv.cv.mac.mulhhsRN 04040404 4
+llvm.riscv.cv.mac.mulhhuN 04040404 4
+llvm.riscv.cv.mac.mulhhuRN 04040404 4
+llvm.riscv.cv.mac.mulsN 04040404 4
+llvm.riscv.cv.mac.mulsRN 04040404 4
+llvm.riscv.cv.mac.muluN 04040404 4
+llvm.riscv.cv.mac.muluRN 04040404 4
+llvm.riscv.masked.atomicrmw.add* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.atomicrmw.max* 0f010f0c0f070f070f070f07 10
+llvm.riscv.masked.atomicrmw.min* 0f010f0c0f070f070f070f07 10
+llvm.riscv.masked.atomicrmw.nand* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.atomicrmw.sub* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.atomicrmw.umax* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.atomicrmw.umin* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.atomicrmw.xchg* 0f010f0c0f070f070f07 8
+llvm.riscv.masked.cmpxchg* 0f010f0c0f070f070f070f07 10
 llvm.riscv.mips.ehb 00
 llvm.riscv.mips.ihb 00
 llvm.riscv.mips.pause 00
-llvm.riscv.mopr* 0f010f070f07
-llvm.riscv.moprr* 0f010f070f070f07
+llvm.riscv.mopr* 0f010f070f07 2
+llvm.riscv.moprr* 0f010f070f070f07 4
 llvm.riscv.nds.ffb* 0f010f070f07
 llvm.riscv.nds.ffmism* 0f010f070f07
 llvm.riscv.nds.ffzmism* 0f010f070f07
 llvm.riscv.nds.flmism* 0f010f070f07
-llvm.riscv.nds.vd4dots* 0f030f070f080f130f190f1f
-llvm.riscv.nds.vd4dots.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.nds.vd4dotsu* 0f030f070f080f130f190f1f
-llvm.riscv.nds.vd4dotsu.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.nds.vd4dotu* 0f030f070f080f130f190f1f
-llvm.riscv.nds.vd4dotu.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.nds.vfncvt.bf16.s* 0f030f070f0b0f110f17
-llvm.riscv.nds.vfpmadb* 0f030f070f070f080f110f17
-llvm.riscv.nds.vfpmadb.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.nds.vfpmadt* 0f030f070f070f080f110f17
-llvm.riscv.nds.vfpmadt.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.nds.vd4dots* 0f030f070f080f130f190f1f 10
+llvm.riscv.nds.vd4dots.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.nds.vd4dotsu* 0f030f070f080f130f190f1f 10
+llvm.riscv.nds.vd4dotsu.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.nds.vd4dotu* 0f030f070f080f130f190f1f 10
+llvm.riscv.nds.vd4dotu.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.nds.vfncvt.bf16.s* 0f030f070f0b0f110f17 4
+llvm.riscv.nds.vfpmadb* 0f030f070f070f080f110f17 8
+llvm.riscv.nds.vfpmadb.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.nds.vfpmadt* 0f030f070f070f080f110f17 8
+llvm.riscv.nds.vfpmadt.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.nds.vfwcvt.s.bf16* 0f030f070f0b0f11
 llvm.riscv.nds.vln* 0f030f070f0c0f11
-llvm.riscv.nds.vln.mask* 0f030f070f0c1c03010f110f17
+llvm.riscv.nds.vln.mask* 0f030f070f0c1c03010f110f17 10
 llvm.riscv.nds.vlnu* 0f030f070f0c0f11
-llvm.riscv.nds.vlnu.mask* 0f030f070f0c1c03010f110f17
+llvm.riscv.nds.vlnu.mask* 0f030f070f0c1c03010f110f17 10
 llvm.riscv.orc.b* 0f010f07
 llvm.riscv.pause 00
 llvm.riscv.seg2.load.mask* 15000f030f070f0c1c03010f11
@@ -11789,81 +11791,81 @@ llvm.riscv.seg7.load.mask* 15050f030f070f070f070f070f070f070f0c1c03010f11
 llvm.riscv.seg7.store.mask* 000f030f070f070f070f070f070f070f0c1c03010f11
 llvm.riscv.seg8.load.mask* 15060f030f070f070f070f070f070f070f070f0c1c03010f11
 llvm.riscv.seg8.store.mask* 000f030f070f070f070f070f070f070f070f0c1c03010f11
-llvm.riscv.sf.mm.e4m3.e4m3* 000f010f0b0f0f0f070f070f070f07
-llvm.riscv.sf.mm.e4m3.e5m2* 000f010f0b0f0f0f070f070f070f07
-llvm.riscv.sf.mm.e5m2.e4m3* 000f010f0b0f0f0f070f070f070f07
-llvm.riscv.sf.mm.e5m2.e5m2* 000f010f0b0f0f0f070f070f070f07
-llvm.riscv.sf.mm.f.f* 000f010f0b0f0f0f070f070f070f07
-llvm.riscv.sf.mm.s.s* 000f010f0b0f130f070f070f070f07
-llvm.riscv.sf.mm.s.u* 000f010f0b0f130f070f070f070f07
-llvm.riscv.sf.mm.u.s* 000f010f0b0f130f070f070f070f07
-llvm.riscv.sf.mm.u.u* 000f010f0b0f130f070f070f070f07
-llvm.riscv.sf.vc.fv.se* 000f010f070f0b0f100f19
-llvm.riscv.sf.vc.fvv.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.fvw.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.i.se* 000f010f070f070f080f070f070f11
-llvm.riscv.sf.vc.iv.se* 000f010f070f0b0f100f19
-llvm.riscv.sf.vc.ivv.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.ivw.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.v.fv* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.fv.se* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.fvv* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.fvv.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.fvw* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.fvw.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.i* 0f030f090f0f0f100f19
-llvm.riscv.sf.vc.v.i.se* 0f030f090f0f0f100f19
-llvm.riscv.sf.vc.v.iv* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.iv.se* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.ivv* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.ivv.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.ivw* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.ivw.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.vv* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.vv.se* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.vvv* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.vvv.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.vvw* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.vvw.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.x* 0f030f090f0f0f100f19
-llvm.riscv.sf.vc.v.x.se* 0f030f090f0f0f100f19
-llvm.riscv.sf.vc.v.xv* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.xv.se* 0f030f090f130f180f21
-llvm.riscv.sf.vc.v.xvv* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.xvv.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.xvw* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.v.xvw.se* 0f030f090f130f1b0f200f29
-llvm.riscv.sf.vc.vv.se* 000f010f070f0b0f100f19
-llvm.riscv.sf.vc.vvv.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.vvw.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.x.se* 000f010f070f070f080f070f070f11
-llvm.riscv.sf.vc.xv.se* 000f010f070f0b0f100f19
-llvm.riscv.sf.vc.xvv.se* 000f010f0b0f130f180f21
-llvm.riscv.sf.vc.xvw.se* 000f010f0b0f130f180f21
+llvm.riscv.sf.mm.e4m3.e4m3* 000f010f0b0f0f0f070f070f070f07 41
+llvm.riscv.sf.mm.e4m3.e5m2* 000f010f0b0f0f0f070f070f070f07 41
+llvm.riscv.sf.mm.e5m2.e4m3* 000f010f0b0f0f0f070f070f070f07 41
+llvm.riscv.sf.mm.e5m2.e5m2* 000f010f0b0f0f0f070f070f070f07 41
+llvm.riscv.sf.mm.f.f* 000f010f0b0f0f0f070f070f070f07 41
+llvm.riscv.sf.mm.s.s* 000f010f0b0f130f070f070f070f07 41
+llvm.riscv.sf.mm.s.u* 000f010f0b0f130f070f070f070f07 41
+llvm.riscv.sf.mm.u.s* 000f010f0b0f130f070f070f070f07 41
+llvm.riscv.sf.mm.u.u* 000f010f0b0f130f070f070f070f07 41
+llvm.riscv.sf.vc.fv.se* 000f010f070f0b0f100f19 3
+llvm.riscv.sf.vc.fvv.se* 000f010f0b0f130f180f21 1
+llvm.riscv.sf.vc.fvw.se* 000f010f0b0f130f180f21 1
+llvm.riscv.sf.vc.i.se* 000f010f070f070f080f070f070f11 3f
+llvm.riscv.sf.vc.iv.se* 000f010f070f0b0f100f19 b
+llvm.riscv.sf.vc.ivv.se* 000f010f0b0f130f180f21 9
+llvm.riscv.sf.vc.ivw.se* 000f010f0b0f130f180f21 9
+llvm.riscv.sf.vc.v.fv* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.fv.se* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.fvv* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.fvv.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.fvw* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.fvw.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.i* 0f030f090f0f0f100f19 7
+llvm.riscv.sf.vc.v.i.se* 0f030f090f0f0f100f19 7
+llvm.riscv.sf.vc.v.iv* 0f030f090f130f180f21 5
+llvm.riscv.sf.vc.v.iv.se* 0f030f090f130f180f21 5
+llvm.riscv.sf.vc.v.ivv* 0f030f090f130f1b0f200f29 9
+llvm.riscv.sf.vc.v.ivv.se* 0f030f090f130f1b0f200f29 9
+llvm.riscv.sf.vc.v.ivw* 0f030f090f130f1b0f200f29 9
+llvm.riscv.sf.vc.v.ivw.se* 0f030f090f130f1b0f200f29 9
+llvm.riscv.sf.vc.v.vv* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.vv.se* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.vvv* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.vvv.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.vvw* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.vvw.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.x* 0f030f090f0f0f100f19 3
+llvm.riscv.sf.vc.v.x.se* 0f030f090f0f0f100f19 3
+llvm.riscv.sf.vc.v.xv* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.xv.se* 0f030f090f130f180f21 1
+llvm.riscv.sf.vc.v.xvv* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.xvv.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.xvw* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.v.xvw.se* 0f030f090f130f1b0f200f29 1
+llvm.riscv.sf.vc.vv.se* 000f010f070f0b0f100f19 3
+llvm.riscv.sf.vc.vvv.se* 000f010f0b0f130f180f21 1
+llvm.riscv.sf.vc.vvw.se* 000f010f0b0f130f180f21 1
+llvm.riscv.sf.vc.x.se* 000f010f070f070f080f070f070f11 37
+llvm.riscv.sf.vc.xv.se* 000f010f070f0b0f100f19 3
+llvm.riscv.sf.vc.xvv.se* 000f010f0b0f130f180f21 1
+llvm.riscv.sf.vc.xvw.se* 000f010f0b0f130f180f21 1
 llvm.riscv.sf.vfexp* 0f030f070f070f09
-llvm.riscv.sf.vfexp.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.sf.vfexp.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.sf.vfexpa* 0f030f070f070f09
-llvm.riscv.sf.vfexpa.mask* 0f030f070f071c03010f090f0f
-llvm.riscv.sf.vfnrclip.x.f.qf* 0f030f070f0a220f0f110f17
-llvm.riscv.sf.vfnrclip.x.f.qf.mask* 0f030f070f0a220f1c03010f110f170f17
-llvm.riscv.sf.vfnrclip.xu.f.qf* 0f030f070f0a220f0f110f17
-llvm.riscv.sf.vfnrclip.xu.f.qf.mask* 0f030f070f0a220f1c03010f110f170f17
-llvm.riscv.sf.vfwmacc.4x4x4* 0f030f070f0b0f130f190f1f
+llvm.riscv.sf.vfexpa.mask* 0f030f070f071c03010f090f0f 10
+llvm.riscv.sf.vfnrclip.x.f.qf* 0f030f070f0a220f0f110f17 8
+llvm.riscv.sf.vfnrclip.x.f.qf.mask* 0f030f070f0a220f1c03010f110f170f17 50
+llvm.riscv.sf.vfnrclip.xu.f.qf* 0f030f070f0a220f0f110f17 8
+llvm.riscv.sf.vfnrclip.xu.f.qf.mask* 0f030f070f0a220f1c03010f110f170f17 50
+llvm.riscv.sf.vfwmacc.4x4x4* 0f030f070f0b0f130f190f1f 10
 llvm.riscv.sf.vlte16* 000f010e0f07
 llvm.riscv.sf.vlte32* 000f010e0f07
 llvm.riscv.sf.vlte64* 000f010e0f07
 llvm.riscv.sf.vlte8* 000f010e0f07
-llvm.riscv.sf.vqmacc.2x8x2* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmacc.4x8x4* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccsu.2x8x2* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccsu.4x8x4* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccu.2x8x2* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccu.4x8x4* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccus.2x8x2* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vqmaccus.4x8x4* 0f030f070f0b0f130f190f1f
-llvm.riscv.sf.vsettk* 0f010f070f070f07
-llvm.riscv.sf.vsettm* 0f010f070f070f07
-llvm.riscv.sf.vsettnt* 0f010f070f070f07
+llvm.riscv.sf.vqmacc.2x8x2* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmacc.4x8x4* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccsu.2x8x2* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccsu.4x8x4* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccu.2x8x2* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccu.4x8x4* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccus.2x8x2* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vqmaccus.4x8x4* 0f030f070f0b0f130f190f1f 10
+llvm.riscv.sf.vsettk* 0f010f070f070f07 6
+llvm.riscv.sf.vsettm* 0f010f070f070f07 6
+llvm.riscv.sf.vsettnt* 0f010f070f070f07 6
 llvm.riscv.sf.vste16* 000f010e0f07
 llvm.riscv.sf.vste32* 000f010e0f07
 llvm.riscv.sf.vste64* 000f010e0f07
@@ -11871,7 +11873,7 @@ llvm.riscv.sf.vste8* 000f010e0f07
 llvm.riscv.sf.vtdiscard 00
 llvm.riscv.sf.vtmv.t.v* 000f0f0f030f09
 llvm.riscv.sf.vtmv.v.t* 0f030f090f0f
-llvm.riscv.sf.vtzero.t* 000f010f070f070f070f07
+llvm.riscv.sf.vtzero.t* 000f010f070f070f070f07 19
 llvm.riscv.sha256sig0 0404
 llvm.riscv.sha256sig1 0404
 llvm.riscv.sha256sum0 0404
@@ -11888,8 +11890,8 @@ llvm.riscv.sha512sum1 0505
 llvm.riscv.sha512sum1r 040404
 llvm.riscv.sm3p0 0404
 llvm.riscv.sm3p1 0404
-llvm.riscv.sm4ed 04040404
-llvm.riscv.sm4ks 04040404
+llvm.riscv.sm4ed 04040404 4
+llvm.riscv.sm4ks 04040404 4
 llvm.riscv.sseg2.load.mask* 15000f030f070f0c0f111c03010f19
 llvm.riscv.sseg2.store.mask* 000f030f070f0c0f111c03010f19
 llvm.riscv.sseg3.load.mask* 15010f030f070f070f0c0f111c03010f19
@@ -11904,313 +11906,313 @@ llvm.riscv.sseg7.load.mask* 15050f030f070f070f070f070f070f070f0c0f111c03010f19
 llvm.riscv.sseg7.store.mask* 000f030f070f070f070f070f070f070f0c0f111c03010f19
 llvm.riscv.sseg8.load.mask* 15060f030f070f070f070f070f070f070f070f0c0f111c03010f19
 llvm.riscv.sseg8.store.mask* 000f030f070f070f070f070f070f070f070f0c0f111c03010f19
-llvm.riscv.th.vmaqa* 0f030f070f080f130f190f1f
-llvm.riscv.th.vmaqa.mask* 0f030f070f080f131c13010f190f1f
-llvm.riscv.th.vmaqasu* 0f030f070f080f130f190f1f
-llvm.riscv.th.vmaqasu.mask* 0f030f070f080f131c13010f190f1f
-llvm.riscv.th.vmaqau* 0f030f070f080f130f190f1f
-llvm.riscv.th.vmaqau.mask* 0f030f070f080f131c13010f190f1f
-llvm.riscv.th.vmaqaus* 0f030f070f080f130f190f1f
-llvm.riscv.th.vmaqaus.mask* 0f030f070f080f131c13010f190f1f
-llvm.riscv.tuple.extract* 0f030f0804
-llvm.riscv.tuple.insert* 0f000f070f0b04
+llvm.riscv.th.vmaqa* 0f030f070f080f130f190f1f 10
+llvm.riscv.th.vmaqa.mask* 0f030f070f080f131c13010f190f1f 20
+llvm.riscv.th.vmaqasu* 0f030f070f080f130f190f1f 10
+llvm.riscv.th.vmaqasu.mask* 0f030f070f080f131c13010f190f1f 20
+llvm.riscv.th.vmaqau* 0f030f070f080f130f190f1f 10
+llvm.riscv.th.vmaqau.mask* 0f030f070f080f131c13010f190f1f 20
+llvm.riscv.th.vmaqaus* 0f030f070f080f130f190f1f 10
+llvm.riscv.th.vmaqaus.mask* 0f030f070f080f131c13010f190f1f 20
+llvm.riscv.tuple.extract* 0f030f0804 2
+llvm.riscv.tuple.insert* 0f000f070f0b04 4
 llvm.riscv.unzip* 0f010f07
-llvm.riscv.vaadd* 0f030f070f070f080f110f17
-llvm.riscv.vaadd.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vaaddu* 0f030f070f070f080f110f17
-llvm.riscv.vaaddu.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vaadd* 0f030f070f070f080f110f17 8
+llvm.riscv.vaadd.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vaaddu* 0f030f070f070f080f110f17 8
+llvm.riscv.vaaddu.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vadc* 0f030f070f070f081c03010f11
 llvm.riscv.vadd* 0f030f070f070f080f11
-llvm.riscv.vadd.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vaesdf.vs* 0f030f070f0b0f110f17
-llvm.riscv.vaesdf.vv* 0f030f070f070f090f0f
-llvm.riscv.vaesdm.vs* 0f030f070f0b0f110f17
-llvm.riscv.vaesdm.vv* 0f030f070f070f090f0f
-llvm.riscv.vaesef.vs* 0f030f070f0b0f110f17
-llvm.riscv.vaesef.vv* 0f030f070f070f090f0f
-llvm.riscv.vaesem.vs* 0f030f070f0b0f110f17
-llvm.riscv.vaesem.vv* 0f030f070f070f090f0f
-llvm.riscv.vaeskf1* 0f030f070f070f080f11
-llvm.riscv.vaeskf2* 0f030f070f070f080f110f17
-llvm.riscv.vaesz.vs* 0f030f070f0b0f110f17
+llvm.riscv.vadd.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vaesdf.vs* 0f030f070f0b0f110f17 8
+llvm.riscv.vaesdf.vv* 0f030f070f070f090f0f 8
+llvm.riscv.vaesdm.vs* 0f030f070f0b0f110f17 8
+llvm.riscv.vaesdm.vv* 0f030f070f070f090f0f 8
+llvm.riscv.vaesef.vs* 0f030f070f0b0f110f17 8
+llvm.riscv.vaesef.vv* 0f030f070f070f090f0f 8
+llvm.riscv.vaesem.vs* 0f030f070f0b0f110f17 8
+llvm.riscv.vaesem.vv* 0f030f070f070f090f0f 8
+llvm.riscv.vaeskf1* 0f030f070f070f080f11 4
+llvm.riscv.vaeskf2* 0f030f070f070f080f110f17 14
+llvm.riscv.vaesz.vs* 0f030f070f0b0f110f17 8
 llvm.riscv.vand* 0f030f070f070f080f11
-llvm.riscv.vand.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vand.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vandn* 0f030f070f070f080f11
-llvm.riscv.vandn.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vasub* 0f030f070f070f080f110f17
-llvm.riscv.vasub.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vasubu* 0f030f070f070f080f110f17
-llvm.riscv.vasubu.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vandn.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vasub* 0f030f070f070f080f110f17 8
+llvm.riscv.vasub.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vasubu* 0f030f070f070f080f110f17 8
+llvm.riscv.vasubu.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vbrev* 0f030f070f070f09
-llvm.riscv.vbrev.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vbrev.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vbrev8* 0f030f070f070f09
-llvm.riscv.vbrev8.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vbrev8.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vclmul* 0f030f070f070f080f11
-llvm.riscv.vclmul.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vclmul.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vclmulh* 0f030f070f070f080f11
-llvm.riscv.vclmulh.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vclmulh.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vclz* 0f030f070f070f09
-llvm.riscv.vclz.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vclz.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vcompress* 0f030f070f071c03010f09
 llvm.riscv.vcpop* 0f0f0f030f09
 llvm.riscv.vcpop.mask* 0f0f0f030f070f09
 llvm.riscv.vcpopv* 0f030f070f070f09
-llvm.riscv.vcpopv.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vcpopv.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vctz* 0f030f070f070f09
-llvm.riscv.vctz.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vctz.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vdiv* 0f030f070f070f080f11
-llvm.riscv.vdiv.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vdiv.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vdivu* 0f030f070f070f080f11
-llvm.riscv.vdivu.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vfadd* 0f030f070f070f080f110f17
-llvm.riscv.vfadd.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vdivu.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vfadd* 0f030f070f070f080f110f17 8
+llvm.riscv.vfadd.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vfclass* 260726070f030f09
-llvm.riscv.vfclass.mask* 260726070f031c03010f090f0f
-llvm.riscv.vfcvt.f.x.v* 0f030f070f0b0f110f17
-llvm.riscv.vfcvt.f.x.v.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfcvt.f.xu.v* 0f030f070f0b0f110f17
-llvm.riscv.vfcvt.f.xu.v.mask* 0f030f070f0b1c03010f110f170f17
+llvm.riscv.vfclass.mask* 260726070f031c03010f090f0f 10
+llvm.riscv.vfcvt.f.x.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfcvt.f.x.v.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfcvt.f.xu.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfcvt.f.xu.v.mask* 0f030f070f0b1c03010f110f170f17 28
 llvm.riscv.vfcvt.rtz.x.f.v* 0f030f070f0b0f11
-llvm.riscv.vfcvt.rtz.x.f.v.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfcvt.rtz.x.f.v.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfcvt.rtz.xu.f.v* 0f030f070f0b0f11
-llvm.riscv.vfcvt.rtz.xu.f.v.mask* 0f030f070f0b1c03010f110f17
-llvm.riscv.vfcvt.x.f.v* 0f030f070f0b0f110f17
-llvm.riscv.vfcvt.x.f.v.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfcvt.xu.f.v* 0f030f070f0b0f110f17
-llvm.riscv.vfcvt.xu.f.v.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfdiv* 0f030f070f070f080f110f17
-llvm.riscv.vfdiv.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vfcvt.rtz.xu.f.v.mask* 0f030f070f0b1c03010f110f17 10
+llvm.riscv.vfcvt.x.f.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfcvt.x.f.v.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfcvt.xu.f.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfcvt.xu.f.v.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfdiv* 0f030f070f070f080f110f17 8
+llvm.riscv.vfdiv.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vfirst* 0f0f0f030f09
 llvm.riscv.vfirst.mask* 0f0f0f030f070f09
-llvm.riscv.vfmacc* 0f030f070f080f070f110f170f17
-llvm.riscv.vfmacc.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfmadd* 0f030f070f080f070f110f170f17
-llvm.riscv.vfmadd.mask* 0f030f070f080f071c03010f110f170f17
+llvm.riscv.vfmacc* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfmacc.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfmadd* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfmadd.mask* 0f030f070f080f071c03010f110f170f17 50
 llvm.riscv.vfmax* 0f030f070f070f080f11
-llvm.riscv.vfmax.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vfmax.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vfmerge* 0f030f070f070f081c03010f11
 llvm.riscv.vfmin* 0f030f070f070f080f11
-llvm.riscv.vfmin.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vfmsac* 0f030f070f080f070f110f170f17
-llvm.riscv.vfmsac.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfmsub* 0f030f070f080f070f110f170f17
-llvm.riscv.vfmsub.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfmul* 0f030f070f070f080f110f17
-llvm.riscv.vfmul.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vfmin.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vfmsac* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfmsac.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfmsub* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfmsub.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfmul* 0f030f070f070f080f110f17 8
+llvm.riscv.vfmul.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vfmv.f.s* 22070f02
 llvm.riscv.vfmv.s.f* 0f020f0722070f09
 llvm.riscv.vfmv.v.f* 0f020f0722070f09
-llvm.riscv.vfncvt.f.f.q* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.f.q.alt* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.f.q.alt.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.f.f.q.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.f.f.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.f.w.alt* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.f.w.alt.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.f.f.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.f.x.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.x.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.f.xu.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.f.xu.w.mask* 0f030f070f0b1c03010f110f170f17
+llvm.riscv.vfncvt.f.f.q* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.f.q.alt* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.f.q.alt.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.f.f.q.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.f.f.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.f.w.alt* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.f.w.alt.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.f.f.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.f.x.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.x.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.f.xu.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.f.xu.w.mask* 0f030f070f0b1c03010f110f170f17 28
 llvm.riscv.vfncvt.rod.f.f.w* 0f030f070f0b0f11
-llvm.riscv.vfncvt.rod.f.f.w.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfncvt.rod.f.f.w.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfncvt.rtz.x.f.w* 0f030f070f0b0f11
-llvm.riscv.vfncvt.rtz.x.f.w.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfncvt.rtz.x.f.w.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfncvt.rtz.xu.f.w* 0f030f070f0b0f11
-llvm.riscv.vfncvt.rtz.xu.f.w.mask* 0f030f070f0b1c03010f110f17
-llvm.riscv.vfncvt.sat.f.f.q* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.sat.f.f.q.alt* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.sat.f.f.q.alt.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.sat.f.f.q.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.sat.f.f.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.sat.f.f.w.alt* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.sat.f.f.w.alt.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.sat.f.f.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.x.f.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.x.f.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvt.xu.f.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvt.xu.f.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfncvtbf16.f.f.w* 0f030f070f0b0f110f17
-llvm.riscv.vfncvtbf16.f.f.w.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfnmacc* 0f030f070f080f070f110f170f17
-llvm.riscv.vfnmacc.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfnmadd* 0f030f070f080f070f110f170f17
-llvm.riscv.vfnmadd.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfnmsac* 0f030f070f080f070f110f170f17
-llvm.riscv.vfnmsac.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfnmsub* 0f030f070f080f070f110f170f17
-llvm.riscv.vfnmsub.mask* 0f030f070f080f071c03010f110f170f17
-llvm.riscv.vfrdiv* 0f030f070f070f080f110f17
-llvm.riscv.vfrdiv.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vfrec7* 0f030f070f070f090f0f
-llvm.riscv.vfrec7.mask* 0f030f070f071c03010f090f0f0f0f
+llvm.riscv.vfncvt.rtz.xu.f.w.mask* 0f030f070f0b1c03010f110f17 10
+llvm.riscv.vfncvt.sat.f.f.q* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.sat.f.f.q.alt* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.sat.f.f.q.alt.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.sat.f.f.q.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.sat.f.f.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.sat.f.f.w.alt* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.sat.f.f.w.alt.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.sat.f.f.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.x.f.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.x.f.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvt.xu.f.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvt.xu.f.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfncvtbf16.f.f.w* 0f030f070f0b0f110f17 4
+llvm.riscv.vfncvtbf16.f.f.w.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfnmacc* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfnmacc.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfnmadd* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfnmadd.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfnmsac* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfnmsac.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfnmsub* 0f030f070f080f070f110f170f17 28
+llvm.riscv.vfnmsub.mask* 0f030f070f080f071c03010f110f170f17 50
+llvm.riscv.vfrdiv* 0f030f070f070f080f110f17 8
+llvm.riscv.vfrdiv.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vfrec7* 0f030f070f070f090f0f 4
+llvm.riscv.vfrec7.mask* 0f030f070f071c03010f090f0f0f0f 28
 llvm.riscv.vfredmax* 0f030f070f0b0f070f11
 llvm.riscv.vfredmax.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vfredmin* 0f030f070f0b0f070f11
 llvm.riscv.vfredmin.mask* 0f030f070f0b0f071c0b010f11
-llvm.riscv.vfredosum* 0f030f070f0b0f070f110f17
-llvm.riscv.vfredosum.mask* 0f030f070f0b0f071c0b010f110f17
-llvm.riscv.vfredusum* 0f030f070f0b0f070f110f17
-llvm.riscv.vfredusum.mask* 0f030f070f0b0f071c0b010f110f17
+llvm.riscv.vfredosum* 0f030f070f0b0f070f110f17 8
+llvm.riscv.vfredosum.mask* 0f030f070f0b0f071c0b010f110f17 10
+llvm.riscv.vfredusum* 0f030f070f0b0f070f110f17 8
+llvm.riscv.vfredusum.mask* 0f030f070f0b0f071c0b010f110f17 10
 llvm.riscv.vfrsqrt7* 0f030f070f070f09
-llvm.riscv.vfrsqrt7.mask* 0f030f070f071c03010f090f0f
-llvm.riscv.vfrsub* 0f030f070f070f080f110f17
-llvm.riscv.vfrsub.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vfrsqrt7.mask* 0f030f070f071c03010f090f0f 10
+llvm.riscv.vfrsub* 0f030f070f070f080f110f17 8
+llvm.riscv.vfrsub.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vfsgnj* 0f030f070f070f080f11
-llvm.riscv.vfsgnj.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vfsgnj.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vfsgnjn* 0f030f070f070f080f11
-llvm.riscv.vfsgnjn.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vfsgnjn.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vfsgnjx* 0f030f070f070f080f11
-llvm.riscv.vfsgnjx.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vfsgnjx.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vfslide1down* 0f030f070f070f080f11
-llvm.riscv.vfslide1down.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vfslide1down.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vfslide1up* 0f030f070f070f080f11
-llvm.riscv.vfslide1up.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vfsqrt* 0f030f070f070f090f0f
-llvm.riscv.vfsqrt.mask* 0f030f070f071c03010f090f0f0f0f
-llvm.riscv.vfsub* 0f030f070f070f080f110f17
-llvm.riscv.vfsub.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vfwadd* 0f030f070f0b0f100f190f1f
-llvm.riscv.vfwadd.mask* 0f030f070f0b0f101c03010f190f1f0f1f
-llvm.riscv.vfwadd.w* 0f030f070f070f080f110f17
-llvm.riscv.vfwadd.w.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vfslide1up.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vfsqrt* 0f030f070f070f090f0f 4
+llvm.riscv.vfsqrt.mask* 0f030f070f071c03010f090f0f0f0f 28
+llvm.riscv.vfsub* 0f030f070f070f080f110f17 8
+llvm.riscv.vfsub.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vfwadd* 0f030f070f0b0f100f190f1f 8
+llvm.riscv.vfwadd.mask* 0f030f070f0b0f101c03010f190f1f0f1f 50
+llvm.riscv.vfwadd.w* 0f030f070f070f080f110f17 8
+llvm.riscv.vfwadd.w.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vfwcvt.f.f.v* 0f030f070f0b0f11
 llvm.riscv.vfwcvt.f.f.v.alt* 0f030f070f0b0f11
-llvm.riscv.vfwcvt.f.f.v.alt.mask* 0f030f070f0b1c03010f110f17
-llvm.riscv.vfwcvt.f.f.v.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfwcvt.f.f.v.alt.mask* 0f030f070f0b1c03010f110f17 10
+llvm.riscv.vfwcvt.f.f.v.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfwcvt.f.x.v* 0f030f070f0b0f11
-llvm.riscv.vfwcvt.f.x.v.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfwcvt.f.x.v.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfwcvt.f.xu.v* 0f030f070f0b0f11
-llvm.riscv.vfwcvt.f.xu.v.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfwcvt.f.xu.v.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfwcvt.rtz.x.f.v* 0f030f070f0b0f11
-llvm.riscv.vfwcvt.rtz.x.f.v.mask* 0f030f070f0b1c03010f110f17
+llvm.riscv.vfwcvt.rtz.x.f.v.mask* 0f030f070f0b1c03010f110f17 10
 llvm.riscv.vfwcvt.rtz.xu.f.v* 0f030f070f0b0f11
-llvm.riscv.vfwcvt.rtz.xu.f.v.mask* 0f030f070f0b1c03010f110f17
-llvm.riscv.vfwcvt.x.f.v* 0f030f070f0b0f110f17
-llvm.riscv.vfwcvt.x.f.v.mask* 0f030f070f0b1c03010f110f170f17
-llvm.riscv.vfwcvt.xu.f.v* 0f030f070f0b0f110f17
-llvm.riscv.vfwcvt.xu.f.v.mask* 0f030f070f0b1c03010f110f170f17
+llvm.riscv.vfwcvt.rtz.xu.f.v.mask* 0f030f070f0b1c03010f110f17 10
+llvm.riscv.vfwcvt.x.f.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfwcvt.x.f.v.mask* 0f030f070f0b1c03010f110f170f17 28
+llvm.riscv.vfwcvt.xu.f.v* 0f030f070f0b0f110f17 4
+llvm.riscv.vfwcvt.xu.f.v.mask* 0f030f070f0b1c03010f110f170f17 28
 llvm.riscv.vfwcvtbf16.f.f.v* 0f030f070f0b0f11
-llvm.riscv.vfwcvtbf16.f.f.v.mask* 0f030f070f0b1c03010f110f17
-llvm.riscv.vfwmacc* 0f030f070f080f130f190f1f0f1f
-llvm.riscv.vfwmacc.mask* 0f030f070f080f131c03010f190f1f0f1f
-llvm.riscv.vfwmaccbf16* 0f030f070f080f130f190f1f0f1f
-llvm.riscv.vfwmaccbf16.mask* 0f030f070f080f131c03010f190f1f0f1f
-llvm.riscv.vfwmsac* 0f030f070f080f130f190f1f0f1f
-llvm.riscv.vfwmsac.mask* 0f030f070f080f131c03010f190f1f0f1f
-llvm.riscv.vfwmul* 0f030f070f0b0f100f190f1f
-llvm.riscv.vfwmul.mask* 0f030f070f0b0f101c03010f190f1f0f1f
-llvm.riscv.vfwnmacc* 0f030f070f080f130f190f1f0f1f
-llvm.riscv.vfwnmacc.mask* 0f030f070f080f131c03010f190f1f0f1f
-llvm.riscv.vfwnmsac* 0f030f070f080f130f190f1f0f1f
-llvm.riscv.vfwnmsac.mask* 0f030f070f080f131c03010f190f1f0f1f
-llvm.riscv.vfwredosum* 0f030f070f0b0f070f110f17
-llvm.riscv.vfwredosum.mask* 0f030f070f0b0f071c0b010f110f17
-llvm.riscv.vfwredusum* 0f030f070f0b0f070f110f17
-llvm.riscv.vfwredusum.mask* 0f030f070f0b0f071c0b010f110f17
-llvm.riscv.vfwsub* 0f030f070f0b0f100f190f1f
-llvm.riscv.vfwsub.mask* 0f030f070f0b0f101c03010f190f1f0f1f
-llvm.riscv.vfwsub.w* 0f030f070f070f080f110f17
-llvm.riscv.vfwsub.w.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vghsh* 0f030f070f070f080f110f17
-llvm.riscv.vgmul.vv* 0f030f070f070f090f0f
+llvm.riscv.vfwcvtbf16.f.f.v.mask* 0f030f070f0b1c03010f110f17 10
+llvm.riscv.vfwmacc* 0f030f070f080f130f190f1f0f1f 28
+llvm.riscv.vfwmacc.mask* 0f030f070f080f131c03010f190f1f0f1f 50
+llvm.riscv.vfwmaccbf16* 0f030f070f080f130f190f1f0f1f 28
+llvm.riscv.vfwmaccbf16.mask* 0f030f070f080f131c03010f190f1f0f1f 50
+llvm.riscv.vfwmsac* 0f030f070f080f130f190f1f0f1f 28
+llvm.riscv.vfwmsac.mask* 0f030f070f080f131c03010f190f1f0f1f 50
+llvm.riscv.vfwmul* 0f030f070f0b0f100f190f1f 8
+llvm.riscv.vfwmul.mask* 0f030f070f0b0f101c03010f190f1f0f1f 50
+llvm.riscv.vfwnmacc* 0f030f070f080f130f190f1f0f1f 28
+llvm.riscv.vfwnmacc.mask* 0f030f070f080f131c03010f190f1f0f1f 50
+llvm.riscv.vfwnmsac* 0f030f070f080f130f190f1f0f1f 28
+llvm.riscv.vfwnmsac.mask* 0f030f070f080f131c03010f190f1f0f1f 50
+llvm.riscv.vfwredosum* 0f030f070f0b0f070f110f17 8
+llvm.riscv.vfwredosum.mask* 0f030f070f0b0f071c0b010f110f17 10
+llvm.riscv.vfwredusum* 0f030f070f0b0f070f110f17 8
+llvm.riscv.vfwredusum.mask* 0f030f070f0b0f071c0b010f110f17 10
+llvm.riscv.vfwsub* 0f030f070f0b0f100f190f1f 8
+llvm.riscv.vfwsub.mask* 0f030f070f0b0f101c03010f190f1f0f1f 50
+llvm.riscv.vfwsub.w* 0f030f070f070f080f110f17 8
+llvm.riscv.vfwsub.w.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vghsh* 0f030f070f070f080f110f17 10
+llvm.riscv.vgmul.vv* 0f030f070f070f090f0f 8
 llvm.riscv.vid* 0f030f070f09
-llvm.riscv.vid.mask* 0f030f071c03010f090f0f
+llvm.riscv.vid.mask* 0f030f071c03010f090f0f 8
 llvm.riscv.viota* 0f030f071c03010f09
-llvm.riscv.viota.mask* 0f030f071c03011c03010f090f0f
+llvm.riscv.viota.mask* 0f030f071c03011c03010f090f0f 10
 llvm.riscv.vle* 0f030f070f0c0f11
-llvm.riscv.vle.mask* 0f030f070f0c1c03010f110f17
+llvm.riscv.vle.mask* 0f030f070f0c1c03010f110f17 10
 llvm.riscv.vleff* 15000f030f090f070f140f0f
-llvm.riscv.vleff.mask* 15000f030f090f070f141c03010f0f0f0f
+llvm.riscv.vleff.mask* 15000f030f090f070f141c03010f0f0f0f 10
 llvm.riscv.vlm* 0f030f0c0f11
 llvm.riscv.vloxei* 0f030f070f0c0f130f19
-llvm.riscv.vloxei.mask* 0f030f070f0c0f131c03010f190f1f
-llvm.riscv.vloxseg2* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg2.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg3* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg3.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg4* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg4.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg5* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg5.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg6* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg6.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg7* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg7.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vloxseg8* 0f000f070f0c0f130f190f1f
-llvm.riscv.vloxseg8.mask* 0f000f070f0c0f130f1b0f210f270f27
+llvm.riscv.vloxei.mask* 0f030f070f0c0f131c03010f190f1f 20
+llvm.riscv.vloxseg2* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg2.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg3* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg3.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg4* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg4.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg5* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg5.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg6* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg6.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg7* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg7.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vloxseg8* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vloxseg8.mask* 0f000f070f0c0f130f1b0f210f270f27 60
 llvm.riscv.vlse* 0f030f070f0c0f110f17
-llvm.riscv.vlse.mask* 0f030f070f0c0f111c03010f170f17
-llvm.riscv.vlseg2* 0f000f070f0c0f110f17
-llvm.riscv.vlseg2.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg2ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg2ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg3* 0f000f070f0c0f110f17
-llvm.riscv.vlseg3.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg3ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg3ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg4* 0f000f070f0c0f110f17
-llvm.riscv.vlseg4.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg4ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg4ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg5* 0f000f070f0c0f110f17
-llvm.riscv.vlseg5.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg5ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg5ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg6* 0f000f070f0c0f110f17
-llvm.riscv.vlseg6.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg6ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg6ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg7* 0f000f070f0c0f110f17
-llvm.riscv.vlseg7.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg7ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg7ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlseg8* 0f000f070f0c0f110f17
-llvm.riscv.vlseg8.mask* 0f000f070f0c0f130f190f1f0f1f
-llvm.riscv.vlseg8ff* 15000f000f090f070f140f0f0f0f
-llvm.riscv.vlseg8ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f
-llvm.riscv.vlsseg2* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg2.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg3* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg3.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg4* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg4.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg5* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg5.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg6* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg6.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg7* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg7.mask* 0f000f070f0c0f110f1b0f170f170f17
-llvm.riscv.vlsseg8* 0f000f070f0c0f110f170f17
-llvm.riscv.vlsseg8.mask* 0f000f070f0c0f110f1b0f170f170f17
+llvm.riscv.vlse.mask* 0f030f070f0c0f111c03010f170f17 20
+llvm.riscv.vlseg2* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg2.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg2ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg2ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg3* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg3.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg3ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg3ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg4* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg4.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg4ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg4ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg5* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg5.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg5ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg5ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg6* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg6.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg6ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg6ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg7* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg7.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg7ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg7ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlseg8* 0f000f070f0c0f110f17 8
+llvm.riscv.vlseg8.mask* 0f000f070f0c0f130f190f1f0f1f 30
+llvm.riscv.vlseg8ff* 15000f000f090f070f140f0f0f0f 8
+llvm.riscv.vlseg8ff.mask* 15000f000f090f070f140f1b0f0f0f0f0f0f 30
+llvm.riscv.vlsseg2* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg2.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg3* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg3.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg4* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg4.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg5* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg5.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg6* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg6.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg7* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg7.mask* 0f000f070f0c0f110f1b0f170f170f17 60
+llvm.riscv.vlsseg8* 0f000f070f0c0f110f170f17 10
+llvm.riscv.vlsseg8.mask* 0f000f070f0c0f110f1b0f170f170f17 60
 llvm.riscv.vluxei* 0f030f070f0c0f130f19
-llvm.riscv.vluxei.mask* 0f030f070f0c0f131c03010f190f1f
-llvm.riscv.vluxseg2* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg2.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg3* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg3.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg4* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg4.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg5* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg5.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg6* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg6.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg7* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg7.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vluxseg8* 0f000f070f0c0f130f190f1f
-llvm.riscv.vluxseg8.mask* 0f000f070f0c0f130f1b0f210f270f27
-llvm.riscv.vmacc* 0f030f070f080f070f110f17
-llvm.riscv.vmacc.mask* 0f030f070f080f071c03010f110f17
+llvm.riscv.vluxei.mask* 0f030f070f0c0f131c03010f190f1f 20
+llvm.riscv.vluxseg2* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg2.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg3* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg3.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg4* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg4.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg5* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg5.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg6* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg6.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg7* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg7.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vluxseg8* 0f000f070f0c0f130f190f1f 10
+llvm.riscv.vluxseg8.mask* 0f000f070f0c0f130f1b0f210f270f27 60
+llvm.riscv.vmacc* 0f030f070f080f070f110f17 10
+llvm.riscv.vmacc.mask* 0f030f070f080f071c03010f110f17 20
 llvm.riscv.vmadc* 1c03010f030f080f11
 llvm.riscv.vmadc.carry.in* 1c03010f030f081c03010f11
-llvm.riscv.vmadd* 0f030f070f080f070f110f17
-llvm.riscv.vmadd.mask* 0f030f070f080f071c03010f110f17
+llvm.riscv.vmadd* 0f030f070f080f070f110f17 10
+llvm.riscv.vmadd.mask* 0f030f070f080f071c03010f110f17 20
 llvm.riscv.vmand* 0f030f070f070f09
 llvm.riscv.vmandn* 0f030f070f070f09
 llvm.riscv.vmax* 0f030f070f070f080f11
-llvm.riscv.vmax.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmax.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmaxu* 0f030f070f070f080f11
-llvm.riscv.vmaxu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmaxu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmclr* 0f030f09
 llvm.riscv.vmerge* 0f030f070f070f081c03010f11
 llvm.riscv.vmfeq* 1c03010f030f080f11
@@ -12226,9 +12228,9 @@ llvm.riscv.vmflt.mask* 1c03011c03010f030f081c03010f11
 llvm.riscv.vmfne* 1c03010f030f080f11
 llvm.riscv.vmfne.mask* 1c03011c03010f030f081c03010f11
 llvm.riscv.vmin* 0f030f070f070f080f11
-llvm.riscv.vmin.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmin.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vminu* 0f030f070f070f080f11
-llvm.riscv.vminu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vminu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmnand* 0f030f070f070f09
 llvm.riscv.vmnor* 0f030f070f070f09
 llvm.riscv.vmor* 0f030f070f070f09
@@ -12263,41 +12265,41 @@ llvm.riscv.vmsne.mask* 1c03011c03010f030f081c03010f11
 llvm.riscv.vmsof* 0f030f070f09
 llvm.riscv.vmsof.mask* 0f010f070f070f070f09
 llvm.riscv.vmul* 0f030f070f070f080f11
-llvm.riscv.vmul.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmul.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmulh* 0f030f070f070f080f11
-llvm.riscv.vmulh.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmulh.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmulhsu* 0f030f070f070f080f11
-llvm.riscv.vmulhsu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmulhsu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmulhu* 0f030f070f070f080f11
-llvm.riscv.vmulhu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vmulhu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vmv.s.x* 0f010f0722070f09
 llvm.riscv.vmv.v.v* 0f030f070f070f09
 llvm.riscv.vmv.v.x* 0f010f0722070f09
 llvm.riscv.vmv.x.s* 22070f01
 llvm.riscv.vmxnor* 0f030f070f070f09
 llvm.riscv.vmxor* 0f030f070f070f09
-llvm.riscv.vnclip* 0f030f070f0b0f100f190f1f
-llvm.riscv.vnclip.mask* 0f030f070f0b0f101c03010f190f1f0f1f
-llvm.riscv.vnclipu* 0f030f070f0b0f100f190f1f
-llvm.riscv.vnclipu.mask* 0f030f070f0b0f101c03010f190f1f0f1f
-llvm.riscv.vnmsac* 0f030f070f080f070f110f17
-llvm.riscv.vnmsac.mask* 0f030f070f080f071c03010f110f17
-llvm.riscv.vnmsub* 0f030f070f080f070f110f17
-llvm.riscv.vnmsub.mask* 0f030f070f080f071c03010f110f17
+llvm.riscv.vnclip* 0f030f070f0b0f100f190f1f 8
+llvm.riscv.vnclip.mask* 0f030f070f0b0f101c03010f190f1f0f1f 50
+llvm.riscv.vnclipu* 0f030f070f0b0f100f190f1f 8
+llvm.riscv.vnclipu.mask* 0f030f070f0b0f101c03010f190f1f0f1f 50
+llvm.riscv.vnmsac* 0f030f070f080f070f110f17 10
+llvm.riscv.vnmsac.mask* 0f030f070f080f071c03010f110f17 20
+llvm.riscv.vnmsub* 0f030f070f080f070f110f17 10
+llvm.riscv.vnmsub.mask* 0f030f070f080f071c03010f110f17 20
 llvm.riscv.vnsra* 0f030f070f0b0f100f19
-llvm.riscv.vnsra.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vnsra.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vnsrl* 0f030f070f0b0f100f19
-llvm.riscv.vnsrl.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vnsrl.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vor* 0f030f070f070f080f11
-llvm.riscv.vor.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vqdot* 0f030f070f0b0f100f190f1f
-llvm.riscv.vqdot.mask* 0f030f070f0b0f101c03010f190f1f
-llvm.riscv.vqdotsu* 0f030f070f0b0f100f190f1f
-llvm.riscv.vqdotsu.mask* 0f030f070f0b0f101c03010f190f1f
-llvm.riscv.vqdotu* 0f030f070f0b0f100f190f1f
-llvm.riscv.vqdotu.mask* 0f030f070f0b0f101c03010f190f1f
-llvm.riscv.vqdotus* 0f030f070f0b0f110f190f1f
-llvm.riscv.vqdotus.mask* 0f030f070f0b0f111c03010f190f1f
+llvm.riscv.vor.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vqdot* 0f030f070f0b0f100f190f1f 10
+llvm.riscv.vqdot.mask* 0f030f070f0b0f101c03010f190f1f 20
+llvm.riscv.vqdotsu* 0f030f070f0b0f100f190f1f 10
+llvm.riscv.vqdotsu.mask* 0f030f070f0b0f101c03010f190f1f 20
+llvm.riscv.vqdotu* 0f030f070f0b0f100f190f1f 10
+llvm.riscv.vqdotu.mask* 0f030f070f0b0f101c03010f190f1f 20
+llvm.riscv.vqdotus* 0f030f070f0b0f110f190f1f 10
+llvm.riscv.vqdotus.mask* 0f030f070f0b0f111c03010f190f1f 20
 llvm.riscv.vredand* 0f030f070f0b0f070f11
 llvm.riscv.vredand.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vredmax* 0f030f070f0b0f070f11
@@ -12315,171 +12317,171 @@ llvm.riscv.vredsum.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vredxor* 0f030f070f0b0f070f11
 llvm.riscv.vredxor.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vrem* 0f030f070f070f080f11
-llvm.riscv.vrem.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vrem.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vremu* 0f030f070f070f080f11
-llvm.riscv.vremu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vremu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vrev8* 0f030f070f070f09
-llvm.riscv.vrev8.mask* 0f030f070f071c03010f090f0f
+llvm.riscv.vrev8.mask* 0f030f070f071c03010f090f0f 10
 llvm.riscv.vrgather.vv* 0f030f070f0726070f09
-llvm.riscv.vrgather.vv.mask* 0f030f070f0726071c03010f090f0f
+llvm.riscv.vrgather.vv.mask* 0f030f070f0726071c03010f090f0f 20
 llvm.riscv.vrgather.vx* 0f030f070f070f090f0f
-llvm.riscv.vrgather.vx.mask* 0f030f070f070f091c03010f0f0f0f
+llvm.riscv.vrgather.vx.mask* 0f030f070f070f091c03010f0f0f0f 20
 llvm.riscv.vrgatherei16.vv* 0f030f070f071c03030f09
-llvm.riscv.vrgatherei16.vv.mask* 0f030f070f071c03031c03010f090f0f
+llvm.riscv.vrgatherei16.vv.mask* 0f030f070f071c03031c03010f090f0f 20
 llvm.riscv.vrol* 0f030f070f070f080f11
-llvm.riscv.vrol.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vrol.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vror* 0f030f070f070f080f11
-llvm.riscv.vror.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vror.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vrsub* 0f030f070f070f080f11
-llvm.riscv.vrsub.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vrsub.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsadd* 0f030f070f070f080f11
-llvm.riscv.vsadd.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsadd.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsaddu* 0f030f070f070f080f11
-llvm.riscv.vsaddu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsaddu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsbc* 0f030f070f070f081c03010f11
 llvm.riscv.vse* 000f030f0c0f11
 llvm.riscv.vse.mask* 000f030f0c1c03010f11
-llvm.riscv.vsetvli* 0f010f070f070f07
-llvm.riscv.vsetvlimax* 0f010f070f07
+llvm.riscv.vsetvli* 0f010f070f070f07 6
+llvm.riscv.vsetvlimax* 0f010f070f07 3
 llvm.riscv.vsext* 0f030f070f0b0f11
-llvm.riscv.vsext.mask* 0f030f070f0b1c0b010f110f17
-llvm.riscv.vsha2ch* 0f030f070f070f080f110f17
-llvm.riscv.vsha2cl* 0f030f070f070f080f110f17
-llvm.riscv.vsha2ms* 0f030f070f070f080f110f17
+llvm.riscv.vsext.mask* 0f030f070f0b1c0b010f110f17 10
+llvm.riscv.vsha2ch* 0f030f070f070f080f110f17 10
+llvm.riscv.vsha2cl* 0f030f070f070f080f110f17 10
+llvm.riscv.vsha2ms* 0f030f070f070f080f110f17 10
 llvm.riscv.vslide1down* 0f030f070f070f080f11
-llvm.riscv.vslide1down.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vslide1down.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vslide1up* 0f030f070f070f080f11
-llvm.riscv.vslide1up.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vslidedown* 0f030f070f070f090f0f0f0f
-llvm.riscv.vslidedown.mask* 0f030f070f070f091c03010f0f0f0f
-llvm.riscv.vslideup* 0f030f070f070f090f0f0f0f
-llvm.riscv.vslideup.mask* 0f030f070f070f091c03010f0f0f0f
+llvm.riscv.vslide1up.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vslidedown* 0f030f070f070f090f0f0f0f 10
+llvm.riscv.vslidedown.mask* 0f030f070f070f091c03010f0f0f0f 20
+llvm.riscv.vslideup* 0f030f070f070f090f0f0f0f 10
+llvm.riscv.vslideup.mask* 0f030f070f070f091c03010f0f0f0f 20
 llvm.riscv.vsll* 0f030f070f070f080f11
-llvm.riscv.vsll.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsll.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsm* 000f030f0c0f11
-llvm.riscv.vsm3c* 0f030f070f070f080f110f17
+llvm.riscv.vsm3c* 0f030f070f070f080f110f17 14
 llvm.riscv.vsm3me* 0f030f070f070f080f11
-llvm.riscv.vsm4k* 0f030f070f070f080f11
-llvm.riscv.vsm4r.vs* 0f030f070f0b0f110f17
-llvm.riscv.vsm4r.vv* 0f030f070f070f090f0f
-llvm.riscv.vsmul* 0f030f070f070f080f110f17
-llvm.riscv.vsmul.mask* 0f030f070f070f081c03010f110f170f17
+llvm.riscv.vsm4k* 0f030f070f070f080f11 4
+llvm.riscv.vsm4r.vs* 0f030f070f0b0f110f17 8
+llvm.riscv.vsm4r.vv* 0f030f070f070f090f0f 8
+llvm.riscv.vsmul* 0f030f070f070f080f110f17 8
+llvm.riscv.vsmul.mask* 0f030f070f070f081c03010f110f170f17 50
 llvm.riscv.vsoxei* 000f030f0c0f110f19
 llvm.riscv.vsoxei.mask* 000f030f0c0f131c03010f19
-llvm.riscv.vsoxseg2* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg2.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg3* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg3.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg4* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg4.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg5* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg5.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg6* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg6.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg7* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg7.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsoxseg8* 000f000f0c0f130f190f1f
-llvm.riscv.vsoxseg8.mask* 000f000f0c0f130f1b0f210f27
+llvm.riscv.vsoxseg2* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg2.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg3* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg3.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg4* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg4.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg5* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg5.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg6* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg6.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg7* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg7.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsoxseg8* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsoxseg8.mask* 000f000f0c0f130f1b0f210f27 20
 llvm.riscv.vsra* 0f030f070f070f080f11
-llvm.riscv.vsra.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsra.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsrl* 0f030f070f070f080f11
-llvm.riscv.vsrl.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsrl.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsse* 000f030f0c0f110f17
 llvm.riscv.vsse.mask* 000f030f0c0f111c03010f17
-llvm.riscv.vsseg2* 000f000f0c0f110f17
-llvm.riscv.vsseg2.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg3* 000f000f0c0f110f17
-llvm.riscv.vsseg3.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg4* 000f000f0c0f110f17
-llvm.riscv.vsseg4.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg5* 000f000f0c0f110f17
-llvm.riscv.vsseg5.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg6* 000f000f0c0f110f17
-llvm.riscv.vsseg6.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg7* 000f000f0c0f110f17
-llvm.riscv.vsseg7.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vsseg8* 000f000f0c0f110f17
-llvm.riscv.vsseg8.mask* 000f000f0c0f130f190f1f
-llvm.riscv.vssra* 0f030f070f070f080f110f17
-llvm.riscv.vssra.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vssrl* 0f030f070f070f080f110f17
-llvm.riscv.vssrl.mask* 0f030f070f070f081c03010f110f170f17
-llvm.riscv.vssseg2* 000f000f0c0f110f170f17
-llvm.riscv.vssseg2.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg3* 000f000f0c0f110f170f17
-llvm.riscv.vssseg3.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg4* 000f000f0c0f110f170f17
-llvm.riscv.vssseg4.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg5* 000f000f0c0f110f170f17
-llvm.riscv.vssseg5.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg6* 000f000f0c0f110f170f17
-llvm.riscv.vssseg6.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg7* 000f000f0c0f110f170f17
-llvm.riscv.vssseg7.mask* 000f000f0c0f110f1b0f170f17
-llvm.riscv.vssseg8* 000f000f0c0f110f170f17
-llvm.riscv.vssseg8.mask* 000f000f0c0f110f1b0f170f17
+llvm.riscv.vsseg2* 000f000f0c0f110f17 8
+llvm.riscv.vsseg2.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg3* 000f000f0c0f110f17 8
+llvm.riscv.vsseg3.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg4* 000f000f0c0f110f17 8
+llvm.riscv.vsseg4.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg5* 000f000f0c0f110f17 8
+llvm.riscv.vsseg5.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg6* 000f000f0c0f110f17 8
+llvm.riscv.vsseg6.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg7* 000f000f0c0f110f17 8
+llvm.riscv.vsseg7.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsseg8* 000f000f0c0f110f17 8
+llvm.riscv.vsseg8.mask* 000f000f0c0f130f190f1f 10
+llvm.riscv.vssra* 0f030f070f070f080f110f17 8
+llvm.riscv.vssra.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vssrl* 0f030f070f070f080f110f17 8
+llvm.riscv.vssrl.mask* 0f030f070f070f081c03010f110f170f17 50
+llvm.riscv.vssseg2* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg2.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg3* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg3.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg4* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg4.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg5* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg5.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg6* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg6.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg7* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg7.mask* 000f000f0c0f110f1b0f170f17 20
+llvm.riscv.vssseg8* 000f000f0c0f110f170f17 10
+llvm.riscv.vssseg8.mask* 000f000f0c0f110f1b0f170f17 20
 llvm.riscv.vssub* 0f030f070f070f080f11
-llvm.riscv.vssub.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vssub.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vssubu* 0f030f070f070f080f11
-llvm.riscv.vssubu.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vssubu.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsub* 0f030f070f070f080f11
-llvm.riscv.vsub.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vsub.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vsuxei* 000f030f0c0f110f19
 llvm.riscv.vsuxei.mask* 000f030f0c0f131c03010f19
-llvm.riscv.vsuxseg2* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg2.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg3* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg3.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg4* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg4.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg5* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg5.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg6* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg6.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg7* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg7.mask* 000f000f0c0f130f1b0f210f27
-llvm.riscv.vsuxseg8* 000f000f0c0f130f190f1f
-llvm.riscv.vsuxseg8.mask* 000f000f0c0f130f1b0f210f27
+llvm.riscv.vsuxseg2* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg2.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg3* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg3.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg4* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg4.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg5* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg5.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg6* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg6.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg7* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg7.mask* 000f000f0c0f130f1b0f210f27 20
+llvm.riscv.vsuxseg8* 000f000f0c0f130f190f1f 10
+llvm.riscv.vsuxseg8.mask* 000f000f0c0f130f1b0f210f27 20
 llvm.riscv.vwadd* 0f030f070f0b0f100f19
-llvm.riscv.vwadd.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwadd.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwadd.w* 0f030f070f070f080f11
-llvm.riscv.vwadd.w.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vwadd.w.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vwaddu* 0f030f070f0b0f100f19
-llvm.riscv.vwaddu.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwaddu.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwaddu.w* 0f030f070f070f080f11
-llvm.riscv.vwaddu.w.mask* 0f030f070f070f081c03010f110f17
-llvm.riscv.vwmacc* 0f030f070f080f130f190f1f
-llvm.riscv.vwmacc.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.vwmaccsu* 0f030f070f080f130f190f1f
-llvm.riscv.vwmaccsu.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.vwmaccu* 0f030f070f080f130f190f1f
-llvm.riscv.vwmaccu.mask* 0f030f070f080f131c03010f190f1f
-llvm.riscv.vwmaccus* 0f030f070f080f130f190f1f
-llvm.riscv.vwmaccus.mask* 0f030f070f080f131c03010f190f1f
+llvm.riscv.vwaddu.w.mask* 0f030f070f070f081c03010f110f17 20
+llvm.riscv.vwmacc* 0f030f070f080f130f190f1f 10
+llvm.riscv.vwmacc.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.vwmaccsu* 0f030f070f080f130f190f1f 10
+llvm.riscv.vwmaccsu.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.vwmaccu* 0f030f070f080f130f190f1f 10
+llvm.riscv.vwmaccu.mask* 0f030f070f080f131c03010f190f1f 20
+llvm.riscv.vwmaccus* 0f030f070f080f130f190f1f 10
+llvm.riscv.vwmaccus.mask* 0f030f070f080f131c03010f190f1f 20
 llvm.riscv.vwmul* 0f030f070f0b0f100f19
-llvm.riscv.vwmul.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwmul.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwmulsu* 0f030f070f0b0f100f19
-llvm.riscv.vwmulsu.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwmulsu.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwmulu* 0f030f070f0b0f100f19
-llvm.riscv.vwmulu.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwmulu.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwredsum* 0f030f070f0b0f070f11
 llvm.riscv.vwredsum.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vwredsumu* 0f030f070f0b0f070f11
 llvm.riscv.vwredsumu.mask* 0f030f070f0b0f071c0b010f11
 llvm.riscv.vwsll* 0f030f070f0b0f100f19
-llvm.riscv.vwsll.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwsll.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwsub* 0f030f070f0b0f100f19
-llvm.riscv.vwsub.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwsub.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwsub.w* 0f030f070f070f080f11
-llvm.riscv.vwsub.w.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vwsub.w.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vwsubu* 0f030f070f0b0f100f19
-llvm.riscv.vwsubu.mask* 0f030f070f0b0f101c03010f190f1f
+llvm.riscv.vwsubu.mask* 0f030f070f0b0f101c03010f190f1f 20
 llvm.riscv.vwsubu.w* 0f030f070f070f080f11
-llvm.riscv.vwsubu.w.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vwsubu.w.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vxor* 0f030f070f070f080f11
-llvm.riscv.vxor.mask* 0f030f070f070f081c03010f110f17
+llvm.riscv.vxor.mask* 0f030f070f070f081c03010f110f17 20
 llvm.riscv.vzext* 0f030f070f0b0f11
-llvm.riscv.vzext.mask* 0f030f070f0b1c0b010f110f17
+llvm.riscv.vzext.mask* 0f030f070f0b1c0b010f110f17 10
 llvm.riscv.xperm4* 0f010f070f07
 llvm.riscv.xperm8* 0f010f070f07
 llvm.riscv.zip* 0f010f07
@@ -12489,7 +12491,7 @@ llvm.s390.bdepg 050505
 llvm.s390.bextg 050505
 llvm.s390.efpc 04
 llvm.s390.etnd 04
-llvm.s390.lcbb 040e04
+llvm.s390.lcbb 040e04 2
 llvm.s390.ntstg 00050e
 llvm.s390.ppa.txassist 0004
 llvm.s390.sfpc 0004
@@ -12523,7 +12525,7 @@ llvm.s390.vceqfs 15000a04040a040a04
 llvm.s390.vceqgs 150009050409050905
 llvm.s390.vceqhs 15000b03040b030b03
 llvm.s390.vceqqs 15001e041e1e
-llvm.s390.vcfn 0b030b0304
+llvm.s390.vcfn 0b030b0304 2
 llvm.s390.vchbs 15000c02040c020c02
 llvm.s390.vchfs 15000a04040a040a04
 llvm.s390.vchgs 150009050409050905
@@ -12535,27 +12537,27 @@ llvm.s390.vchlhs 15000b03040b030b03
 llvm.s390.vchlqs 15001e041e1e
 llvm.s390.vchqs 15001e041e1e
 llvm.s390.vcksm 0a040a040a04
-llvm.s390.vclfnhs 0a070b0304
-llvm.s390.vclfnls 0a070b0304
-llvm.s390.vcnf 0b030b0304
-llvm.s390.vcrnfs 0b030a070a0704
-llvm.s390.verimb 0c020c020c020c0204
-llvm.s390.verimf 0a040a040a040a0404
-llvm.s390.verimg 090509050905090504
-llvm.s390.verimh 0b030b030b030b0304
-llvm.s390.veval 0c020c020c020c0204
-llvm.s390.vfaeb 0c020c020c0204
-llvm.s390.vfaebs 15000c02040c020c0204
-llvm.s390.vfaef 0a040a040a0404
-llvm.s390.vfaefs 15000a04040a040a0404
-llvm.s390.vfaeh 0b030b030b0304
-llvm.s390.vfaehs 15000b03040b030b0304
-llvm.s390.vfaezb 0c020c020c0204
-llvm.s390.vfaezbs 15000c02040c020c0204
-llvm.s390.vfaezf 0a040a040a0404
-llvm.s390.vfaezfs 15000a04040a040a0404
-llvm.s390.vfaezh 0b030b030b0304
-llvm.s390.vfaezhs 15000b03040b030b0304
+llvm.s390.vclfnhs 0a070b0304 2
+llvm.s390.vclfnls 0a070b0304 2
+llvm.s390.vcnf 0b030b0304 2
+llvm.s390.vcrnfs 0b030a070a0704 4
+llvm.s390.verimb 0c020c020c020c0204 8
+llvm.s390.verimf 0a040a040a040a0404 8
+llvm.s390.verimg 090509050905090504 8
+llvm.s390.verimh 0b030b030b030b0304 8
+llvm.s390.veval 0c020c020c020c0204 8
+llvm.s390.vfaeb 0c020c020c0204 4
+llvm.s390.vfaebs 15000c02040c020c0204 4
+llvm.s390.vfaef 0a040a040a0404 4
+llvm.s390.vfaefs 15000a04040a040a0404 4
+llvm.s390.vfaeh 0b030b030b0304 4
+llvm.s390.vfaehs 15000b03040b030b0304 4
+llvm.s390.vfaezb 0c020c020c0204 4
+llvm.s390.vfaezbs 15000c02040c020c0204 4
+llvm.s390.vfaezf 0a040a040a0404 4
+llvm.s390.vfaezfs 15000a04040a040a0404 4
+llvm.s390.vfaezh 0b030b030b0304 4
+llvm.s390.vfaezhs 15000b03040b030b0304 4
 llvm.s390.vfcedbs 150009050409080908
 llvm.s390.vfcesbs 15000a04040a070a07
 llvm.s390.vfchdbs 150009050409080908
@@ -12586,14 +12588,14 @@ llvm.s390.vfenezf 0a040a040a04
 llvm.s390.vfenezfs 15000a04040a040a04
 llvm.s390.vfenezh 0b030b030b03
 llvm.s390.vfenezhs 15000b03040b030b03
-llvm.s390.vfidb 090809080404
-llvm.s390.vfisb 0a070a070404
-llvm.s390.vfmaxdb 09080908090804
-llvm.s390.vfmaxsb 0a070a070a0704
-llvm.s390.vfmindb 09080908090804
-llvm.s390.vfminsb 0a070a070a0704
-llvm.s390.vftcidb 1500090504090804
-llvm.s390.vftcisb 15000a04040a0704
+llvm.s390.vfidb 090809080404 6
+llvm.s390.vfisb 0a070a070404 6
+llvm.s390.vfmaxdb 09080908090804 4
+llvm.s390.vfmaxsb 0a070a070a0704 4
+llvm.s390.vfmindb 09080908090804 4
+llvm.s390.vfminsb 0a070a070a0704 4
+llvm.s390.vftcidb 1500090504090804 2
+llvm.s390.vftcisb 15000a04040a0704 2
 llvm.s390.vgemb 0c020b03
 llvm.s390.vgemf 0a040c02
 llvm.s390.vgemg 09050c02
@@ -12613,7 +12615,7 @@ llvm.s390.vistrf 0a040a04
 llvm.s390.vistrfs 15000a04040a04
 llvm.s390.vistrh 0b030b03
 llvm.s390.vistrhs 15000b03040b03
-llvm.s390.vlbb 0c020e04
+llvm.s390.vlbb 0c020e04 2
 llvm.s390.vll 0c02040e
 llvm.s390.vlrl 0c02040e
 llvm.s390.vmaeb 0b030c020c020b03
@@ -12668,8 +12670,8 @@ llvm.s390.vmob 0b030c020c02
 llvm.s390.vmof 09050a040a04
 llvm.s390.vmog 1e09050905
 llvm.s390.vmoh 0a040b030b03
-llvm.s390.vmslg 1e090509051e04
-llvm.s390.vpdi 09050905090504
+llvm.s390.vmslg 1e090509051e04 8
+llvm.s390.vpdi 09050905090504 4
 llvm.s390.vperm 0c020c020c020c02
 llvm.s390.vpklsf 0b030a040a04
 llvm.s390.vpklsfs 15000b03040a040a04
@@ -12692,27 +12694,27 @@ llvm.s390.vscbih 0b030b030b03
 llvm.s390.vscbiq 1e1e1e
 llvm.s390.vsl 0c020c020c02
 llvm.s390.vslb 0c020c020c02
-llvm.s390.vsld 0c020c020c0204
-llvm.s390.vsldb 0c020c020c0204
+llvm.s390.vsld 0c020c020c0204 4
+llvm.s390.vsldb 0c020c020c0204 4
 llvm.s390.vsq 1e1e1e
 llvm.s390.vsra 0c020c020c02
 llvm.s390.vsrab 0c020c020c02
-llvm.s390.vsrd 0c020c020c0204
+llvm.s390.vsrd 0c020c020c0204 4
 llvm.s390.vsrl 0c020c020c02
 llvm.s390.vsrlb 0c020c020c02
 llvm.s390.vstl 000c02040e
-llvm.s390.vstrcb 0c020c020c020c0204
-llvm.s390.vstrcbs 15000c02040c020c020c0204
-llvm.s390.vstrcf 0a040a040a040a0404
-llvm.s390.vstrcfs 15000a04040a040a040a0404
-llvm.s390.vstrch 0b030b030b030b0304
-llvm.s390.vstrchs 15000b03040b030b030b0304
-llvm.s390.vstrczb 0c020c020c020c0204
-llvm.s390.vstrczbs 15000c02040c020c020c0204
-llvm.s390.vstrczf 0a040a040a040a0404
-llvm.s390.vstrczfs 15000a04040a040a040a0404
-llvm.s390.vstrczh 0b030b030b030b0304
-llvm.s390.vstrczhs 15000b03040b030b030b0304
+llvm.s390.vstrcb 0c020c020c020c0204 8
+llvm.s390.vstrcbs 15000c02040c020c020c0204 8
+llvm.s390.vstrcf 0a040a040a040a0404 8
+llvm.s390.vstrcfs 15000a04040a040a040a0404 8
+llvm.s390.vstrch 0b030b030b030b0304 8
+llvm.s390.vstrchs 15000b03040b030b030b0304 8
+llvm.s390.vstrczb 0c020c020c020c0204 8
+llvm.s390.vstrczbs 15000c02040c020c020c0204 8
+llvm.s390.vstrczf 0a040a040a040a0404 8
+llvm.s390.vstrczfs 15000a04040a040a040a0404 8
+llvm.s390.vstrczh 0b030b030b030b0304 8
+llvm.s390.vstrczhs 15000b03040b030b030b0304 8
 llvm.s390.vstrl 000c02040e
 llvm.s390.vstrsb 15000c02040c020c020c02
 llvm.s390.vstrsf 15000c02040a040a040c02
@@ -12746,8 +12748,8 @@ llvm.s390.vupllh 0a040b03
 llvm.sadd.sat* 0f010f070f07
 llvm.sadd.with.overflow* 15000f011c01010f070f07
 llvm.scmp* 0f010f090f0f
-llvm.sdiv.fix* 0f010f070f0704
-llvm.sdiv.fix.sat* 0f010f070f0704
+llvm.sdiv.fix* 0f010f070f0704 4
+llvm.sdiv.fix.sat* 0f010f070f0704 4
 llvm.seh.scope.begin 00
 llvm.seh.scope.end 00
 llvm.seh.try.begin 00
@@ -12763,19 +12765,19 @@ llvm.sincospi* 15000f070f070f02
 llvm.sinh* 0f020f07
 llvm.smax* 0f010f070f07
 llvm.smin* 0f010f070f07
-llvm.smul.fix* 0f010f070f0704
-llvm.smul.fix.sat* 0f010f070f0704
+llvm.smul.fix* 0f010f070f0704 4
+llvm.smul.fix.sat* 0f010f070f0704 4
 llvm.smul.with.overflow* 15000f011c01010f070f07
 llvm.sponentry* 0f04
 llvm.spv.all* 010f
-llvm.spv.alloca* 0f0002
-llvm.spv.alloca.array* 0f000f0902
+llvm.spv.alloca* 0f0002 1
+llvm.spv.alloca.array* 0f000f0902 2
 llvm.spv.any* 010f
-llvm.spv.assign.aliasing.decoration* 000f000413
+llvm.spv.assign.aliasing.decoration* 000f000413 2
 llvm.spv.assign.decoration* 000f0013
 llvm.spv.assign.fpmaxerror.decoration* 000f0013
 llvm.spv.assign.name* 000f0013
-llvm.spv.assign.ptr.type* 000f001304
+llvm.spv.assign.ptr.type* 000f001304 4
 llvm.spv.assign.type* 000f0013
 llvm.spv.assume 0001
 llvm.spv.bitcast* 0f000f08
@@ -12805,7 +12807,7 @@ llvm.spv.flattened.thread.id.in.group 04
 llvm.spv.frac* 0f070f02
 llvm.spv.fwidth* 0f020f07
 llvm.spv.generic.cast.to.ptr.explicit* 0f041804
-llvm.spv.gep* 0f04010f081a
+llvm.spv.gep* 0f04010f081a 1
 llvm.spv.global.offset* 0f0104
 llvm.spv.global.size* 0f0104
 llvm.spv.group.id* 0f0104
@@ -12818,15 +12820,15 @@ llvm.spv.isinf* 1c02010f02
 llvm.spv.isnan* 1c02010f02
 llvm.spv.length* 22070f02
 llvm.spv.lerp* 0f070f020f070f07
-llvm.spv.lifetime.end* 00050f04
-llvm.spv.lifetime.start* 00050f04
-llvm.spv.load* 040f040302
+llvm.spv.lifetime.end* 00050f04 1
+llvm.spv.lifetime.start* 00050f04 1
+llvm.spv.load* 040f040302 6
 llvm.spv.loop.merge 001a
 llvm.spv.nclamp* 0f020f070f070f07
 llvm.spv.normalize* 0f070f02
 llvm.spv.num.subgroups 04
 llvm.spv.num.workgroups* 0f0104
-llvm.spv.ptrcast* 0f000f081304
+llvm.spv.ptrcast* 0f000f081304 4
 llvm.spv.pushconstant.getpointer* 0f040f08
 llvm.spv.radians* 0f070f02
 llvm.spv.reflect* 0f070f020f07
@@ -12845,11 +12847,11 @@ llvm.spv.rsqrt* 0f070f02
 llvm.spv.saturate* 0f020f07
 llvm.spv.sclamp* 0f010f070f070f07
 llvm.spv.sdot* 22070f011c012207
-llvm.spv.selection.merge* 000f0004
+llvm.spv.selection.merge* 000f0004 2
 llvm.spv.sign* 1c00040f00
 llvm.spv.smoothstep* 0f070f020f070f07
 llvm.spv.step* 0f070f070f02
-llvm.spv.store* 000f000f0c0302
+llvm.spv.store* 000f000f0c0302 c
 llvm.spv.subgroup.id 04
 llvm.spv.subgroup.local.invocation.id 04
 llvm.spv.subgroup.max.size 04
@@ -12905,14 +12907,14 @@ llvm.type.checked.load.relative 15000e010e0413
 llvm.type.test 010e13
 llvm.uadd.sat* 0f010f070f07
 llvm.uadd.with.overflow* 15000f011c01010f070f07
-llvm.ubsantrap 0002
+llvm.ubsantrap 0002 1
 llvm.ucmp* 0f010f090f0f
-llvm.udiv.fix* 0f010f070f0704
-llvm.udiv.fix.sat* 0f010f070f0704
+llvm.udiv.fix* 0f010f070f0704 4
+llvm.udiv.fix.sat* 0f010f070f0704 4
 llvm.umax* 0f010f070f07
 llvm.umin* 0f010f070f07
-llvm.umul.fix* 0f010f070f0704
-llvm.umul.fix.sat* 0f010f070f0704
+llvm.umul.fix* 0f010f070f0704 4
+llvm.umul.fix.sat* 0f010f070f0704 4
 llvm.umul.with.overflow* 15000f011c01010f070f07
 llvm.ushl.sat* 0f010f070f07
 llvm.usub.sat* 0f010f070f07
@@ -14191,8 +14193,8 @@ llvm.vector.deinterleave5* 15031b00051b00051b00051b00051b00050f03
 llvm.vector.deinterleave6* 15041b00061b00061b00061b00061b00061b00060f03
 llvm.vector.deinterleave7* 15051b00071b00071b00071b00071b00071b00071b00070f03
 llvm.vector.deinterleave8* 15061b00081b00081b00081b00081b00081b00081b00081b00080f03
-llvm.vector.extract* 0f030f0b05
-llvm.vector.insert* 0f030f070f0b05
+llvm.vector.extract* 0f030f0b05 2
+llvm.vector.insert* 0f030f070f0b05 4
 llvm.vector.interleave2* 0f031b00021b0002
 llvm.vector.interleave3* 0f031b00031b00031b0003
 llvm.vector.interleave4* 0f031b00041b00041b00041b0004
@@ -14218,8 +14220,8 @@ llvm.vector.reduce.umax* 22070f03
 llvm.vector.reduce.umin* 22070f03
 llvm.vector.reduce.xor* 22070f03
 llvm.vector.reverse* 0f030f07
-llvm.vector.splice.left* 0f030f070f0704
-llvm.vector.splice.right* 0f030f070f0704
+llvm.vector.splice.left* 0f030f070f0704 4
+llvm.vector.splice.right* 0f030f070f0704 4
 llvm.vp.abs* 0f030f07011c030104
 llvm.vp.add* 0f030f070f071c030104
 llvm.vp.and* 0f030f070f071c030104
@@ -14228,10 +14230,10 @@ llvm.vp.bitreverse* 0f030f071c030104
 llvm.vp.bswap* 0f030f071c030104
 llvm.vp.ceil* 0f030f071c030104
 llvm.vp.copysign* 0f030f070f071c030104
-llvm.vp.ctlz* 0f030f07011c030104
+llvm.vp.ctlz* 0f030f07011c030104 2
 llvm.vp.ctpop* 0f030f071c030104
-llvm.vp.cttz* 0f030f07011c030104
-llvm.vp.cttz.elts* 0f010f0b011c0b0104
+llvm.vp.cttz* 0f030f07011c030104 2
+llvm.vp.cttz.elts* 0f010f0b011c0b0104 2
 llvm.vp.fabs* 0f030f071c030104
 llvm.vp.fadd* 0f030f070f071c030104
 llvm.vp.fcmp* 1c03010f030f07131c030104
@@ -14252,7 +14254,7 @@ llvm.vp.fsub* 0f030f070f071c030104
 llvm.vp.gather* 0f031d01001c030104
 llvm.vp.icmp* 1c03010f030f07131c030104
 llvm.vp.inttoptr* 0f030f0b1c030104
-llvm.vp.is.fpclass* 1c03010f03041c030104
+llvm.vp.is.fpclass* 1c03010f03041c030104 2
 llvm.vp.llrint* 0f030f0b1c030104
 llvm.vp.load* 0f030f0c1c030104
 llvm.vp.load.ff* 15000f03040f0c1c030104
@@ -14316,14 +14318,14 @@ llvm.wasm.anytrue* 040f03
 llvm.wasm.avgr.unsigned* 0f030f070f07
 llvm.wasm.bitmask* 040f03
 llvm.wasm.bitselect* 0f030f070f070f07
-llvm.wasm.catch 0e04
+llvm.wasm.catch 0e04 1
 llvm.wasm.dot 0a040b030b03
 llvm.wasm.extadd.pairwise.signed* 0f032407
 llvm.wasm.extadd.pairwise.unsigned* 0f032407
 llvm.wasm.extract.lane.f16x8 070b0604
 llvm.wasm.get.ehselector 0412
 llvm.wasm.get.exception 0e12
-llvm.wasm.landingpad.index 001204
+llvm.wasm.landingpad.index 001204 2
 llvm.wasm.loadf16.f32 070e
 llvm.wasm.lsda 0e
 llvm.wasm.memory.atomic.notify 040e04
@@ -14359,7 +14361,7 @@ llvm.wasm.relaxed.trunc.unsigned 0a040a07
 llvm.wasm.relaxed.trunc.unsigned.zero 0a040908
 llvm.wasm.replace.lane.f16x8 0b060b060407
 llvm.wasm.rethrow 00
-llvm.wasm.shuffle 0c020c020c0204040404040404040404040404040404
+llvm.wasm.shuffle 0c020c020c0204040404040404040404040404040404 3fffc
 llvm.wasm.splat.f16x8 0b0607
 llvm.wasm.storef16.f32 00070e
 llvm.wasm.swizzle 0c020c020c02
@@ -14377,7 +14379,7 @@ llvm.wasm.table.set.exnref 00180104
 llvm.wasm.table.set.externref 001801042d
 llvm.wasm.table.set.funcref 001801042e
 llvm.wasm.table.size 041801
-llvm.wasm.throw 00040e
+llvm.wasm.throw 00040e 1
 llvm.wasm.tls.align* 0f01
 llvm.wasm.tls.base 0e
 llvm.wasm.tls.size* 0f01
@@ -14413,32 +14415,32 @@ llvm.x86.aesni.aesenclast 090509050905
 llvm.x86.aesni.aesenclast.256 0a050a050a05
 llvm.x86.aesni.aesenclast.512 0b050b050b05
 llvm.x86.aesni.aesimc 09050905
-llvm.x86.aesni.aeskeygenassist 0905090502
+llvm.x86.aesni.aeskeygenassist 0905090502 2
 llvm.x86.aor32 000e04
 llvm.x86.aor64 000e05
-llvm.x86.atomic.add.cc* 020e0f0104
-llvm.x86.atomic.and.cc* 020e0f0104
-llvm.x86.atomic.btc* 0f010e02
+llvm.x86.atomic.add.cc* 020e0f0104 4
+llvm.x86.atomic.and.cc* 020e0f0104 4
+llvm.x86.atomic.btc* 0f010e02 2
 llvm.x86.atomic.btc.rm* 020e0f01
-llvm.x86.atomic.btr* 0f010e02
+llvm.x86.atomic.btr* 0f010e02 2
 llvm.x86.atomic.btr.rm* 020e0f01
-llvm.x86.atomic.bts* 0f010e02
+llvm.x86.atomic.bts* 0f010e02 2
 llvm.x86.atomic.bts.rm* 020e0f01
-llvm.x86.atomic.or.cc* 020e0f0104
-llvm.x86.atomic.sub.cc* 020e0f0104
-llvm.x86.atomic.xor.cc* 020e0f0104
+llvm.x86.atomic.or.cc* 020e0f0104 4
+llvm.x86.atomic.sub.cc* 020e0f0104 4
+llvm.x86.atomic.xor.cc* 020e0f0104 4
 llvm.x86.avx.addsub.pd.256 0a080a080a08
 llvm.x86.avx.addsub.ps.256 0b070b070b07
 llvm.x86.avx.blendv.pd.256 0a080a080a080a08
 llvm.x86.avx.blendv.ps.256 0b070b070b070b07
-llvm.x86.avx.cmp.pd.256 0a080a080a0802
-llvm.x86.avx.cmp.ps.256 0b070b070b0702
+llvm.x86.avx.cmp.pd.256 0a080a080a0802 4
+llvm.x86.avx.cmp.ps.256 0b070b070b0702 4
 llvm.x86.avx.cvt.pd2.ps.256 0a070a08
 llvm.x86.avx.cvt.pd2dq.256 0a040a08
 llvm.x86.avx.cvt.ps2dq.256 0b040b07
 llvm.x86.avx.cvtt.pd2dq.256 0a040a08
 llvm.x86.avx.cvtt.ps2dq.256 0b040b07
-llvm.x86.avx.dp.ps.256 0b070b070b0702
+llvm.x86.avx.dp.ps.256 0b070b070b0702 4
 llvm.x86.avx.hadd.pd.256 0a080a080a08
 llvm.x86.avx.hadd.ps.256 0b070b070b07
 llvm.x86.avx.hsub.pd.256 0a080a080a08
@@ -14462,8 +14464,8 @@ llvm.x86.avx.ptestc.256 040a050a05
 llvm.x86.avx.ptestnzc.256 040a050a05
 llvm.x86.avx.ptestz.256 040a050a05
 llvm.x86.avx.rcp.ps.256 0b070b07
-llvm.x86.avx.round.pd.256 0a080a0804
-llvm.x86.avx.round.ps.256 0b070b0704
+llvm.x86.avx.round.pd.256 0a080a0804 2
+llvm.x86.avx.round.ps.256 0b070b0704 2
 llvm.x86.avx.rsqrt.ps.256 0b070b07
 llvm.x86.avx.vpermilvar.pd 090809080905
 llvm.x86.avx.vpermilvar.pd.256 0a080a080a05
@@ -14483,24 +14485,24 @@ llvm.x86.avx.vtestz.ps 040a070a07
 llvm.x86.avx.vtestz.ps.256 040b070b07
 llvm.x86.avx.vzeroall 00
 llvm.x86.avx.vzeroupper 00
-llvm.x86.avx10.fpclass.bf16.128 0b010b2804
-llvm.x86.avx10.fpclass.bf16.256 0c010c2804
-llvm.x86.avx10.fpclass.bf16.512 0d010d2804
+llvm.x86.avx10.fpclass.bf16.128 0b010b2804 2
+llvm.x86.avx10.fpclass.bf16.256 0c010c2804 2
+llvm.x86.avx10.fpclass.bf16.512 0d010d2804 2
 llvm.x86.avx10.mask.getexp.bf16.128 0b280b280b2802
 llvm.x86.avx10.mask.getexp.bf16.256 0c280c280c2803
 llvm.x86.avx10.mask.getexp.bf16.512 0d280d280d2804
-llvm.x86.avx10.mask.getmant.bf16.128 0b280b28040b2802
-llvm.x86.avx10.mask.getmant.bf16.256 0c280c28040c2803
-llvm.x86.avx10.mask.getmant.bf16.512 0d280d28040d2804
+llvm.x86.avx10.mask.getmant.bf16.128 0b280b28040b2802 2
+llvm.x86.avx10.mask.getmant.bf16.256 0c280c28040c2803 2
+llvm.x86.avx10.mask.getmant.bf16.512 0d280d28040d2804 2
 llvm.x86.avx10.mask.rcp.bf16.128 0b280b280b2802
 llvm.x86.avx10.mask.rcp.bf16.256 0c280c280c2803
 llvm.x86.avx10.mask.rcp.bf16.512 0d280d280d2804
-llvm.x86.avx10.mask.reduce.bf16.128 0b280b28040b2802
-llvm.x86.avx10.mask.reduce.bf16.256 0c280c28040c2803
-llvm.x86.avx10.mask.reduce.bf16.512 0d280d28040d2804
-llvm.x86.avx10.mask.rndscale.bf16.128 0b280b28040b2802
-llvm.x86.avx10.mask.rndscale.bf16.256 0c280c28040c2803
-llvm.x86.avx10.mask.rndscale.bf16.512 0d280d28040d2804
+llvm.x86.avx10.mask.reduce.bf16.128 0b280b28040b2802 2
+llvm.x86.avx10.mask.reduce.bf16.256 0c280c28040c2803 2
+llvm.x86.avx10.mask.reduce.bf16.512 0d280d28040d2804 2
+llvm.x86.avx10.mask.rndscale.bf16.128 0b280b28040b2802 2
+llvm.x86.avx10.mask.rndscale.bf16.256 0c280c28040c2803 2
+llvm.x86.avx10.mask.rndscale.bf16.512 0d280d28040d2804 2
 llvm.x86.avx10.mask.rsqrt.bf16.128 0b280b280b2802
 llvm.x86.avx10.mask.rsqrt.bf16.256 0c280c280c2803
 llvm.x86.avx10.mask.rsqrt.bf16.512 0d280d280d2804
@@ -14509,7 +14511,7 @@ llvm.x86.avx10.mask.scalef.bf16.256 0c280c280c280c2803
 llvm.x86.avx10.mask.scalef.bf16.512 0d280d280d280d2804
 llvm.x86.avx10.mask.vcvt2ps2phx.128 0b060a070a070b0602
 llvm.x86.avx10.mask.vcvt2ps2phx.256 0c060b070b070c0603
-llvm.x86.avx10.mask.vcvt2ps2phx.512 0d060c070c070d060404
+llvm.x86.avx10.mask.vcvt2ps2phx.512 0d060c070c070d060404 10
 llvm.x86.avx10.mask.vcvtbiasph2bf8128 0c020c020b060c0202
 llvm.x86.avx10.mask.vcvtbiasph2bf8256 0c020d020c060c0203
 llvm.x86.avx10.mask.vcvtbiasph2bf8512 0d0210020d060d0204
@@ -14539,70 +14541,70 @@ llvm.x86.avx10.mask.vcvtph2hf8s256 0c020c060c0203
 llvm.x86.avx10.mask.vcvtph2hf8s512 0d020d060d0204
 llvm.x86.avx10.mask.vcvtph2ibs128 0b030b060b0302
 llvm.x86.avx10.mask.vcvtph2ibs256 0c030c060c0303
-llvm.x86.avx10.mask.vcvtph2ibs512 0d030d060d030404
+llvm.x86.avx10.mask.vcvtph2ibs512 0d030d060d030404 8
 llvm.x86.avx10.mask.vcvtph2iubs128 0b030b060b0302
 llvm.x86.avx10.mask.vcvtph2iubs256 0c030c060c0303
-llvm.x86.avx10.mask.vcvtph2iubs512 0d030d060d030404
+llvm.x86.avx10.mask.vcvtph2iubs512 0d030d060d030404 8
 llvm.x86.avx10.mask.vcvtps2ibs128 0a040a070a0402
 llvm.x86.avx10.mask.vcvtps2ibs256 0b040b070b0402
-llvm.x86.avx10.mask.vcvtps2ibs512 0c040c070c040304
+llvm.x86.avx10.mask.vcvtps2ibs512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvtps2iubs128 0a040a070a0402
 llvm.x86.avx10.mask.vcvtps2iubs256 0b040b070b0402
-llvm.x86.avx10.mask.vcvtps2iubs512 0c040c070c040304
+llvm.x86.avx10.mask.vcvtps2iubs512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvttpd2dqs.128 0a0409080a0402
 llvm.x86.avx10.mask.vcvttpd2dqs.256 0a040a080a0402
-llvm.x86.avx10.mask.vcvttpd2dqs.round.512 0b040b080b040204
+llvm.x86.avx10.mask.vcvttpd2dqs.round.512 0b040b080b040204 8
 llvm.x86.avx10.mask.vcvttpd2qqs.128 09050908090502
 llvm.x86.avx10.mask.vcvttpd2qqs.256 0a050a080a0502
-llvm.x86.avx10.mask.vcvttpd2qqs.round.512 0b050b080b050204
+llvm.x86.avx10.mask.vcvttpd2qqs.round.512 0b050b080b050204 8
 llvm.x86.avx10.mask.vcvttpd2udqs.128 0a0409080a0402
 llvm.x86.avx10.mask.vcvttpd2udqs.256 0a040a080a0402
-llvm.x86.avx10.mask.vcvttpd2udqs.round.512 0b040b080b040204
+llvm.x86.avx10.mask.vcvttpd2udqs.round.512 0b040b080b040204 8
 llvm.x86.avx10.mask.vcvttpd2uqqs.128 09050908090502
 llvm.x86.avx10.mask.vcvttpd2uqqs.256 0a050a080a0502
-llvm.x86.avx10.mask.vcvttpd2uqqs.round.512 0b050b080b050204
+llvm.x86.avx10.mask.vcvttpd2uqqs.round.512 0b050b080b050204 8
 llvm.x86.avx10.mask.vcvttph2ibs128 0b030b060b0302
 llvm.x86.avx10.mask.vcvttph2ibs256 0c030c060c0303
-llvm.x86.avx10.mask.vcvttph2ibs512 0d030d060d030404
+llvm.x86.avx10.mask.vcvttph2ibs512 0d030d060d030404 8
 llvm.x86.avx10.mask.vcvttph2iubs128 0b030b060b0302
 llvm.x86.avx10.mask.vcvttph2iubs256 0c030c060c0303
-llvm.x86.avx10.mask.vcvttph2iubs512 0d030d060d030404
+llvm.x86.avx10.mask.vcvttph2iubs512 0d030d060d030404 8
 llvm.x86.avx10.mask.vcvttps2dqs.128 0a040a070a0402
 llvm.x86.avx10.mask.vcvttps2dqs.256 0b040b070b0402
-llvm.x86.avx10.mask.vcvttps2dqs.round.512 0c040c070c040304
+llvm.x86.avx10.mask.vcvttps2dqs.round.512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvttps2ibs128 0a040a070a0402
 llvm.x86.avx10.mask.vcvttps2ibs256 0b040b070b0402
-llvm.x86.avx10.mask.vcvttps2ibs512 0c040c070c040304
+llvm.x86.avx10.mask.vcvttps2ibs512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvttps2iubs128 0a040a070a0402
 llvm.x86.avx10.mask.vcvttps2iubs256 0b040b070b0402
-llvm.x86.avx10.mask.vcvttps2iubs512 0c040c070c040304
+llvm.x86.avx10.mask.vcvttps2iubs512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvttps2qqs.128 09050a07090502
 llvm.x86.avx10.mask.vcvttps2qqs.256 0a050a070a0502
-llvm.x86.avx10.mask.vcvttps2qqs.round.512 0b050b070b050204
+llvm.x86.avx10.mask.vcvttps2qqs.round.512 0b050b070b050204 8
 llvm.x86.avx10.mask.vcvttps2udqs.128 0a040a070a0402
 llvm.x86.avx10.mask.vcvttps2udqs.256 0b040b070b0402
-llvm.x86.avx10.mask.vcvttps2udqs.round.512 0c040c070c040304
+llvm.x86.avx10.mask.vcvttps2udqs.round.512 0c040c070c040304 8
 llvm.x86.avx10.mask.vcvttps2uqqs.128 09050a07090502
 llvm.x86.avx10.mask.vcvttps2uqqs.256 0a050a070a0502
-llvm.x86.avx10.mask.vcvttps2uqqs.round.512 0b050b070b050204
-llvm.x86.avx10.mask.vminmaxpd.round 0b080b080b08040b080204
-llvm.x86.avx10.mask.vminmaxpd128 09080908090804090802
-llvm.x86.avx10.mask.vminmaxpd256 0a080a080a08040a0802
-llvm.x86.avx10.mask.vminmaxph.round 0d060d060d06040d060404
-llvm.x86.avx10.mask.vminmaxph128 0b060b060b06040b0602
-llvm.x86.avx10.mask.vminmaxph256 0c060c060c06040c0603
-llvm.x86.avx10.mask.vminmaxps.round 0c070c070c07040c070304
-llvm.x86.avx10.mask.vminmaxps128 0a070a070a07040a0702
-llvm.x86.avx10.mask.vminmaxps256 0b070b070b07040b0702
-llvm.x86.avx10.mask.vminmaxsd.round 0908090809080409080204
-llvm.x86.avx10.mask.vminmaxsh.round 0b060b060b06040b060204
-llvm.x86.avx10.mask.vminmaxss.round 0a070a070a07040a070204
+llvm.x86.avx10.mask.vcvttps2uqqs.round.512 0b050b070b050204 8
+llvm.x86.avx10.mask.vminmaxpd.round 0b080b080b08040b080204 24
+llvm.x86.avx10.mask.vminmaxpd128 09080908090804090802 4
+llvm.x86.avx10.mask.vminmaxpd256 0a080a080a08040a0802 4
+llvm.x86.avx10.mask.vminmaxph.round 0d060d060d06040d060404 24
+llvm.x86.avx10.mask.vminmaxph128 0b060b060b06040b0602 4
+llvm.x86.avx10.mask.vminmaxph256 0c060c060c06040c0603 4
+llvm.x86.avx10.mask.vminmaxps.round 0c070c070c07040c070304 24
+llvm.x86.avx10.mask.vminmaxps128 0a070a070a07040a0702 4
+llvm.x86.avx10.mask.vminmaxps256 0b070b070b07040b0702 4
+llvm.x86.avx10.mask.vminmaxsd.round 0908090809080409080204 24
+llvm.x86.avx10.mask.vminmaxsh.round 0b060b060b06040b060204 24
+llvm.x86.avx10.mask.vminmaxss.round 0a070a070a07040a070204 24
 llvm.x86.avx10.vaddbf16128 0b280b280b28
 llvm.x86.avx10.vaddbf16256 0c280c280c28
 llvm.x86.avx10.vaddbf16512 0d280d280d28
-llvm.x86.avx10.vaddpd256 0a080a080a0804
-llvm.x86.avx10.vaddph256 0c060c060c0604
-llvm.x86.avx10.vaddps256 0b070b070b0704
+llvm.x86.avx10.vaddpd256 0a080a080a0804 4
+llvm.x86.avx10.vaddph256 0c060c060c0604 4
+llvm.x86.avx10.vaddps256 0b070b070b0704 4
 llvm.x86.avx10.vcomisbf16eq 040b280b28
 llvm.x86.avx10.vcomisbf16ge 040b280b28
 llvm.x86.avx10.vcomisbf16gt 040b280b28
@@ -14633,14 +14635,14 @@ llvm.x86.avx10.vcvttbf162ibs512 0d030d28
 llvm.x86.avx10.vcvttbf162iubs128 0b030b28
 llvm.x86.avx10.vcvttbf162iubs256 0c030c28
 llvm.x86.avx10.vcvttbf162iubs512 0d030d28
-llvm.x86.avx10.vcvttsd2sis 04090804
-llvm.x86.avx10.vcvttsd2sis64 05090804
-llvm.x86.avx10.vcvttsd2usis 04090804
-llvm.x86.avx10.vcvttsd2usis64 05090804
-llvm.x86.avx10.vcvttss2sis 040a0704
-llvm.x86.avx10.vcvttss2sis64 050a0704
-llvm.x86.avx10.vcvttss2usis 040a0704
-llvm.x86.avx10.vcvttss2usis64 050a0704
+llvm.x86.avx10.vcvttsd2sis 04090804 2
+llvm.x86.avx10.vcvttsd2sis64 05090804 2
+llvm.x86.avx10.vcvttsd2usis 04090804 2
+llvm.x86.avx10.vcvttsd2usis64 05090804 2
+llvm.x86.avx10.vcvttss2sis 040a0704 2
+llvm.x86.avx10.vcvttss2sis64 050a0704 2
+llvm.x86.avx10.vcvttss2usis 040a0704 2
+llvm.x86.avx10.vcvttss2usis64 050a0704 2
 llvm.x86.avx10.vdivbf16128 0b280b280b28
 llvm.x86.avx10.vdivbf16256 0c280c280c28
 llvm.x86.avx10.vdivbf16512 0d280d280d28
@@ -14688,15 +14690,15 @@ llvm.x86.avx10.vmaxbf16512 0d280d280d28
 llvm.x86.avx10.vminbf16128 0b280b280b28
 llvm.x86.avx10.vminbf16256 0c280c280c28
 llvm.x86.avx10.vminbf16512 0d280d280d28
-llvm.x86.avx10.vminmaxbf16128 0b280b280b2804
-llvm.x86.avx10.vminmaxbf16256 0c280c280c2804
-llvm.x86.avx10.vminmaxbf16512 0d280d280d2804
-llvm.x86.avx10.vminmaxpd128 09080908090804
-llvm.x86.avx10.vminmaxpd256 0a080a080a0804
-llvm.x86.avx10.vminmaxph128 0b060b060b0604
-llvm.x86.avx10.vminmaxph256 0c060c060c0604
-llvm.x86.avx10.vminmaxps128 0a070a070a0704
-llvm.x86.avx10.vminmaxps256 0b070b070b0704
+llvm.x86.avx10.vminmaxbf16128 0b280b280b2804 4
+llvm.x86.avx10.vminmaxbf16256 0c280c280c2804 4
+llvm.x86.avx10.vminmaxbf16512 0d280d280d2804 4
+llvm.x86.avx10.vminmaxpd128 09080908090804 4
+llvm.x86.avx10.vminmaxpd256 0a080a080a0804 4
+llvm.x86.avx10.vminmaxph128 0b060b060b0604 4
+llvm.x86.avx10.vminmaxph256 0c060c060c0604 4
+llvm.x86.avx10.vminmaxps128 0a070a070a0704 4
+llvm.x86.avx10.vminmaxps256 0b070b070b0704 4
 llvm.x86.avx10.vmovrsb128 0c020e
 llvm.x86.avx10.vmovrsb256 0d020e
 llvm.x86.avx10.vmovrsb512 10020e
@@ -14709,7 +14711,7 @@ llvm.x86.avx10.vmovrsq512 0b050e
 llvm.x86.avx10.vmovrsw128 0b030e
 llvm.x86.avx10.vmovrsw256 0c030e
 llvm.x86.avx10.vmovrsw512 0d030e
-llvm.x86.avx10.vmpsadbw.512 0d031002100202
+llvm.x86.avx10.vmpsadbw.512 0d031002100202 4
 llvm.x86.avx10.vmulbf16128 0b280b280b28
 llvm.x86.avx10.vmulbf16256 0c280c280c28
 llvm.x86.avx10.vmulbf16512 0d280d280d28
@@ -14728,22 +14730,22 @@ llvm.x86.avx10.vpdpwuuds.512 0c040c040d030d03
 llvm.x86.avx10.vsubbf16128 0b280b280b28
 llvm.x86.avx10.vsubbf16256 0c280c280c28
 llvm.x86.avx10.vsubbf16512 0d280d280d28
-llvm.x86.avx2.gather.d.d 0a040a040e0a040a0402
-llvm.x86.avx2.gather.d.d.256 0b040b040e0b040b0402
-llvm.x86.avx2.gather.d.pd 090809080e0a04090802
-llvm.x86.avx2.gather.d.pd.256 0a080a080e0a040a0802
-llvm.x86.avx2.gather.d.ps 0a070a070e0a040a0702
-llvm.x86.avx2.gather.d.ps.256 0b070b070e0b040b0702
-llvm.x86.avx2.gather.d.q 090509050e0a04090502
-llvm.x86.avx2.gather.d.q.256 0a050a050e0a040a0502
-llvm.x86.avx2.gather.q.d 0a040a040e09050a0402
-llvm.x86.avx2.gather.q.d.256 0a040a040e0a050a0402
-llvm.x86.avx2.gather.q.pd 090809080e0905090802
-llvm.x86.avx2.gather.q.pd.256 0a080a080e0a050a0802
-llvm.x86.avx2.gather.q.ps 0a070a070e09050a0702
-llvm.x86.avx2.gather.q.ps.256 0a070a070e0a050a0702
-llvm.x86.avx2.gather.q.q 090509050e0905090502
-llvm.x86.avx2.gather.q.q.256 0a050a050e0a050a0502
+llvm.x86.avx2.gather.d.d 0a040a040e0a040a0402 10
+llvm.x86.avx2.gather.d.d.256 0b040b040e0b040b0402 10
+llvm.x86.avx2.gather.d.pd 090809080e0a04090802 10
+llvm.x86.avx2.gather.d.pd.256 0a080a080e0a040a0802 10
+llvm.x86.avx2.gather.d.ps 0a070a070e0a040a0702 10
+llvm.x86.avx2.gather.d.ps.256 0b070b070e0b040b0702 10
+llvm.x86.avx2.gather.d.q 090509050e0a04090502 10
+llvm.x86.avx2.gather.d.q.256 0a050a050e0a040a0502 10
+llvm.x86.avx2.gather.q.d 0a040a040e09050a0402 10
+llvm.x86.avx2.gather.q.d.256 0a040a040e0a050a0402 10
+llvm.x86.avx2.gather.q.pd 090809080e0905090802 10
+llvm.x86.avx2.gather.q.pd.256 0a080a080e0a050a0802 10
+llvm.x86.avx2.gather.q.ps 0a070a070e09050a0702 10
+llvm.x86.avx2.gather.q.ps.256 0a070a070e0a050a0702 10
+llvm.x86.avx2.gather.q.q 090509050e0905090502 10
+llvm.x86.avx2.gather.q.q.256 0a050a050e0a050a0502 10
 llvm.x86.avx2.maskload.d 0a040e0a04
 llvm.x86.avx2.maskload.d.256 0b040e0b04
 llvm.x86.avx2.maskload.q 09050e0905
@@ -14752,7 +14754,7 @@ llvm.x86.avx2.maskstore.d 000e0a040a04
 llvm.x86.avx2.maskstore.d.256 000e0b040b04
 llvm.x86.avx2.maskstore.q 000e09050905
 llvm.x86.avx2.maskstore.q.256 000e0a050a05
-llvm.x86.avx2.mpsadbw 0c030d020d0202
+llvm.x86.avx2.mpsadbw 0c030d020d0202 4
 llvm.x86.avx2.packssdw 0c030b040b04
 llvm.x86.avx2.packsswb 0d020c030c03
 llvm.x86.avx2.packusdw 0c030b040b04
@@ -14829,8 +14831,8 @@ llvm.x86.avx2.vpdpwuud.128 0a040a040b030b03
 llvm.x86.avx2.vpdpwuud.256 0b040b040c030c03
 llvm.x86.avx2.vpdpwuuds.128 0a040a040b030b03
 llvm.x86.avx2.vpdpwuuds.256 0b040b040c030c03
-llvm.x86.avx512.add.pd.512 0b080b080b0804
-llvm.x86.avx512.add.ps.512 0c070c070c0704
+llvm.x86.avx512.add.pd.512 0b080b080b0804 4
+llvm.x86.avx512.add.ps.512 0c070c070c0704 4
 llvm.x86.avx512.broadcastmb.128 090502
 llvm.x86.avx512.broadcastmb.256 0a0502
 llvm.x86.avx512.broadcastmb.512 0b0502
@@ -14843,55 +14845,55 @@ llvm.x86.avx512.conflict.d.512 0c040c04
 llvm.x86.avx512.conflict.q.128 09050905
 llvm.x86.avx512.conflict.q.256 0a050a05
 llvm.x86.avx512.conflict.q.512 0b050b05
-llvm.x86.avx512.cvtsi2sd64 090809080504
-llvm.x86.avx512.cvtsi2ss32 0a070a070404
-llvm.x86.avx512.cvtsi2ss64 0a070a070504
-llvm.x86.avx512.cvttsd2si 04090804
-llvm.x86.avx512.cvttsd2si64 05090804
-llvm.x86.avx512.cvttsd2usi 04090804
-llvm.x86.avx512.cvttsd2usi64 05090804
-llvm.x86.avx512.cvttss2si 040a0704
-llvm.x86.avx512.cvttss2si64 050a0704
-llvm.x86.avx512.cvttss2usi 040a0704
-llvm.x86.avx512.cvttss2usi64 050a0704
-llvm.x86.avx512.cvtusi2ss 0a070a070404
-llvm.x86.avx512.cvtusi642sd 090809080504
-llvm.x86.avx512.cvtusi642ss 0a070a070504
-llvm.x86.avx512.dbpsadbw.128 0b030c020c0204
-llvm.x86.avx512.dbpsadbw.256 0c030d020d0204
-llvm.x86.avx512.dbpsadbw.512 0d031002100204
-llvm.x86.avx512.div.pd.512 0b080b080b0804
-llvm.x86.avx512.div.ps.512 0c070c070c0704
-llvm.x86.avx512.fpclass.pd.128 0901090804
-llvm.x86.avx512.fpclass.pd.256 0a010a0804
-llvm.x86.avx512.fpclass.pd.512 0b010b0804
-llvm.x86.avx512.fpclass.ps.128 0a010a0704
-llvm.x86.avx512.fpclass.ps.256 0b010b0704
-llvm.x86.avx512.fpclass.ps.512 0c010c0704
-llvm.x86.avx512.gather.dpd.512 0b080b080e0b040204
-llvm.x86.avx512.gather.dpi.512 0c040c040e0c040304
-llvm.x86.avx512.gather.dpq.512 0b050b050e0b040204
-llvm.x86.avx512.gather.dps.512 0c070c070e0c040304
-llvm.x86.avx512.gather.qpd.512 0b080b080e0b050204
-llvm.x86.avx512.gather.qpi.512 0b040b040e0b050204
-llvm.x86.avx512.gather.qpq.512 0b050b050e0b050204
-llvm.x86.avx512.gather.qps.512 0b070b070e0b050204
-llvm.x86.avx512.gather3div2.df 090809080e09050204
-llvm.x86.avx512.gather3div2.di 090509050e09050204
-llvm.x86.avx512.gather3div4.df 0a080a080e0a050204
-llvm.x86.avx512.gather3div4.di 0a050a050e0a050204
-llvm.x86.avx512.gather3div4.sf 0a070a070e09050204
-llvm.x86.avx512.gather3div4.si 0a040a040e09050204
-llvm.x86.avx512.gather3div8.sf 0a070a070e0a050204
-llvm.x86.avx512.gather3div8.si 0a040a040e0a050204
-llvm.x86.avx512.gather3siv2.df 090809080e0a040204
-llvm.x86.avx512.gather3siv2.di 090509050e0a040204
-llvm.x86.avx512.gather3siv4.df 0a080a080e0a040204
-llvm.x86.avx512.gather3siv4.di 0a050a050e0a040204
-llvm.x86.avx512.gather3siv4.sf 0a070a070e0a040204
-llvm.x86.avx512.gather3siv4.si 0a040a040e0a040204
-llvm.x86.avx512.gather3siv8.sf 0b070b070e0b040204
-llvm.x86.avx512.gather3siv8.si 0b040b040e0b040204
+llvm.x86.avx512.cvtsi2sd64 090809080504 4
+llvm.x86.avx512.cvtsi2ss32 0a070a070404 4
+llvm.x86.avx512.cvtsi2ss64 0a070a070504 4
+llvm.x86.avx512.cvttsd2si 04090804 2
+llvm.x86.avx512.cvttsd2si64 05090804 2
+llvm.x86.avx512.cvttsd2usi 04090804 2
+llvm.x86.avx512.cvttsd2usi64 05090804 2
+llvm.x86.avx512.cvttss2si 040a0704 2
+llvm.x86.avx512.cvttss2si64 050a0704 2
+llvm.x86.avx512.cvttss2usi 040a0704 2
+llvm.x86.avx512.cvttss2usi64 050a0704 2
+llvm.x86.avx512.cvtusi2ss 0a070a070404 4
+llvm.x86.avx512.cvtusi642sd 090809080504 4
+llvm.x86.avx512.cvtusi642ss 0a070a070504 4
+llvm.x86.avx512.dbpsadbw.128 0b030c020c0204 4
+llvm.x86.avx512.dbpsadbw.256 0c030d020d0204 4
+llvm.x86.avx512.dbpsadbw.512 0d031002100204 4
+llvm.x86.avx512.div.pd.512 0b080b080b0804 4
+llvm.x86.avx512.div.ps.512 0c070c070c0704 4
+llvm.x86.avx512.fpclass.pd.128 0901090804 2
+llvm.x86.avx512.fpclass.pd.256 0a010a0804 2
+llvm.x86.avx512.fpclass.pd.512 0b010b0804 2
+llvm.x86.avx512.fpclass.ps.128 0a010a0704 2
+llvm.x86.avx512.fpclass.ps.256 0b010b0704 2
+llvm.x86.avx512.fpclass.ps.512 0c010c0704 2
+llvm.x86.avx512.gather.dpd.512 0b080b080e0b040204 10
+llvm.x86.avx512.gather.dpi.512 0c040c040e0c040304 10
+llvm.x86.avx512.gather.dpq.512 0b050b050e0b040204 10
+llvm.x86.avx512.gather.dps.512 0c070c070e0c040304 10
+llvm.x86.avx512.gather.qpd.512 0b080b080e0b050204 10
+llvm.x86.avx512.gather.qpi.512 0b040b040e0b050204 10
+llvm.x86.avx512.gather.qpq.512 0b050b050e0b050204 10
+llvm.x86.avx512.gather.qps.512 0b070b070e0b050204 10
+llvm.x86.avx512.gather3div2.df 090809080e09050204 10
+llvm.x86.avx512.gather3div2.di 090509050e09050204 10
+llvm.x86.avx512.gather3div4.df 0a080a080e0a050204 10
+llvm.x86.avx512.gather3div4.di 0a050a050e0a050204 10
+llvm.x86.avx512.gather3div4.sf 0a070a070e09050204 10
+llvm.x86.avx512.gather3div4.si 0a040a040e09050204 10
+llvm.x86.avx512.gather3div8.sf 0a070a070e0a050204 10
+llvm.x86.avx512.gather3div8.si 0a040a040e0a050204 10
+llvm.x86.avx512.gather3siv2.df 090809080e0a040204 10
+llvm.x86.avx512.gather3siv2.di 090509050e0a040204 10
+llvm.x86.avx512.gather3siv4.df 0a080a080e0a040204 10
+llvm.x86.avx512.gather3siv4.di 0a050a050e0a040204 10
+llvm.x86.avx512.gather3siv4.sf 0a070a070e0a040204 10
+llvm.x86.avx512.gather3siv4.si 0a040a040e0a040204 10
+llvm.x86.avx512.gather3siv8.sf 0b070b070e0b040204 10
+llvm.x86.avx512.gather3siv8.si 0b040b040e0b040204 10
 llvm.x86.avx512.kadd.b 0b010b010b01
 llvm.x86.avx512.kadd.d 0d010d010d01
 llvm.x86.avx512.kadd.q 100110011001
@@ -14904,127 +14906,127 @@ llvm.x86.avx512.ktestz.b 040b010b01
 llvm.x86.avx512.ktestz.d 040d010d01
 llvm.x86.avx512.ktestz.q 0410011001
 llvm.x86.avx512.ktestz.w 040c010c01
-llvm.x86.avx512.mask.add.sd.round 09080908090809080204
-llvm.x86.avx512.mask.add.ss.round 0a070a070a070a070204
-llvm.x86.avx512.mask.cmp.pd.128 090109080908040901
-llvm.x86.avx512.mask.cmp.pd.256 0a010a080a08040a01
-llvm.x86.avx512.mask.cmp.pd.512 0b010b080b08040b0104
-llvm.x86.avx512.mask.cmp.ps.128 0a010a070a07040a01
-llvm.x86.avx512.mask.cmp.ps.256 0b010b070b07040b01
-llvm.x86.avx512.mask.cmp.ps.512 0c010c070c07040c0104
-llvm.x86.avx512.mask.cmp.sd 0209080908040204
-llvm.x86.avx512.mask.cmp.ss 020a070a07040204
+llvm.x86.avx512.mask.add.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.add.ss.round 0a070a070a070a070204 10
+llvm.x86.avx512.mask.cmp.pd.128 090109080908040901 4
+llvm.x86.avx512.mask.cmp.pd.256 0a010a080a08040a01 4
+llvm.x86.avx512.mask.cmp.pd.512 0b010b080b08040b0104 14
+llvm.x86.avx512.mask.cmp.ps.128 0a010a070a07040a01 4
+llvm.x86.avx512.mask.cmp.ps.256 0b010b070b07040b01 4
+llvm.x86.avx512.mask.cmp.ps.512 0c010c070c07040c0104 14
+llvm.x86.avx512.mask.cmp.sd 0209080908040204 14
+llvm.x86.avx512.mask.cmp.ss 020a070a07040204 14
 llvm.x86.avx512.mask.compress* 0f030f070f071c0301
 llvm.x86.avx512.mask.cvtpd2dq.128 0a0409080a0402
-llvm.x86.avx512.mask.cvtpd2dq.512 0b040b080b040204
+llvm.x86.avx512.mask.cvtpd2dq.512 0b040b080b040204 8
 llvm.x86.avx512.mask.cvtpd2ps 0a0709080a0702
-llvm.x86.avx512.mask.cvtpd2ps.512 0b070b080b070204
+llvm.x86.avx512.mask.cvtpd2ps.512 0b070b080b070204 8
 llvm.x86.avx512.mask.cvtpd2qq.128 09050908090502
 llvm.x86.avx512.mask.cvtpd2qq.256 0a050a080a0502
-llvm.x86.avx512.mask.cvtpd2qq.512 0b050b080b050204
+llvm.x86.avx512.mask.cvtpd2qq.512 0b050b080b050204 8
 llvm.x86.avx512.mask.cvtpd2udq.128 0a0409080a0402
 llvm.x86.avx512.mask.cvtpd2udq.256 0a040a080a0402
-llvm.x86.avx512.mask.cvtpd2udq.512 0b040b080b040204
+llvm.x86.avx512.mask.cvtpd2udq.512 0b040b080b040204 8
 llvm.x86.avx512.mask.cvtpd2uqq.128 09050908090502
 llvm.x86.avx512.mask.cvtpd2uqq.256 0a050a080a0502
-llvm.x86.avx512.mask.cvtpd2uqq.512 0b050b080b050204
+llvm.x86.avx512.mask.cvtpd2uqq.512 0b050b080b050204 8
 llvm.x86.avx512.mask.cvtps2dq.128 0a040a070a0402
 llvm.x86.avx512.mask.cvtps2dq.256 0b040b070b0402
-llvm.x86.avx512.mask.cvtps2dq.512 0c040c070c040304
-llvm.x86.avx512.mask.cvtps2pd.512 0b080b070b080204
+llvm.x86.avx512.mask.cvtps2dq.512 0c040c070c040304 8
+llvm.x86.avx512.mask.cvtps2pd.512 0b080b070b080204 8
 llvm.x86.avx512.mask.cvtps2qq.128 09050a07090502
 llvm.x86.avx512.mask.cvtps2qq.256 0a050a070a0502
-llvm.x86.avx512.mask.cvtps2qq.512 0b050b070b050204
+llvm.x86.avx512.mask.cvtps2qq.512 0b050b070b050204 8
 llvm.x86.avx512.mask.cvtps2udq.128 0a040a070a0402
 llvm.x86.avx512.mask.cvtps2udq.256 0b040b070b0402
-llvm.x86.avx512.mask.cvtps2udq.512 0c040c070c040304
+llvm.x86.avx512.mask.cvtps2udq.512 0c040c070c040304 8
 llvm.x86.avx512.mask.cvtps2uqq.128 09050a07090502
 llvm.x86.avx512.mask.cvtps2uqq.256 0a050a070a0502
-llvm.x86.avx512.mask.cvtps2uqq.512 0b050b070b050204
+llvm.x86.avx512.mask.cvtps2uqq.512 0b050b070b050204 8
 llvm.x86.avx512.mask.cvtqq2ps.128 0a0709050a0702
-llvm.x86.avx512.mask.cvtsd2ss.round 0a070a0709080a070204
-llvm.x86.avx512.mask.cvtss2sd.round 090809080a0709080204
+llvm.x86.avx512.mask.cvtsd2ss.round 0a070a0709080a070204 10
+llvm.x86.avx512.mask.cvtss2sd.round 090809080a0709080204 10
 llvm.x86.avx512.mask.cvttpd2dq.128 0a0409080a0402
-llvm.x86.avx512.mask.cvttpd2dq.512 0b040b080b040204
+llvm.x86.avx512.mask.cvttpd2dq.512 0b040b080b040204 8
 llvm.x86.avx512.mask.cvttpd2qq.128 09050908090502
 llvm.x86.avx512.mask.cvttpd2qq.256 0a050a080a0502
-llvm.x86.avx512.mask.cvttpd2qq.512 0b050b080b050204
+llvm.x86.avx512.mask.cvttpd2qq.512 0b050b080b050204 8
 llvm.x86.avx512.mask.cvttpd2udq.128 0a0409080a0402
 llvm.x86.avx512.mask.cvttpd2udq.256 0a040a080a0402
-llvm.x86.avx512.mask.cvttpd2udq.512 0b040b080b040204
+llvm.x86.avx512.mask.cvttpd2udq.512 0b040b080b040204 8
 llvm.x86.avx512.mask.cvttpd2uqq.128 09050908090502
 llvm.x86.avx512.mask.cvttpd2uqq.256 0a050a080a0502
-llvm.x86.avx512.mask.cvttpd2uqq.512 0b050b080b050204
-llvm.x86.avx512.mask.cvttps2dq.512 0c040c070c040304
+llvm.x86.avx512.mask.cvttpd2uqq.512 0b050b080b050204 8
+llvm.x86.avx512.mask.cvttps2dq.512 0c040c070c040304 8
 llvm.x86.avx512.mask.cvttps2qq.128 09050a07090502
 llvm.x86.avx512.mask.cvttps2qq.256 0a050a070a0502
-llvm.x86.avx512.mask.cvttps2qq.512 0b050b070b050204
+llvm.x86.avx512.mask.cvttps2qq.512 0b050b070b050204 8
 llvm.x86.avx512.mask.cvttps2udq.128 0a040a070a0402
 llvm.x86.avx512.mask.cvttps2udq.256 0b040b070b0402
-llvm.x86.avx512.mask.cvttps2udq.512 0c040c070c040304
+llvm.x86.avx512.mask.cvttps2udq.512 0c040c070c040304 8
 llvm.x86.avx512.mask.cvttps2uqq.128 09050a07090502
 llvm.x86.avx512.mask.cvttps2uqq.256 0a050a070a0502
-llvm.x86.avx512.mask.cvttps2uqq.512 0b050b070b050204
+llvm.x86.avx512.mask.cvttps2uqq.512 0b050b070b050204 8
 llvm.x86.avx512.mask.cvtuqq2ps.128 0a0709050a0702
-llvm.x86.avx512.mask.div.sd.round 09080908090809080204
-llvm.x86.avx512.mask.div.ss.round 0a070a070a070a070204
+llvm.x86.avx512.mask.div.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.div.ss.round 0a070a070a070a070204 10
 llvm.x86.avx512.mask.expand* 0f030f070f071c0301
-llvm.x86.avx512.mask.fixupimm.pd.128 09080908090809050402
-llvm.x86.avx512.mask.fixupimm.pd.256 0a080a080a080a050402
-llvm.x86.avx512.mask.fixupimm.pd.512 0b080b080b080b05040204
-llvm.x86.avx512.mask.fixupimm.ps.128 0a070a070a070a040402
-llvm.x86.avx512.mask.fixupimm.ps.256 0b070b070b070b040402
-llvm.x86.avx512.mask.fixupimm.ps.512 0c070c070c070c04040304
-llvm.x86.avx512.mask.fixupimm.sd 0908090809080905040204
-llvm.x86.avx512.mask.fixupimm.ss 0a070a070a070a04040204
-llvm.x86.avx512.mask.fpclass.sd 0209080402
-llvm.x86.avx512.mask.fpclass.ss 020a070402
-llvm.x86.avx512.mask.gather.dpd.512 0b080b080e0b040b0104
-llvm.x86.avx512.mask.gather.dpi.512 0c040c040e0c040c0104
-llvm.x86.avx512.mask.gather.dpq.512 0b050b050e0b040b0104
-llvm.x86.avx512.mask.gather.dps.512 0c070c070e0c040c0104
-llvm.x86.avx512.mask.gather.qpd.512 0b080b080e0b050b0104
-llvm.x86.avx512.mask.gather.qpi.512 0b040b040e0b050b0104
-llvm.x86.avx512.mask.gather.qpq.512 0b050b050e0b050b0104
-llvm.x86.avx512.mask.gather.qps.512 0b070b070e0b050b0104
-llvm.x86.avx512.mask.gather3div2.df 090809080e0905090104
-llvm.x86.avx512.mask.gather3div2.di 090509050e0905090104
-llvm.x86.avx512.mask.gather3div4.df 0a080a080e0a050a0104
-llvm.x86.avx512.mask.gather3div4.di 0a050a050e0a050a0104
-llvm.x86.avx512.mask.gather3div4.sf 0a070a070e0905090104
-llvm.x86.avx512.mask.gather3div4.si 0a040a040e0905090104
-llvm.x86.avx512.mask.gather3div8.sf 0a070a070e0a050a0104
-llvm.x86.avx512.mask.gather3div8.si 0a040a040e0a050a0104
-llvm.x86.avx512.mask.gather3siv2.df 090809080e0a04090104
-llvm.x86.avx512.mask.gather3siv2.di 090509050e0a04090104
-llvm.x86.avx512.mask.gather3siv4.df 0a080a080e0a040a0104
-llvm.x86.avx512.mask.gather3siv4.di 0a050a050e0a040a0104
-llvm.x86.avx512.mask.gather3siv4.sf 0a070a070e0a040a0104
-llvm.x86.avx512.mask.gather3siv4.si 0a040a040e0a040a0104
-llvm.x86.avx512.mask.gather3siv8.sf 0b070b070e0b040b0104
-llvm.x86.avx512.mask.gather3siv8.si 0b040b040e0b040b0104
+llvm.x86.avx512.mask.fixupimm.pd.128 09080908090809050402 8
+llvm.x86.avx512.mask.fixupimm.pd.256 0a080a080a080a050402 8
+llvm.x86.avx512.mask.fixupimm.pd.512 0b080b080b080b05040204 28
+llvm.x86.avx512.mask.fixupimm.ps.128 0a070a070a070a040402 8
+llvm.x86.avx512.mask.fixupimm.ps.256 0b070b070b070b040402 8
+llvm.x86.avx512.mask.fixupimm.ps.512 0c070c070c070c04040304 28
+llvm.x86.avx512.mask.fixupimm.sd 0908090809080905040204 28
+llvm.x86.avx512.mask.fixupimm.ss 0a070a070a070a04040204 28
+llvm.x86.avx512.mask.fpclass.sd 0209080402 2
+llvm.x86.avx512.mask.fpclass.ss 020a070402 2
+llvm.x86.avx512.mask.gather.dpd.512 0b080b080e0b040b0104 10
+llvm.x86.avx512.mask.gather.dpi.512 0c040c040e0c040c0104 10
+llvm.x86.avx512.mask.gather.dpq.512 0b050b050e0b040b0104 10
+llvm.x86.avx512.mask.gather.dps.512 0c070c070e0c040c0104 10
+llvm.x86.avx512.mask.gather.qpd.512 0b080b080e0b050b0104 10
+llvm.x86.avx512.mask.gather.qpi.512 0b040b040e0b050b0104 10
+llvm.x86.avx512.mask.gather.qpq.512 0b050b050e0b050b0104 10
+llvm.x86.avx512.mask.gather.qps.512 0b070b070e0b050b0104 10
+llvm.x86.avx512.mask.gather3div2.df 090809080e0905090104 10
+llvm.x86.avx512.mask.gather3div2.di 090509050e0905090104 10
+llvm.x86.avx512.mask.gather3div4.df 0a080a080e0a050a0104 10
+llvm.x86.avx512.mask.gather3div4.di 0a050a050e0a050a0104 10
+llvm.x86.avx512.mask.gather3div4.sf 0a070a070e0905090104 10
+llvm.x86.avx512.mask.gather3div4.si 0a040a040e0905090104 10
+llvm.x86.avx512.mask.gather3div8.sf 0a070a070e0a050a0104 10
+llvm.x86.avx512.mask.gather3div8.si 0a040a040e0a050a0104 10
+llvm.x86.avx512.mask.gather3siv2.df 090809080e0a04090104 10
+llvm.x86.avx512.mask.gather3siv2.di 090509050e0a04090104 10
+llvm.x86.avx512.mask.gather3siv4.df 0a080a080e0a040a0104 10
+llvm.x86.avx512.mask.gather3siv4.di 0a050a050e0a040a0104 10
+llvm.x86.avx512.mask.gather3siv4.sf 0a070a070e0a040a0104 10
+llvm.x86.avx512.mask.gather3siv4.si 0a040a040e0a040a0104 10
+llvm.x86.avx512.mask.gather3siv8.sf 0b070b070e0b040b0104 10
+llvm.x86.avx512.mask.gather3siv8.si 0b040b040e0b040b0104 10
 llvm.x86.avx512.mask.getexp.pd.128 09080908090802
 llvm.x86.avx512.mask.getexp.pd.256 0a080a080a0802
-llvm.x86.avx512.mask.getexp.pd.512 0b080b080b080204
+llvm.x86.avx512.mask.getexp.pd.512 0b080b080b080204 8
 llvm.x86.avx512.mask.getexp.ps.128 0a070a070a0702
 llvm.x86.avx512.mask.getexp.ps.256 0b070b070b0702
-llvm.x86.avx512.mask.getexp.ps.512 0c070c070c070304
-llvm.x86.avx512.mask.getexp.sd 09080908090809080204
-llvm.x86.avx512.mask.getexp.ss 0a070a070a070a070204
-llvm.x86.avx512.mask.getmant.pd.128 0908090804090802
-llvm.x86.avx512.mask.getmant.pd.256 0a080a08040a0802
-llvm.x86.avx512.mask.getmant.pd.512 0b080b08040b080204
-llvm.x86.avx512.mask.getmant.ps.128 0a070a07040a0702
-llvm.x86.avx512.mask.getmant.ps.256 0b070b07040b0702
-llvm.x86.avx512.mask.getmant.ps.512 0c070c07040c070304
-llvm.x86.avx512.mask.getmant.sd 0908090809080409080204
-llvm.x86.avx512.mask.getmant.ss 0a070a070a07040a070204
-llvm.x86.avx512.mask.max.sd.round 09080908090809080204
-llvm.x86.avx512.mask.max.ss.round 0a070a070a070a070204
-llvm.x86.avx512.mask.min.sd.round 09080908090809080204
-llvm.x86.avx512.mask.min.ss.round 0a070a070a070a070204
-llvm.x86.avx512.mask.mul.sd.round 09080908090809080204
-llvm.x86.avx512.mask.mul.ss.round 0a070a070a070a070204
+llvm.x86.avx512.mask.getexp.ps.512 0c070c070c070304 8
+llvm.x86.avx512.mask.getexp.sd 09080908090809080204 10
+llvm.x86.avx512.mask.getexp.ss 0a070a070a070a070204 10
+llvm.x86.avx512.mask.getmant.pd.128 0908090804090802 2
+llvm.x86.avx512.mask.getmant.pd.256 0a080a08040a0802 2
+llvm.x86.avx512.mask.getmant.pd.512 0b080b08040b080204 12
+llvm.x86.avx512.mask.getmant.ps.128 0a070a07040a0702 2
+llvm.x86.avx512.mask.getmant.ps.256 0b070b07040b0702 2
+llvm.x86.avx512.mask.getmant.ps.512 0c070c07040c070304 12
+llvm.x86.avx512.mask.getmant.sd 0908090809080409080204 24
+llvm.x86.avx512.mask.getmant.ss 0a070a070a07040a070204 24
+llvm.x86.avx512.mask.max.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.max.ss.round 0a070a070a070a070204 10
+llvm.x86.avx512.mask.min.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.min.ss.round 0a070a070a070a070204 10
+llvm.x86.avx512.mask.mul.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.mul.ss.round 0a070a070a070a070204 10
 llvm.x86.avx512.mask.pmov.db.128 0c020a040c0202
 llvm.x86.avx512.mask.pmov.db.256 0c020b040c0202
 llvm.x86.avx512.mask.pmov.db.512 0c020c040c0203
@@ -15129,84 +15131,84 @@ llvm.x86.avx512.mask.pmovus.wb.512 0d020d030d0204
 llvm.x86.avx512.mask.pmovus.wb.mem.128 000e0b0302
 llvm.x86.avx512.mask.pmovus.wb.mem.256 000e0c0303
 llvm.x86.avx512.mask.pmovus.wb.mem.512 000e0d0304
-llvm.x86.avx512.mask.range.pd.128 09080908090804090802
-llvm.x86.avx512.mask.range.pd.256 0a080a080a08040a0802
-llvm.x86.avx512.mask.range.pd.512 0b080b080b08040b080204
-llvm.x86.avx512.mask.range.ps.128 0a070a070a07040a0702
-llvm.x86.avx512.mask.range.ps.256 0b070b070b07040b0702
-llvm.x86.avx512.mask.range.ps.512 0c070c070c07040c070304
-llvm.x86.avx512.mask.range.sd 0908090809080908020404
-llvm.x86.avx512.mask.range.ss 0a070a070a070a07020404
-llvm.x86.avx512.mask.reduce.pd.128 0908090804090802
-llvm.x86.avx512.mask.reduce.pd.256 0a080a08040a0802
-llvm.x86.avx512.mask.reduce.pd.512 0b080b08040b080204
-llvm.x86.avx512.mask.reduce.ps.128 0a070a07040a0702
-llvm.x86.avx512.mask.reduce.ps.256 0b070b07040b0702
-llvm.x86.avx512.mask.reduce.ps.512 0c070c07040c070304
-llvm.x86.avx512.mask.reduce.sd 0908090809080908020404
-llvm.x86.avx512.mask.reduce.ss 0a070a070a070a07020404
-llvm.x86.avx512.mask.rndscale.pd.128 0908090804090802
-llvm.x86.avx512.mask.rndscale.pd.256 0a080a08040a0802
-llvm.x86.avx512.mask.rndscale.pd.512 0b080b08040b080204
-llvm.x86.avx512.mask.rndscale.ps.128 0a070a07040a0702
-llvm.x86.avx512.mask.rndscale.ps.256 0b070b07040b0702
-llvm.x86.avx512.mask.rndscale.ps.512 0c070c07040c070304
-llvm.x86.avx512.mask.rndscale.sd 0908090809080908020404
-llvm.x86.avx512.mask.rndscale.ss 0a070a070a070a07020404
+llvm.x86.avx512.mask.range.pd.128 09080908090804090802 4
+llvm.x86.avx512.mask.range.pd.256 0a080a080a08040a0802 4
+llvm.x86.avx512.mask.range.pd.512 0b080b080b08040b080204 24
+llvm.x86.avx512.mask.range.ps.128 0a070a070a07040a0702 4
+llvm.x86.avx512.mask.range.ps.256 0b070b070b07040b0702 4
+llvm.x86.avx512.mask.range.ps.512 0c070c070c07040c070304 24
+llvm.x86.avx512.mask.range.sd 0908090809080908020404 30
+llvm.x86.avx512.mask.range.ss 0a070a070a070a07020404 30
+llvm.x86.avx512.mask.reduce.pd.128 0908090804090802 2
+llvm.x86.avx512.mask.reduce.pd.256 0a080a08040a0802 2
+llvm.x86.avx512.mask.reduce.pd.512 0b080b08040b080204 12
+llvm.x86.avx512.mask.reduce.ps.128 0a070a07040a0702 2
+llvm.x86.avx512.mask.reduce.ps.256 0b070b07040b0702 2
+llvm.x86.avx512.mask.reduce.ps.512 0c070c07040c070304 12
+llvm.x86.avx512.mask.reduce.sd 0908090809080908020404 30
+llvm.x86.avx512.mask.reduce.ss 0a070a070a070a07020404 30
+llvm.x86.avx512.mask.rndscale.pd.128 0908090804090802 2
+llvm.x86.avx512.mask.rndscale.pd.256 0a080a08040a0802 2
+llvm.x86.avx512.mask.rndscale.pd.512 0b080b08040b080204 12
+llvm.x86.avx512.mask.rndscale.ps.128 0a070a07040a0702 2
+llvm.x86.avx512.mask.rndscale.ps.256 0b070b07040b0702 2
+llvm.x86.avx512.mask.rndscale.ps.512 0c070c07040c070304 12
+llvm.x86.avx512.mask.rndscale.sd 0908090809080908020404 30
+llvm.x86.avx512.mask.rndscale.ss 0a070a070a070a07020404 30
 llvm.x86.avx512.mask.scalef.pd.128 090809080908090802
 llvm.x86.avx512.mask.scalef.pd.256 0a080a080a080a0802
-llvm.x86.avx512.mask.scalef.pd.512 0b080b080b080b080204
+llvm.x86.avx512.mask.scalef.pd.512 0b080b080b080b080204 10
 llvm.x86.avx512.mask.scalef.ps.128 0a070a070a070a0702
 llvm.x86.avx512.mask.scalef.ps.256 0b070b070b070b0702
-llvm.x86.avx512.mask.scalef.ps.512 0c070c070c070c070304
-llvm.x86.avx512.mask.scalef.sd 09080908090809080204
-llvm.x86.avx512.mask.scalef.ss 0a070a070a070a070204
-llvm.x86.avx512.mask.scatter.dpd.512 000e0b010b040b0804
-llvm.x86.avx512.mask.scatter.dpi.512 000e0c010c040c0404
-llvm.x86.avx512.mask.scatter.dpq.512 000e0b010b040b0504
-llvm.x86.avx512.mask.scatter.dps.512 000e0c010c040c0704
-llvm.x86.avx512.mask.scatter.qpd.512 000e0b010b050b0804
-llvm.x86.avx512.mask.scatter.qpi.512 000e0b010b050b0404
-llvm.x86.avx512.mask.scatter.qpq.512 000e0b010b050b0504
-llvm.x86.avx512.mask.scatter.qps.512 000e0b010b050b0704
-llvm.x86.avx512.mask.scatterdiv2.df 000e09010905090804
-llvm.x86.avx512.mask.scatterdiv2.di 000e09010905090504
-llvm.x86.avx512.mask.scatterdiv4.df 000e0a010a050a0804
-llvm.x86.avx512.mask.scatterdiv4.di 000e0a010a050a0504
-llvm.x86.avx512.mask.scatterdiv4.sf 000e090109050a0704
-llvm.x86.avx512.mask.scatterdiv4.si 000e090109050a0404
-llvm.x86.avx512.mask.scatterdiv8.sf 000e0a010a050a0704
-llvm.x86.avx512.mask.scatterdiv8.si 000e0a010a050a0404
-llvm.x86.avx512.mask.scattersiv2.df 000e09010a04090804
-llvm.x86.avx512.mask.scattersiv2.di 000e09010a04090504
-llvm.x86.avx512.mask.scattersiv4.df 000e0a010a040a0804
-llvm.x86.avx512.mask.scattersiv4.di 000e0a010a040a0504
-llvm.x86.avx512.mask.scattersiv4.sf 000e0a010a040a0704
-llvm.x86.avx512.mask.scattersiv4.si 000e0a010a040a0404
-llvm.x86.avx512.mask.scattersiv8.sf 000e0b010b040b0704
-llvm.x86.avx512.mask.scattersiv8.si 000e0b010b040b0404
-llvm.x86.avx512.mask.sqrt.sd 09080908090809080204
-llvm.x86.avx512.mask.sqrt.ss 0a070a070a070a070204
-llvm.x86.avx512.mask.sub.sd.round 09080908090809080204
-llvm.x86.avx512.mask.sub.ss.round 0a070a070a070a070204
-llvm.x86.avx512.mask.vcvtph2ps.512 0c070c030c070304
-llvm.x86.avx512.mask.vcvtps2ph.128 0b030a07040b0302
-llvm.x86.avx512.mask.vcvtps2ph.256 0b030b07040b0302
-llvm.x86.avx512.mask.vcvtps2ph.512 0c030c07040c0303
-llvm.x86.avx512.maskz.fixupimm.pd.128 09080908090809050402
-llvm.x86.avx512.maskz.fixupimm.pd.256 0a080a080a080a050402
-llvm.x86.avx512.maskz.fixupimm.pd.512 0b080b080b080b05040204
-llvm.x86.avx512.maskz.fixupimm.ps.128 0a070a070a070a040402
-llvm.x86.avx512.maskz.fixupimm.ps.256 0b070b070b070b040402
-llvm.x86.avx512.maskz.fixupimm.ps.512 0c070c070c070c04040304
-llvm.x86.avx512.maskz.fixupimm.sd 0908090809080905040204
-llvm.x86.avx512.maskz.fixupimm.ss 0a070a070a070a04040204
-llvm.x86.avx512.max.pd.512 0b080b080b0804
-llvm.x86.avx512.max.ps.512 0c070c070c0704
-llvm.x86.avx512.min.pd.512 0b080b080b0804
-llvm.x86.avx512.min.ps.512 0c070c070c0704
-llvm.x86.avx512.mul.pd.512 0b080b080b0804
-llvm.x86.avx512.mul.ps.512 0c070c070c0704
+llvm.x86.avx512.mask.scalef.ps.512 0c070c070c070c070304 10
+llvm.x86.avx512.mask.scalef.sd 09080908090809080204 10
+llvm.x86.avx512.mask.scalef.ss 0a070a070a070a070204 10
+llvm.x86.avx512.mask.scatter.dpd.512 000e0b010b040b0804 10
+llvm.x86.avx512.mask.scatter.dpi.512 000e0c010c040c0404 10
+llvm.x86.avx512.mask.scatter.dpq.512 000e0b010b040b0504 10
+llvm.x86.avx512.mask.scatter.dps.512 000e0c010c040c0704 10
+llvm.x86.avx512.mask.scatter.qpd.512 000e0b010b050b0804 10
+llvm.x86.avx512.mask.scatter.qpi.512 000e0b010b050b0404 10
+llvm.x86.avx512.mask.scatter.qpq.512 000e0b010b050b0504 10
+llvm.x86.avx512.mask.scatter.qps.512 000e0b010b050b0704 10
+llvm.x86.avx512.mask.scatterdiv2.df 000e09010905090804 10
+llvm.x86.avx512.mask.scatterdiv2.di 000e09010905090504 10
+llvm.x86.avx512.mask.scatterdiv4.df 000e0a010a050a0804 10
+llvm.x86.avx512.mask.scatterdiv4.di 000e0a010a050a0504 10
+llvm.x86.avx512.mask.scatterdiv4.sf 000e090109050a0704 10
+llvm.x86.avx512.mask.scatterdiv4.si 000e090109050a0404 10
+llvm.x86.avx512.mask.scatterdiv8.sf 000e0a010a050a0704 10
+llvm.x86.avx512.mask.scatterdiv8.si 000e0a010a050a0404 10
+llvm.x86.avx512.mask.scattersiv2.df 000e09010a04090804 10
+llvm.x86.avx512.mask.scattersiv2.di 000e09010a04090504 10
+llvm.x86.avx512.mask.scattersiv4.df 000e0a010a040a0804 10
+llvm.x86.avx512.mask.scattersiv4.di 000e0a010a040a0504 10
+llvm.x86.avx512.mask.scattersiv4.sf 000e0a010a040a0704 10
+llvm.x86.avx512.mask.scattersiv4.si 000e0a010a040a0404 10
+llvm.x86.avx512.mask.scattersiv8.sf 000e0b010b040b0704 10
+llvm.x86.avx512.mask.scattersiv8.si 000e0b010b040b0404 10
+llvm.x86.avx512.mask.sqrt.sd 09080908090809080204 10
+llvm.x86.avx512.mask.sqrt.ss 0a070a070a070a070204 10
+llvm.x86.avx512.mask.sub.sd.round 09080908090809080204 10
+llvm.x86.avx512.mask.sub.ss.round 0a070a070a070a070204 10
+llvm.x86.avx512.mask.vcvtph2ps.512 0c070c030c070304 8
+llvm.x86.avx512.mask.vcvtps2ph.128 0b030a07040b0302 2
+llvm.x86.avx512.mask.vcvtps2ph.256 0b030b07040b0302 2
+llvm.x86.avx512.mask.vcvtps2ph.512 0c030c07040c0303 2
+llvm.x86.avx512.maskz.fixupimm.pd.128 09080908090809050402 8
+llvm.x86.avx512.maskz.fixupimm.pd.256 0a080a080a080a050402 8
+llvm.x86.avx512.maskz.fixupimm.pd.512 0b080b080b080b05040204 28
+llvm.x86.avx512.maskz.fixupimm.ps.128 0a070a070a070a040402 8
+llvm.x86.avx512.maskz.fixupimm.ps.256 0b070b070b070b040402 8
+llvm.x86.avx512.maskz.fixupimm.ps.512 0c070c070c070c04040304 28
+llvm.x86.avx512.maskz.fixupimm.sd 0908090809080905040204 28
+llvm.x86.avx512.maskz.fixupimm.ss 0a070a070a070a04040204 28
+llvm.x86.avx512.max.pd.512 0b080b080b0804 4
+llvm.x86.avx512.max.ps.512 0c070c070c0704 4
+llvm.x86.avx512.min.pd.512 0b080b080b0804 4
+llvm.x86.avx512.min.ps.512 0c070c070c0704 4
+llvm.x86.avx512.mul.pd.512 0b080b080b0804 4
+llvm.x86.avx512.mul.ps.512 0c070c070c0704 4
 llvm.x86.avx512.packssdw.512 0d030c040c04
 llvm.x86.avx512.packsswb.512 10020d030d03
 llvm.x86.avx512.packusdw.512 0d030c040c04
@@ -15274,12 +15276,12 @@ llvm.x86.avx512.psrlv.q.512 0b050b050b05
 llvm.x86.avx512.psrlv.w.128 0b030b030b03
 llvm.x86.avx512.psrlv.w.256 0c030c030c03
 llvm.x86.avx512.psrlv.w.512 0d030d030d03
-llvm.x86.avx512.pternlog.d.128 0a040a040a040a0404
-llvm.x86.avx512.pternlog.d.256 0b040b040b040b0404
-llvm.x86.avx512.pternlog.d.512 0c040c040c040c0404
-llvm.x86.avx512.pternlog.q.128 090509050905090504
-llvm.x86.avx512.pternlog.q.256 0a050a050a050a0504
-llvm.x86.avx512.pternlog.q.512 0b050b050b050b0504
+llvm.x86.avx512.pternlog.d.128 0a040a040a040a0404 8
+llvm.x86.avx512.pternlog.d.256 0b040b040b040b0404 8
+llvm.x86.avx512.pternlog.d.512 0c040c040c040c0404 8
+llvm.x86.avx512.pternlog.q.128 090509050905090504 8
+llvm.x86.avx512.pternlog.q.256 0a050a050a050a0504 8
+llvm.x86.avx512.pternlog.q.512 0b050b050b050b0504 8
 llvm.x86.avx512.rcp14.pd.128 09080908090802
 llvm.x86.avx512.rcp14.pd.256 0a080a080a0802
 llvm.x86.avx512.rcp14.pd.512 0b080b080b0802
@@ -15296,52 +15298,52 @@ llvm.x86.avx512.rsqrt14.ps.256 0b070b070b0702
 llvm.x86.avx512.rsqrt14.ps.512 0c070c070c0703
 llvm.x86.avx512.rsqrt14.sd 090809080908090802
 llvm.x86.avx512.rsqrt14.ss 0a070a070a070a0702
-llvm.x86.avx512.scatter.dpd.512 000e020b040b0804
-llvm.x86.avx512.scatter.dpi.512 000e030c040c0404
-llvm.x86.avx512.scatter.dpq.512 000e020b040b0504
-llvm.x86.avx512.scatter.dps.512 000e030c040c0704
-llvm.x86.avx512.scatter.qpd.512 000e020b050b0804
-llvm.x86.avx512.scatter.qpi.512 000e020b050b0404
-llvm.x86.avx512.scatter.qpq.512 000e020b050b0504
-llvm.x86.avx512.scatter.qps.512 000e020b050b0704
-llvm.x86.avx512.scatterdiv2.df 000e020905090804
-llvm.x86.avx512.scatterdiv2.di 000e020905090504
-llvm.x86.avx512.scatterdiv4.df 000e020a050a0804
-llvm.x86.avx512.scatterdiv4.di 000e020a050a0504
-llvm.x86.avx512.scatterdiv4.sf 000e0209050a0704
-llvm.x86.avx512.scatterdiv4.si 000e0209050a0404
-llvm.x86.avx512.scatterdiv8.sf 000e020a050a0704
-llvm.x86.avx512.scatterdiv8.si 000e020a050a0404
-llvm.x86.avx512.scattersiv2.df 000e020a04090804
-llvm.x86.avx512.scattersiv2.di 000e020a04090504
-llvm.x86.avx512.scattersiv4.df 000e020a040a0804
-llvm.x86.avx512.scattersiv4.di 000e020a040a0504
-llvm.x86.avx512.scattersiv4.sf 000e020a040a0704
-llvm.x86.avx512.scattersiv4.si 000e020a040a0404
-llvm.x86.avx512.scattersiv8.sf 000e020b040b0704
-llvm.x86.avx512.scattersiv8.si 000e020b040b0404
-llvm.x86.avx512.sitofp.round* 0f020f0904
-llvm.x86.avx512.sqrt.pd.512 0b080b0804
-llvm.x86.avx512.sqrt.ps.512 0c070c0704
-llvm.x86.avx512.sub.pd.512 0b080b080b0804
-llvm.x86.avx512.sub.ps.512 0c070c070c0704
-llvm.x86.avx512.uitofp.round* 0f020f0904
-llvm.x86.avx512.vcomi.sd 04090809080404
-llvm.x86.avx512.vcomi.ss 040a070a070404
-llvm.x86.avx512.vcvtsd2si32 04090804
-llvm.x86.avx512.vcvtsd2si64 05090804
-llvm.x86.avx512.vcvtsd2usi32 04090804
-llvm.x86.avx512.vcvtsd2usi64 05090804
-llvm.x86.avx512.vcvtss2si32 040a0704
-llvm.x86.avx512.vcvtss2si64 050a0704
-llvm.x86.avx512.vcvtss2usi32 040a0704
-llvm.x86.avx512.vcvtss2usi64 050a0704
-llvm.x86.avx512.vfmadd.f32 0707070704
-llvm.x86.avx512.vfmadd.f64 0808080804
-llvm.x86.avx512.vfmadd.pd.512 0b080b080b080b0804
-llvm.x86.avx512.vfmadd.ps.512 0c070c070c070c0704
-llvm.x86.avx512.vfmaddsub.pd.512 0b080b080b080b0804
-llvm.x86.avx512.vfmaddsub.ps.512 0c070c070c070c0704
+llvm.x86.avx512.scatter.dpd.512 000e020b040b0804 10
+llvm.x86.avx512.scatter.dpi.512 000e030c040c0404 10
+llvm.x86.avx512.scatter.dpq.512 000e020b040b0504 10
+llvm.x86.avx512.scatter.dps.512 000e030c040c0704 10
+llvm.x86.avx512.scatter.qpd.512 000e020b050b0804 10
+llvm.x86.avx512.scatter.qpi.512 000e020b050b0404 10
+llvm.x86.avx512.scatter.qpq.512 000e020b050b0504 10
+llvm.x86.avx512.scatter.qps.512 000e020b050b0704 10
+llvm.x86.avx512.scatterdiv2.df 000e020905090804 10
+llvm.x86.avx512.scatterdiv2.di 000e020905090504 10
+llvm.x86.avx512.scatterdiv4.df 000e020a050a0804 10
+llvm.x86.avx512.scatterdiv4.di 000e020a050a0504 10
+llvm.x86.avx512.scatterdiv4.sf 000e0209050a0704 10
+llvm.x86.avx512.scatterdiv4.si 000e0209050a0404 10
+llvm.x86.avx512.scatterdiv8.sf 000e020a050a0704 10
+llvm.x86.avx512.scatterdiv8.si 000e020a050a0404 10
+llvm.x86.avx512.scattersiv2.df 000e020a04090804 10
+llvm.x86.avx512.scattersiv2.di 000e020a04090504 10
+llvm.x86.avx512.scattersiv4.df 000e020a040a0804 10
+llvm.x86.avx512.scattersiv4.di 000e020a040a0504 10
+llvm.x86.avx512.scattersiv4.sf 000e020a040a0704 10
+llvm.x86.avx512.scattersiv4.si 000e020a040a0404 10
+llvm.x86.avx512.scattersiv8.sf 000e020b040b0704 10
+llvm.x86.avx512.scattersiv8.si 000e020b040b0404 10
+llvm.x86.avx512.sitofp.round* 0f020f0904 2
+llvm.x86.avx512.sqrt.pd.512 0b080b0804 2
+llvm.x86.avx512.sqrt.ps.512 0c070c0704 2
+llvm.x86.avx512.sub.pd.512 0b080b080b0804 4
+llvm.x86.avx512.sub.ps.512 0c070c070c0704 4
+llvm.x86.avx512.uitofp.round* 0f020f0904 2
+llvm.x86.avx512.vcomi.sd 04090809080404 c
+llvm.x86.avx512.vcomi.ss 040a070a070404 c
+llvm.x86.avx512.vcvtsd2si32 04090804 2
+llvm.x86.avx512.vcvtsd2si64 05090804 2
+llvm.x86.avx512.vcvtsd2usi32 04090804 2
+llvm.x86.avx512.vcvtsd2usi64 05090804 2
+llvm.x86.avx512.vcvtss2si32 040a0704 2
+llvm.x86.avx512.vcvtss2si64 050a0704 2
+llvm.x86.avx512.vcvtss2usi32 040a0704 2
+llvm.x86.avx512.vcvtss2usi64 050a0704 2
+llvm.x86.avx512.vfmadd.f32 0707070704 8
+llvm.x86.avx512.vfmadd.f64 0808080804 8
+llvm.x86.avx512.vfmadd.pd.512 0b080b080b080b0804 8
+llvm.x86.avx512.vfmadd.ps.512 0c070c070c070c0704 8
+llvm.x86.avx512.vfmaddsub.pd.512 0b080b080b080b0804 8
+llvm.x86.avx512.vfmaddsub.ps.512 0c070c070c070c0704 8
 llvm.x86.avx512.vp2intersect.d.128 15000a010a010a040a04
 llvm.x86.avx512.vp2intersect.d.256 15000b010b010b040b04
 llvm.x86.avx512.vp2intersect.d.512 15000c010c010c040c04
@@ -15398,160 +15400,160 @@ llvm.x86.avx512bf16.dpbf16ps.128 0a070a070b280b28
 llvm.x86.avx512bf16.dpbf16ps.256 0b070b070c280c28
 llvm.x86.avx512bf16.dpbf16ps.512 0c070c070d280d28
 llvm.x86.avx512bf16.mask.cvtneps2bf16.128 0b280a070b280a01
-llvm.x86.avx512fp16.add.ph.512 0d060d060d0604
-llvm.x86.avx512fp16.div.ph.512 0d060d060d0604
-llvm.x86.avx512fp16.fpclass.ph.128 0b010b0604
-llvm.x86.avx512fp16.fpclass.ph.256 0c010c0604
-llvm.x86.avx512fp16.fpclass.ph.512 0d010d0604
-llvm.x86.avx512fp16.mask.add.sh.round 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.cmp.ph.128 0b010b060b06040b01
-llvm.x86.avx512fp16.mask.cmp.ph.256 0c010c060c06040c01
-llvm.x86.avx512fp16.mask.cmp.ph.512 0d010d060d06040d0104
-llvm.x86.avx512fp16.mask.cmp.sh 020b060b06040204
-llvm.x86.avx512fp16.mask.div.sh.round 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.fpclass.sh 020b060402
+llvm.x86.avx512fp16.add.ph.512 0d060d060d0604 4
+llvm.x86.avx512fp16.div.ph.512 0d060d060d0604 4
+llvm.x86.avx512fp16.fpclass.ph.128 0b010b0604 2
+llvm.x86.avx512fp16.fpclass.ph.256 0c010c0604 2
+llvm.x86.avx512fp16.fpclass.ph.512 0d010d0604 2
+llvm.x86.avx512fp16.mask.add.sh.round 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.cmp.ph.128 0b010b060b06040b01 4
+llvm.x86.avx512fp16.mask.cmp.ph.256 0c010c060c06040c01 4
+llvm.x86.avx512fp16.mask.cmp.ph.512 0d010d060d06040d0104 14
+llvm.x86.avx512fp16.mask.cmp.sh 020b060b06040204 14
+llvm.x86.avx512fp16.mask.div.sh.round 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.fpclass.sh 020b060402 2
 llvm.x86.avx512fp16.mask.getexp.ph.128 0b060b060b0602
 llvm.x86.avx512fp16.mask.getexp.ph.256 0c060c060c0603
-llvm.x86.avx512fp16.mask.getexp.ph.512 0d060d060d060404
-llvm.x86.avx512fp16.mask.getexp.sh 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.getmant.ph.128 0b060b06040b0602
-llvm.x86.avx512fp16.mask.getmant.ph.256 0c060c06040c0603
-llvm.x86.avx512fp16.mask.getmant.ph.512 0d060d06040d060404
-llvm.x86.avx512fp16.mask.getmant.sh 0b060b060b06040b060204
-llvm.x86.avx512fp16.mask.max.sh.round 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.min.sh.round 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.mul.sh.round 0b060b060b060b060204
+llvm.x86.avx512fp16.mask.getexp.ph.512 0d060d060d060404 8
+llvm.x86.avx512fp16.mask.getexp.sh 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.getmant.ph.128 0b060b06040b0602 2
+llvm.x86.avx512fp16.mask.getmant.ph.256 0c060c06040c0603 2
+llvm.x86.avx512fp16.mask.getmant.ph.512 0d060d06040d060404 12
+llvm.x86.avx512fp16.mask.getmant.sh 0b060b060b06040b060204 24
+llvm.x86.avx512fp16.mask.max.sh.round 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.min.sh.round 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.mul.sh.round 0b060b060b060b060204 10
 llvm.x86.avx512fp16.mask.rcp.ph.128 0b060b060b0602
 llvm.x86.avx512fp16.mask.rcp.ph.256 0c060c060c0603
 llvm.x86.avx512fp16.mask.rcp.ph.512 0d060d060d0604
 llvm.x86.avx512fp16.mask.rcp.sh 0b060b060b060b0602
-llvm.x86.avx512fp16.mask.reduce.ph.128 0b060b06040b0602
-llvm.x86.avx512fp16.mask.reduce.ph.256 0c060c06040c0603
-llvm.x86.avx512fp16.mask.reduce.ph.512 0d060d06040d060404
-llvm.x86.avx512fp16.mask.reduce.sh 0b060b060b060b06020404
-llvm.x86.avx512fp16.mask.rndscale.ph.128 0b060b06040b0602
-llvm.x86.avx512fp16.mask.rndscale.ph.256 0c060c06040c0603
-llvm.x86.avx512fp16.mask.rndscale.ph.512 0d060d06040d060404
-llvm.x86.avx512fp16.mask.rndscale.sh 0b060b060b060b06020404
+llvm.x86.avx512fp16.mask.reduce.ph.128 0b060b06040b0602 2
+llvm.x86.avx512fp16.mask.reduce.ph.256 0c060c06040c0603 2
+llvm.x86.avx512fp16.mask.reduce.ph.512 0d060d06040d060404 12
+llvm.x86.avx512fp16.mask.reduce.sh 0b060b060b060b06020404 30
+llvm.x86.avx512fp16.mask.rndscale.ph.128 0b060b06040b0602 2
+llvm.x86.avx512fp16.mask.rndscale.ph.256 0c060c06040c0603 2
+llvm.x86.avx512fp16.mask.rndscale.ph.512 0d060d06040d060404 12
+llvm.x86.avx512fp16.mask.rndscale.sh 0b060b060b060b06020404 30
 llvm.x86.avx512fp16.mask.rsqrt.ph.128 0b060b060b0602
 llvm.x86.avx512fp16.mask.rsqrt.ph.256 0c060c060c0603
 llvm.x86.avx512fp16.mask.rsqrt.ph.512 0d060d060d0604
 llvm.x86.avx512fp16.mask.rsqrt.sh 0b060b060b060b0602
 llvm.x86.avx512fp16.mask.scalef.ph.128 0b060b060b060b0602
 llvm.x86.avx512fp16.mask.scalef.ph.256 0c060c060c060c0603
-llvm.x86.avx512fp16.mask.scalef.ph.512 0d060d060d060d060404
-llvm.x86.avx512fp16.mask.scalef.sh 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.sqrt.sh 0b060b060b060b060204
-llvm.x86.avx512fp16.mask.sub.sh.round 0b060b060b060b060204
+llvm.x86.avx512fp16.mask.scalef.ph.512 0d060d060d060d060404 10
+llvm.x86.avx512fp16.mask.scalef.sh 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.sqrt.sh 0b060b060b060b060204 10
+llvm.x86.avx512fp16.mask.sub.sh.round 0b060b060b060b060204 10
 llvm.x86.avx512fp16.mask.vcvtdq2ph.128 0b060a040b0602
 llvm.x86.avx512fp16.mask.vcvtpd2ph.128 0b0609080b0602
 llvm.x86.avx512fp16.mask.vcvtpd2ph.256 0b060a080b0602
-llvm.x86.avx512fp16.mask.vcvtpd2ph.512 0b060b080b060204
+llvm.x86.avx512fp16.mask.vcvtpd2ph.512 0b060b080b060204 8
 llvm.x86.avx512fp16.mask.vcvtph2dq.128 0a040b060a0402
 llvm.x86.avx512fp16.mask.vcvtph2dq.256 0b040b060b0402
-llvm.x86.avx512fp16.mask.vcvtph2dq.512 0c040c060c040304
+llvm.x86.avx512fp16.mask.vcvtph2dq.512 0c040c060c040304 8
 llvm.x86.avx512fp16.mask.vcvtph2pd.128 09080b06090802
 llvm.x86.avx512fp16.mask.vcvtph2pd.256 0a080b060a0802
-llvm.x86.avx512fp16.mask.vcvtph2pd.512 0b080b060b080204
+llvm.x86.avx512fp16.mask.vcvtph2pd.512 0b080b060b080204 8
 llvm.x86.avx512fp16.mask.vcvtph2psx.128 0a070b060a0702
 llvm.x86.avx512fp16.mask.vcvtph2psx.256 0b070b060b0702
-llvm.x86.avx512fp16.mask.vcvtph2psx.512 0c070c060c070304
+llvm.x86.avx512fp16.mask.vcvtph2psx.512 0c070c060c070304 8
 llvm.x86.avx512fp16.mask.vcvtph2qq.128 09050b06090502
 llvm.x86.avx512fp16.mask.vcvtph2qq.256 0a050b060a0502
-llvm.x86.avx512fp16.mask.vcvtph2qq.512 0b050b060b050204
+llvm.x86.avx512fp16.mask.vcvtph2qq.512 0b050b060b050204 8
 llvm.x86.avx512fp16.mask.vcvtph2udq.128 0a040b060a0402
 llvm.x86.avx512fp16.mask.vcvtph2udq.256 0b040b060b0402
-llvm.x86.avx512fp16.mask.vcvtph2udq.512 0c040c060c040304
+llvm.x86.avx512fp16.mask.vcvtph2udq.512 0c040c060c040304 8
 llvm.x86.avx512fp16.mask.vcvtph2uqq.128 09050b06090502
 llvm.x86.avx512fp16.mask.vcvtph2uqq.256 0a050b060a0502
-llvm.x86.avx512fp16.mask.vcvtph2uqq.512 0b050b060b050204
+llvm.x86.avx512fp16.mask.vcvtph2uqq.512 0b050b060b050204 8
 llvm.x86.avx512fp16.mask.vcvtph2uw.128 0b030b060b0302
 llvm.x86.avx512fp16.mask.vcvtph2uw.256 0c030c060c0303
-llvm.x86.avx512fp16.mask.vcvtph2uw.512 0d030d060d030404
+llvm.x86.avx512fp16.mask.vcvtph2uw.512 0d030d060d030404 8
 llvm.x86.avx512fp16.mask.vcvtph2w.128 0b030b060b0302
 llvm.x86.avx512fp16.mask.vcvtph2w.256 0c030c060c0303
-llvm.x86.avx512fp16.mask.vcvtph2w.512 0d030d060d030404
+llvm.x86.avx512fp16.mask.vcvtph2w.512 0d030d060d030404 8
 llvm.x86.avx512fp16.mask.vcvtps2phx.128 0b060a070b0602
 llvm.x86.avx512fp16.mask.vcvtps2phx.256 0b060b070b0602
-llvm.x86.avx512fp16.mask.vcvtps2phx.512 0c060c070c060304
+llvm.x86.avx512fp16.mask.vcvtps2phx.512 0c060c070c060304 8
 llvm.x86.avx512fp16.mask.vcvtqq2ph.128 0b0609050b0602
 llvm.x86.avx512fp16.mask.vcvtqq2ph.256 0b060a050b0602
-llvm.x86.avx512fp16.mask.vcvtsd2sh.round 0b060b0609080b060204
-llvm.x86.avx512fp16.mask.vcvtsh2sd.round 090809080b0609080204
-llvm.x86.avx512fp16.mask.vcvtsh2ss.round 0a070a070b060a070204
-llvm.x86.avx512fp16.mask.vcvtss2sh.round 0b060b060a070b060204
+llvm.x86.avx512fp16.mask.vcvtsd2sh.round 0b060b0609080b060204 10
+llvm.x86.avx512fp16.mask.vcvtsh2sd.round 090809080b0609080204 10
+llvm.x86.avx512fp16.mask.vcvtsh2ss.round 0a070a070b060a070204 10
+llvm.x86.avx512fp16.mask.vcvtss2sh.round 0b060b060a070b060204 10
 llvm.x86.avx512fp16.mask.vcvttph2dq.128 0a040b060a0402
 llvm.x86.avx512fp16.mask.vcvttph2dq.256 0b040b060b0402
-llvm.x86.avx512fp16.mask.vcvttph2dq.512 0c040c060c040304
+llvm.x86.avx512fp16.mask.vcvttph2dq.512 0c040c060c040304 8
 llvm.x86.avx512fp16.mask.vcvttph2qq.128 09050b06090502
 llvm.x86.avx512fp16.mask.vcvttph2qq.256 0a050b060a0502
-llvm.x86.avx512fp16.mask.vcvttph2qq.512 0b050b060b050204
+llvm.x86.avx512fp16.mask.vcvttph2qq.512 0b050b060b050204 8
 llvm.x86.avx512fp16.mask.vcvttph2udq.128 0a040b060a0402
 llvm.x86.avx512fp16.mask.vcvttph2udq.256 0b040b060b0402
-llvm.x86.avx512fp16.mask.vcvttph2udq.512 0c040c060c040304
+llvm.x86.avx512fp16.mask.vcvttph2udq.512 0c040c060c040304 8
 llvm.x86.avx512fp16.mask.vcvttph2uqq.128 09050b06090502
 llvm.x86.avx512fp16.mask.vcvttph2uqq.256 0a050b060a0502
-llvm.x86.avx512fp16.mask.vcvttph2uqq.512 0b050b060b050204
+llvm.x86.avx512fp16.mask.vcvttph2uqq.512 0b050b060b050204 8
 llvm.x86.avx512fp16.mask.vcvttph2uw.128 0b030b060b0302
 llvm.x86.avx512fp16.mask.vcvttph2uw.256 0c030c060c0303
-llvm.x86.avx512fp16.mask.vcvttph2uw.512 0d030d060d030404
+llvm.x86.avx512fp16.mask.vcvttph2uw.512 0d030d060d030404 8
 llvm.x86.avx512fp16.mask.vcvttph2w.128 0b030b060b0302
 llvm.x86.avx512fp16.mask.vcvttph2w.256 0c030c060c0303
-llvm.x86.avx512fp16.mask.vcvttph2w.512 0d030d060d030404
+llvm.x86.avx512fp16.mask.vcvttph2w.512 0d030d060d030404 8
 llvm.x86.avx512fp16.mask.vcvtudq2ph.128 0b060a040b0602
 llvm.x86.avx512fp16.mask.vcvtuqq2ph.128 0b0609050b0602
 llvm.x86.avx512fp16.mask.vcvtuqq2ph.256 0b060a050b0602
 llvm.x86.avx512fp16.mask.vfcmadd.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.mask.vfcmadd.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.mask.vfcmadd.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.mask.vfcmadd.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.mask.vfcmadd.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.mask.vfcmadd.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.mask.vfcmul.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.mask.vfcmul.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.mask.vfcmul.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.mask.vfcmul.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.mask.vfcmul.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.mask.vfcmul.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.mask.vfmadd.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.mask.vfmadd.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.mask.vfmadd.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.mask.vfmadd.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.mask.vfmadd.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.mask.vfmadd.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.mask.vfmul.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.mask.vfmul.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.mask.vfmul.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.mask.vfmul.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.mask.vfmul.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.mask.vfmul.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.maskz.vfcmadd.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.maskz.vfcmadd.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.maskz.vfcmadd.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.maskz.vfcmadd.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.maskz.vfcmadd.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.maskz.vfcmadd.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.maskz.vfmadd.cph.128 0a070a070a070a0702
 llvm.x86.avx512fp16.maskz.vfmadd.cph.256 0b070b070b070b0702
-llvm.x86.avx512fp16.maskz.vfmadd.cph.512 0c070c070c070c070304
-llvm.x86.avx512fp16.maskz.vfmadd.csh 0a070a070a070a070204
+llvm.x86.avx512fp16.maskz.vfmadd.cph.512 0c070c070c070c070304 10
+llvm.x86.avx512fp16.maskz.vfmadd.csh 0a070a070a070a070204 10
 llvm.x86.avx512fp16.max.ph.128 0b060b060b06
 llvm.x86.avx512fp16.max.ph.256 0c060c060c06
-llvm.x86.avx512fp16.max.ph.512 0d060d060d0604
+llvm.x86.avx512fp16.max.ph.512 0d060d060d0604 4
 llvm.x86.avx512fp16.min.ph.128 0b060b060b06
 llvm.x86.avx512fp16.min.ph.256 0c060c060c06
-llvm.x86.avx512fp16.min.ph.512 0d060d060d0604
-llvm.x86.avx512fp16.mul.ph.512 0d060d060d0604
-llvm.x86.avx512fp16.sqrt.ph.512 0d060d0604
-llvm.x86.avx512fp16.sub.ph.512 0d060d060d0604
-llvm.x86.avx512fp16.vcomi.sh 040b060b060404
-llvm.x86.avx512fp16.vcvtsh2si32 040b0604
-llvm.x86.avx512fp16.vcvtsh2si64 050b0604
-llvm.x86.avx512fp16.vcvtsh2usi32 040b0604
-llvm.x86.avx512fp16.vcvtsh2usi64 050b0604
-llvm.x86.avx512fp16.vcvtsi2sh 0b060b060404
-llvm.x86.avx512fp16.vcvtsi642sh 0b060b060504
-llvm.x86.avx512fp16.vcvttsh2si32 040b0604
-llvm.x86.avx512fp16.vcvttsh2si64 050b0604
-llvm.x86.avx512fp16.vcvttsh2usi32 040b0604
-llvm.x86.avx512fp16.vcvttsh2usi64 050b0604
-llvm.x86.avx512fp16.vcvtusi2sh 0b060b060404
-llvm.x86.avx512fp16.vcvtusi642sh 0b060b060504
-llvm.x86.avx512fp16.vfmadd.f16 0606060604
-llvm.x86.avx512fp16.vfmadd.ph.512 0d060d060d060d0604
+llvm.x86.avx512fp16.min.ph.512 0d060d060d0604 4
+llvm.x86.avx512fp16.mul.ph.512 0d060d060d0604 4
+llvm.x86.avx512fp16.sqrt.ph.512 0d060d0604 2
+llvm.x86.avx512fp16.sub.ph.512 0d060d060d0604 4
+llvm.x86.avx512fp16.vcomi.sh 040b060b060404 c
+llvm.x86.avx512fp16.vcvtsh2si32 040b0604 2
+llvm.x86.avx512fp16.vcvtsh2si64 050b0604 2
+llvm.x86.avx512fp16.vcvtsh2usi32 040b0604 2
+llvm.x86.avx512fp16.vcvtsh2usi64 050b0604 2
+llvm.x86.avx512fp16.vcvtsi2sh 0b060b060404 4
+llvm.x86.avx512fp16.vcvtsi642sh 0b060b060504 4
+llvm.x86.avx512fp16.vcvttsh2si32 040b0604 2
+llvm.x86.avx512fp16.vcvttsh2si64 050b0604 2
+llvm.x86.avx512fp16.vcvttsh2usi32 040b0604 2
+llvm.x86.avx512fp16.vcvttsh2usi64 050b0604 2
+llvm.x86.avx512fp16.vcvtusi2sh 0b060b060404 4
+llvm.x86.avx512fp16.vcvtusi642sh 0b060b060504 4
+llvm.x86.avx512fp16.vfmadd.f16 0606060604 8
+llvm.x86.avx512fp16.vfmadd.ph.512 0d060d060d060d0604 8
 llvm.x86.avx512fp16.vfmaddsub.ph.128 0b060b060b060b06
 llvm.x86.avx512fp16.vfmaddsub.ph.256 0c060c060c060c06
-llvm.x86.avx512fp16.vfmaddsub.ph.512 0d060d060d060d0604
+llvm.x86.avx512fp16.vfmaddsub.ph.512 0d060d060d060d0604 8
 llvm.x86.axor32 000e04
 llvm.x86.axor64 000e05
 llvm.x86.bmi.bextr.32 040404
@@ -15570,8 +15572,8 @@ llvm.x86.clrssbsy 000e
 llvm.x86.clui 00
 llvm.x86.clwb 000e
 llvm.x86.clzero 000e
-llvm.x86.cmpccxadd32 040e040404
-llvm.x86.cmpccxadd64 050e050504
+llvm.x86.cmpccxadd32 040e040404 8
+llvm.x86.cmpccxadd64 050e050504 8
 llvm.x86.directstore32 000e04
 llvm.x86.directstore64 000e05
 llvm.x86.encodekey128 150504090509050905090509050905040905
@@ -15592,16 +15594,16 @@ llvm.x86.fxsave 000e
 llvm.x86.fxsave64 000e
 llvm.x86.incsspd 0004
 llvm.x86.incsspq 0005
-llvm.x86.int 0002
+llvm.x86.int 0002 1
 llvm.x86.invpcid 00040e
 llvm.x86.ldtilecfg 000e
 llvm.x86.ldtilecfg.internal 000e
 llvm.x86.llwpcb 000e
 llvm.x86.loadiwkey 0009050905090504
-llvm.x86.lwpins32 02040404
-llvm.x86.lwpins64 02050404
-llvm.x86.lwpval32 00040404
-llvm.x86.lwpval64 00050404
+llvm.x86.lwpins32 02040404 4
+llvm.x86.lwpins64 02050404 4
+llvm.x86.lwpval32 00040404 4
+llvm.x86.lwpval64 00050404 4
 llvm.x86.mmx.emms 00
 llvm.x86.mmx.maskmovq 0011110e
 llvm.x86.mmx.movnt.dq 000e11
@@ -15616,7 +15618,7 @@ llvm.x86.mmx.padds.b 111111
 llvm.x86.mmx.padds.w 111111
 llvm.x86.mmx.paddus.b 111111
 llvm.x86.mmx.paddus.w 111111
-llvm.x86.mmx.palignr.b 11111102
+llvm.x86.mmx.palignr.b 11111102 4
 llvm.x86.mmx.pand 111111
 llvm.x86.mmx.pandn 111111
 llvm.x86.mmx.pavg.b 111111
@@ -15627,8 +15629,8 @@ llvm.x86.mmx.pcmpeq.w 111111
 llvm.x86.mmx.pcmpgt.b 111111
 llvm.x86.mmx.pcmpgt.d 111111
 llvm.x86.mmx.pcmpgt.w 111111
-llvm.x86.mmx.pextr.w 041104
-llvm.x86.mmx.pinsr.w 11110404
+llvm.x86.mmx.pextr.w 041104 2
+llvm.x86.mmx.pinsr.w 11110404 4
 llvm.x86.mmx.pmadd.wd 111111
 llvm.x86.mmx.pmaxs.w 111111
 llvm.x86.mmx.pmaxu.b 111111
@@ -15679,9 +15681,9 @@ llvm.x86.movrshi 030e
 llvm.x86.movrsqi 020e
 llvm.x86.movrssi 040e
 llvm.x86.mwaitx 00040404
-llvm.x86.pclmulqdq 09050905090502
-llvm.x86.pclmulqdq.256 0a050a050a0502
-llvm.x86.pclmulqdq.512 0b050b050b0502
+llvm.x86.pclmulqdq 09050905090502 4
+llvm.x86.pclmulqdq.256 0a050a050a0502 4
+llvm.x86.pclmulqdq.512 0b050b050b0502 4
 llvm.x86.prefetchrs 000e
 llvm.x86.ptwrite32 0004
 llvm.x86.ptwrite64 0005
@@ -15714,13 +15716,13 @@ llvm.x86.setssbsy 00
 llvm.x86.sha1msg1 0a040a040a04
 llvm.x86.sha1msg2 0a040a040a04
 llvm.x86.sha1nexte 0a040a040a04
-llvm.x86.sha1rnds4 0a040a040a0402
+llvm.x86.sha1rnds4 0a040a040a0402 4
 llvm.x86.sha256msg1 0a040a040a04
 llvm.x86.sha256msg2 0a040a040a04
 llvm.x86.sha256rnds2 0a040a040a040a04
 llvm.x86.slwpcb 0e
-llvm.x86.sse.cmp.ps 0a070a070a0702
-llvm.x86.sse.cmp.ss 0a070a070a0702
+llvm.x86.sse.cmp.ps 0a070a070a0702 4
+llvm.x86.sse.cmp.ss 0a070a070a0702 4
 llvm.x86.sse.comieq.ss 040a070a07
 llvm.x86.sse.comige.ss 040a070a07
 llvm.x86.sse.comigt.ss 040a070a07
@@ -15743,7 +15745,7 @@ llvm.x86.sse.max.ss 0a070a070a07
 llvm.x86.sse.min.ps 0a070a070a07
 llvm.x86.sse.min.ss 0a070a070a07
 llvm.x86.sse.movmsk.ps 040a07
-llvm.x86.sse.pshuf.w 111102
+llvm.x86.sse.pshuf.w 111102 2
 llvm.x86.sse.rcp.ps 0a070a07
 llvm.x86.sse.rcp.ss 0a070a07
 llvm.x86.sse.rsqrt.ps 0a070a07
@@ -15757,8 +15759,8 @@ llvm.x86.sse.ucomile.ss 040a070a07
 llvm.x86.sse.ucomilt.ss 040a070a07
 llvm.x86.sse.ucomineq.ss 040a070a07
 llvm.x86.sse2.clflush 000e
-llvm.x86.sse2.cmp.pd 09080908090802
-llvm.x86.sse2.cmp.sd 09080908090802
+llvm.x86.sse2.cmp.pd 09080908090802 4
+llvm.x86.sse2.cmp.sd 09080908090802 4
 llvm.x86.sse2.comieq.sd 0409080908
 llvm.x86.sse2.comige.sd 0409080908
 llvm.x86.sse2.comigt.sd 0409080908
@@ -15827,42 +15829,42 @@ llvm.x86.sse3.monitor 000e0404
 llvm.x86.sse3.mwait 000404
 llvm.x86.sse41.blendvpd 0908090809080908
 llvm.x86.sse41.blendvps 0a070a070a070a07
-llvm.x86.sse41.dppd 09080908090802
-llvm.x86.sse41.dpps 0a070a070a0702
-llvm.x86.sse41.insertps 0a070a070a0702
-llvm.x86.sse41.mpsadbw 0b030c020c0202
+llvm.x86.sse41.dppd 09080908090802 4
+llvm.x86.sse41.dpps 0a070a070a0702 4
+llvm.x86.sse41.insertps 0a070a070a0702 4
+llvm.x86.sse41.mpsadbw 0b030c020c0202 4
 llvm.x86.sse41.packusdw 0b030a040a04
 llvm.x86.sse41.pblendvb 0c020c020c020c02
 llvm.x86.sse41.phminposuw 0b030b03
 llvm.x86.sse41.ptestc 0409050905
 llvm.x86.sse41.ptestnzc 0409050905
 llvm.x86.sse41.ptestz 0409050905
-llvm.x86.sse41.round.pd 0908090804
-llvm.x86.sse41.round.ps 0a070a0704
-llvm.x86.sse41.round.sd 09080908090804
-llvm.x86.sse41.round.ss 0a070a070a0704
+llvm.x86.sse41.round.pd 0908090804 2
+llvm.x86.sse41.round.ps 0a070a0704 2
+llvm.x86.sse41.round.sd 09080908090804 4
+llvm.x86.sse41.round.ss 0a070a070a0704 4
 llvm.x86.sse42.crc32.32.16 040403
 llvm.x86.sse42.crc32.32.32 040404
 llvm.x86.sse42.crc32.32.8 040402
 llvm.x86.sse42.crc32.64.64 050505
-llvm.x86.sse42.pcmpestri128 040c02040c020402
-llvm.x86.sse42.pcmpestria128 040c02040c020402
-llvm.x86.sse42.pcmpestric128 040c02040c020402
-llvm.x86.sse42.pcmpestrio128 040c02040c020402
-llvm.x86.sse42.pcmpestris128 040c02040c020402
-llvm.x86.sse42.pcmpestriz128 040c02040c020402
-llvm.x86.sse42.pcmpestrm128 0c020c02040c020402
-llvm.x86.sse42.pcmpistri128 040c020c0202
-llvm.x86.sse42.pcmpistria128 040c020c0202
-llvm.x86.sse42.pcmpistric128 040c020c0202
-llvm.x86.sse42.pcmpistrio128 040c020c0202
-llvm.x86.sse42.pcmpistris128 040c020c0202
-llvm.x86.sse42.pcmpistriz128 040c020c0202
-llvm.x86.sse42.pcmpistrm128 0c020c020c0202
+llvm.x86.sse42.pcmpestri128 040c02040c020402 10
+llvm.x86.sse42.pcmpestria128 040c02040c020402 10
+llvm.x86.sse42.pcmpestric128 040c02040c020402 10
+llvm.x86.sse42.pcmpestrio128 040c02040c020402 10
+llvm.x86.sse42.pcmpestris128 040c02040c020402 10
+llvm.x86.sse42.pcmpestriz128 040c02040c020402 10
+llvm.x86.sse42.pcmpestrm128 0c020c02040c020402 10
+llvm.x86.sse42.pcmpistri128 040c020c0202 4
+llvm.x86.sse42.pcmpistria128 040c020c0202 4
+llvm.x86.sse42.pcmpistric128 040c020c0202 4
+llvm.x86.sse42.pcmpistrio128 040c020c0202 4
+llvm.x86.sse42.pcmpistris128 040c020c0202 4
+llvm.x86.sse42.pcmpistriz128 040c020c0202 4
+llvm.x86.sse42.pcmpistrm128 0c020c020c0202 4
 llvm.x86.sse4a.extrq 090509050c02
-llvm.x86.sse4a.extrqi 090509050202
+llvm.x86.sse4a.extrqi 090509050202 6
 llvm.x86.sse4a.insertq 090509050905
-llvm.x86.sse4a.insertqi 0905090509050202
+llvm.x86.sse4a.insertqi 0905090509050202 c
 llvm.x86.ssse3.pabs.b 1111
 llvm.x86.ssse3.pabs.d 1111
 llvm.x86.ssse3.pabs.w 1111
@@ -15894,65 +15896,65 @@ llvm.x86.sttilecfg 000e
 llvm.x86.stui 00
 llvm.x86.subborrow.32 15000204020404
 llvm.x86.subborrow.64 15000205020505
-llvm.x86.tbm.bextri.u32 040404
-llvm.x86.tbm.bextri.u64 050505
-llvm.x86.tcmmimfp16ps 00020202
+llvm.x86.tbm.bextri.u32 040404 2
+llvm.x86.tbm.bextri.u64 050505 2
+llvm.x86.tcmmimfp16ps 00020202 7
 llvm.x86.tcmmimfp16ps.internal 2a0303032a2a2a
-llvm.x86.tcmmrlfp16ps 00020202
+llvm.x86.tcmmrlfp16ps 00020202 7
 llvm.x86.tcmmrlfp16ps.internal 2a0303032a2a2a
-llvm.x86.tcvtrowd2ps 0c070204
+llvm.x86.tcvtrowd2ps 0c070204 1
 llvm.x86.tcvtrowd2ps.internal 0c0703032a04
-llvm.x86.tcvtrowd2psi 0c070204
-llvm.x86.tcvtrowps2bf16h 0d280204
+llvm.x86.tcvtrowd2psi 0c070204 3
+llvm.x86.tcvtrowps2bf16h 0d280204 1
 llvm.x86.tcvtrowps2bf16h.internal 0d2803032a04
-llvm.x86.tcvtrowps2bf16hi 0d280204
-llvm.x86.tcvtrowps2bf16l 0d280204
+llvm.x86.tcvtrowps2bf16hi 0d280204 3
+llvm.x86.tcvtrowps2bf16l 0d280204 1
 llvm.x86.tcvtrowps2bf16l.internal 0d2803032a04
-llvm.x86.tcvtrowps2bf16li 0d280204
-llvm.x86.tcvtrowps2phh 0d060204
+llvm.x86.tcvtrowps2bf16li 0d280204 3
+llvm.x86.tcvtrowps2phh 0d060204 1
 llvm.x86.tcvtrowps2phh.internal 0d0603032a04
-llvm.x86.tcvtrowps2phhi 0d060204
-llvm.x86.tcvtrowps2phl 0d060204
+llvm.x86.tcvtrowps2phhi 0d060204 3
+llvm.x86.tcvtrowps2phl 0d060204 1
 llvm.x86.tcvtrowps2phl.internal 0d0603032a04
-llvm.x86.tcvtrowps2phli 0d060204
-llvm.x86.tdpbf16ps 00020202
+llvm.x86.tcvtrowps2phli 0d060204 3
+llvm.x86.tdpbf16ps 00020202 7
 llvm.x86.tdpbf16ps.internal 2a0303032a2a2a
-llvm.x86.tdpbf8ps 00020202
+llvm.x86.tdpbf8ps 00020202 7
 llvm.x86.tdpbf8ps.internal 2a0303032a2a2a
-llvm.x86.tdpbhf8ps 00020202
+llvm.x86.tdpbhf8ps 00020202 7
 llvm.x86.tdpbhf8ps.internal 2a0303032a2a2a
-llvm.x86.tdpbssd 00020202
+llvm.x86.tdpbssd 00020202 7
 llvm.x86.tdpbssd.internal 2a0303032a2a2a
-llvm.x86.tdpbsud 00020202
+llvm.x86.tdpbsud 00020202 7
 llvm.x86.tdpbsud.internal 2a0303032a2a2a
-llvm.x86.tdpbusd 00020202
+llvm.x86.tdpbusd 00020202 7
 llvm.x86.tdpbusd.internal 2a0303032a2a2a
-llvm.x86.tdpbuud 00020202
+llvm.x86.tdpbuud 00020202 7
 llvm.x86.tdpbuud.internal 2a0303032a2a2a
-llvm.x86.tdpfp16ps 00020202
+llvm.x86.tdpfp16ps 00020202 7
 llvm.x86.tdpfp16ps.internal 2a0303032a2a2a
-llvm.x86.tdphbf8ps 00020202
+llvm.x86.tdphbf8ps 00020202 7
 llvm.x86.tdphbf8ps.internal 2a0303032a2a2a
-llvm.x86.tdphf8ps 00020202
+llvm.x86.tdphf8ps 00020202 7
 llvm.x86.tdphf8ps.internal 2a0303032a2a2a
 llvm.x86.testui 02
-llvm.x86.tileloadd64 00020e05
+llvm.x86.tileloadd64 00020e05 1
 llvm.x86.tileloadd64.internal 2a03030e05
-llvm.x86.tileloaddrs64 00020e05
+llvm.x86.tileloaddrs64 00020e05 1
 llvm.x86.tileloaddrs64.internal 2a03030e05
-llvm.x86.tileloaddrst164 00020e05
+llvm.x86.tileloaddrst164 00020e05 1
 llvm.x86.tileloaddrst164.internal 2a03030e05
-llvm.x86.tileloaddt164 00020e05
+llvm.x86.tileloaddt164 00020e05 1
 llvm.x86.tileloaddt164.internal 2a03030e05
-llvm.x86.tilemovrow 0c040204
+llvm.x86.tilemovrow 0c040204 1
 llvm.x86.tilemovrow.internal 0c0403032a04
-llvm.x86.tilemovrowi 0c040204
+llvm.x86.tilemovrowi 0c040204 3
 llvm.x86.tilerelease 00
-llvm.x86.tilestored64 00020e05
+llvm.x86.tilestored64 00020e05 1
 llvm.x86.tilestored64.internal 0003030e052a
-llvm.x86.tilezero 0002
+llvm.x86.tilezero 0002 1
 llvm.x86.tilezero.internal 2a0303
-llvm.x86.tmmultf32ps 00020202
+llvm.x86.tmmultf32ps 00020202 7
 llvm.x86.tmmultf32ps.internal 2a0303032a2a2a
 llvm.x86.tpause 02040404
 llvm.x86.umonitor 000e
@@ -15973,14 +15975,14 @@ llvm.x86.vcvtneoph2ps128 0a070e
 llvm.x86.vcvtneoph2ps256 0b070e
 llvm.x86.vcvtneps2bf16128 0b280a07
 llvm.x86.vcvtneps2bf16256 0b280b07
-llvm.x86.vcvtps2ph.128 0b030a0704
-llvm.x86.vcvtps2ph.256 0b030b0704
-llvm.x86.vgf2p8affineinvqb.128 0c020c020c0202
-llvm.x86.vgf2p8affineinvqb.256 0d020d020d0202
-llvm.x86.vgf2p8affineinvqb.512 10021002100202
-llvm.x86.vgf2p8affineqb.128 0c020c020c0202
-llvm.x86.vgf2p8affineqb.256 0d020d020d0202
-llvm.x86.vgf2p8affineqb.512 10021002100202
+llvm.x86.vcvtps2ph.128 0b030a0704 2
+llvm.x86.vcvtps2ph.256 0b030b0704 2
+llvm.x86.vgf2p8affineinvqb.128 0c020c020c0202 4
+llvm.x86.vgf2p8affineinvqb.256 0d020d020d0202 4
+llvm.x86.vgf2p8affineinvqb.512 10021002100202 4
+llvm.x86.vgf2p8affineqb.128 0c020c020c0202 4
+llvm.x86.vgf2p8affineqb.256 0d020d020d0202 4
+llvm.x86.vgf2p8affineqb.512 10021002100202 4
 llvm.x86.vgf2p8mulb.128 0c020c020c02
 llvm.x86.vgf2p8mulb.256 0d020d020d02
 llvm.x86.vgf2p8mulb.512 100210021002
@@ -15989,7 +15991,7 @@ llvm.x86.vsha512msg2 0a050a050a05
 llvm.x86.vsha512rnds2 0a050a050a050905
 llvm.x86.vsm3msg1 0a040a040a040a04
 llvm.x86.vsm3msg2 0a040a040a040a04
-llvm.x86.vsm3rnds2 0a040a040a040a0404
+llvm.x86.vsm3rnds2 0a040a040a040a0404 8
 llvm.x86.vsm4key4128 0a040a040a04
 llvm.x86.vsm4key4256 0b040b040b04
 llvm.x86.vsm4key4512 0c040c040c04
@@ -16007,7 +16009,7 @@ llvm.x86.wrssd 00040e
 llvm.x86.wrssq 00050e
 llvm.x86.wrussd 00040e
 llvm.x86.wrussq 00050e
-llvm.x86.xabort 0002
+llvm.x86.xabort 0002 1
 llvm.x86.xbegin 04
 llvm.x86.xend 00
 llvm.x86.xgetbv 0504
@@ -16017,10 +16019,10 @@ llvm.x86.xop.vfrcz.ps 0a070a07
 llvm.x86.xop.vfrcz.ps.256 0b070b07
 llvm.x86.xop.vfrcz.sd 09080908
 llvm.x86.xop.vfrcz.ss 0a070a07
-llvm.x86.xop.vpermil2pd 090809080908090502
-llvm.x86.xop.vpermil2pd.256 0a080a080a080a0502
-llvm.x86.xop.vpermil2ps 0a070a070a070a0402
-llvm.x86.xop.vpermil2ps.256 0b070b070b070b0402
+llvm.x86.xop.vpermil2pd 090809080908090502 8
+llvm.x86.xop.vpermil2pd.256 0a080a080a080a0502 8
+llvm.x86.xop.vpermil2ps 0a070a070a070a0402 8
+llvm.x86.xop.vpermil2ps.256 0b070b070b070b0402 8
 llvm.x86.xop.vphaddbd 0a040c02
 llvm.x86.xop.vphaddbq 09050c02
 llvm.x86.xop.vphaddbw 0b030c02

@@ -17,21 +17,29 @@ pub(super) fn is_known(name: &[u8]) -> bool {
     entry(name).is_some()
 }
 
-/// The table's line for the intrinsic `name` names (see [`is_known`]): its signature codes.
-fn entry(name: &[u8]) -> Option<&'static str> {
-    if let Some((_, codes)) = lookup(name) {
-        return Some(codes);
+/// An intrinsic's line of the table: its signature codes, and the parameters that take only
+/// an immediate (bit `i` for parameter `i`).
+#[derive(Clone, Copy)]
+struct Entry {
+    codes: &'static str,
+    immediates: u32,
+}
+
+/// The table's line for the intrinsic `name` names (see [`is_known`]).
+fn entry(name: &[u8]) -> Option<Entry> {
+    if let Some((_, entry)) = lookup(name) {
+        return Some(entry);
     }
     (0..name.len())
         .rev()
         .filter(|&at| name[at] == b'.')
         .find_map(|at| lookup(&name[..at]))
-        .and_then(|(overloaded, codes)| overloaded.then_some(codes))
+        .and_then(|(overloaded, entry)| overloaded.then_some(entry))
 }
 
-/// Whether `name` is an intrinsic's: `Some((overloaded, signature codes))`, by binary search
-/// of [`names::NAMES`] line by line.
-fn lookup(name: &[u8]) -> Option<(bool, &'static str)> {
+/// Whether `name` is an intrinsic's: `Some((overloaded, its entry))`, by binary search of
+/// [`names::NAMES`] line by line.
+fn lookup(name: &[u8]) -> Option<(bool, Entry)> {
     let table = names::NAMES.as_bytes();
     // [lo, hi) holds whole lines, lo at the start of one.
     let (mut lo, mut hi) = (0, table.len());
@@ -46,13 +54,19 @@ fn lookup(name: &[u8]) -> Option<(bool, &'static str)> {
             .position(|&b| b == b'\n')
             .map_or(hi, |i| start + i);
         let line = &names::NAMES[start..end];
-        let (entry, codes) = line.split_once(' ').unwrap_or((line, ""));
+        let (entry, rest) = line.split_once(' ').unwrap_or((line, ""));
         let (entry, overloaded) = match entry.strip_suffix('*') {
             Some(entry) => (entry, true),
             None => (entry, false),
         };
         match entry.as_bytes().cmp(name) {
-            std::cmp::Ordering::Equal => return Some((overloaded, codes)),
+            std::cmp::Ordering::Equal => {
+                let (codes, immediates) = match rest.split_once(' ') {
+                    Some((codes, mask)) => (codes, u32::from_str_radix(mask, 16).unwrap_or(0)),
+                    None => (rest, 0),
+                };
+                return Some((overloaded, Entry { codes, immediates }));
+            }
             std::cmp::Ordering::Less => lo = end + 1,
             std::cmp::Ordering::Greater => hi = start,
         }
@@ -66,6 +80,8 @@ pub(super) const RETURN_MISMATCH: &str = "Intrinsic has incorrect return type!";
 pub(super) const ARGUMENT_MISMATCH: &str = "Intrinsic has incorrect argument type!";
 pub(super) const NOT_VARARGS: &str = "Intrinsic was not defined with variable arguments!";
 pub(super) const CALL_NOT_VARARGS: &str = "Callsite was not defined with variable arguments!";
+/// An argument not an immediate where the intrinsic takes only one (`Verifier::visitCallBase`).
+pub(super) const NOT_IMMEDIATE: &str = "immarg operand has non-immediate parameter";
 
 /// Intrinsics whose declarations LLVM may rewrite as it reads them (`AutoUpgrade.cpp`): an
 /// old signature of theirs reads, so theirs are not checked. The targets' (each upgraded by
@@ -155,12 +171,52 @@ pub(super) fn signature_holds(
     name: &[u8],
     fn_ty: TypeId,
 ) -> Result<(), &'static str> {
-    let (Some(tail), Some(codes)) = (name.strip_prefix(b"llvm."), entry(name)) else {
+    let Some(entry) = entry(name) else {
         return Ok(());
     };
-    if may_be_upgraded(name) {
+    if may_be_upgraded(name) || upgraded_with_arity(types, name, fn_ty) {
         return Ok(());
     }
+    signature_matches(types, entry.codes, fn_ty)
+}
+
+/// The parameters (bit `i` for parameter `i`) of the intrinsic `name`, declared with type
+/// `fn_ty`, that take only an immediate: an integer or floating-point literal (`immarg` in
+/// LLVM's table, which LLVM gives the declaration whether written or not). None unless the
+/// declaration has the signature of the table: an old one LLVM upgrades as it reads, and
+/// the upgrade may move parameters.
+pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> u32 {
+    match entry(name) {
+        Some(entry)
+            if entry.immediates != 0
+                && !upgraded_with_arity(types, name, fn_ty)
+                && signature_matches(types, entry.codes, fn_ty).is_ok() =>
+        {
+            entry.immediates
+        }
+        _ => 0,
+    }
+}
+
+/// The parameters of the intrinsic `name` that take only an immediate, by its name alone
+/// (see [`immediate_params`]).
+pub(super) fn immediate_params_by_name(name: &[u8]) -> u32 {
+    entry(name).map_or(0, |entry| entry.immediates)
+}
+
+/// Whether LLVM upgrades the intrinsic `name` declared at `fn_ty` for its number of
+/// parameters (see [`UPGRADED_WITH_ARITY`]).
+fn upgraded_with_arity(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bool {
+    let tail = name.strip_prefix(b"llvm.").unwrap_or(name);
+    matches!(types.get(fn_ty), Type::Function { params, .. }
+        if UPGRADED_WITH_ARITY
+            .iter()
+            .any(|&(upgraded, arity)| tail == upgraded.as_bytes() && params.len() == arity))
+}
+
+/// Whether the function type `fn_ty` matches the signature `codes` (hex, see [`decode`]):
+/// LLVM's verifier's message if not.
+fn signature_matches(types: &dyn TypeView, codes: &str, fn_ty: TypeId) -> Result<(), &'static str> {
     let Type::Function {
         ret,
         params,
@@ -169,12 +225,6 @@ pub(super) fn signature_holds(
     else {
         return Ok(());
     };
-    if UPGRADED_WITH_ARITY
-        .iter()
-        .any(|&(upgraded, arity)| tail == upgraded.as_bytes() && params.len() == arity)
-    {
-        return Ok(());
-    }
     let descs = decode(codes);
     let mut m = Matcher {
         types,
@@ -635,15 +685,25 @@ mod tests {
     #[test]
     fn every_signature_decodes_to_known_descriptors() {
         for line in names::NAMES.lines() {
-            let (name, codes) = line.split_once(' ').unwrap();
-            let descs = decode(codes);
+            let (name, rest) = line.split_once(' ').unwrap();
+            let mut fields = rest.split(' ');
+            let descs = decode(fields.next().unwrap());
             assert!(
                 !descs.is_empty() && !descs.contains(&Desc::Unknown),
                 "{name}"
             );
+            let immediates = fields.next().map(|mask| u32::from_str_radix(mask, 16));
+            assert!(matches!(immediates, None | Some(Ok(1..))), "{name}");
         }
-        let decoded = |name: &str| decode(lookup(name.as_bytes()).unwrap().1);
+        let decoded = |name: &str| decode(lookup(name.as_bytes()).unwrap().1.codes);
         use Desc::*;
+        // The parameters LLVM marks `immarg`: memcpy's `isvolatile`, ctlz's `is_zero_poison`,
+        // objectsize's three flags; none of fma's.
+        let immediates = |name: &str| immediate_params_by_name(name.as_bytes());
+        assert_eq!(immediates("llvm.memcpy.p0.p0.i64"), 0b1000);
+        assert_eq!(immediates("llvm.ctlz.i32"), 0b10);
+        assert_eq!(immediates("llvm.objectsize.i64.p0"), 0b1110);
+        assert_eq!(immediates("llvm.fma.f32"), 0);
         // void (ptr, ptr, anyint, i1): overloaded pointers and length.
         assert_eq!(
             decoded("llvm.memcpy"),

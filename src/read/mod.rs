@@ -410,6 +410,7 @@ fn read_bodies(
     }
     m.top_level_uses = m.uses.len() as u32;
     m.semantic_interposition = m.reads_semantic_interposition();
+    m.intrinsic_immediates = intrinsic_immediates(m);
 
     let (results, fields_held) = {
         let visit = work.map(|w| w.begin(m));
@@ -532,6 +533,21 @@ fn read_bodies(
         }
     }
     (first_error, ends_held)
+}
+
+/// The declared intrinsics whose calls must pass immediates, with the parameters that take
+/// them ([`intrinsics::immediate_params`]), in function order.
+fn intrinsic_immediates(m: &Module) -> Vec<(FuncId, u32)> {
+    m.functions
+        .iter()
+        .filter_map(|(f, func)| match &m.globals[func.global].name {
+            GlobalName::Named(name) if name.starts_with(b"llvm.") => {
+                let params = intrinsics::immediate_params(&m.types, name, func.fn_ty);
+                (params != 0).then_some((f, params))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// That no function named `llvm.*` is defined, and that each intrinsic a body calls is declared

@@ -308,37 +308,65 @@ impl<'a> Parser<'a> {
         }
         let global = self.recorded_use(u)?.global;
         if global.is_reserved_value() {
-            return Some(IntrinsicCall::Undeclared(Vec::new()));
+            // Whether the call's type is the intrinsic's is known once it is read.
+            let immediates = intrinsics::immediate_params_by_name(&strip_name(&name[1..]));
+            return Some(IntrinsicCall::new(IntrinsicType::Undeclared(Vec::new()), immediates));
         }
         let bm = self.body_mode.as_ref()?;
         match bm.base.globals[global].kind {
             // Not yet among the functions when its header was not read to the end (a body
             // before a syntax error of the top level is read all the same).
-            GlobalKind::Function(f) => Some(IntrinsicCall::Declared {
-                fn_ty: bm.base.functions.get(f)?.fn_ty,
-                arguments: 0,
-                params_match: true,
-            }),
+            GlobalKind::Function(f) => {
+                let declared = &bm.base.intrinsic_immediates;
+                let immediates = declared
+                    .binary_search_by_key(&f, |&(g, _)| g)
+                    .map_or(0, |i| declared[i].1);
+                Some(IntrinsicCall::new(
+                    IntrinsicType::Declared {
+                        fn_ty: bm.base.functions.get(f)?.fn_ty,
+                        params_match: true,
+                    },
+                    immediates,
+                ))
+            }
             _ => None,
         }
     }
 
     /// An argument of type `ty` of a call of an intrinsic.
     fn intrinsic_argument(&self, call: &mut IntrinsicCall, ty: TypeId) {
-        match call {
-            IntrinsicCall::Undeclared(params) => params.push(ty),
-            IntrinsicCall::Declared {
+        match &mut call.ty {
+            IntrinsicType::Undeclared(params) => params.push(ty),
+            IntrinsicType::Declared {
                 fn_ty,
-                arguments,
                 params_match,
             } => {
                 let param = match self.body_ty(*fn_ty) {
-                    Type::Function { params, .. } => params.get(*arguments).copied(),
+                    Type::Function { params, .. } => params.get(call.arguments).copied(),
                     _ => None,
                 };
                 *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
-                *arguments += 1;
             }
+        }
+        call.arguments += 1;
+    }
+
+    /// The value `v` of type `ty`, at `at`, the argument of a call of an intrinsic last
+    /// given to [`Parser::intrinsic_argument`]: kept if its parameter takes only an immediate
+    /// (LLVM's `ConstantInt` or `ConstantFP`) and it is none.
+    fn intrinsic_argument_value(&self, call: &mut IntrinsicCall, v: Value, ty: TypeId, at: Span) {
+        let index = call.arguments - 1;
+        if call.not_immediate.is_some() || index >= 32 || call.immediates >> index & 1 == 0 {
+            return;
+        }
+        let immediate = match self.constant_of(v) {
+            Some(Const::Int(..) | Const::Float(_)) => true,
+            // `zeroinitializer` of an integer or floating-point type is LLVM's zero of it.
+            Some(Const::Zero) => matches!(self.body_ty(ty), Type::Int(_) | Type::Float(_)),
+            _ => false,
+        };
+        if !immediate {
+            call.not_immediate = Some(at);
         }
     }
 
@@ -369,8 +397,9 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         let name = || strip_name(&self.src[callee.range()][1..]);
-        match call {
-            IntrinsicCall::Undeclared(params) => {
+        let mut declared_ty = None;
+        match call.ty {
+            IntrinsicType::Undeclared(params) => {
                 let fn_ty = written.unwrap_or_else(|| {
                     self.intern(Type::Function {
                         ret,
@@ -384,10 +413,10 @@ impl<'a> Parser<'a> {
                         .mistyped_intrinsic_call
                         .get_or_insert(callee);
                 }
+                declared_ty = Some(fn_ty);
             }
-            IntrinsicCall::Declared {
+            IntrinsicType::Declared {
                 fn_ty,
-                arguments,
                 params_match,
             } => {
                 let same = match (written.map(|w| self.body_ty(w)), self.body_ty(fn_ty)) {
@@ -420,7 +449,7 @@ impl<'a> Parser<'a> {
                     ) => {
                         self.types_llvm_equates(*r, ret)
                             && !varargs
-                            && params.len() == arguments
+                            && params.len() == call.arguments
                             && params_match
                     }
                     _ => true,
@@ -428,6 +457,15 @@ impl<'a> Parser<'a> {
                 if !same && !intrinsics::may_be_upgraded(&name()) {
                     self.rule_broken(callee, "Invalid user of intrinsic instruction!");
                 }
+            }
+        }
+        if let Some(at) = call.not_immediate {
+            // One declared from the call takes immediates only if the call's type is the
+            // intrinsic's.
+            let takes_immediates = declared_ty
+                .is_none_or(|fn_ty| intrinsics::immediate_params(self, &name(), fn_ty) != 0);
+            if takes_immediates {
+                self.rule_broken(at, intrinsics::NOT_IMMEDIATE);
             }
         }
     }
@@ -1369,13 +1407,18 @@ impl<'a> Parser<'a> {
                 if let Some(call) = &mut intrinsic {
                     self.intrinsic_argument(call, ty);
                 }
-                if metadata {
+                let value_at = self.tok.span;
+                let value = if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
                     let md = self.md_operand(true)?;
                     let c = self.push_const(Const::Metadata(md));
                     self.push_item(Item::Value(c));
+                    c
                 } else {
-                    self.item_value(ty)?;
+                    self.item_value(ty)?
+                };
+                if let Some(call) = &mut intrinsic {
+                    self.intrinsic_argument_value(call, value, ty, value_at);
                 }
                 if !self.eat(Tok::Comma) {
                     break;
@@ -1439,16 +1482,33 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// A call of an intrinsic, as [`Parser::intrinsic_call_holds`] checks its type: the types of
-/// its arguments as they are read for one never declared; for one declared, its type and
-/// whether the arguments so far have its parameters' types.
-enum IntrinsicCall {
+/// A call of an intrinsic, as [`Parser::intrinsic_call_holds`] checks it: its type, how many
+/// arguments are read, the parameters that take only an immediate (bit `i` for parameter
+/// `i`) and the first argument at one that is not an immediate.
+struct IntrinsicCall {
+    ty: IntrinsicType,
+    arguments: usize,
+    immediates: u32,
+    not_immediate: Option<Span>,
+}
+
+impl IntrinsicCall {
+    fn new(ty: IntrinsicType, immediates: u32) -> IntrinsicCall {
+        IntrinsicCall {
+            ty,
+            arguments: 0,
+            immediates,
+            not_immediate: None,
+        }
+    }
+}
+
+/// The type of a call of an intrinsic: the types of its arguments as they are read for one
+/// never declared; for one declared, its type and whether the arguments so far have its
+/// parameters' types.
+enum IntrinsicType {
     Undeclared(Vec<TypeId>),
-    Declared {
-        fn_ty: TypeId,
-        arguments: usize,
-        params_match: bool,
-    },
+    Declared { fn_ty: TypeId, params_match: bool },
 }
 
 /// The verifier's rules over a call's attribute lists (see `verify_attributes`), fed as the

@@ -981,6 +981,7 @@ impl<'a> Parser<'a> {
                 uses: Default::default(),
                 top_level_uses: 0,
                 semantic_interposition: false,
+                intrinsic_immediates: Vec::new(),
                 patches: Vec::new(),
                 appended: String::new(),
                 aliases_added: String::new(),
