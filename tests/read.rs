@@ -3957,7 +3957,11 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
         let text = module(declaration, params, call);
         let line = text[..text.find(call).unwrap()].lines().count() as u32;
         let col = (call.rfind(found).unwrap() + 3) as u32;
-        (text, (line, col, found), "immarg operand has non-immediate parameter")
+        (
+            text,
+            (line, col, found),
+            "immarg operand has non-immediate parameter",
+        )
     });
     let read = [
         (
@@ -3978,6 +3982,121 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
         ),
     ]
     .map(|(declaration, params, call)| module(declaration, params, call));
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// The values of a function's string attributes LLVM's verifier checks: the booleans
+/// `Attributes.td` declares (`"no-jump-tables"`), `"frame-pointer"`, the denormal modes, the
+/// patchable entry's numbers, return-address signing, `"target-features"`. A group's value
+/// is over the header's own, the last of a key counts, a declaration is checked too; the
+/// error points at the attribute.
+#[test]
+fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
+    let module = |header: &str, group: &str| {
+        format!("define void @f() {header} {{\n  ret void\n}}\nattributes #0 = {{ {group} }}\n")
+    };
+    let refused = [
+        (
+            "#0",
+            r#""frame-pointer"="ALL""#,
+            "invalid value for 'frame-pointer' attribute: ALL",
+        ),
+        (
+            "#0",
+            r#""frame-pointer""#,
+            "invalid value for 'frame-pointer' attribute: ",
+        ),
+        (
+            "#0",
+            r#""no-jump-tables"="yes""#,
+            "invalid value for 'no-jump-tables' attribute: yes",
+        ),
+        (
+            "#0",
+            r#""denormal-fp-math"="ieee,iee""#,
+            "invalid value for 'denormal-fp-math' attribute: ieee,iee",
+        ),
+        (
+            "#0",
+            r#""denormal-fp-math-f32"="ieee,ieee,ieee""#,
+            "invalid value for 'denormal-fp-math-f32' attribute: ieee,ieee,ieee",
+        ),
+        (
+            "#0",
+            r#""patchable-function-entry"="4294967296""#,
+            "\"patchable-function-entry\" takes an unsigned integer: 4294967296",
+        ),
+        (
+            "#0",
+            r#""warn-stack-size"="-1""#,
+            "\"warn-stack-size\" takes an unsigned integer: -1",
+        ),
+        (
+            "#0",
+            r#""patchable-function-entry-section"="""#,
+            "\"patchable-function-entry-section\" must not be empty",
+        ),
+        (
+            "#0",
+            r#""sign-return-address"="non-loaf""#,
+            "invalid value for 'sign-return-address' attribute: non-loaf",
+        ),
+        (
+            "#0",
+            r#""sign-return-address-key"="a_key""#,
+            "'sign-return-address-key' present without `sign-return-address`",
+        ),
+        (
+            "#0",
+            r#""branch-target-enforcement"="yes""#,
+            "invalid value for 'branch-target-enforcement' attribute: yes",
+        ),
+        (
+            "#0",
+            r#""target-features"="+sse, -avx""#,
+            "target feature ' -avx' must start with a '+' or '-'",
+        ),
+        (
+            "#0",
+            r#""target-features"="+sse,""#,
+            "target-features attribute should not contain an empty string",
+        ),
+        // The group's value is over the header's own.
+        (
+            r#""frame-pointer"="all" #0"#,
+            r#""frame-pointer"="any""#,
+            "invalid value for 'frame-pointer' attribute: any",
+        ),
+    ]
+    .map(|(header, group, message)| (module(header, group), (4, 19, "\""), message));
+    let mut refused = refused.to_vec();
+    // A declaration is checked, its value read unescaped.
+    refused.push((
+        "declare void @g() #0\nattributes #0 = { \"frame-pointer\"=\"a\\6Cl\" \"no-jump-tables\"=\"\\31\" }\n"
+            .to_string(),
+        (2, 43, "\"no-jump-tables\""),
+        "invalid value for 'no-jump-tables' attribute: 1",
+    ));
+    let read = [
+        (
+            "#0",
+            r#""frame-pointer"="non-leaf" "no-jump-tables" "denormal-fp-math"="preserve-sign,""#,
+        ),
+        (
+            "#0",
+            r#""patchable-function-entry"="007" "warn-stack-size"="4294967295" "target-features"="""#,
+        ),
+        (
+            "#0",
+            r#""sign-return-address"="all" "sign-return-address-key"="b_key" "branch-target-enforcement""#,
+        ),
+        // The last value of a key counts; the group's over the header's own.
+        ("#0", r#""frame-pointer"="any" "frame-pointer"="all""#),
+        (r#""frame-pointer"="any" #0"#, r#""frame-pointer"="none""#),
+        // Attributes the verifier does not check.
+        ("#0", r#""stack-probe-size"="x" "unsafe-fp-math"="x" "target-cpu"="""#),
+    ]
+    .map(|(header, group)| module(header, group));
     as_opt_verifies_at(&refused, &read);
 }
 

@@ -21,6 +21,7 @@ pub(crate) mod verify;
 mod verify_attributes;
 mod verify_metadata;
 mod verify_module;
+mod verify_string_attributes;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};

@@ -14,6 +14,7 @@
 //! defined after the header. A broken rule does not stop the reading: the parser's errors
 //! come first, as in LLVM.
 
+use super::verify_string_attributes::StringRules;
 use super::{attributes, intrinsics};
 use crate::model::{Attr, GlobalName, Module, ReleaseBehind, Span, Type, TypeId};
 use rustc_hash::FxHashMap;
@@ -703,6 +704,7 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     // back again once checked (without this, 21 MB of SPIRV-Cross's 41 MB at -O0 stayed
     // mapped in, a third of the peak of its merge).
     let mut behind = ReleaseBehind::new(&m.source);
+    let strings = StringRules::new(m);
     for func in m.functions.values() {
         behind.read(func.header_span.range());
         let kinds = kinds_of(src, m.attr_list(func.fn_attrs), &groups);
@@ -723,6 +725,13 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
                 }
             })
         });
+        let held =
+            held.and_then(
+                |()| match strings.function_refused(src, m.attr_list(func.fn_attrs)) {
+                    Some((at, message)) => Err(Broken::at(message, Some(at))),
+                    None => Ok(()),
+                },
+            );
         // LLVM replaces a known intrinsic's attributes with its own (see
         // `Parser::header_rule_broken`).
         let replaced = || matches!(&m.globals[func.global].name, GlobalName::Named(n) if intrinsics::is_known(n));

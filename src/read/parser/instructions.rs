@@ -310,7 +310,10 @@ impl<'a> Parser<'a> {
         if global.is_reserved_value() {
             // Whether the call's type is the intrinsic's is known once it is read.
             let immediates = intrinsics::immediate_params_by_name(&strip_name(&name[1..]));
-            return Some(IntrinsicCall::new(IntrinsicType::Undeclared(Vec::new()), immediates));
+            return Some(IntrinsicCall::new(
+                IntrinsicType::Undeclared(Vec::new()),
+                immediates,
+            ));
         }
         let bm = self.body_mode.as_ref()?;
         match bm.base.globals[global].kind {

@@ -1,0 +1,298 @@
+//! What LLVM 22's verifier checks of the values of a function's string attributes
+//! (`verifyFunctionAttrs`, and `verifyAttributeTypes` for the attributes LLVM's
+//! `Attributes.td` declares `StrBoolAttr`): `"frame-pointer"` one of four words,
+//! `"denormal-fp-math"` one or two modes, `"target-features"` a list of `+f` and `-f`,
+//! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty...
+//! clang writes several in every function's attribute group.
+//!
+//! A function's value of a key is the last one written, a group's over the header's own
+//! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
+//! checked once for the functions that take it alone. The attributes of calls are not
+//! checked.
+
+use super::lexer::unescape;
+use crate::model::{Attr, Module, Span};
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+
+/// The attributes LLVM's `Attributes.td` declares `StrBoolAttr`: their value is `"true"`,
+/// `"false"` or empty.
+const BOOLEANS: [&[u8]; 11] = [
+    b"allow_direct_access_in_hot_patch_function",
+    b"less-precise-fpmad",
+    b"loader-replaceable",
+    b"marked_for_windows_hot_patching",
+    b"no-infs-fp-math",
+    b"no-inline-line-tables",
+    b"no-jump-tables",
+    b"no-nans-fp-math",
+    b"no-signed-zeros-fp-math",
+    b"profile-sample-accurate",
+    b"use-sample-profile",
+];
+
+/// The other attributes checked, in the order LLVM's verifier checks them (after the
+/// booleans).
+const OTHERS: [&[u8]; 11] = [
+    b"frame-pointer",
+    b"patchable-function-prefix",
+    b"patchable-function-entry",
+    b"patchable-function-entry-section",
+    b"warn-stack-size",
+    b"sign-return-address",
+    b"sign-return-address-key",
+    b"branch-target-enforcement",
+    b"denormal-fp-math",
+    b"denormal-fp-math-f32",
+    b"target-features",
+];
+
+const KEYS: usize = BOOLEANS.len() + OTHERS.len();
+
+/// The key checked at `i` of [`Values`].
+fn key(i: usize) -> &'static [u8] {
+    match BOOLEANS.get(i) {
+        Some(key) => key,
+        None => OTHERS[i - BOOLEANS.len()],
+    }
+}
+
+/// Where each checked key's value is written in a list (the whole `"key"="value"`), the last
+/// one of the key.
+#[derive(Clone, Copy, Default)]
+struct Values([Option<Span>; KEYS]);
+
+impl Values {
+    /// Add the string attributes of `attrs` (not its groups), each over one of its key
+    /// before it. Whether there were any.
+    fn add_own(&mut self, src: &[u8], attrs: &[Attr]) -> bool {
+        let mut any = false;
+        for a in attrs {
+            if let Attr::Text(span) = *a
+                && src[span.range()].first() == Some(&b'"')
+            {
+                any = true;
+                if let Some((written, _)) = split(&src[span.range()])
+                    && let Some(i) = (0..KEYS).find(|&i| written.as_ref() == key(i))
+                {
+                    self.0[i] = Some(span);
+                }
+            }
+        }
+        any
+    }
+
+    /// `over`'s values over these.
+    fn overlay(&mut self, over: &Values) {
+        for (mine, theirs) in self.0.iter_mut().zip(&over.0) {
+            if theirs.is_some() {
+                *mine = *theirs;
+            }
+        }
+    }
+
+    /// The first value LLVM's verifier refuses, in its order: where, and its message.
+    fn first_refused(&self, src: &[u8]) -> Option<(Span, String)> {
+        let value = |i: usize| {
+            self.0[i].map(|span| {
+                let value = split(&src[span.range()]).and_then(|(_, v)| v);
+                (span, value.unwrap_or(Cow::Borrowed(b"")))
+            })
+        };
+        let shown = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
+        let invalid = |i: usize, v: &[u8]| {
+            let key = String::from_utf8_lossy(key(i));
+            format!("invalid value for '{key}' attribute: {}", shown(v))
+        };
+        for i in 0..BOOLEANS.len() {
+            if let Some((span, v)) = value(i)
+                && !matches!(v.as_ref(), b"" | b"true" | b"false")
+            {
+                return Some((span, invalid(i, &v)));
+            }
+        }
+        let at = |key: &[u8]| BOOLEANS.len() + OTHERS.iter().position(|k| *k == key).unwrap();
+        for i in BOOLEANS.len()..KEYS {
+            let Some((span, v)) = value(i) else {
+                continue;
+            };
+            let v = v.as_ref();
+            let refused = match key(i) {
+                b"frame-pointer" => (!matches!(
+                    v,
+                    b"all" | b"non-leaf" | b"non-leaf-no-reserve" | b"none" | b"reserved"
+                ))
+                .then(|| invalid(i, v)),
+                k @ (b"patchable-function-prefix"
+                | b"patchable-function-entry"
+                | b"warn-stack-size") => (!is_unsigned_32(v)).then(|| {
+                    let k = String::from_utf8_lossy(k);
+                    format!("\"{k}\" takes an unsigned integer: {}", shown(v))
+                }),
+                b"patchable-function-entry-section" => v
+                    .is_empty()
+                    .then(|| "\"patchable-function-entry-section\" must not be empty".to_string()),
+                b"sign-return-address" => {
+                    (!matches!(v, b"none" | b"all" | b"non-leaf")).then(|| invalid(i, v))
+                }
+                b"sign-return-address-key" => {
+                    if !matches!(v, b"a_key" | b"b_key") {
+                        Some(invalid(i, v))
+                    } else if self.0[at(b"sign-return-address")].is_none() {
+                        Some(
+                            "'sign-return-address-key' present without `sign-return-address`"
+                                .to_string(),
+                        )
+                    } else {
+                        None
+                    }
+                }
+                b"branch-target-enforcement" => {
+                    (!matches!(v, b"" | b"true" | b"false")).then(|| invalid(i, v))
+                }
+                b"denormal-fp-math" | b"denormal-fp-math-f32" => {
+                    (!is_denormal_mode(v)).then(|| invalid(i, v))
+                }
+                b"target-features" => target_features_refused(v),
+                _ => None,
+            };
+            if let Some(message) = refused {
+                return Some((span, message));
+            }
+        }
+        None
+    }
+}
+
+/// The key and value (if written) of a string attribute `"key"="value"`, unescaped.
+fn split(text: &[u8]) -> Option<(Cow<'_, [u8]>, Option<Cow<'_, [u8]>>)> {
+    let (end, key) = string(text)?;
+    let rest = text[end..].trim_ascii_start();
+    let value = match rest.strip_prefix(b"=") {
+        Some(rest) => Some(string(rest.trim_ascii_start())?.1),
+        None => None,
+    };
+    Some((key, value))
+}
+
+/// The body of the string `text` starts with, unescaped, and where the string ends.
+fn string(text: &[u8]) -> Option<(usize, Cow<'_, [u8]>)> {
+    let end = 1 + text.get(1..)?.iter().position(|&b| b == b'"')?;
+    let body = &text[1..end];
+    let body = match body.contains(&b'\\') {
+        true => Cow::Owned(unescape(body)),
+        false => Cow::Borrowed(body),
+    };
+    Some((end + 1, body))
+}
+
+/// Whether `v` is a decimal number that fits in 32 bits unsigned (`StringRef::getAsInteger`).
+fn is_unsigned_32(v: &[u8]) -> bool {
+    !v.is_empty()
+        && v.iter().all(u8::is_ascii_digit)
+        && v.iter()
+            .try_fold(0u64, |n, &d| {
+                let n = n * 10 + u64::from(d - b'0');
+                (n <= u64::from(u32::MAX)).then_some(n)
+            })
+            .is_some()
+}
+
+/// Whether `v` is a denormal mode LLVM parses (`parseDenormalFPAttribute`): an output mode,
+/// then optionally `,` and an input mode, each `ieee`, `preserve-sign`, `positive-zero`,
+/// `dynamic` or empty.
+fn is_denormal_mode(v: &[u8]) -> bool {
+    let mode = |m: &[u8]| {
+        matches!(
+            m,
+            b"" | b"ieee" | b"preserve-sign" | b"positive-zero" | b"dynamic"
+        )
+    };
+    match v.iter().position(|&b| b == b',') {
+        Some(comma) => mode(&v[..comma]) && mode(&v[comma + 1..]),
+        None => mode(v),
+    }
+}
+
+/// Why LLVM refuses `v` as `"target-features"`: an empty feature, or one that does not start
+/// with `+` or `-` (an empty value is none).
+fn target_features_refused(v: &[u8]) -> Option<String> {
+    if v.is_empty() {
+        return None;
+    }
+    v.split(|&b| b == b',')
+        .find_map(|feature| match feature.first() {
+            None => {
+                Some("target-features attribute should not contain an empty string".to_string())
+            }
+            Some(b'+' | b'-') => None,
+            Some(_) => Some(format!(
+                "target feature '{}' must start with a '+' or '-'",
+                String::from_utf8_lossy(feature)
+            )),
+        })
+}
+
+/// The values of each attribute group, and what the verifier refuses of a function that
+/// takes that group alone.
+pub(crate) struct StringRules {
+    groups: FxHashMap<u32, (Values, Option<(Span, String)>)>,
+}
+
+impl StringRules {
+    pub(crate) fn new(m: &Module) -> StringRules {
+        let src = m.source.as_bytes();
+        let groups = m
+            .attr_groups
+            .iter()
+            .map(|(&n, &list)| {
+                let mut values = Values::default();
+                values.add_own(src, m.attr_list(list));
+                (n, (values, values.first_refused(src)))
+            })
+            .collect();
+        StringRules { groups }
+    }
+
+    /// What the verifier refuses of the string attributes of a function whose own attributes
+    /// are `attrs`: where, and its message.
+    pub(crate) fn function_refused(&self, src: &[u8], attrs: &[Attr]) -> Option<(Span, String)> {
+        let mut groups = attrs.iter().filter_map(|a| match a {
+            Attr::Group(n, _) => self.groups.get(n),
+            _ => None,
+        });
+        let mut values = Values::default();
+        let own = values.add_own(src, attrs);
+        match (groups.clone().count(), own) {
+            (0, false) => None,
+            (1, false) => groups.next().and_then(|(_, refused)| refused.clone()),
+            _ => {
+                for (group, _) in groups {
+                    values.overlay(group);
+                }
+                values.first_refused(src)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_read_and_checked_as_llvm_reads_them() {
+        assert!(matches!(split(br#""a"="b""#), Some((k, Some(v))) if *k == *b"a" && *v == *b"b"));
+        assert!(
+            matches!(split(br#""a\62" = "\63""#), Some((k, Some(v))) if *k == *b"ab" && *v == *b"c")
+        );
+        assert!(matches!(split(br#""a""#), Some((k, None)) if *k == *b"a"));
+        assert!(is_unsigned_32(b"007") && is_unsigned_32(b"4294967295"));
+        assert!(!is_unsigned_32(b"4294967296") && !is_unsigned_32(b"") && !is_unsigned_32(b"+1"));
+        assert!(is_denormal_mode(b"ieee,") && is_denormal_mode(b",ieee") && is_denormal_mode(b""));
+        assert!(!is_denormal_mode(b"ieee,ieee,ieee") && !is_denormal_mode(b" ieee"));
+        assert_eq!(target_features_refused(b"+a,-b"), None);
+        assert!(target_features_refused(b"+a,").is_some());
+        assert!(target_features_refused(b"+a, -b").is_some());
+    }
+}
