@@ -3985,6 +3985,139 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
+/// (on a load or call, integers of the result's type, ranges neither empty nor full, in
+/// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,
+/// `!dereferenceable` (on a load of a pointer), `!invariant.group` (on a load or store),
+/// `!fpmath` (on a floating-point result, a positive `float`). The error points at the kind.
+#[test]
+fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
+    let module = |inst: &str, node: &str| {
+        format!(
+            "define void @f(ptr %p, i8 %x, float %y) {{\n  {inst}\n  ret void\n}}\n!0 = !{{{node}}}\n"
+        )
+    };
+    let load = "%v = load i8, ptr %p, !range !0";
+    let refused = [
+        (
+            "%v = add i8 %x, 1, !range !0",
+            "i8 0, i8 2",
+            "Ranges are only for loads, calls and invokes!",
+        ),
+        (load, "i8 0", "Unfinished range!"),
+        (load, "", "It should have at least one range!"),
+        (
+            load,
+            "i16 0, i16 2",
+            "Range types must match instruction type!",
+        ),
+        (load, "i8 0, i16 2", "Range pair types must match!"),
+        (load, "!\"a\", i8 2", "The lower limit must be an integer!"),
+        (
+            load,
+            "i8 3, i8 3",
+            "The upper and lower limits cannot be the same value",
+        ),
+        (load, "i8 0, i8 0", "Range must not be empty!"),
+        (load, "i8 0, i8 4, i8 2, i8 6", "Intervals are overlapping"),
+        (load, "i8 4, i8 6, i8 0, i8 2", "Intervals are not in order"),
+        (load, "i8 0, i8 2, i8 2, i8 6", "Intervals are contiguous"),
+        (
+            load,
+            "i8 -2, i8 0, i8 2, i8 4, i8 6, i8 -2",
+            "Intervals are contiguous",
+        ),
+        (
+            "%v = load i8, ptr %p, !nonnull !0",
+            "",
+            "nonnull applies only to pointer types",
+        ),
+        (
+            "%v = load ptr, ptr %p, !nonnull !0",
+            "i32 1",
+            "nonnull metadata must be empty",
+        ),
+        (
+            "%v = load ptr, ptr %p, !align !0",
+            "i64 3",
+            "align metadata value must be a power of 2!",
+        ),
+        (
+            "%v = load ptr, ptr %p, !align !0",
+            "i32 4",
+            "align metadata value must be an i64!",
+        ),
+        (
+            "%v = inttoptr i8 %x to ptr, !align !0",
+            "i64 4",
+            "align applies only to load instructions",
+        ),
+        (
+            "%v = load ptr, ptr %p, !dereferenceable !0",
+            "i32 4",
+            "dereferenceable, dereferenceable_or_null metadata value must be an i64!",
+        ),
+        (
+            "%v = add i8 %x, 1, !invariant.group !0",
+            "",
+            "invariant.group metadata is only for loads and stores",
+        ),
+        (
+            "%v = add i8 %x, 1, !fpmath !0",
+            "float 2.5",
+            "fpmath requires a floating point result!",
+        ),
+        (
+            "%v = fadd float %y, 1.0, !fpmath !0",
+            "double 2.5",
+            "fpmath accuracy must have float type",
+        ),
+        (
+            "%v = fadd float %y, 1.0, !fpmath !0",
+            "float -2.5",
+            "fpmath accuracy not a positive number!",
+        ),
+        (
+            "%v = fadd float %y, 1.0, !fpmath !0",
+            "i32 1",
+            "invalid fpmath accuracy!",
+        ),
+    ]
+    .map(|(inst, node, message)| {
+        let col = (inst.rfind(", !").unwrap() + 5) as u32;
+        (module(inst, node), (2, col, "!"), message)
+    });
+    let read = [
+        (load, "i8 0, i8 2"),
+        (load, "i8 -2, i8 0, i8 2, i8 4"),
+        (load, "i8 0, i8 2, i8 4, i8 6, i8 8, i8 10"),
+        (load, "i8 255, i8 3"),
+        ("%v = call i8 @g(), !range !0", "i8 1, i8 0"),
+        ("%v = load ptr, ptr %p, !nonnull !0, !align !1", ""),
+        (
+            "%v = inttoptr i8 %x to ptr, !dereferenceable_or_null !0",
+            "i64 8",
+        ),
+        ("store i8 %x, ptr %p, !invariant.group !0", ""),
+        ("%v = fadd float %y, 1.0, !fpmath !0", "float 2.5"),
+        (
+            "%v = fadd <2 x float> poison, poison, !fpmath !0",
+            "float 0x3FF0000000000000",
+        ),
+    ]
+    .map(|(inst, node)| {
+        let mut text = module(inst, node);
+        if inst.contains("@g") {
+            text.push_str("declare i8 @g()\n");
+        }
+        if inst.contains("!1") {
+            text.push_str("!1 = !{i64 8}\n");
+        }
+        text
+    });
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The values of a function's string attributes LLVM's verifier checks: the booleans
 /// `Attributes.td` declares (`"no-jump-tables"`), `"frame-pointer"`, the denormal modes, the
 /// patchable entry's numbers, return-address signing, `"target-features"`. A group's value

@@ -2,7 +2,10 @@
 //! `!alias.scope` and `!noalias` attachments and of `llvm.experimental.noalias.scope.decl`
 //! calls are lists of scopes and domains (`visitAliasScopeListMetadata`), `!tbaa` tags are
 //! struct-path access tags whose path leads to their access type
-//! (`TBAAVerifier::visitTBAAMetadata`), and the constrained floating-point intrinsics name
+//! (`TBAAVerifier::visitTBAAMetadata`), `!range`, `!nonnull`, `!align`, `!dereferenceable`,
+//! `!invariant.group` and `!fpmath` attachments stand on instructions that take them and
+//! hold what LLVM reads there (`Verifier::visitInstruction`, `verifyRangeLikeMetadata`: a
+//! load's ranges of its type, in order and apart), and the constrained floating-point intrinsics name
 //! their rounding mode, exception behaviour and predicate by strings LLVM knows and convert
 //! between types it takes (`visitConstrainedFPIntrinsic`). `opt-22` refuses a module that
 //! fails them ("input module is broken!"); C and C++ modules carry a `!tbaa` tag on most loads and stores, so a
@@ -16,7 +19,7 @@
 
 use crate::model::{
     Body, Const, GlobalName, GlobalUse, InstId, Item, MdBody, MdId, MdRef, Module, Opcode, Span,
-    Type, UseRole, Value, ValueKind,
+    Type, TypeId, UseRole, Value, ValueKind,
 };
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
@@ -62,7 +65,7 @@ pub(super) fn metadata_holds(
             let checked = match m.bytes(kind) {
                 b"!alias.scope" | b"!noalias" => nodes.scope_list_holds(md),
                 b"!tbaa" => nodes.tbaa_tag_holds(i.opcode, md, valid),
-                _ => Ok(()),
+                kind => known(nodes.attachment_holds(kind, i.opcode, i.ty, md)),
             };
             checked.map_err(|message| (kind, message))?;
         }
@@ -332,6 +335,53 @@ fn check(holds: bool, message: &'static str) -> Checked<()> {
     }
 }
 
+/// Whether the ranges `[low, high)` and `other` (each neither empty nor full, wrapping round
+/// past the largest value when `low > high`) share no value (`ConstantRange::intersectWith`
+/// is empty).
+fn disjoint(low: Int, high: Int, other: (Int, Int)) -> bool {
+    // Each range as at most two runs of values, both ends included.
+    let runs = |(low, high): (Int, Int)| {
+        let max = Int::mask(low.width);
+        match low.bits < high.bits {
+            true => [Some((low.bits, high.bits - 1)), None],
+            false => [
+                Some((low.bits, max)),
+                (high.bits > 0).then(|| (0, high.bits - 1)),
+            ],
+        }
+    };
+    let (a, b) = (runs((low, high)), runs(other));
+    a.iter().flatten().all(|&(a_start, a_end)| {
+        b.iter()
+            .flatten()
+            .all(|&(b_start, b_end)| a_end < b_start || b_end < a_start)
+    })
+}
+
+/// Whether one range ends where the other starts (LLVM's `isContiguous`).
+fn touching(a: (Int, Int), b: (Int, Int)) -> bool {
+    a.1.bits == b.0.bits || a.0.bits == b.1.bits
+}
+
+/// The value of a floating-point literal as LLVM's parser reads it for a `float`: decimal,
+/// or `0x` and the sixteen hex digits of a double (other forms are not read here).
+fn float_value(text: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(text).ok()?;
+    match text.strip_prefix("0x") {
+        Some(hex) if hex.len() == 16 => u64::from_str_radix(hex, 16).ok().map(f64::from_bits),
+        Some(_) => None,
+        None => text.parse().ok(),
+    }
+}
+
+/// What a check found: a fault, or nothing where it could not tell.
+fn known(checked: Checked<()>) -> Result<(), &'static str> {
+    match checked {
+        Err(Stop::Fault(message)) => Err(message),
+        Ok(()) | Err(Stop::Unknown) => Ok(()),
+    }
+}
+
 /// An integer constant (LLVM's `ConstantInt`): its width and its bits.
 #[derive(Clone, Copy)]
 struct Int {
@@ -342,6 +392,12 @@ struct Int {
 impl Int {
     fn mask(width: u32) -> u128 {
         u128::MAX >> (128 - width)
+    }
+
+    /// Its bits as a signed number (`APInt::getSExtValue`).
+    fn signed(self) -> i128 {
+        let unused = 128 - self.width;
+        ((self.bits << unused) as i128) >> unused
     }
 
     /// `self - other`, at their common width (LLVM asserts they have one).
@@ -537,6 +593,181 @@ impl<'a> Nodes<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// An attachment of kind `kind` on an instruction of `opcode` whose result has type
+    /// `ty`, as `Verifier::visitInstruction` checks `!range`, `!nonnull`, `!align`,
+    /// `!dereferenceable`, `!dereferenceable_or_null`, `!invariant.group` and `!fpmath`
+    /// (others are let through).
+    fn attachment_holds(self, kind: &[u8], opcode: Opcode, ty: TypeId, md: MdRef) -> Checked<()> {
+        const CHECKED: [&[u8]; 7] = [
+            b"!range",
+            b"!nonnull",
+            b"!align",
+            b"!dereferenceable",
+            b"!dereferenceable_or_null",
+            b"!invariant.group",
+            b"!fpmath",
+        ];
+        if !CHECKED.contains(&kind) {
+            return Ok(());
+        }
+        let ty = self.body.ty(self.m, self.body.resolve_ty(self.m, ty));
+        let pointer = matches!(ty, Type::Ptr(_));
+        let operands = || match md {
+            MdRef::Node(id) => self.operands(Node::Id(id)),
+            _ => Err(Stop::Unknown),
+        };
+        match kind {
+            b"!range" => {
+                check(
+                    matches!(opcode, Opcode::Load | Opcode::Call | Opcode::Invoke),
+                    "Ranges are only for loads, calls and invokes!",
+                )?;
+                self.ranges_hold(&operands()?, ty)
+            }
+            b"!nonnull" => {
+                check(pointer, "nonnull applies only to pointer types")?;
+                check(
+                    opcode == Opcode::Load,
+                    "nonnull applies only to load instructions, use attributes for calls or \
+                     invokes",
+                )?;
+                check(operands()?.is_empty(), "nonnull metadata must be empty")
+            }
+            b"!align" => {
+                check(pointer, "align applies only to pointer types")?;
+                check(
+                    opcode == Opcode::Load,
+                    "align applies only to load instructions, use attributes for calls or \
+                     invokes",
+                )?;
+                let operands = operands()?;
+                check(operands.len() == 1, "align takes one operand!")?;
+                let align = self.int(operands[0])?.filter(|i| i.width == 64);
+                let align = align.ok_or(Stop::Fault("align metadata value must be an i64!"))?;
+                check(
+                    align.bits.is_power_of_two(),
+                    "align metadata value must be a power of 2!",
+                )?;
+                check(
+                    align.bits <= 1 << 32,
+                    "alignment is larger that implementation defined limit",
+                )
+            }
+            b"!dereferenceable" | b"!dereferenceable_or_null" => {
+                check(
+                    pointer,
+                    "dereferenceable, dereferenceable_or_null apply only to pointer types",
+                )?;
+                check(
+                    matches!(opcode, Opcode::Load | Opcode::IntToPtr),
+                    "dereferenceable, dereferenceable_or_null apply only to load and inttoptr \
+                     instructions, use attributes for calls or invokes",
+                )?;
+                let operands = operands()?;
+                check(
+                    operands.len() == 1,
+                    "dereferenceable, dereferenceable_or_null take one operand!",
+                )?;
+                check(
+                    self.int(operands[0])?.is_some_and(|i| i.width == 64),
+                    "dereferenceable, dereferenceable_or_null metadata value must be an i64!",
+                )
+            }
+            b"!invariant.group" => check(
+                matches!(opcode, Opcode::Load | Opcode::Store),
+                "invariant.group metadata is only for loads and stores",
+            ),
+            b"!fpmath" => {
+                let floating = match ty {
+                    Type::Vector { elem, .. } => self.body.ty(self.m, *elem),
+                    ty => ty,
+                };
+                check(
+                    matches!(floating, Type::Float(_)),
+                    "fpmath requires a floating point result!",
+                )?;
+                let operands = operands()?;
+                check(operands.len() == 1, "fpmath takes one operand!")?;
+                self.fpmath_accuracy_holds(operands[0])
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The pairs of a `!range` node on an instruction whose result has type `ty`, as
+    /// `verifyRangeLikeMetadata` checks them: integers of the result's (scalar) type, each
+    /// pair a range neither empty nor full, the ranges in order (by their signed lower
+    /// bounds), apart and not touching, the last not wrapping round onto the first.
+    fn ranges_hold(self, operands: &[Option<MdRef>], ty: &Type) -> Checked<()> {
+        check(operands.len() % 2 == 0, "Unfinished range!")?;
+        check(!operands.is_empty(), "It should have at least one range!")?;
+        let scalar = match ty {
+            Type::Vector { elem, .. } => self.body.ty(self.m, *elem),
+            ty => ty,
+        };
+        let mut ranges: Vec<(Int, Int)> = Vec::with_capacity(operands.len() / 2);
+        for pair in operands.chunks(2) {
+            let low = self.int(pair[0])?;
+            let low = low.ok_or(Stop::Fault("The lower limit must be an integer!"))?;
+            let high = self.int(pair[1])?;
+            let high = high.ok_or(Stop::Fault("The upper limit must be an integer!"))?;
+            check(high.width == low.width, "Range pair types must match!")?;
+            check(
+                *scalar == Type::Int(high.width),
+                "Range types must match instruction type!",
+            )?;
+            let max = Int::mask(low.width);
+            check(
+                low.bits != high.bits || low.bits == 0 || low.bits == max,
+                "The upper and lower limits cannot be the same value",
+            )?;
+            check(low.bits != high.bits, "Range must not be empty!")?;
+            if let Some(&last) = ranges.last() {
+                check(disjoint(low, high, last), "Intervals are overlapping")?;
+                check(low.signed() > last.0.signed(), "Intervals are not in order")?;
+                check(!touching((low, high), last), "Intervals are contiguous")?;
+            }
+            ranges.push((low, high));
+        }
+        if let [first, _, .., last] = ranges[..] {
+            check(
+                disjoint(first.0, first.1, last),
+                "Intervals are overlapping",
+            )?;
+            check(!touching(first, last), "Intervals are contiguous")?;
+        }
+        Ok(())
+    }
+
+    /// The accuracy an `!fpmath` node gives: a positive, finite `float`.
+    fn fpmath_accuracy_holds(self, op: Option<MdRef>) -> Checked<()> {
+        let Some(MdRef::Value(ty, value)) = op else {
+            return Err(Stop::Fault("invalid fpmath accuracy!"));
+        };
+        let constant = match value.kind() {
+            ValueKind::Const(c) => self.body.constant(self.m, c),
+            _ => return Err(Stop::Fault("invalid fpmath accuracy!")),
+        };
+        let Const::Float(literal) = constant else {
+            return match constant {
+                Const::Expr(_) => Err(Stop::Unknown),
+                _ => Err(Stop::Fault("invalid fpmath accuracy!")),
+            };
+        };
+        check(
+            matches!(
+                self.body.ty(self.m, ty),
+                Type::Float(crate::model::FloatKind::Float)
+            ),
+            "fpmath accuracy must have float type",
+        )?;
+        let value = float_value(self.m.bytes(*literal)).ok_or(Stop::Unknown)?;
+        check(
+            value.is_finite() && value > 0.0,
+            "fpmath accuracy not a positive number!",
+        )
     }
 
     /// A list of alias scopes, as `visitAliasScopeListMetadata` checks it: a list of scopes,
