@@ -4318,6 +4318,14 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "Attribute 'builtin' can only be applied to a callsite.",
         ),
         (
+            format!(
+                "{}attributes #0 = {{ jumptable }}\n",
+                header("define void @h() local_unnamed_addr #0")
+            ),
+            (1, "@h"),
+            "Attribute 'jumptable' requires 'unnamed_addr'",
+        ),
+        (
             call(
                 "declare void @g(...)",
                 "call void (...) @g(float zeroext 1.0)",
@@ -4398,6 +4406,7 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "{}attributes #0 = {{ noinline optnone }}\n",
             header("define void @h() #0")
         ),
+        header("define void @h() unnamed_addr jumptable"),
         call(
             "declare void @g(...)",
             "call void (...) @g(ptr noundef nonnull %p, i32 signext 1)",

@@ -16,7 +16,7 @@
 
 use super::verify_string_attributes::StringRules;
 use super::{attributes, intrinsics};
-use crate::model::{Attr, GlobalName, Module, ReleaseBehind, Span, Type, TypeId};
+use crate::model::{Attr, GlobalName, Module, ReleaseBehind, Span, Type, TypeId, UnnamedAddr};
 use rustc_hash::FxHashMap;
 
 /// Which of the attributes the verifier's rules name a list holds, a bit each.
@@ -98,6 +98,7 @@ kinds! {
     MinSize = "minsize",
     OptDebug = "optdebug",
     Builtin = "builtin",
+    JumpTable = "jumptable",
 }
 
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
@@ -708,12 +709,18 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     for func in m.functions.values() {
         behind.read(func.header_span.range());
         let kinds = kinds_of(src, m.attr_list(func.fn_attrs), &groups);
-        let held = match kinds.has(kind::Builtin) {
-            true => Err(Broken::at(
+        let held = if kinds.has(kind::Builtin) {
+            Err(Broken::at(
                 "Attribute 'builtin' can only be applied to a callsite.",
                 None,
-            )),
-            false => function_attributes_hold(kinds).map_err(|message| Broken::at(message, None)),
+            ))
+        } else if kinds.has(kind::JumpTable) && func.link.unnamed_addr != UnnamedAddr::Global {
+            Err(Broken::at(
+                "Attribute 'jumptable' requires 'unnamed_addr'",
+                None,
+            ))
+        } else {
+            function_attributes_hold(kinds).map_err(|message| Broken::at(message, None))
         };
         let held = held.and_then(|()| {
             func.params.iter().try_for_each(|param| {
