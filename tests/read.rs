@@ -1746,8 +1746,47 @@ fn types_are_checked_where_llvm_checks_them() {
             (2, 21),
             "extractvalue operand must be aggregate type",
         ),
+        // A constant getelementptr: as the instruction, at the keyword; a named type defined
+        // after it is not sized yet.
+        (
+            "@g = global ptr getelementptr ({i8, i32}, ptr @g, i64 0, i32 2)\n".into(),
+            (1, 17),
+            "invalid getelementptr indices",
+        ),
+        (
+            "@g = global ptr getelementptr (i8, ptr @g, i64 0, i64 0)\n".into(),
+            (1, 17),
+            "invalid getelementptr indices",
+        ),
+        (
+            "@g = global ptr getelementptr (%U, ptr @g, i64 1)\n%U = type { i8 }\n".into(),
+            (1, 17),
+            "base element of getelementptr must be sized",
+        ),
+        (
+            "@g = global ptr getelementptr (<vscale x 2 x i32>, ptr @g, i64 1)\n".into(),
+            (1, 17),
+            "invalid base element for constant getelementptr",
+        ),
+        // A target extension type is sized and scalable as LLVM 22's layout type for its name.
+        (
+            "@g = global ptr getelementptr (target(\"aarch64.svcount\"), ptr @g, i64 1)\n".into(),
+            (1, 17),
+            "invalid base element for constant getelementptr",
+        ),
+        (
+            body("%a = alloca target(\"foo\")"),
+            (5, 15),
+            "Cannot allocate unsized type",
+        ),
     ];
     let read = [
+        "%T = type { i8, i32 }\n@g = global ptr getelementptr (%T, ptr @g, i64 0, i32 1)\n\
+         @h = global ptr getelementptr ([2 x [3 x i8]], ptr @g, i64 0, i64 1, i64 2)\n"
+            .into(),
+        body("%a = alloca target(\"aarch64.svcount\")"),
+        body("%a = load target(\"spirv.Image\"), ptr %p"),
+        body("%a = getelementptr target(\"dx.RawBuffer\", i8, 1, 0), ptr %p, i64 1"),
         body("%a = alloca { <vscale x 1 x i32>, <vscale x 1 x i32> }"),
         body("%a = alloca [2 x { <vscale x 1 x i32> }]"),
         body("%a = load [2 x <vscale x 1 x i32>], ptr %p"),
@@ -4557,6 +4596,11 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
              @g = external global { i32, [2 x %T] }\n"
                 .into(),
             (2, 1, "@g"),
+            "Globals cannot contain scalable types",
+        ),
+        (
+            "@g = external global target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2)\n".into(),
+            (1, 1, "@g"),
             "Globals cannot contain scalable types",
         ),
         (

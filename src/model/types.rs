@@ -140,11 +140,8 @@ impl Layout {
         mut part: impl FnMut(TypeId) -> Layout,
     ) -> Layout {
         let (sized, scalable) = match ty {
-            Type::Int(_)
-            | Type::Float(_)
-            | Type::Ptr(_)
-            | Type::X86Amx
-            | Type::TargetExt { .. } => (true, false),
+            Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::X86Amx => (true, false),
+            Type::TargetExt { name, .. } => target_ext_layout(name),
             Type::Array(_, elem) => {
                 let elem = part(*elem);
                 (elem.sized, elem.scalable)
@@ -171,6 +168,22 @@ impl Layout {
             | Type::Named(_) => (false, false),
         };
         Layout { sized, scalable }
+    }
+}
+
+/// Whether a target extension type named `name` is sized and scalable: as its layout type
+/// is, which LLVM 22 fixes for the names it knows (`getTargetTypeInfo`): a scalable vector
+/// for `aarch64.svcount` and `riscv.vector.tuple`, a pointer, a vector or an integer for
+/// `spirv.*`, `dx.*`, `amdgcn.named.barrier` and `llvm.test.vectorelement`; `void`, unsized,
+/// for any other name.
+fn target_ext_layout(name: &[u8]) -> (bool, bool) {
+    match name {
+        b"aarch64.svcount" | b"riscv.vector.tuple" => (true, true),
+        b"amdgcn.named.barrier" | b"llvm.test.vectorelement" => (true, false),
+        _ => (
+            name.starts_with(b"spirv.") || name.starts_with(b"dx."),
+            false,
+        ),
     }
 }
 

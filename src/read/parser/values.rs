@@ -761,6 +761,8 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::LParen, expected)?;
         items.push(Item::Mark(b'('));
+        // A getelementptr's operands as written: the base's, then each index's.
+        let mut operands = Vec::new();
         loop {
             let at = self.tok.span;
             let ty = self.parse_type()?;
@@ -769,6 +771,9 @@ impl<'a> Parser<'a> {
             }
             items.push(Item::Type(ty));
             if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
+                if opcode == Opcode::GetElementPtr {
+                    operands.push(self.tok);
+                }
                 let v = self.parse_value(ty)?;
                 items.push(Item::Value(v));
             }
@@ -806,6 +811,29 @@ impl<'a> Parser<'a> {
                 if let Err(message) = self.gep_index_holds(index, &mut width) {
                     return Err(self.err_at(op.span, message));
                 }
+            }
+            // As the instruction's: indexed, the source type is sized (a named type not yet
+            // defined is not), and each index after the first steps into it.
+            if let (Some(&source), true) = (types.first(), types.len() > 2)
+                && !self.layout(source, 0).sized
+            {
+                return Err(self.err_at(op.span, "base element of getelementptr must be sized"));
+            }
+            if let Some(&source) = types.first()
+                && self.layout(source, 0).scalable
+            {
+                let message = "invalid base element for constant getelementptr";
+                return Err(self.err_at(op.span, message));
+            }
+            let mut indexed = types.first().copied();
+            for (&index_ty, &index) in types.iter().skip(3).zip(operands.iter().skip(2)) {
+                indexed = match indexed.map(|ty| self.gep_step(ty, index_ty, index)) {
+                    Some(Err(())) => {
+                        return Err(self.err_at(op.span, "invalid getelementptr indices"));
+                    }
+                    Some(Ok(next)) => next,
+                    None => None,
+                };
             }
         }
         if let Some(ty) = ty {
