@@ -4579,6 +4579,26 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (2, 1, "@i"),
             "IFunc resolver must be a definition",
         ),
+        // Through a constant expression: only pointer casts and offsets of zero lead to it.
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n\
+             @i = ifunc void (), ptr getelementptr (i8, ptr @r, i32 4)\n"
+                .into(),
+            (4, 1, "@i"),
+            "IFunc must have a Function resolver",
+        ),
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n\
+             @i = ifunc void (), ptr inttoptr (i64 ptrtoint (ptr @r to i64) to ptr)\n"
+                .into(),
+            (4, 1, "@i"),
+            "IFunc must have a Function resolver",
+        ),
+        (
+            "@i = ifunc void (), ptr null\n".into(),
+            (1, 1, "@i"),
+            "IFunc must have a Function resolver",
+        ),
         (
             "define i32 @r() {\n  ret i32 0\n}\n@a = alias i32 (), ptr @r\n\
              @i = ifunc void (), ptr @a\n"
@@ -4816,6 +4836,12 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr getelementptr \
          (i8, ptr @a, i64 4)\ndefine ptr @r() {\n  ret ptr null\n}\n@s = alias ptr (), ptr @r\n\
          @i = ifunc void (), ptr @s\n"
+            .to_string(),
+        "define ptr addrspace(1) @r() addrspace(1) {\n  ret ptr addrspace(1) null\n}\n\
+         @a = alias ptr (), ptr addrspace(1) @r\n\
+         @i = ifunc void (), ptr addrspacecast (ptr addrspace(1) @r to ptr)\n\
+         @j = ifunc void (), ptr getelementptr ([2 x i8], ptr addrspacecast (ptr addrspace(1) @r to ptr), i64 0, i64 zeroinitializer)\n\
+         @k = ifunc void (), ptr getelementptr (i8, ptr addrspacecast (ptr addrspace(1) @r to ptr), i64 sub (i64 1, i64 1))\n"
             .to_string(),
         "@g = external dllimport global i32\n@h = extern_weak dllimport global i32\n\
          @i = available_externally dllimport global i32 0\n@j = protected dllexport global i32 0\n\

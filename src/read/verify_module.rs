@@ -480,8 +480,8 @@ fn null_value(m: &Module, v: Value) -> Option<bool> {
 /// An alias's aliasee, as `Verifier::visitAliaseeSubExpr` walks it: every global it names is
 /// a definition; an alias met on the way is not interposable and is not met twice (no cycle);
 /// the walk goes on through aliases, not into variables' initializers. An ifunc's resolver is
-/// a function defined here that returns a pointer (through aliases; one behind a constant
-/// expression is let through).
+/// a function defined here that returns a pointer (through aliases, pointer casts and
+/// offsets of zero: [`pointer_cast_operand`]).
 fn aliasee_holds(m: &Module, alias: &Alias) -> Result<(), Refusal> {
     let at = defined_at(m, alias.global, alias.span);
     if alias.is_ifunc {
@@ -563,14 +563,78 @@ fn declared_for_linker(m: &Module, g: GlobalId) -> bool {
     declared || link.linkage == Linkage::AvailableExternally
 }
 
+/// What LLVM's `stripPointerCastsAndAliases` makes of a constant that is not a global.
+enum Stripped {
+    /// The pointer it casts or offsets by nothing, to strip in turn.
+    Operand(Value),
+    /// No function: any other constant.
+    NoFunction,
+    /// Not told here: an index LLVM's parser may fold to zero (itself an expression).
+    Unknown,
+}
+
+/// The pointer the constant `c` stands for, as `stripPointerCastsAndAliases` steps through it:
+/// a `bitcast` or `addrspacecast`, a `getelementptr` whose indices are all zero.
+fn pointer_cast_operand(m: &Module, c: ConstId) -> Stripped {
+    let Some(Const::Expr(e)) = m.consts.get(c) else {
+        return Stripped::NoFunction;
+    };
+    let (op, items) = &**e;
+    let mut values = items.iter().filter_map(|i| match i {
+        Item::Value(v) => Some(*v),
+        _ => None,
+    });
+    let is_expression = |v: Value| matches!(v.kind(), ValueKind::Const(k) if matches!(m.consts.get(k), Some(Const::Expr(_))));
+    match m.bytes(*op) {
+        b"bitcast" | b"addrspacecast" => values.next().map_or(Stripped::Unknown, Stripped::Operand),
+        b"getelementptr" => {
+            let Some(base) = values.next() else {
+                return Stripped::Unknown;
+            };
+            let mut indices = values;
+            let mut unknown = false;
+            let all_zero = indices.all(|index| {
+                let zero = match index.kind() {
+                    ValueKind::Const(k) => match m.consts.get(k) {
+                        Some(Const::Int(span, _)) => {
+                            crate::model::int_literal(m.bytes(*span)) == Some(0)
+                        }
+                        Some(Const::Zero) => true,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                unknown |= !zero && is_expression(index);
+                zero
+            });
+            match (all_zero, unknown) {
+                (true, _) => Stripped::Operand(base),
+                (false, true) => Stripped::Unknown,
+                (false, false) => Stripped::NoFunction,
+            }
+        }
+        // `inttoptr (i64 ptrtoint (ptr @f to i64) to ptr)` too: LLVM's parser does not fold it.
+        _ => Stripped::NoFunction,
+    }
+}
+
 /// An ifunc's resolver, once aliases are followed (`getResolverFunction`).
 fn resolver_holds(m: &Module, resolver: Value, at: Span) -> Result<(), Refusal> {
     let mut target = resolver;
     // More steps than aliases: a cycle, the aliases' own error.
     let mut steps = 0..=m.aliases.len();
     let f = loop {
-        let ValueKind::Global(u) = target.kind() else {
-            return Ok(());
+        let u = match target.kind() {
+            ValueKind::Global(u) => u,
+            ValueKind::Const(c) => match pointer_cast_operand(m, c) {
+                Stripped::Operand(operand) => {
+                    target = operand;
+                    continue;
+                }
+                Stripped::Unknown => return Ok(()),
+                Stripped::NoFunction => return refuse(at, "IFunc must have a Function resolver"),
+            },
+            ValueKind::Local(_) => return Ok(()),
         };
         match m.globals[m.uses[u].global].kind {
             GlobalKind::Function(f) => break f,
