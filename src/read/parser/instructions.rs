@@ -336,8 +336,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An argument of type `ty` of a call of an intrinsic.
-    fn intrinsic_argument(&self, call: &mut IntrinsicCall, ty: TypeId) {
+    /// An argument of a call of an intrinsic: of type `ty`, the value `v` written at `at`.
+    /// Its type is kept (or matched against the declaration's), and the argument itself if
+    /// its parameter takes only an immediate (LLVM's `ConstantInt` or `ConstantFP`) and it
+    /// is none.
+    fn intrinsic_argument(&self, call: &mut IntrinsicCall, ty: TypeId, v: Value, at: Span) {
+        let index = call.arguments;
+        call.arguments += 1;
         match &mut call.ty {
             IntrinsicType::Undeclared(params) => params.push(ty),
             IntrinsicType::Declared {
@@ -345,20 +350,12 @@ impl<'a> Parser<'a> {
                 params_match,
             } => {
                 let param = match self.body_ty(*fn_ty) {
-                    Type::Function { params, .. } => params.get(call.arguments).copied(),
+                    Type::Function { params, .. } => params.get(index).copied(),
                     _ => None,
                 };
                 *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
             }
         }
-        call.arguments += 1;
-    }
-
-    /// The value `v` of type `ty`, at `at`, the argument of a call of an intrinsic last
-    /// given to [`Parser::intrinsic_argument`]: kept if its parameter takes only an immediate
-    /// (LLVM's `ConstantInt` or `ConstantFP`) and it is none.
-    fn intrinsic_argument_value(&self, call: &mut IntrinsicCall, v: Value, ty: TypeId, at: Span) {
-        let index = call.arguments - 1;
         if call.not_immediate.is_some() || index >= 32 || call.immediates >> index & 1 == 0 {
             return;
         }
@@ -400,7 +397,8 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         let name = || strip_name(&self.src[callee.range()][1..]);
-        let mut declared_ty = None;
+        // The type LLVM declares an intrinsic never declared with: the call's.
+        let mut implied_ty = None;
         match call.ty {
             IntrinsicType::Undeclared(params) => {
                 let fn_ty = written.unwrap_or_else(|| {
@@ -416,7 +414,7 @@ impl<'a> Parser<'a> {
                         .mistyped_intrinsic_call
                         .get_or_insert(callee);
                 }
-                declared_ty = Some(fn_ty);
+                implied_ty = Some(fn_ty);
             }
             IntrinsicType::Declared {
                 fn_ty,
@@ -465,7 +463,7 @@ impl<'a> Parser<'a> {
         if let Some(at) = call.not_immediate {
             // One declared from the call takes immediates only if the call's type is the
             // intrinsic's.
-            let takes_immediates = declared_ty
+            let takes_immediates = implied_ty
                 .is_none_or(|fn_ty| intrinsics::immediate_params(self, &name(), fn_ty) != 0);
             if takes_immediates {
                 self.rule_broken(at, intrinsics::NOT_IMMEDIATE);
@@ -1407,9 +1405,6 @@ impl<'a> Parser<'a> {
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 rules.argument(self, ty, attrs);
-                if let Some(call) = &mut intrinsic {
-                    self.intrinsic_argument(call, ty);
-                }
                 let value_at = self.tok.span;
                 let value = if metadata {
                     // `metadata <4 x i32> %v`, `metadata %T %v`: a type, not a value, follows.
@@ -1421,7 +1416,7 @@ impl<'a> Parser<'a> {
                     self.item_value(ty)?
                 };
                 if let Some(call) = &mut intrinsic {
-                    self.intrinsic_argument_value(call, value, ty, value_at);
+                    self.intrinsic_argument(call, ty, value, value_at);
                 }
                 if !self.eat(Tok::Comma) {
                     break;
