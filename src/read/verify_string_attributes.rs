@@ -57,6 +57,11 @@ fn key(i: usize) -> &'static [u8] {
     }
 }
 
+/// The place of `key` in [`Values`], if it is checked.
+fn slot(key_written: &[u8]) -> Option<usize> {
+    (0..KEYS).find(|&i| key(i) == key_written)
+}
+
 /// Where each checked key's value is written in a list (the whole `"key"="value"`), the last
 /// one of the key.
 #[derive(Clone, Copy, Default)]
@@ -73,7 +78,7 @@ impl Values {
             {
                 any = true;
                 if let Some((written, _)) = split(&src[span.range()])
-                    && let Some(i) = (0..KEYS).find(|&i| written.as_ref() == key(i))
+                    && let Some(i) = slot(&written)
                 {
                     self.0[i] = Some(span);
                 }
@@ -111,7 +116,6 @@ impl Values {
                 return Some((span, invalid(i, &v)));
             }
         }
-        let at = |key: &[u8]| BOOLEANS.len() + OTHERS.iter().position(|k| *k == key).unwrap();
         for i in BOOLEANS.len()..KEYS {
             let Some((span, v)) = value(i) else {
                 continue;
@@ -138,7 +142,10 @@ impl Values {
                 b"sign-return-address-key" => {
                     if !matches!(v, b"a_key" | b"b_key") {
                         Some(invalid(i, v))
-                    } else if self.0[at(b"sign-return-address")].is_none() {
+                    } else if slot(b"sign-return-address")
+                        .and_then(|i| self.0[i])
+                        .is_none()
+                    {
                         Some(
                             "'sign-return-address-key' present without `sign-return-address`"
                                 .to_string(),
