@@ -4599,6 +4599,24 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (1, 1, "@i"),
             "IFunc must have a Function resolver",
         ),
+        // A function's own attachments: no `!prof` on a declaration, one of each at most.
+        (
+            "declare !prof !0 void @g()\n!0 = !{!\"function_entry_count\", i64 1}\n".into(),
+            (1, 9, "!prof"),
+            "function declaration may not have a !prof attachment",
+        ),
+        (
+            "define void @g() !prof !0 !prof !0 {\n  ret void\n}\n\
+             !0 = !{!\"function_entry_count\", i64 1}\n"
+                .into(),
+            (1, 27, "!prof"),
+            "function must have a single !prof attachment",
+        ),
+        (
+            "define void @g() !kcfi_type !0 !kcfi_type !0 {\n  ret void\n}\n!0 = !{i32 1}\n".into(),
+            (1, 32, "!kcfi_type"),
+            "function must have a single !kcfi_type attachment",
+        ),
         (
             "define i32 @r() {\n  ret i32 0\n}\n@a = alias i32 (), ptr @r\n\
              @i = ifunc void (), ptr @a\n"
@@ -4836,6 +4854,9 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr getelementptr \
          (i8, ptr @a, i64 4)\ndefine ptr @r() {\n  ret ptr null\n}\n@s = alias ptr (), ptr @r\n\
          @i = ifunc void (), ptr @s\n"
+            .to_string(),
+        "declare !kcfi_type !1 !kcfi_type !1 void @g()\ndefine void @h() !prof !0 !kcfi_type !1 {\n  \
+         ret void\n}\n!0 = !{!\"function_entry_count\", i64 1}\n!1 = !{i32 1}\n"
             .to_string(),
         "define ptr addrspace(1) @r() addrspace(1) {\n  ret ptr addrspace(1) null\n}\n\
          @a = alias ptr (), ptr addrspace(1) @r\n\

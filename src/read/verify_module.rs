@@ -53,12 +53,41 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .values()
             .filter_map(|f| function_type_holds(m, f).err()),
     );
+    refusals.extend(
+        m.functions
+            .values()
+            .filter_map(|f| function_attachments_hold(m, f).err()),
+    );
     refusals.extend(named_metadata_holds(m).err());
     refusals.extend(module_flags_hold(m).err());
     match refusals.into_iter().min_by_key(|(at, _)| at.start) {
         Some(refusal) => Err(refusal),
         None => Ok(()),
     }
+}
+
+/// A function's own attachments, as `Verifier::visitFunction` counts them: no `!prof` on a
+/// declaration, one `!prof` and one `!kcfi_type` at most on a definition (the error at the
+/// attachment that breaks the rule). `!dbg`'s rules are the debug-information verifier's.
+fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal> {
+    let (mut prof, mut kcfi_type) = (0, 0);
+    for &(kind, _) in &func.metadata {
+        match m.bytes(kind) {
+            b"!prof" if func.body.is_none() => {
+                return refuse(kind, "function declaration may not have a !prof attachment");
+            }
+            b"!prof" => prof += 1,
+            b"!kcfi_type" if func.body.is_some() => kcfi_type += 1,
+            _ => continue,
+        }
+        if prof > 1 {
+            return refuse(kind, "function must have a single !prof attachment");
+        }
+        if kcfi_type > 1 {
+            return refuse(kind, "function must have a single !kcfi_type attachment");
+        }
+    }
+    Ok(())
 }
 
 fn name_of(m: &Module, g: GlobalId) -> &[u8] {
