@@ -618,6 +618,12 @@ impl<'a> Nodes<'a> {
             MdRef::Node(id) => self.operands(Node::Id(id)),
             _ => Err(Stop::Unknown),
         };
+        // What only a load of a pointer takes: LLVM's messages for another type, another
+        // instruction.
+        let on_loaded_pointer = |[not_pointer, not_load]: [&'static str; 2]| {
+            check(pointer, not_pointer)?;
+            check(opcode == Opcode::Load, not_load)
+        };
         match kind {
             b"!range" => {
                 check(
@@ -627,21 +633,19 @@ impl<'a> Nodes<'a> {
                 self.ranges_hold(&operands()?, ty)
             }
             b"!nonnull" => {
-                check(pointer, "nonnull applies only to pointer types")?;
-                check(
-                    opcode == Opcode::Load,
+                on_loaded_pointer([
+                    "nonnull applies only to pointer types",
                     "nonnull applies only to load instructions, use attributes for calls or \
                      invokes",
-                )?;
+                ])?;
                 check(operands()?.is_empty(), "nonnull metadata must be empty")
             }
             b"!align" => {
-                check(pointer, "align applies only to pointer types")?;
-                check(
-                    opcode == Opcode::Load,
+                on_loaded_pointer([
+                    "align applies only to pointer types",
                     "align applies only to load instructions, use attributes for calls or \
                      invokes",
-                )?;
+                ])?;
                 let operands = operands()?;
                 check(operands.len() == 1, "align takes one operand!")?;
                 let align = self.int(operands[0])?.filter(|i| i.width == 64);
@@ -680,12 +684,8 @@ impl<'a> Nodes<'a> {
                 "invariant.group metadata is only for loads and stores",
             ),
             b"!fpmath" => {
-                let floating = match ty {
-                    Type::Vector { elem, .. } => self.body.ty(self.m, *elem),
-                    ty => ty,
-                };
                 check(
-                    matches!(floating, Type::Float(_)),
+                    matches!(self.scalar(ty), Type::Float(_)),
                     "fpmath requires a floating point result!",
                 )?;
                 let operands = operands()?;
@@ -696,6 +696,14 @@ impl<'a> Nodes<'a> {
         }
     }
 
+    /// `ty`, or the type of its elements when it is a vector (LLVM's `getScalarType`).
+    fn scalar(self, ty: &'a Type) -> &'a Type {
+        match ty {
+            Type::Vector { elem, .. } => self.body.ty(self.m, *elem),
+            ty => ty,
+        }
+    }
+
     /// The pairs of a `!range` node on an instruction whose result has type `ty`, as
     /// `verifyRangeLikeMetadata` checks them: integers of the result's (scalar) type, each
     /// pair a range neither empty nor full, the ranges in order (by their signed lower
@@ -703,10 +711,7 @@ impl<'a> Nodes<'a> {
     fn ranges_hold(self, operands: &[Option<MdRef>], ty: &Type) -> Checked<()> {
         check(operands.len() % 2 == 0, "Unfinished range!")?;
         check(!operands.is_empty(), "It should have at least one range!")?;
-        let scalar = match ty {
-            Type::Vector { elem, .. } => self.body.ty(self.m, *elem),
-            ty => ty,
-        };
+        let scalar = self.scalar(ty);
         let mut ranges: Vec<(Int, Int)> = Vec::with_capacity(operands.len() / 2);
         for pair in operands.chunks(2) {
             let low = self.int(pair[0])?;
