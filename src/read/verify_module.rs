@@ -620,9 +620,8 @@ fn pointer_cast_operand(m: &Module, c: ConstId) -> Stripped {
             let Some(base) = values.next() else {
                 return Stripped::Unknown;
             };
-            let mut indices = values;
             let mut unknown = false;
-            let all_zero = indices.all(|index| {
+            let all_zero = values.all(|index| {
                 let zero = match index.kind() {
                     ValueKind::Const(k) => match m.consts.get(k) {
                         Some(Const::Int(span, _)) => {

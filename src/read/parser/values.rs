@@ -761,8 +761,9 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::LParen, expected)?;
         items.push(Item::Mark(b'('));
-        // A getelementptr's operands as written: the base's, then each index's.
-        let mut operands = Vec::new();
+        // A getelementptr's operands (the base, then the indices): how many, and where each
+        // index after the first is written (most have none, and allocate nothing).
+        let (mut operand_count, mut later_indices) = (0, Vec::new());
         loop {
             let at = self.tok.span;
             let ty = self.parse_type()?;
@@ -772,7 +773,10 @@ impl<'a> Parser<'a> {
             items.push(Item::Type(ty));
             if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
                 if opcode == Opcode::GetElementPtr {
-                    operands.push(self.tok);
+                    if operand_count >= 2 {
+                        later_indices.push(self.tok);
+                    }
+                    operand_count += 1;
                 }
                 let v = self.parse_value(ty)?;
                 items.push(Item::Value(v));
@@ -826,7 +830,7 @@ impl<'a> Parser<'a> {
                 return Err(self.err_at(op.span, message));
             }
             let mut indexed = types.first().copied();
-            for (&index_ty, &index) in types.iter().skip(3).zip(operands.iter().skip(2)) {
+            for (&index_ty, &index) in types.iter().skip(3).zip(&later_indices) {
                 indexed = match indexed.map(|ty| self.gep_step(ty, index_ty, index)) {
                     Some(Err(())) => {
                         return Err(self.err_at(op.span, "invalid getelementptr indices"));
