@@ -3786,6 +3786,12 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "call i32 @llvm.ctpop.i32(i64 0)",
             "Intrinsic has incorrect argument type!",
         ),
+        // LLVM upgrades `llvm.coro.end` of two parameters, not `llvm.coro.end.async`.
+        (
+            "declare i1 @llvm.coro.end.async(ptr, i1, ...)",
+            "call i1 (ptr, i1, ...) @llvm.coro.end.async(ptr null, i1 false)",
+            "Intrinsic has incorrect return type!",
+        ),
         (
             "declare float @llvm.ctpop.f32(float)",
             "call float @llvm.ctpop.f32(float 0.0)",
@@ -3920,6 +3926,10 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (
             "declare i1 @llvm.coro.end(ptr, i1)",
             "call i1 @llvm.coro.end(ptr null, i1 false)",
+        ),
+        (
+            "declare void @llvm.coro.end.async(ptr, i1, ...)",
+            "call void (ptr, i1, ...) @llvm.coro.end.async(ptr null, i1 false)",
         ),
         (
             "declare void @llvm.coro.end(ptr, i1, token)",

@@ -108,7 +108,6 @@ const UPGRADED: &[&str] = &[
     "r600.",
     "ve.",
     "xcore.",
-    "coro.end.",
     "ctlz.",
     "cttz.",
     "dbg.",
