@@ -4375,6 +4375,14 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "Attribute 'jumptable' requires 'unnamed_addr'",
         ),
         (
+            format!(
+                "define void @h(i32 %a) #0 {{\n  %b = add i32 %a, 1\n  ret void\n}}\n\
+                 attributes #0 = {{ naked }}\n"
+            ),
+            (1, "@h"),
+            "cannot use argument of naked function",
+        ),
+        (
             call(
                 "declare void @g(...)",
                 "call void (...) @g(float zeroext 1.0)",
@@ -4456,6 +4464,10 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             header("define void @h() #0")
         ),
         header("define void @h() unnamed_addr jumptable"),
+        // A naked function's parameters are named only by debug information, if at all.
+        "define void @h(i32 %a) naked {\n  call void asm sideeffect \"ret\", \"\"()\n  \
+         unreachable\n}\n"
+            .to_string(),
         call(
             "declare void @g(...)",
             "call void (...) @g(ptr noundef nonnull %p, i32 signext 1)",

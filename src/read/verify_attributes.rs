@@ -16,7 +16,10 @@
 
 use super::verify_string_attributes::StringRules;
 use super::{attributes, intrinsics};
-use crate::model::{Attr, GlobalName, Module, ReleaseBehind, Span, Type, TypeId, UnnamedAddr};
+use crate::model::{
+    Attr, FuncId, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span, Type, TypeId,
+    UnnamedAddr, ValueKind,
+};
 use rustc_hash::FxHashMap;
 
 /// Which of the attributes the verifier's rules name a list holds, a bit each.
@@ -99,6 +102,7 @@ kinds! {
     OptDebug = "optdebug",
     Builtin = "builtin",
     JumpTable = "jumptable",
+    Naked = "naked",
 }
 
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
@@ -706,7 +710,7 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     // mapped in, a third of the peak of its merge).
     let mut behind = ReleaseBehind::new(&m.source);
     let strings = StringRules::new(m);
-    for func in m.functions.values() {
+    for (f, func) in m.functions.iter() {
         behind.read(func.header_span.range());
         let kinds = kinds_of(src, m.attr_list(func.fn_attrs), &groups);
         let held = if kinds.has(kind::Builtin) {
@@ -732,6 +736,10 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
                 }
             })
         });
+        let held = held.and_then(|()| match kinds.has(kind::Naked) && arguments_used(m, f) {
+            true => Err(Broken::at("cannot use argument of naked function", None)),
+            false => Ok(()),
+        });
         let held =
             held.and_then(
                 |()| match strings.function_refused(src, m.attr_list(func.fn_attrs)) {
@@ -750,4 +758,23 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         }
     }
     Ok(())
+}
+
+/// Whether the body of `f` (a definition; a declaration has none) passes one of its
+/// parameters to an instruction: a naked function's may not (a debug record or a metadata
+/// argument naming one is no use, as in LLVM). Read again, for the few naked functions.
+fn arguments_used(m: &Module, f: FuncId) -> bool {
+    if m.functions[f].body.is_none() {
+        return false;
+    }
+    let Ok(body) = m.body(f) else {
+        return false;
+    };
+    body.items.iter().any(|item| match item {
+        Item::Value(v) => match v.kind() {
+            ValueKind::Local(l) => matches!(body.locals[l].def, LocalDef::Arg(_)),
+            _ => false,
+        },
+        _ => false,
+    })
 }
