@@ -4621,6 +4621,14 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (1, 1, "@i"),
             "IFunc must have a Function resolver",
         ),
+        // The garbage collector's intrinsics are called where a collector is named.
+        (
+            "declare void @llvm.gcroot(ptr, ptr)\ndefine void @f() {\n  %a = alloca ptr\n  \
+             call void @llvm.gcroot(ptr %a, ptr null)\n  ret void\n}\n"
+                .into(),
+            (4, 13, "@llvm.gcroot"),
+            "Enclosing function does not use GC.",
+        ),
         // A function's own attachments: no `!prof` on a declaration, one of each at most.
         (
             "declare !prof !0 void @g()\n!0 = !{!\"function_entry_count\", i64 1}\n".into(),
@@ -4876,6 +4884,9 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr getelementptr \
          (i8, ptr @a, i64 4)\ndefine ptr @r() {\n  ret ptr null\n}\n@s = alias ptr (), ptr @r\n\
          @i = ifunc void (), ptr @s\n"
+            .to_string(),
+        "declare void @llvm.gcroot(ptr, ptr)\ndefine void @f() gc \"shadow-stack\" {\n  \
+         %a = alloca ptr\n  call void @llvm.gcroot(ptr %a, ptr null)\n  ret void\n}\n"
             .to_string(),
         "declare !kcfi_type !1 !kcfi_type !1 void @g()\ndefine void @h() !prof !0 !kcfi_type !1 {\n  \
          ret void\n}\n!0 = !{!\"function_entry_count\", i64 1}\n!1 = !{i32 1}\n"

@@ -58,6 +58,7 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .values()
             .filter_map(|f| function_attachments_hold(m, f).err()),
     );
+    refusals.extend(gc_intrinsics_hold(m).err());
     refusals.extend(named_metadata_holds(m).err());
     refusals.extend(module_flags_hold(m).err());
     match refusals.into_iter().min_by_key(|(at, _)| at.start) {
@@ -85,6 +86,29 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
         }
         if kcfi_type > 1 {
             return refuse(kind, "function must have a single !kcfi_type attachment");
+        }
+    }
+    Ok(())
+}
+
+/// `llvm.gcroot`, `llvm.gcread` and `llvm.gcwrite` are called only in a function that names
+/// its garbage collector (`gc "..."`), as LLVM's verifier checks them: the error at the first
+/// call that is not.
+fn gc_intrinsics_hold(m: &Module) -> Result<(), Refusal> {
+    for global in m.globals.values() {
+        if !matches!(&global.name, GlobalName::Named(name)
+            if matches!(&name[..], b"llvm.gcroot" | b"llvm.gcread" | b"llvm.gcwrite"))
+        {
+            continue;
+        }
+        for &u in &global.uses {
+            let use_ = &m.uses[u];
+            let Some(f) = use_.in_function.expand() else {
+                continue;
+            };
+            if use_.role == UseRole::Callee && m.functions[f].extras().rare().gc.is_none() {
+                return refuse(use_.span, "Enclosing function does not use GC.");
+            }
         }
     }
     Ok(())
