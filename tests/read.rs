@@ -4375,10 +4375,9 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
             "Attribute 'jumptable' requires 'unnamed_addr'",
         ),
         (
-            format!(
-                "define void @h(i32 %a) #0 {{\n  %b = add i32 %a, 1\n  ret void\n}}\n\
-                 attributes #0 = {{ naked }}\n"
-            ),
+            "define void @h(i32 %a) #0 {\n  %b = add i32 %a, 1\n  ret void\n}\n\
+             attributes #0 = { naked }\n"
+                .to_string(),
             (1, "@h"),
             "cannot use argument of naked function",
         ),

@@ -171,8 +171,11 @@ impl Values {
     }
 }
 
-/// The key and value (if written) of a string attribute `"key"="value"`, unescaped.
-fn split(text: &[u8]) -> Option<(Cow<'_, [u8]>, Option<Cow<'_, [u8]>>)> {
+/// A string attribute's key and value (if written), unescaped.
+type KeyValue<'a> = (Cow<'a, [u8]>, Option<Cow<'a, [u8]>>);
+
+/// The key and value of a string attribute `"key"="value"`.
+fn split(text: &[u8]) -> Option<KeyValue<'_>> {
     let (end, key) = string(text)?;
     let rest = text[end..].trim_ascii_start();
     let value = match rest.strip_prefix(b"=") {
