@@ -1352,7 +1352,7 @@ pub struct Module {
     /// The intrinsics declared with LLVM's signature that have parameters taking only an
     /// immediate, by function, with those parameters (bit `i` for parameter `i`): found once,
     /// before the bodies, whose calls of them the reader checks.
-    pub intrinsic_immediates: Vec<(FuncId, u32)>,
+    pub(crate) intrinsic_immediates: Vec<(FuncId, u32)>,
     /// Edits made since reading, applied by the writer.
     /// Of two patches of one span and slot, the later replaces the earlier.
     pub patches: Vec<Patch>,

@@ -600,20 +600,9 @@ impl<'a> Nodes<'a> {
     /// `!dereferenceable`, `!dereferenceable_or_null`, `!invariant.group` and `!fpmath`
     /// (others are let through).
     fn attachment_holds(self, kind: &[u8], opcode: Opcode, ty: TypeId, md: MdRef) -> Checked<()> {
-        const CHECKED: [&[u8]; 7] = [
-            b"!range",
-            b"!nonnull",
-            b"!align",
-            b"!dereferenceable",
-            b"!dereferenceable_or_null",
-            b"!invariant.group",
-            b"!fpmath",
-        ];
-        if !CHECKED.contains(&kind) {
-            return Ok(());
-        }
-        let ty = self.body.ty(self.m, self.body.resolve_ty(self.m, ty));
-        let pointer = matches!(ty, Type::Ptr(_));
+        // Found only for the kinds checked: most attachments are others.
+        let ty = || self.body.ty(self.m, self.body.resolve_ty(self.m, ty));
+        let pointer = || matches!(ty(), Type::Ptr(_));
         let operands = || match md {
             MdRef::Node(id) => self.operands(Node::Id(id)),
             _ => Err(Stop::Unknown),
@@ -621,7 +610,7 @@ impl<'a> Nodes<'a> {
         // What only a load of a pointer takes: LLVM's messages for another type, another
         // instruction.
         let on_loaded_pointer = |[not_pointer, not_load]: [&'static str; 2]| {
-            check(pointer, not_pointer)?;
+            check(pointer(), not_pointer)?;
             check(opcode == Opcode::Load, not_load)
         };
         match kind {
@@ -630,7 +619,7 @@ impl<'a> Nodes<'a> {
                     matches!(opcode, Opcode::Load | Opcode::Call | Opcode::Invoke),
                     "Ranges are only for loads, calls and invokes!",
                 )?;
-                self.ranges_hold(&operands()?, ty)
+                self.ranges_hold(&operands()?, ty())
             }
             b"!nonnull" => {
                 on_loaded_pointer([
@@ -661,7 +650,7 @@ impl<'a> Nodes<'a> {
             }
             b"!dereferenceable" | b"!dereferenceable_or_null" => {
                 check(
-                    pointer,
+                    pointer(),
                     "dereferenceable, dereferenceable_or_null apply only to pointer types",
                 )?;
                 check(
@@ -685,7 +674,7 @@ impl<'a> Nodes<'a> {
             ),
             b"!fpmath" => {
                 check(
-                    matches!(self.scalar(ty), Type::Float(_)),
+                    matches!(self.scalar(ty()), Type::Float(_)),
                     "fpmath requires a floating point result!",
                 )?;
                 let operands = operands()?;
