@@ -1511,6 +1511,29 @@ fn gep_offsets_are_llvms() {
     }
 }
 
+/// No thunk calls a function under a calling convention that forbids calls, written by name
+/// or by number (tests/fixtures/opt-aborts/uncallable_conventions.ll): only the unused
+/// internal copy goes, and the output is valid; opt-22 thunks them all and refuses its own
+/// output.
+#[test]
+fn uncallable_conventions_get_no_thunks() {
+    let text = read(&root().join("tests/fixtures/opt-aborts/uncallable_conventions.ll"));
+    for opts in [
+        Options::default(),
+        Options {
+            aliases: true,
+            ..Options::default()
+        },
+    ] {
+        let (out, folded, report) = merged(&text, &opts);
+        assert_eq!(folded, BTreeSet::from(["@kernel_internal".to_string()]));
+        assert_eq!(report.classes.len(), 4, "{report:?}");
+        if opt().is_some() {
+            verify(&out).unwrap_or_else(|e| panic!("invalid output:\n{e}\n{out}"));
+        }
+    }
+}
+
 /// A function whose frame another recovers by name keeps its body (tests/fixtures/opt-aborts/
 /// recovered_frame.ll); opt-22 folds it and writes a module its own verifier refuses.
 #[test]

@@ -3,7 +3,7 @@
 //!
 //! A decision only names functions and fold kinds; `rewrite::fold` turns it into text.
 
-use crate::model::{FuncId, GlobalName, Module, UnnamedAddr};
+use crate::model::{FuncId, GlobalName, Module, UnnamedAddr, calling_convention};
 
 /// Options of the pass, with LLVM's defaults (`Options::default()`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,7 +88,7 @@ pub fn can_thunk(m: &Module, f: FuncId, kept: FuncId) -> bool {
         return false;
     }
     if let Some(cc) = func.extras().cconv
-        && crate::fingerprint::forbids_calls(m.bytes(cc))
+        && calling_convention::number(m.bytes(cc)).is_some_and(calling_convention::forbids_thunks)
     {
         return false;
     }

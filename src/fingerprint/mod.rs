@@ -513,25 +513,6 @@ pub fn attachment_text(m: &Module, kind: Span) -> Option<Span> {
     ))
 }
 
-/// Calling conventions under which a function cannot be called, so no thunk can call it.
-pub fn forbids_calls(cconv: &[u8]) -> bool {
-    matches!(
-        cconv,
-        b"amdgpu_kernel"
-            | b"ptx_kernel"
-            | b"spir_kernel"
-            | b"amdgpu_cs_chain"
-            | b"amdgpu_cs_chain_preserve"
-            | b"amdgpu_cs"
-            | b"amdgpu_es"
-            | b"amdgpu_gs"
-            | b"amdgpu_hs"
-            | b"amdgpu_ls"
-            | b"amdgpu_ps"
-            | b"amdgpu_vs"
-    )
-}
-
 /// The encoding of function `f`, whose body (read with [`Module::body`]) is `body`.
 pub fn fingerprint(cx: &Context, f: FuncId, body: &Body) -> Fingerprint {
     fingerprint_first_read(cx, f, body, &[])
@@ -730,7 +711,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         match f
             .extras()
             .cconv
-            .map(|s| (s, calling_convention(m.bytes(s))))
+            .map(|s| (s, calling_convention::number(m.bytes(s))))
         {
             None | Some((_, Some(0))) => self.byte(0),
             Some((_, Some(cc))) => {
@@ -835,7 +816,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                     align = Some((a, *item));
                     continue;
                 }
-                if op.is_call() && calling_convention(text) == Some(0) {
+                if op.is_call() && calling_convention::number(text) == Some(calling_convention::C) {
                     continue;
                 }
             }
@@ -1275,7 +1256,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         } else if let Some(space) = parenthesized(text, b"addrspace").and_then(decimal) {
             self.byte(tag::ADDRSPACE);
             self.num(space);
-        } else if let Some(cc) = calling_convention(text) {
+        } else if let Some(cc) = calling_convention::number(text) {
             self.byte(tag::CALLING_CONV);
             self.num(cc.into());
         } else if let Some(n) = decimal(text) {
@@ -1896,85 +1877,6 @@ fn parenthesized<'w>(word: &'w [u8], name: &[u8]) -> Option<&'w [u8]> {
 fn decimal(text: &[u8]) -> Option<u64> {
     decimal_u128(text).and_then(|n| u64::try_from(n).ok())
 }
-
-/// The number of a calling convention, written by name (`fastcc`, `riscv_vls_cc(128)`) or by
-/// number (`cc 8`, as LLVM reads it); `None` for a word that is none known here. The names'
-/// numbers are LLVM 22's (`CallingConv.h`), read back from `llvm-as-22`'s bitcode.
-fn calling_convention(word: &[u8]) -> Option<u32> {
-    if let Some(n) = word.strip_prefix(b"cc")
-        && let Some(n) = decimal(n.trim_ascii_start())
-    {
-        return u32::try_from(n).ok();
-    }
-    if let Some(width) = parenthesized(word, b"riscv_vls_cc").and_then(decimal) {
-        // 32 to 65536 bits, one number each from 112.
-        return (width.is_power_of_two() && (32..=65536).contains(&width))
-            .then(|| 112 + (width.trailing_zeros() - 5));
-    }
-    let at = CALLING_CONVENTION_NUMBERS.binary_search_by(|(name, _)| name.as_bytes().cmp(word));
-    at.ok().map(|at| CALLING_CONVENTION_NUMBERS[at].1)
-}
-
-/// LLVM 22's named calling conventions and their numbers, sorted by name.
-const CALLING_CONVENTION_NUMBERS: &[(&str, u32)] = &[
-    ("aarch64_sme_preservemost_from_x0", 102),
-    ("aarch64_sme_preservemost_from_x1", 111),
-    ("aarch64_sme_preservemost_from_x2", 103),
-    ("aarch64_sve_vector_pcs", 98),
-    ("aarch64_vector_pcs", 97),
-    ("amdgpu_cs", 90),
-    ("amdgpu_cs_chain", 104),
-    ("amdgpu_cs_chain_preserve", 105),
-    ("amdgpu_es", 96),
-    ("amdgpu_gfx", 100),
-    ("amdgpu_gfx_whole_wave", 124),
-    ("amdgpu_gs", 88),
-    ("amdgpu_hs", 93),
-    ("amdgpu_kernel", 91),
-    ("amdgpu_ls", 95),
-    ("amdgpu_ps", 89),
-    ("amdgpu_vs", 87),
-    ("anyregcc", 13),
-    ("arm_aapcs_vfpcc", 68),
-    ("arm_aapcscc", 67),
-    ("arm_apcscc", 66),
-    ("avr_intrcc", 84),
-    ("avr_signalcc", 85),
-    ("ccc", 0),
-    ("cfguard_checkcc", 19),
-    ("cheriot_compartmentcallcc", 125),
-    ("cheriot_compartmentcalleecc", 126),
-    ("cheriot_librarycallcc", 127),
-    ("coldcc", 9),
-    ("cxx_fast_tlscc", 17),
-    ("fastcc", 8),
-    ("ghccc", 10),
-    ("graalcc", 107),
-    ("hhvm_ccc", 82),
-    ("hhvmcc", 81),
-    ("intel_ocl_bicc", 77),
-    ("m68k_rtdcc", 106),
-    ("msp430_intrcc", 69),
-    ("preserve_allcc", 15),
-    ("preserve_mostcc", 14),
-    ("preserve_nonecc", 21),
-    ("ptx_device", 72),
-    ("ptx_kernel", 71),
-    ("riscv_vector_cc", 110),
-    ("spir_func", 75),
-    ("spir_kernel", 76),
-    ("swiftcc", 16),
-    ("swifttailcc", 20),
-    ("tailcc", 18),
-    ("win64cc", 79),
-    ("x86_64_sysvcc", 78),
-    ("x86_fastcallcc", 65),
-    ("x86_intrcc", 83),
-    ("x86_regcallcc", 92),
-    ("x86_stdcallcc", 64),
-    ("x86_thiscallcc", 70),
-    ("x86_vectorcallcc", 80),
-];
 
 /// The length of a block label (`name:` at the start of a block's text), without the colon.
 fn label_end(text: &[u8]) -> Option<usize> {

@@ -5,6 +5,7 @@
 //! can replace exactly the text they change. Text that needs no structure (attribute words,
 //! flags, debug-info fields) stays as spans into [`Module::source`].
 
+pub mod calling_convention;
 mod data_layout;
 mod literals;
 pub mod search;
