@@ -4282,6 +4282,120 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The arguments of `allocsize`, `allockind` and `vscale_range`, AArch64's exclusive SME
+/// modes, and what a calling convention asks of a function and of a call, as LLVM's verifier
+/// checks them (`verifyFunctionAttrs`, `visitFunction`, `visitCallBase`): in a header (a
+/// group's value over the header's own), at a call against the call's type, and a
+/// convention by name or by number. opt-22 agrees on every module.
+#[test]
+fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_verifier_checks_them() {
+    let refused = [
+        ("declare ptr @m(i32) allocsize(1)\n", (1, 21, "allocsize"), "'allocsize' element size argument is out of bounds"),
+        ("declare ptr @m(ptr) allocsize(0)\n", (1, 21, "allocsize"), "'allocsize' element size argument must refer to an integer parameter"),
+        ("declare ptr @m(i32, ptr) #0\nattributes #0 = { allocsize(0, 1) }\n", (2, 19, "allocsize"), "'allocsize' number of elements argument must refer to an integer parameter"),
+        ("declare ptr @m(i32) allockind(\"zeroed\")\n", (1, 21, "allockind"), "'allockind()' requires exactly one of alloc, realloc, and free"),
+        ("declare ptr @m(i32) allockind(\"free,zeroed\")\n", (1, 21, "allockind"), "'allockind(\"free\")' doesn't allow uninitialized, zeroed, or aligned modifiers."),
+        ("declare ptr @m(i32) allockind(\"alloc,zeroed,uninitialized\")\n", (1, 21, "allockind"), "'allockind()' can't be both zeroed and uninitialized"),
+        ("declare void @m() vscale_range(0, 1)\n", (1, 19, "vscale_range"), "'vscale_range' minimum must be greater than 0"),
+        ("declare void @m() vscale_range(3)\n", (1, 19, "vscale_range"), "'vscale_range' minimum must be power-of-two value"),
+        ("declare void @m() vscale_range(8, 2)\n", (1, 19, "vscale_range"), "'vscale_range' minimum cannot be greater than maximum"),
+        ("declare void @m() vscale_range(2, 4) #0\nattributes #0 = { vscale_range(2, 6) }\n", (2, 19, "vscale_range"), "'vscale_range' maximum must be power-of-two value"),
+        ("declare void @m() \"aarch64_pstate_sm_enabled\" \"aarch64_pstate_sm_compatible\"\n", (1, 47, "\"aarch64"), "Attributes 'aarch64_pstate_sm_enabled and aarch64_pstate_sm_compatible' are incompatible!"),
+        ("declare void @m() \"aarch64_new_za\" \"aarch64_za_state_agnostic\"\n", (1, 36, "\"aarch64"), "Attributes 'aarch64_new_za', 'aarch64_in_za', 'aarch64_out_za', 'aarch64_inout_za', 'aarch64_preserves_za' and 'aarch64_za_state_agnostic' are mutually exclusive"),
+        ("declare void @m() \"aarch64_in_zt0\" \"aarch64_out_zt0\"\n", (1, 36, "\"aarch64"), "Attributes 'aarch64_new_zt0', 'aarch64_in_zt0', 'aarch64_out_zt0', 'aarch64_inout_zt0', 'aarch64_preserves_zt0' and 'aarch64_za_state_agnostic' are mutually exclusive"),
+        ("declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) allocsize(1)\n  ret ptr %p\n}\n", (3, 28, "allocsize"), "'allocsize' element size argument is out of bounds"),
+        ("declare ptr @m(i32, ...)\ndefine ptr @f(ptr %n) {\n  %p = call ptr (i32, ...) @m(i32 1, ptr %n) allocsize(0, 1)\n  ret ptr %p\n}\n", (3, 46, "allocsize"), "'allocsize' number of elements argument is out of bounds"),
+        ("declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) #0\n  ret ptr %p\n}\nattributes #0 = { allockind(\"alloc,free\") }\n", (6, 19, "allockind"), "'allockind()' requires exactly one of alloc, realloc, and free"),
+        ("define amdgpu_kernel i32 @k() {\n  ret i32 0\n}\n", (1, 26, "@k"), "Calling convention requires void return type"),
+        ("define cc 76 i32 @k() {\n  ret i32 0\n}\n", (1, 18, "@k"), "Calling convention requires void return type"),
+        ("declare amdgpu_vs void @k(ptr sret(i32))\n", (1, 24, "@k"), "Calling convention does not allow sret"),
+        ("declare amdgpu_ps void @k(ptr byval(i32))\n", (1, 24, "@k"), "Calling convention disallows byval"),
+        ("declare amdgpu_ps void @k(ptr inalloca(i32))\n", (1, 24, "@k"), "Calling convention disallows inalloca"),
+        ("declare amdgpu_ps void @k(ptr byref(i32))\n", (1, 24, "@k"), "Calling convention disallows stack byref"),
+        ("declare fastcc void @k(...)\n", (1, 21, "@k"), "Calling convention does not support varargs or perfect forwarding!"),
+        ("declare ptx_kernel void @k(...)\n", (1, 25, "@k"), "Calling convention does not support varargs or perfect forwarding!"),
+        ("declare x86_intrcc void @k(ptr)\n", (1, 25, "@k"), "Calling convention parameter requires byval"),
+        ("declare amdgpu_gfx_whole_wave void @k(i32)\n", (1, 36, "@k"), "Calling convention requires first argument to be i1"),
+        ("declare amdgpu_gfx_whole_wave void @k(i1 inreg)\n", (1, 36, "@k"), "Calling convention requires first argument to not be inreg"),
+        ("define void @f(ptr %p) {\n  call amdgpu_kernel void %p()\n  ret void\n}\n", (2, 8, "amdgpu_kernel"), "calling convention does not permit calls"),
+        ("define void @f(ptr %p) {\n  call cc 104 void %p()\n  ret void\n}\n", (2, 8, "cc"), "calling convention does not permit calls"),
+    ]
+    .map(|(text, at, message)| (text.to_string(), at, message));
+    let read = [
+        "declare void @m() vscale_range(2, 6) #0\nattributes #0 = { vscale_range(2, 4) }\n",
+        "declare ptr @m(i32) allocsize(0) allockind(\"alloc,uninitialized,aligned\") vscale_range(1, 16)\n",
+        "declare ptr @m(i32, i64) allocsize(0, 1) vscale_range(2, 0) \"aarch64_pstate_sm_body\" \"aarch64_pstate_sm_enabled\"\n",
+        "declare void @m() vscale_range(0)\n",
+        "declare void @m() #0\nattributes #0 = { noinline }\nattributes #0 = { alwaysinline }\n",
+        "declare amdgpu_ps void @k(ptr addrspace(5) byref(i32))\n",
+        "declare spir_kernel void @k(ptr byval(i32))\n",
+        "declare x86_intrcc void @k(ptr byval(i32), i64)\n",
+        "declare amdgpu_es void @k(...)\n",
+        "define void @f(ptr %p) {\n  call ptx_kernel void %p()\n  call amdgpu_gfx void %p()\n  ret void\n}\n",
+    ]
+    .map(str::to_string);
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// The operand bundles of a call (a known tag once; `kcfi` and `ptrauth` operands counted and
+/// typed), the result of an indirect call (no token, no `x86_amx`), and `speculatable` at a
+/// call (only of a callee that is), as LLVM's verifier checks them. opt-22 agrees on every
+/// module.
+#[test]
+fn call_sites_are_checked_as_llvm_verifier_checks_them() {
+    let refused = [
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1), \"kcfi\"(i32 2) ]\n  ret void\n}\n", (3, 35, "\"kcfi\""), "Multiple kcfi operand bundles"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1, i32 2) ]\n  ret void\n}\n", (3, 20, "\"kcfi\""), "Expected exactly one kcfi bundle operand"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 %x) ]\n  ret void\n}\n", (3, 20, "\"kcfi\""), "Kcfi bundle operand must be an i32 constant"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1, i64 2), \"ptrauth\"(i32 1, i64 2) ]\n  ret void\n}\n", (3, 45, "\"ptrauth"), "Multiple ptrauth operand bundles"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Expected exactly two ptrauth bundle operands"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 %x, i64 2) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Ptrauth bundle key operand must be an i32 constant"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1, i32 2) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Ptrauth bundle discriminator operand must be an i64"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"deopt\"(), \"deopt\"() ]\n  ret void\n}\n", (3, 31, "\"deopt\""), "Multiple deopt operand bundles"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"cfguardtarget\"() ]\n  ret void\n}\n", (3, 20, "\"cfguard"), "Expected exactly one cfguardtarget bundle operand"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"convergencectrl\"(token none), \"convergencectrl\"(token none) ]\n  ret void\n}\n", (3, 51, "\"converg"), "The 'convergencectrl' bundle can occur at most once on a call"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  %t = call token %p()\n  ret void\n}\n", (3, 19, "%p"), "Return type cannot be token for indirect call!"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  %t = call token @g()\n  ret void\n}\n", (3, 19, "@g"), "Return type cannot be token for indirect call!"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call x86_amx %p()\n  ret void\n}\n", (3, 16, "%p"), "Return type cannot be x86_amx for indirect call!"),
+        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void @g() speculatable\n  ret void\n}\n", (3, 13, "@g"), "speculatable attribute may not apply to call sites"),
+    ]
+    .map(|(text, at, message)| (text.to_string(), at, message));
+    let read = [
+        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1), \"ptrauth\"(i32 1, i64 %y), \"deopt\"(i32 %x), \"foo\"(), \"foo\"() ]\n  ret void\n}\n",
+        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 zeroinitializer) ]\n  ret void\n}\n",
+        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call float @llvm.sqrt.f32(float 1.0) speculatable\n  ret void\n}\n",
+        "declare void @g() #0\ndefine void @f() {\n  call void @g() speculatable\n  ret void\n}\nattributes #0 = { speculatable }\n",
+    ]
+    .map(str::to_string);
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// Spellings LLVM 22 reads that mergefn refused before: a named type other than a struct is
+/// another name of its definition (a compare of `%v4i16` gives `<4 x i1>`, which `%v4i1`
+/// names; a float constant of `%f`), a number written `u0x1F` (an array or vector length, an
+/// alignment), an attribute group defined twice (the last definition is the group). Each
+/// reads, writes back byte for byte, and opt-22 reads it.
+#[test]
+fn spellings_llvm_reads_are_read() {
+    let read = [
+        "%v4i16 = type <4 x i16>\n%v4i1 = type <4 x i1>\n%f = type float\n\
+         define %v4i1 @f(%v4i16 %a, %v4i16 %b, %f %x) {\n  %c = icmp eq %v4i16 %a, %b\n  \
+         %s = select %v4i1 %c, %v4i1 %c, %v4i1 zeroinitializer\n  \
+         %d = fcmp olt %f %x, 1.0\n  ret %v4i1 %s\n}\n",
+        "@a = global [u0x2 x i8] zeroinitializer, align u0x10\n@v = global <u0x4 x i32> zeroinitializer\n",
+        "define void @f() #0 {\n  ret void\n}\nattributes #0 = { noinline }\nattributes #0 = { alwaysinline }\n",
+    ]
+    .map(str::to_string);
+    for text in &read {
+        let module = parse(text.clone()).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(mergefn::write::to_string(&module), *text);
+    }
+    as_opt_verifies_at(&[], &read);
+    // A signed `s0x` number is no length, as in LLVM.
+    let e = parse("@a = global [s0x2 x i8] zeroinitializer\n".to_string()).unwrap_err();
+    assert!(e.to_string().contains("expected an array length"), "{e}");
+}
+
 /// Attributes against the types they stand on, attributes one list may not hold together, the
 /// rules over a function's parameters and a call's arguments, and over function attributes,
 /// as LLVM's verifier checks them (`verifyParameterAttrs`, `verifyFunctionAttrs`); in a header

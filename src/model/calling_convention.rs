@@ -133,3 +133,20 @@ const CALLING_CONVENTION_NUMBERS: &[(&str, u32)] = &[
     ("x86_thiscallcc", 70),
     ("x86_vectorcallcc", 80),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conventions_are_numbered_as_llvm_numbers_them() {
+        assert_eq!(number(b"amdgpu_kernel"), Some(AMDGPU_KERNEL));
+        assert_eq!(number(b"cc 91"), Some(AMDGPU_KERNEL));
+        assert_eq!(number(b"cc  076"), Some(SPIR_KERNEL));
+        assert_eq!(number(b"riscv_vls_cc(128)"), Some(114));
+        assert_eq!(number(b"riscv_vls_cc(100)"), None);
+        assert_eq!(number(b"nocc"), None);
+        assert!(!callable(AMDGPU_GFX_WHOLE_WAVE) && callable(PTX_KERNEL) && callable(FAST));
+        assert!(forbids_thunks(PTX_KERNEL) && forbids_thunks(AMDGPU_PS) && !forbids_thunks(C));
+    }
+}

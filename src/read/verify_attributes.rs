@@ -3,8 +3,9 @@
 //! parameter or result against its type (`zeroext` on an integer, `nonnull` on a pointer),
 //! attributes that exclude each other in one list, rules over all the parameters of a function
 //! or arguments of a call (one `sret`, on the first or second), a few over function
-//! attributes (`optnone` needs `noinline`), and that `byval` and its siblings name a sized
-//! type. The messages are the verifier's.
+//! attributes (`optnone` needs `noinline`; the arguments of `allocsize`, `allockind` and
+//! `vscale_range`), that `byval` and its siblings name a sized type, and what a function's
+//! calling convention asks of its header (`visitFunction`). The messages are the verifier's.
 //!
 //! The parser reads each list with its [`Kinds`] (a bit per attribute a rule names; a list
 //! found again by its text keeps the bits it was first read with), and checks a header's
@@ -17,7 +18,7 @@
 use super::verify_string_attributes::StringRules;
 use super::{attributes, intrinsics};
 use crate::model::{
-    Attr, FuncId, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span, Type, TypeId,
+    Attr, FuncId, Function, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span, Type, TypeId,
     UnnamedAddr, ValueKind,
 };
 use rustc_hash::FxHashMap;
@@ -103,6 +104,10 @@ kinds! {
     Builtin = "builtin",
     JumpTable = "jumptable",
     Naked = "naked",
+    VScaleRange = "vscale_range",
+    AllocSize = "allocsize",
+    AllocKind = "allockind",
+    Speculatable = "speculatable",
 }
 
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
@@ -235,6 +240,21 @@ pub(crate) fn group_kinds(m: &Module, n: u32) -> Kinds {
         kinds_of(src, m.attr_list(list), &FxHashMap::default())
     })
 }
+
+/// Whether function `f` of `m` is `speculatable`, by its own attributes or a group's.
+pub(crate) fn is_speculatable(m: &Module, f: FuncId) -> bool {
+    let src = m.source.as_bytes();
+    m.attr_list(m.functions[f].fn_attrs)
+        .iter()
+        .any(|a| match *a {
+            Attr::Text(span) => kind_at(src, span).has(kind::Speculatable),
+            Attr::Typed(..) => false,
+            Attr::Group(n, _) => group_kinds(m, n).has(kind::Speculatable),
+        })
+}
+
+/// The bit of `speculatable`, which a call takes only when its callee does.
+pub(crate) const SPECULATABLE: Kinds = kind::Speculatable;
 
 /// Where the first attribute of `attrs` with a bit of `kinds` is written.
 fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
@@ -618,6 +638,140 @@ pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str>
     Ok(())
 }
 
+/// The function attributes whose arguments the verifier checks (against the function's type,
+/// for `allocsize`).
+pub(crate) const VALUED: Kinds = union(&[kind::VScaleRange, kind::AllocSize, kind::AllocKind]);
+
+/// What the verifier refuses of the `allocsize`, `allockind` and `vscale_range` of a function
+/// or call (`verifyFunctionAttrs`), whose attributes are `attrs` with their groups found by
+/// `group` (a group's over the list's own, as LLVM's parser merges them), and whose type has
+/// `params` parameters, parameter `i` an integer when `integer(i)`. Arguments the parser let
+/// through unread (escapes, numbers past 32 bits) are let through here too.
+pub(crate) fn valued_attributes_hold<'a>(
+    src: &[u8],
+    attrs: &'a [Attr],
+    group: impl Fn(u32) -> Option<&'a [Attr]>,
+    params: usize,
+    integer: impl Fn(usize) -> bool,
+) -> Result<(), Broken> {
+    // The last of each, by keyword: allocsize, allockind, vscale_range.
+    let mut last: [Option<Span>; 3] = [None; 3];
+    let mut note = |list: &[Attr]| {
+        for a in list {
+            if let Attr::Text(span) = *a {
+                let kinds = kind_at(src, span);
+                let slot = [kind::AllocSize, kind::AllocKind, kind::VScaleRange]
+                    .iter()
+                    .position(|&k| kinds.has(k));
+                if let Some(slot) = slot {
+                    last[slot] = Some(span);
+                }
+            }
+        }
+    };
+    note(attrs);
+    for a in attrs {
+        if let Attr::Group(n, _) = *a
+            && let Some(list) = group(n)
+        {
+            note(list);
+        }
+    }
+    let [alloc_size, alloc_kind, vscale_range] = last;
+    if let Some(at) = alloc_size {
+        let numbers = numbers_in_parens(&src[at.range()]);
+        let names = ["element size", "number of elements"];
+        for (&n, name) in numbers.iter().flatten().zip(names) {
+            let problem = match usize::try_from(n) {
+                Ok(n) if n < params && integer(n) => continue,
+                Ok(n) if n < params => "must refer to an integer parameter",
+                _ => "is out of bounds",
+            };
+            return Err(Broken::at(
+                format!("'allocsize' {name} argument {problem}"),
+                Some(at),
+            ));
+        }
+    }
+    if let Some(at) = alloc_kind
+        && let Some(message) = alloc_kind_refused(&src[at.range()])
+    {
+        return Err(Broken::at(message, Some(at)));
+    }
+    if let Some(at) = vscale_range
+        && let [Some(min), max] = numbers_in_parens(&src[at.range()])
+    {
+        // LLVM reads `vscale_range(N)` as `(N, N)`, and drops `(0, 0)`; a maximum of 0 is
+        // none.
+        let max = max.unwrap_or(min);
+        let power = |n: u64| n.is_power_of_two() && n <= u64::from(u32::MAX);
+        let message = match (min, max) {
+            (0, 0) => None,
+            (0, _) => Some("'vscale_range' minimum must be greater than 0"),
+            (min, _) if !power(min) => Some("'vscale_range' minimum must be power-of-two value"),
+            (_, 0) => None,
+            (min, max) if min > max => {
+                Some("'vscale_range' minimum cannot be greater than maximum")
+            }
+            (_, max) if !power(max) => Some("'vscale_range' maximum must be power-of-two value"),
+            _ => None,
+        };
+        if let Some(message) = message {
+            return Err(Broken::at(message, Some(at)));
+        }
+    }
+    Ok(())
+}
+
+/// The one or two unsigned numbers of `keyword(N)` or `keyword(N, M)`, none past 32 bits
+/// (the parser has checked the rest of the syntax).
+fn numbers_in_parens(text: &[u8]) -> [Option<u64>; 2] {
+    let Some(open) = text.iter().position(|&b| b == b'(') else {
+        return [None; 2];
+    };
+    let inside = text[open + 1..]
+        .split(|&b| b == b')')
+        .next()
+        .unwrap_or_default();
+    let mut numbers = inside.split(|&b| b == b',').map(|n| {
+        let n = n.trim_ascii();
+        let value = n.iter().try_fold(0u64, |v, &d| {
+            let v = v
+                .checked_mul(10)?
+                .checked_add(u64::from(d.wrapping_sub(b'0')))?;
+            (d.is_ascii_digit() && v <= u64::from(u32::MAX)).then_some(v)
+        });
+        value.filter(|_| !n.is_empty())
+    });
+    let first = numbers.next().flatten();
+    [first, first.and_then(|_| numbers.next().flatten())]
+}
+
+/// Why the verifier refuses `allockind("...")` written as `text`: not exactly one of
+/// `alloc`, `realloc` and `free`, or modifiers that `free` or each other exclude.
+fn alloc_kind_refused(text: &[u8]) -> Option<&'static str> {
+    let open = text.iter().position(|&b| b == b'"')?;
+    let kinds = text[open + 1..].split(|&b| b == b'"').next()?;
+    if kinds.contains(&b'\\') {
+        return None;
+    }
+    let has = |k: &[u8]| kinds.split(|&b| b == b',').any(|w| w == k);
+    let roles = [b"alloc".as_slice(), b"realloc", b"free"].map(has);
+    if roles.iter().filter(|&&r| r).count() != 1 {
+        return Some("'allockind()' requires exactly one of alloc, realloc, and free");
+    }
+    let (uninitialized, zeroed) = (has(b"uninitialized"), has(b"zeroed"));
+    if roles[2] && (uninitialized || zeroed || has(b"aligned")) {
+        return Some(
+            "'allockind(\"free\")' doesn't allow uninitialized, zeroed, or aligned modifiers.",
+        );
+    }
+    if uninitialized && zeroed {
+        return Some("'allockind()' can't be both zeroed and uninitialized");
+    }
+    None
+}
+
 /// The attributes that pass a pointer's pointee by its type, which must be sized.
 const PASSED_BY_TYPE: Kinds =
     union(&[kind::ByVal, kind::ByRef, kind::InAlloca, kind::Preallocated]);
@@ -726,6 +880,16 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         } else {
             function_attributes_hold(kinds).map_err(|message| Broken::at(message, None))
         };
+        let held = held.and_then(|()| match kinds.has(VALUED) {
+            true => valued_attributes_hold(
+                src,
+                m.attr_list(func.fn_attrs),
+                |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list)),
+                func.params.len(),
+                |i| matches!(m.types.get(func.params[i].ty), Type::Int(_)),
+            ),
+            false => Ok(()),
+        });
         let held = held.and_then(|()| {
             func.params.iter().try_for_each(|param| {
                 let attrs = m.attr_list(param.attrs);
@@ -747,6 +911,7 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
                     None => Ok(()),
                 },
             );
+        let held = held.and_then(|()| calling_convention_holds(m, func, &groups));
         // LLVM replaces a known intrinsic's attributes with its own (see
         // `Parser::header_rule_broken`).
         let replaced = || matches!(&m.globals[func.global].name, GlobalName::Named(n) if intrinsics::is_known(n));
@@ -758,6 +923,96 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         }
     }
     Ok(())
+}
+
+/// What LLVM's verifier asks of a function of its calling convention (`visitFunction`): the
+/// kernels and entry points of GPUs return nothing and take no stack-passed arguments, some
+/// conventions no variable arguments, an interrupt handler its frame `byval`.
+fn calling_convention_holds(
+    m: &Module,
+    func: &Function,
+    groups: &FxHashMap<u32, Kinds>,
+) -> Result<(), Broken> {
+    use crate::model::calling_convention::*;
+    let Some(cc) = func.extras().cconv.and_then(|at| number(m.bytes(at))) else {
+        return Ok(());
+    };
+    let src = m.source.as_bytes();
+    let param_kinds = |i: usize| kinds_of(src, m.attr_list(func.params[i].attrs), groups);
+    let broken = |message: &str| Err(Broken::at(message, None));
+    let is_void = || matches!(m.types.get(func.ret_ty), Type::Void);
+    let kernel = matches!(
+        cc,
+        AMDGPU_KERNEL | SPIR_KERNEL | AMDGPU_CS_CHAIN | AMDGPU_CS_CHAIN_PRESERVE
+    );
+    if kernel && !is_void() {
+        return broken("Calling convention requires void return type");
+    }
+    if kernel
+        || matches!(
+            cc,
+            AMDGPU_VS | AMDGPU_HS | AMDGPU_GS | AMDGPU_PS | AMDGPU_CS
+        )
+    {
+        if (0..func.params.len()).any(|i| param_kinds(i).has(kind::StructRet)) {
+            return broken("Calling convention does not allow sret");
+        }
+        if cc != SPIR_KERNEL {
+            let stack = m.data_layout.alloca_addr_space;
+            for (i, param) in func.params.iter().enumerate() {
+                let kinds = param_kinds(i);
+                let refused = [
+                    (kind::ByVal, "Calling convention disallows byval"),
+                    (
+                        kind::Preallocated,
+                        "Calling convention disallows preallocated",
+                    ),
+                    (kind::InAlloca, "Calling convention disallows inalloca"),
+                ];
+                if let Some((_, message)) = refused.iter().find(|(k, _)| kinds.has(*k)) {
+                    return broken(message);
+                }
+                if kinds.has(kind::ByRef) && m.types.get(param.ty) == &Type::Ptr(stack) {
+                    return broken("Calling convention disallows stack byref");
+                }
+            }
+        }
+    }
+    let fixed_arguments = kernel
+        || matches!(
+            cc,
+            AMDGPU_VS
+                | AMDGPU_HS
+                | AMDGPU_GS
+                | AMDGPU_PS
+                | AMDGPU_CS
+                | FAST
+                | COLD
+                | INTEL_OCL_BI
+                | PTX_KERNEL
+                | PTX_DEVICE
+        );
+    match cc {
+        X86_INTR if !func.params.is_empty() && !param_kinds(0).has(kind::ByVal) => {
+            broken("Calling convention parameter requires byval")
+        }
+        AMDGPU_GFX_WHOLE_WAVE => {
+            let first = func.params.first();
+            if !first.is_some_and(|p| m.types.get(p.ty) == &Type::Int(1)) {
+                broken("Calling convention requires first argument to be i1")
+            } else if param_kinds(0).has(kind::InReg) {
+                broken("Calling convention requires first argument to not be inreg")
+            } else if func.varargs {
+                broken("Calling convention does not support varargs or perfect forwarding!")
+            } else {
+                Ok(())
+            }
+        }
+        _ if fixed_arguments && func.varargs => {
+            broken("Calling convention does not support varargs or perfect forwarding!")
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Whether the body of `f` (a definition; a declaration has none) passes one of its
@@ -777,4 +1032,23 @@ fn arguments_used(m: &Module, f: FuncId) -> bool {
         },
         _ => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_read_as_llvm_reads_them() {
+        assert_eq!(numbers_in_parens(b"allocsize(0)"), [Some(0), None]);
+        assert_eq!(numbers_in_parens(b"vscale_range( 2 , 16 )"), [Some(2), Some(16)]);
+        assert_eq!(numbers_in_parens(b"vscale_range(4294967296)"), [None, None]);
+        assert_eq!(alloc_kind_refused(br#"allockind("alloc,uninitialized,aligned")"#), None);
+        assert_eq!(alloc_kind_refused(br#"allockind("realloc")"#), None);
+        assert!(alloc_kind_refused(br#"allockind("aligned")"#).is_some());
+        assert!(alloc_kind_refused(br#"allockind("free,aligned")"#).is_some());
+        assert!(alloc_kind_refused(br#"allockind("realloc,zeroed,uninitialized")"#).is_some());
+        // Escapes are left to LLVM.
+        assert_eq!(alloc_kind_refused(br#"allockind("\66ree,zeroed")"#), None);
+    }
 }

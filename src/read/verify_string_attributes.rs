@@ -2,8 +2,9 @@
 //! (`verifyFunctionAttrs`, and `verifyAttributeTypes` for the attributes LLVM's
 //! `Attributes.td` declares `StrBoolAttr`): `"frame-pointer"` one of four words,
 //! `"denormal-fp-math"` one or two modes, `"target-features"` a list of `+f` and `-f`,
-//! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty...
-//! clang writes several in every function's attribute group.
+//! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty,
+//! AArch64's SME modes not two of a group... clang writes several in every function's
+//! attribute group.
 //!
 //! A function's value of a key is the last one written, a group's over the header's own
 //! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
@@ -31,8 +32,63 @@ const BOOLEANS: [&[u8]; 11] = [
     b"use-sample-profile",
 ];
 
+/// The attributes of AArch64's streaming and ZA states, checked for their presence alone:
+/// each group of modes is exclusive (LLVM 22's `verifyFunctionAttrs`, after the booleans).
+const SME: [&[u8]; 13] = [
+    b"aarch64_pstate_sm_enabled",
+    b"aarch64_pstate_sm_compatible",
+    b"aarch64_new_za",
+    b"aarch64_in_za",
+    b"aarch64_out_za",
+    b"aarch64_inout_za",
+    b"aarch64_preserves_za",
+    b"aarch64_za_state_agnostic",
+    b"aarch64_new_zt0",
+    b"aarch64_in_zt0",
+    b"aarch64_out_zt0",
+    b"aarch64_inout_zt0",
+    b"aarch64_preserves_zt0",
+];
+
+/// The SME modes no function takes two of, and the verifier's message for each group.
+const EXCLUSIVE_MODES: [(&[&[u8]], &str); 3] = [
+    (
+        &[
+            b"aarch64_pstate_sm_enabled",
+            b"aarch64_pstate_sm_compatible",
+        ],
+        "Attributes 'aarch64_pstate_sm_enabled and aarch64_pstate_sm_compatible' are \
+         incompatible!",
+    ),
+    (
+        &[
+            b"aarch64_new_za",
+            b"aarch64_in_za",
+            b"aarch64_out_za",
+            b"aarch64_inout_za",
+            b"aarch64_preserves_za",
+            b"aarch64_za_state_agnostic",
+        ],
+        "Attributes 'aarch64_new_za', 'aarch64_in_za', 'aarch64_out_za', 'aarch64_inout_za', \
+         'aarch64_preserves_za' and 'aarch64_za_state_agnostic' are mutually exclusive",
+    ),
+    (
+        &[
+            b"aarch64_new_zt0",
+            b"aarch64_in_zt0",
+            b"aarch64_out_zt0",
+            b"aarch64_inout_zt0",
+            b"aarch64_preserves_zt0",
+            b"aarch64_za_state_agnostic",
+        ],
+        "Attributes 'aarch64_new_zt0', 'aarch64_in_zt0', 'aarch64_out_zt0', \
+         'aarch64_inout_zt0', 'aarch64_preserves_zt0' and 'aarch64_za_state_agnostic' are \
+         mutually exclusive",
+    ),
+];
+
 /// The other attributes checked, in the order LLVM's verifier checks them (after the
-/// booleans).
+/// booleans and the SME modes).
 const OTHERS: [&[u8]; 11] = [
     b"frame-pointer",
     b"patchable-function-prefix",
@@ -47,13 +103,15 @@ const OTHERS: [&[u8]; 11] = [
     b"target-features",
 ];
 
-const KEYS: usize = BOOLEANS.len() + OTHERS.len();
+const KEYS: usize = BOOLEANS.len() + SME.len() + OTHERS.len();
 
 /// The key checked at `i` of [`Values`].
 fn key(i: usize) -> &'static [u8] {
-    match BOOLEANS.get(i) {
-        Some(key) => key,
-        None => OTHERS[i - BOOLEANS.len()],
+    let others = BOOLEANS.len() + SME.len();
+    match i {
+        _ if i < BOOLEANS.len() => BOOLEANS[i],
+        _ if i < others => SME[i - BOOLEANS.len()],
+        _ => OTHERS[i - others],
     }
 }
 
@@ -64,8 +122,14 @@ fn slot(key_written: &[u8]) -> Option<usize> {
 
 /// Where each checked key's value is written in a list (the whole `"key"="value"`), the last
 /// one of the key.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Values([Option<Span>; KEYS]);
+
+impl Default for Values {
+    fn default() -> Values {
+        Values([None; KEYS])
+    }
+}
 
 impl Values {
     /// Add the string attributes of `attrs` (not its groups), each over one of its key
@@ -116,7 +180,15 @@ impl Values {
                 return Some((span, invalid(i, &v)));
             }
         }
-        for i in BOOLEANS.len()..KEYS {
+        for (modes, message) in EXCLUSIVE_MODES {
+            let mut taken = modes
+                .iter()
+                .filter_map(|&mode| slot(mode).and_then(|i| self.0[i]));
+            if let (Some(_), Some(second)) = (taken.next(), taken.next()) {
+                return Some((second, message.to_string()));
+            }
+        }
+        for i in BOOLEANS.len() + SME.len()..KEYS {
             let Some((span, v)) = value(i) else {
                 continue;
             };

@@ -161,10 +161,9 @@ impl<'a> Parser<'a> {
         if self.m.attrs.len() == start {
             return Err(self.err_at(keyword.span, "attribute group has no attributes"));
         }
+        // A group defined again is its last definition, as LLVM's parser takes it.
         let attrs = AttrList::since(&self.m.attrs, start);
-        if self.m.attr_groups.insert(n, attrs).is_some() {
-            return Err(self.err_at(t.span, "redefinition of an attribute group"));
-        }
+        self.m.attr_groups.insert(n, attrs);
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! Instructions: every opcode's operands, flags and attachments, as items.
 
 use super::*;
+use crate::model::calling_convention;
 
 impl<'a> Parser<'a> {
     fn push_item(&mut self, item: Item) {
@@ -372,7 +373,7 @@ impl<'a> Parser<'a> {
 
     /// Whether `a` and `b` are one type to LLVM: a name given to a type other than a struct
     /// (`%v = type <4 x i32>`) makes no new type, a named struct is not its body.
-    fn types_llvm_equates(&self, a: TypeId, b: TypeId) -> bool {
+    pub(super) fn types_llvm_equates(&self, a: TypeId, b: TypeId) -> bool {
         let unaliased = |t: TypeId| match self.body_ty(t) {
             Type::Struct { .. } | Type::Named(_) => t,
             _ => self.resolve_ty(t),
@@ -587,7 +588,7 @@ impl<'a> Parser<'a> {
 
     fn bool_like(&mut self, ty: TypeId) -> TypeId {
         let i1 = self.intern(Type::Int(1));
-        match *self.ty(ty) {
+        match *self.body_ty(ty) {
             Type::Vector { scalable, len, .. } => self.intern(Type::Vector {
                 scalable,
                 len,
@@ -1329,6 +1330,11 @@ impl<'a> Parser<'a> {
             self.item_words_while(is_fast_math_flag);
         }
         if let Some(cc) = self.calling_convention()? {
+            if calling_convention::number(&self.src[cc.range()])
+                .is_some_and(|n| !calling_convention::callable(n))
+            {
+                self.rule_broken(cc, "calling convention does not permit calls");
+            }
             self.push_word(cc)?;
         }
         let results = self.item_attributes(Some(AttrPlace::Return))?;
@@ -1435,23 +1441,44 @@ impl<'a> Parser<'a> {
         }
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
+        if function.0.has(verify_attributes::SPECULATABLE) && !self.is_speculatable(callee) {
+            let message = "speculatable attribute may not apply to call sites";
+            self.rule_broken(callee_tok.span, message);
+        }
         rules.finish(self, function);
+        let message = match self.body_ty(ret) {
+            Type::Token => Some("Return type cannot be token for indirect call!"),
+            Type::X86Amx => Some("Return type cannot be x86_amx for indirect call!"),
+            _ => None,
+        };
+        if let Some(message) = message
+            && !self.calls_function_returning(callee, ret)
+        {
+            self.rule_broken(callee_tok.span, message);
+        }
         // Operand bundles.
         if self.tok.kind == Tok::LSquare {
             self.bump();
             self.push_item(Item::Mark(b'['));
+            let mut tags_seen = 0;
             loop {
                 let tag = self.expect(Tok::Str, "an operand bundle tag")?;
                 self.push_word(tag.span)?;
                 self.expect(Tok::LParen, "'('")?;
                 self.push_item(Item::Mark(b'('));
+                let mut operands = BundleOperands::default();
                 if self.tok.kind != Tok::RParen {
                     loop {
-                        self.item_typed_value()?;
+                        let ty = self.item_type()?;
+                        let value = self.item_value(ty)?;
+                        operands.push(ty, value);
                         if !self.eat(Tok::Comma) {
                             break;
                         }
                     }
+                }
+                if let Some(message) = self.bundle_refused(tag, &operands, &mut tags_seen) {
+                    self.rule_broken(tag.span, &message);
                 }
                 self.expect(Tok::RParen, "')'")?;
                 self.push_item(Item::Mark(b')'));
@@ -1477,6 +1504,133 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         Ok(ret)
+    }
+}
+
+impl Parser<'_> {
+    /// Whether `callee` is a function declared `speculatable`, as a call that is must call:
+    /// an intrinsic is taken to be one (LLVM gives it its own attributes, which are not
+    /// known here).
+    fn is_speculatable(&mut self, callee: Value) -> bool {
+        let ValueKind::Global(u) = callee.kind() else {
+            return false;
+        };
+        let Some(global) = self.recorded_use(u).map(|u| u.global) else {
+            return true;
+        };
+        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
+            None | Some((GlobalKind::Intrinsic, _)) => true,
+            Some((_, GlobalName::Named(name))) if name.starts_with(b"llvm.") => true,
+            Some((GlobalKind::Function(f), _)) => verify_attributes::is_speculatable(module, *f),
+            Some(_) => false,
+        }
+    }
+
+    /// Whether a call of `callee` returning `ret` may call a function directly (LLVM's
+    /// `getCalledFunction`, for an indirect call may not return a token): `callee` names a
+    /// function that returns `ret`, or an intrinsic never declared. Parameters are not
+    /// compared.
+    fn calls_function_returning(&mut self, callee: Value, ret: TypeId) -> bool {
+        let ValueKind::Global(u) = callee.kind() else {
+            return false;
+        };
+        let Some(global) = self.recorded_use(u).map(|u| u.global) else {
+            return true;
+        };
+        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        match module.globals.get(global).map(|g| g.kind) {
+            Some(GlobalKind::Function(f)) => {
+                let returns = module.functions[f].ret_ty;
+                returns == ret || self.body_ty(returns) == self.body_ty(ret)
+            }
+            Some(GlobalKind::Variable(_) | GlobalKind::Alias(_)) => false,
+            _ => true,
+        }
+    }
+
+    /// What LLVM's verifier refuses of an operand bundle `tag` of a call (`visitCallBase`):
+    /// a tag it knows written twice on the call (`tags_seen` has a bit for each written
+    /// before), or operands `kcfi`, `ptrauth`, `cfguardtarget`, `funclet` and `preallocated`
+    /// do not take. What an operand stands for (a funclet pad, the token of
+    /// `llvm.call.preallocated.setup`) is not checked.
+    fn bundle_refused(
+        &self,
+        tag: Token,
+        operands: &BundleOperands,
+        tags_seen: &mut u16,
+    ) -> Option<String> {
+        const KNOWN: [(&[u8], &str); 10] = [
+            (b"deopt", "deopt"),
+            (b"gc-transition", "gc-transition"),
+            (b"funclet", "funclet"),
+            (b"cfguardtarget", "CFGuardTarget"),
+            (b"ptrauth", "ptrauth"),
+            (b"kcfi", "kcfi"),
+            (b"preallocated", "preallocated"),
+            (b"gc-live", "gc-live"),
+            (b"clang.arc.attachedcall", "\"clang.arc.attachedcall\""),
+            (b"convergencectrl", ""),
+        ];
+        let text = self.text(tag);
+        let name = &text[1..text.len() - 1];
+        let i = KNOWN.iter().position(|(known, _)| *known == name)?;
+        if *tags_seen & 1 << i != 0 {
+            return Some(match name {
+                b"convergencectrl" => {
+                    "The 'convergencectrl' bundle can occur at most once on a call".to_string()
+                }
+                _ => format!("Multiple {} operand bundles", KNOWN[i].1),
+            });
+        }
+        *tags_seen |= 1 << i;
+        let int_constant = |operand: Option<(TypeId, Value)>, bits: u32| {
+            operand.is_some_and(|(ty, v)| {
+                self.body_ty(ty) == &Type::Int(bits)
+                    && matches!(self.constant_of(v), Some(Const::Int(..) | Const::Zero))
+            })
+        };
+        let message = match name {
+            b"funclet" if operands.count != 1 => "Expected exactly one funclet bundle operand",
+            b"cfguardtarget" if operands.count != 1 => {
+                "Expected exactly one cfguardtarget bundle operand"
+            }
+            b"preallocated" if operands.count != 1 => {
+                "Expected exactly one preallocated bundle operand"
+            }
+            b"kcfi" if operands.count != 1 => "Expected exactly one kcfi bundle operand",
+            b"kcfi" if !int_constant(operands.first[0], 32) => {
+                "Kcfi bundle operand must be an i32 constant"
+            }
+            b"ptrauth" if operands.count != 2 => "Expected exactly two ptrauth bundle operands",
+            b"ptrauth" if !int_constant(operands.first[0], 32) => {
+                "Ptrauth bundle key operand must be an i32 constant"
+            }
+            b"ptrauth"
+                if operands.first[1].is_none_or(|(ty, _)| self.body_ty(ty) != &Type::Int(64)) =>
+            {
+                "Ptrauth bundle discriminator operand must be an i64"
+            }
+            _ => return None,
+        };
+        Some(message.to_string())
+    }
+}
+
+/// The operands of an operand bundle, as [`Parser::bundle_refused`] checks them: how many,
+/// and the first two.
+#[derive(Default)]
+struct BundleOperands {
+    count: usize,
+    first: [Option<(TypeId, Value)>; 2],
+}
+
+impl BundleOperands {
+    fn push(&mut self, ty: TypeId, value: Value) {
+        if let Some(slot) = self.first.get_mut(self.count) {
+            *slot = Some((ty, value));
+        }
+        self.count += 1;
     }
 }
 
@@ -1518,6 +1672,8 @@ struct CallRules {
     ret: TypeId,
     callee: Token,
     arguments: usize,
+    /// Bit `i` for an integer argument `i` (of the first 64), for `allocsize`.
+    integers: u64,
     parameters: verify_attributes::Parameters,
 }
 
@@ -1528,6 +1684,7 @@ impl CallRules {
             ret,
             callee,
             arguments: 0,
+            integers: 0,
             parameters: Default::default(),
         }
     }
@@ -1541,6 +1698,9 @@ impl CallRules {
     fn argument(&mut self, p: &mut Parser, ty: TypeId, (kinds, attrs): (Kinds, Range<usize>)) {
         let index = self.arguments;
         self.arguments += 1;
+        if index < 64 && matches!(p.body_ty(ty), Type::Int(_)) {
+            self.integers |= 1 << index;
+        }
         if kinds == Kinds::NONE {
             return;
         }
@@ -1591,7 +1751,9 @@ impl CallRules {
             return;
         }
         let src = p.src;
-        if let Some(at) = verify_attributes::alignment_of_call(src, &p.body_attrs()[attrs], kinds) {
+        if let Some(at) =
+            verify_attributes::alignment_of_call(src, &p.body_attrs()[attrs.clone()], kinds)
+        {
             let text = String::from_utf8_lossy(&src[at.range()]);
             p.rule_broken(
                 at,
@@ -1600,6 +1762,43 @@ impl CallRules {
         }
         if let Err(message) = verify_attributes::function_attributes_hold(kinds) {
             p.rule_broken(self.callee.span, message);
+        }
+        if kinds.has(verify_attributes::VALUED) {
+            self.valued_attributes_hold(p, attrs);
+        }
+    }
+
+    /// `allocsize`, `allockind` and `vscale_range`, against the call's type: the function
+    /// type written, or its arguments' types.
+    fn valued_attributes_hold(&self, p: &mut Parser, attrs: Range<usize>) {
+        let params = match p.body_ty(self.fn_or_ret) {
+            Type::Function { params, .. } => Some(params),
+            _ => None,
+        };
+        let count = params.map_or(self.arguments, |params| params.len());
+        let integer = |i: usize| match params {
+            Some(params) => matches!(p.body_ty(params[i]), Type::Int(_)),
+            None => i >= 64 || self.integers & (1 << i) != 0,
+        };
+        let module = p.body_mode.as_ref().map_or(&p.m, |bm| bm.base);
+        let group = |n| {
+            module
+                .attr_groups
+                .get(&n)
+                .map(|&list| module.attr_list(list))
+        };
+        let held = verify_attributes::valued_attributes_hold(
+            p.src,
+            &p.body_attrs()[attrs],
+            group,
+            count,
+            integer,
+        );
+        if let Err(broken) = held {
+            p.rule_broken(
+                broken.attribute.unwrap_or(self.callee.span),
+                &broken.message,
+            );
         }
     }
 

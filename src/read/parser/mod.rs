@@ -874,6 +874,15 @@ fn unsigned(text: &[u8]) -> Option<u64> {
     })
 }
 
+/// An unsigned number as LLVM reads one where it takes a number: decimal ([`unsigned`]), or
+/// hexadecimal written `u0x1F`; `None` for a signed `s0x` one or one past 64 bits.
+fn unsigned_literal(text: &[u8]) -> Option<u64> {
+    match text.strip_prefix(b"u0x") {
+        Some(hex) => u64::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok(),
+        None => unsigned(text),
+    }
+}
+
 fn is_icmp_predicate(w: &[u8]) -> bool {
     matches!(
         w,
@@ -1295,20 +1304,26 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An unsigned number, the current token: decimal, or hexadecimal written `u0x1F`, as
+    /// LLVM takes either where it reads a number.
     fn expect_u64(&mut self, what: &str) -> PResult<u64> {
-        if self.tok.kind == Tok::Int {
-            let t = self.bump();
-            unsigned(self.text(t))
-                .ok_or_else(|| self.err_at(t.span, format!("{what} out of range")))
-        } else {
-            Err(self.err(what))
+        let signed_hex = self.tok.kind == Tok::HexInt && self.text(self.tok)[0] == b's';
+        if !matches!(self.tok.kind, Tok::Int | Tok::HexInt) || signed_hex {
+            return Err(self.err(what));
         }
+        let t = self.bump();
+        unsigned_literal(self.text(t))
+            .ok_or_else(|| self.err_at(t.span, format!("{what} out of range")))
     }
 
     /// An alignment in bytes, the current token, as LLVM takes one: a power of two, at most
     /// 2^32. A fault is reported `at` the number, or at the `(` before it when there is one.
     #[inline]
     fn expect_alignment(&mut self, paren: Option<Span>) -> PResult<u64> {
+        if self.tok.kind == Tok::HexInt {
+            let t = self.bump();
+            return self.alignment_fault(t.span, paren.unwrap_or(t.span));
+        }
         let t = self.expect(Tok::Int, "an alignment")?;
         // Every load, store and alloca has one, of a digit or two.
         match decimal_u32(self.text(t)) {
@@ -1321,7 +1336,7 @@ impl<'a> Parser<'a> {
     /// itself, or LLVM's error reported `at`.
     #[cold]
     fn alignment_fault(&self, number: Span, at: Span) -> PResult<u64> {
-        let a = unsigned(&self.src[number.range()])
+        let a = unsigned_literal(&self.src[number.range()])
             .ok_or_else(|| self.err_at(number, "alignment out of range"))?;
         if !a.is_power_of_two() {
             Err(self.err_at(at, "alignment is not a power of two"))
@@ -1572,8 +1587,11 @@ impl<'a> Parser<'a> {
         if *had == TypeId::reserved_value() {
             *had = ty;
         } else if *had != ty {
+            // A named type other than a struct is another name of its definition.
             let had = *had;
-            return Err(self.used_with_another_type(t, had, ty));
+            if !self.types_llvm_equates(had, ty) {
+                return Err(self.used_with_another_type(t, had, ty));
+            }
         }
         Ok(l)
     }
@@ -1600,7 +1618,7 @@ impl<'a> Parser<'a> {
     #[inline]
     fn local_defined_as(&mut self, l: LocalId, ty: TypeId, at: Span) -> PResult<()> {
         let had = std::mem::replace(self.scope().local_type(l), ty);
-        if had == TypeId::reserved_value() || had == ty {
+        if had == TypeId::reserved_value() || had == ty || self.types_llvm_equates(had, ty) {
             return Ok(());
         }
         Err(self.defined_with_another_type(l, had, at))

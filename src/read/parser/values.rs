@@ -28,7 +28,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Float | Tok::HexFloat => {
                 self.bump();
-                let fits = match *self.ty(ty) {
+                let fits = match *self.body_ty(ty) {
                     Type::Float(kind) => float_literal_fits(self.text(t), kind),
                     _ => false,
                 };
