@@ -4370,6 +4370,66 @@ fn call_sites_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// LLVM reads a body before the text after it: there, a named type defined after the body
+/// is not known yet (an opaque struct), so it cannot be allocated without an alignment,
+/// loaded, stored, indexed by a getelementptr or made a vector of, and a type that holds one
+/// is not sized. Each is refused where opt-22 refuses it (LLVM's CodeGen tests hold two such
+/// modules); with an alignment, an alloca leaves the size to the verifier, which sees every
+/// definition.
+#[test]
+fn types_defined_after_a_body_are_not_known_in_it() {
+    let body = |inst: &str, after: &str| {
+        format!("define void @f(ptr %p) {{\n  {inst}\n  ret void\n}}\n{after}\n")
+    };
+    let (s, alias) = ("%T = type { i32 }", "%T = type i32");
+    let refused = [
+        (
+            body("%a = alloca %T", s),
+            (2, 15),
+            "Cannot allocate unsized type",
+        ),
+        (
+            body("%a = load %T, ptr %p", s),
+            (2, 17),
+            "load operand must be a pointer to a first class type",
+        ),
+        (
+            body("%a = load %T, ptr %p", alias),
+            (2, 17),
+            "load operand must be a pointer to a first class type",
+        ),
+        (
+            body("%a = load [2 x %T], ptr %p", s),
+            (2, 13),
+            "loading unsized types is not allowed",
+        ),
+        (
+            body("%a = getelementptr %T, ptr %p, i32 0, i32 0", s),
+            (2, 26),
+            "base element of getelementptr must be sized",
+        ),
+        (
+            body("%a = load <2 x %T>, ptr %p", alias),
+            (2, 18),
+            "invalid vector element type",
+        ),
+        (
+            body(
+                "store ptr getelementptr (%T, ptr null, i32 0, i32 0), ptr %p",
+                s,
+            ),
+            (2, 13),
+            "base element of getelementptr must be sized",
+        ),
+    ];
+    let read = [
+        body("%a = alloca %T, align 4", s),
+        format!("{s}\n{}", body("%a = load [2 x %T], ptr %p", "")),
+    ];
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    as_opt_reads(&refused, &read);
+}
+
 /// Spellings LLVM 22 reads that mergefn refused before: a named type other than a struct is
 /// another name of its definition (a compare of `%v4i16` gives `<4 x i1>`, which `%v4i1`
 /// names; a float constant of `%f`), a number written `u0x1F` (an array or vector length, an

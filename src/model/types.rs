@@ -93,6 +93,9 @@ pub struct NamedType {
     pub body: Option<Option<TypeId>>,
     /// Where it was first referenced, for an "undefined type" error.
     pub first_use: super::Span,
+    /// Where its definition starts in the text (`u32::MAX` until read): LLVM reads a body
+    /// before the text after it, so there a type defined after is not yet known.
+    pub defined_at: u32,
 }
 
 #[derive(Default, Debug)]
@@ -120,6 +123,9 @@ pub struct Types {
 pub struct Layout {
     pub sized: bool,
     pub scalable: bool,
+    /// Where in the text the last definition of a named type it holds by value starts (0
+    /// for none): before that place, as LLVM reads a body, the type is not sized yet.
+    pub complete_at: u32,
 }
 
 impl Layout {
@@ -128,6 +134,7 @@ impl Layout {
     pub const DEEP: Layout = Layout {
         sized: true,
         scalable: false,
+        complete_at: 0,
     };
     pub const NESTING_LIMIT: u32 = 64;
 
@@ -139,19 +146,26 @@ impl Layout {
         body: impl Fn(TypeId) -> &'t Type,
         mut part: impl FnMut(TypeId) -> Layout,
     ) -> Layout {
+        let mut complete_at = 0;
         let (sized, scalable) = match ty {
             Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::X86Amx => (true, false),
             Type::TargetExt { name, .. } => target_ext_layout(name),
             Type::Array(_, elem) => {
                 let elem = part(*elem);
+                complete_at = elem.complete_at;
                 (elem.sized, elem.scalable)
             }
-            Type::Vector { scalable, elem, .. } => (part(*elem).sized, *scalable),
+            Type::Vector { scalable, elem, .. } => {
+                let elem = part(*elem);
+                complete_at = elem.complete_at;
+                (elem.sized, *scalable)
+            }
             Type::Struct { elems, .. } => {
                 let (mut sized, mut scalable) = (true, false);
                 for &e in elems {
                     let l = part(e);
                     (sized, scalable) = (sized && l.sized, scalable || l.scalable);
+                    complete_at = complete_at.max(l.complete_at);
                 }
                 if scalable {
                     let first = body(elems[0]);
@@ -167,7 +181,22 @@ impl Layout {
             | Type::Function { .. }
             | Type::Named(_) => (false, false),
         };
-        Layout { sized, scalable }
+        Layout {
+            sized,
+            scalable,
+            complete_at,
+        }
+    }
+
+    /// This layout, of a type reached through named types defined at `defined_at`.
+    pub fn named(self, defined_at: impl IntoIterator<Item = u32>) -> Layout {
+        let complete_at = defined_at
+            .into_iter()
+            .fold(self.complete_at, |at, d| at.max(d));
+        Layout {
+            complete_at,
+            ..self
+        }
     }
 }
 
@@ -270,7 +299,10 @@ impl Types {
             return Layout::DEEP;
         }
         let body = |t: TypeId| self.get(self.resolve(t));
-        let layout = Layout::of(body(id), body, |e| self.layout_memo(e, memo, depth + 1));
+        let mut layout = Layout::of(body(id), body, |e| self.layout_memo(e, memo, depth + 1));
+        if let Type::Named(n) = self.types[id] {
+            layout = layout.named(self.definitions_from(n));
+        }
         memo[id.index()] = Some(layout);
         layout
     }
@@ -278,6 +310,20 @@ impl Types {
     /// A type's layout, if worked out ([`Types::settle_layouts`]; not for types added after).
     pub fn layout(&self, id: TypeId) -> Option<Layout> {
         self.layouts.get(id.index()).copied()
+    }
+
+    /// Where the definitions of the named types [`Types::resolve`] follows from `n` start.
+    pub fn definitions_from(&self, n: NamedTypeId) -> impl Iterator<Item = u32> + '_ {
+        let mut next = Some(n);
+        std::iter::from_fn(move || {
+            let n = next?;
+            next = match self.named[n].body.flatten().map(|b| &self.types[b]) {
+                Some(Type::Named(m)) => Some(*m),
+                _ => None,
+            };
+            Some(self.named[n].defined_at)
+        })
+        .take(64)
     }
 
     /// Follow a named type to its body (opaque named types stay as they are).

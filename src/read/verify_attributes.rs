@@ -1041,9 +1041,15 @@ mod tests {
     #[test]
     fn arguments_are_read_as_llvm_reads_them() {
         assert_eq!(numbers_in_parens(b"allocsize(0)"), [Some(0), None]);
-        assert_eq!(numbers_in_parens(b"vscale_range( 2 , 16 )"), [Some(2), Some(16)]);
+        assert_eq!(
+            numbers_in_parens(b"vscale_range( 2 , 16 )"),
+            [Some(2), Some(16)]
+        );
         assert_eq!(numbers_in_parens(b"vscale_range(4294967296)"), [None, None]);
-        assert_eq!(alloc_kind_refused(br#"allockind("alloc,uninitialized,aligned")"#), None);
+        assert_eq!(
+            alloc_kind_refused(br#"allockind("alloc,uninitialized,aligned")"#),
+            None
+        );
         assert_eq!(alloc_kind_refused(br#"allockind("realloc")"#), None);
         assert!(alloc_kind_refused(br#"allockind("aligned")"#).is_some());
         assert!(alloc_kind_refused(br#"allockind("free,aligned")"#).is_some());

@@ -952,7 +952,11 @@ impl<'a> Parser<'a> {
                     let ty = self.item_type()?;
                     count = Some((at, ty, self.item_value(ty)?));
                 }
-                self.item_opt_align()?;
+                // With an alignment, LLVM's parser leaves the size to its verifier, which
+                // sees the types the whole text defines.
+                if !self.item_opt_align()? && !self.is_scalar(ty) && !self.is_sized_here(ty) {
+                    return Err(self.err_at(at, "Cannot allocate unsized type"));
+                }
                 // LLVM 22's reader ignores the datalayout's `A` here.
                 let mut addr_space = 0;
                 if self.tok.kind == Tok::Comma && self.peek2_is_word(b"addrspace") {
@@ -989,7 +993,10 @@ impl<'a> Parser<'a> {
                 let ordering = self.item_atomic_ordering(atomic)?;
                 let aligned = self.item_opt_align()?;
                 // In the order LLVM checks them; a type is sized when an alignment is given.
-                if !self.is_pointer(pointer_ty) || !self.is_memory_type(ty) {
+                if !self.is_pointer(pointer_ty)
+                    || !self.is_memory_type(ty)
+                    || self.is_named_later(ty)
+                {
                     let message = "load operand must be a pointer to a first class type";
                     return Err(self.err_at(pointer, message));
                 }
@@ -1001,7 +1008,7 @@ impl<'a> Parser<'a> {
                     let message = "atomic load cannot use Release ordering";
                     return Err(self.err_at(pointer, message));
                 }
-                if !aligned && !self.is_scalar(ty) && !self.is_sized(ty) {
+                if !aligned && !self.is_scalar(ty) && !self.is_sized_here(ty) {
                     return Err(self.err_at(at, "loading unsized types is not allowed"));
                 }
                 ty
@@ -1020,13 +1027,13 @@ impl<'a> Parser<'a> {
                 if !self.is_pointer(pointer_ty) {
                     return Err(self.err_at(pointer, "store operand must be a pointer"));
                 }
-                let misfit = if !self.is_memory_type(ty) {
+                let misfit = if !self.is_memory_type(ty) || self.is_named_later(ty) {
                     Some("store operand must be a first class value")
                 } else if atomic && !aligned {
                     Some("atomic store must have explicit non-zero alignment")
                 } else if matches!(ordering, Some(b"acquire" | b"acq_rel")) {
                     Some("atomic store cannot use Acquire ordering")
-                } else if !aligned && !self.is_scalar(ty) && !self.is_sized(ty) {
+                } else if !aligned && !self.is_scalar(ty) && !self.is_sized_here(ty) {
                     Some("storing unsized types is not allowed")
                 } else {
                     None
@@ -1151,7 +1158,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let layout = self.layout(source, 0);
-                if indexed.is_some() && !layout.sized {
+                if indexed.is_some() && !self.sized_here(layout) {
                     return Err(self.err_at(base, "base element of getelementptr must be sized"));
                 }
                 if layout.scalable && matches!(self.body_ty(source), Type::Struct { .. }) {

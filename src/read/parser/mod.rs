@@ -1083,6 +1083,12 @@ impl<'a> Parser<'a> {
     /// `id` with named types followed to their bodies: a named struct is its literal struct
     /// (`%T = type <4 x i16>` is that vector); one opaque or not yet defined stays named.
     #[inline]
+    /// The module the names resolve in: the one being read, or, reading a body, the top
+    /// level's.
+    fn names_module(&self) -> &Module {
+        self.body_mode.as_ref().map_or(&self.m, |bm| bm.base)
+    }
+
     fn body_ty(&self, id: TypeId) -> &Type {
         // Most types are not named: found once.
         match self.ty(id) {

@@ -390,6 +390,7 @@ impl<'a> Parser<'a> {
             Some(self.parse_type()?)
         };
         self.m.types.named[n].body = Some(body);
+        self.m.types.named[n].defined_at = name.span.start;
         // A struct that holds itself, not through a pointer, has no size: LLVM refuses it
         // once the definition that closes the cycle is read.
         if body.is_some_and(|body| self.holds_by_value(body, n, &mut Vec::new())) {
@@ -449,6 +450,7 @@ impl<'a> Parser<'a> {
             spelling: String::from_utf8_lossy(&text[1..]).into(),
             body: None,
             first_use: t.span,
+            defined_at: u32::MAX,
         });
         self.m.types.named_by_key.insert(key, n);
         Ok(n)

@@ -200,10 +200,11 @@ impl<'a> Parser<'a> {
                     self.expect_word("x")?;
                     let at = self.tok.span;
                     let elem = self.parse_type()?;
-                    if !matches!(
+                    let valid = matches!(
                         self.body_ty(elem),
                         Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::Named(_)
-                    ) {
+                    );
+                    if !valid || self.is_named_later(elem) {
                         return Err(self.err_at(at, "invalid vector element type"));
                     }
                     self.expect(Tok::Greater, "'>'")?;
@@ -257,16 +258,58 @@ impl<'a> Parser<'a> {
     /// types and the top level's, while it is read, are walked. (A named type that only
     /// bodies name is a body's own type, but its definition is the module's.)
     pub(super) fn layout(&self, ty: TypeId, depth: u32) -> Layout {
-        if let Some(bm) = &self.body_mode
-            && let Some(layout) = bm.base.types.layout(self.resolve_ty(ty))
-        {
-            return layout;
+        if let Some(bm) = &self.body_mode {
+            // A type of the top level's (named ones included), or one of the body's own
+            // naming a type of the top level's.
+            if let Some(layout) = bm.base.types.layout(ty) {
+                return layout;
+            }
+            if let Some(layout) = bm.base.types.layout(self.resolve_ty(ty)) {
+                return match *self.ty(ty) {
+                    Type::Named(n) => layout.named(bm.base.types.definitions_from(n)),
+                    _ => layout,
+                };
+            }
         }
         if depth > Layout::NESTING_LIMIT {
             return Layout::DEEP;
         }
         let body = |t: TypeId| self.body_ty(t);
-        Layout::of(body(ty), body, |e| self.layout(e, depth + 1))
+        let layout = Layout::of(body(ty), body, |e| self.layout(e, depth + 1));
+        match *self.ty(ty) {
+            Type::Named(n) => layout.named(self.names_module().types.definitions_from(n)),
+            _ => layout,
+        }
+    }
+
+    /// Whether `ty` is sized where it is written, as LLVM's parser asks it of an `alloca`,
+    /// `load`, `store` or getelementptr: LLVM reads a body before the text after it, so a
+    /// named type defined after the body is not sized there, nor one holding it.
+    pub(super) fn is_sized_here(&self, ty: TypeId) -> bool {
+        self.sized_here(self.layout(ty, 0))
+    }
+
+    /// [`Parser::is_sized_here`], of a type whose layout is `layout`.
+    pub(super) fn sized_here(&self, layout: Layout) -> bool {
+        layout.sized && layout.complete_at <= self.body_start()
+    }
+
+    /// Whether `ty` is a named type not yet defined where it is written (in a body, one
+    /// defined after it): LLVM takes it for an opaque struct there.
+    pub(super) fn is_named_later(&self, ty: TypeId) -> bool {
+        match *self.ty(ty) {
+            Type::Named(n) => self.names_module().types.named[n].defined_at > self.body_start(),
+            _ => false,
+        }
+    }
+
+    /// Where the body being read starts, or the end of the text at the top level (where
+    /// a type is known once defined).
+    fn body_start(&self) -> u32 {
+        match &self.body_mode {
+            Some(bm) => bm.base.functions[bm.func].header_span.start,
+            None => u32::MAX,
+        }
     }
 
     pub(super) fn opt_addrspace_number(&mut self) -> PResult<u32> {

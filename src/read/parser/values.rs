@@ -819,7 +819,7 @@ impl<'a> Parser<'a> {
             // As the instruction's: indexed, the source type is sized (a named type not yet
             // defined is not), and each index after the first steps into it.
             if let (Some(&source), true) = (types.first(), types.len() > 2)
-                && !self.layout(source, 0).sized
+                && !self.is_sized_here(source)
             {
                 return Err(self.err_at(op.span, "base element of getelementptr must be sized"));
             }
