@@ -4337,6 +4337,40 @@ fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_veri
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A `musttail` call as LLVM's verifier checks it (`verifyMustTailCall`): a `ret` of its
+/// result next (through a `bitcast` of it, past debug records; `undef` or nothing returned
+/// will do), and the caller's variable arguments, result type, convention, parameter types
+/// and the attributes that pass them; under `tailcc`, no parameter `inreg` or in memory the
+/// call cannot give back. opt-22 agrees on every module.
+#[test]
+fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
+    let refused = [
+        ("declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  %s = add i32 %r, 1\n  ret i32 %s\n}\n", (3, 26, "@g"), "musttail call must precede a ret with an optional bitcast"),
+        ("declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %x\n}\n", (4, 3, "ret"), "musttail call result must be returned"),
+        ("declare fastcc i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call fastcc i32 @g(i32 %x)\n  ret i32 %r\n}\n", (3, 33, "@g"), "cannot guarantee tail call due to mismatched calling conv"),
+        ("declare i32 @g(i32, i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x, i32 %x)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched parameter counts"),
+        ("declare i32 @g(i64)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i64 0)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched parameter types"),
+        ("declare i64 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i64 @g(i32 %x)\n  ret i32 0\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched return types"),
+        ("declare i32 @g(i32 inreg)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched ABI impacting function attributes"),
+        ("declare tailcc i32 @g(i32 inreg)\ndefine tailcc i32 @f(i32 %x) {\n  %r = musttail call tailcc i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n", (3, 33, "@g"), "inreg attribute not allowed in tailcc musttail callee"),
+        ("declare void @g(ptr)\ndefine void @f(ptr byval(i32) align 4 %x) {\n  musttail call void @g(ptr byval(i32) align 8 %x)\n  ret void\n}\n", (3, 22, "@g"), "cannot guarantee tail call due to mismatched ABI impacting function attributes"),
+        ("declare void @g(ptr addrspace(1))\ndefine void @f(ptr %x) {\n  musttail call void @g(ptr addrspace(1) null)\n  ret void\n}\n", (3, 22, "@g"), "cannot guarantee tail call due to mismatched parameter types"),
+    ]
+    .map(|(text, at, message)| (text.to_string(), at, message));
+    let read = [
+        "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %r\n}\n",
+        "declare ptr @g(i32)\ndefine ptr @f(i32 %x) {\n  %r = musttail call ptr @g(i32 %x)\n  %c = bitcast ptr %r to ptr\n  ret ptr %c\n}\n",
+        "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 undef\n}\n",
+        "declare i32 @g(i32 inreg)\ndefine i32 @f(i32 inreg %x) {\n  %r = musttail call i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n",
+        "declare tailcc i32 @g(i32, i64)\ndefine tailcc i32 @f(i32 %x) {\n  %r = musttail call tailcc i32 @g(i32 %x, i64 1)\n  ret i32 %r\n}\n",
+        "declare void @g(ptr)\ndefine void @f(ptr byval(i32) align 4 %x) {\n  musttail call void @g(ptr byval(i32) align 4 %x)\n  ret void\n}\n",
+        "declare void @g(i32, ...)\ndefine void @f(i32 %x, ...) {\n  musttail call void (i32, ...) @g(i32 %x, ...)\n  ret void\n}\n",
+        "declare void @g(i32)\ndefine void @f(i32 %x) {\n  musttail call void @g(i32 %x) #0\n  call void @llvm.dbg.value(metadata i32 0, metadata !1, metadata !DIExpression()), !dbg !2\n  ret void\n}\ndeclare void @llvm.dbg.value(metadata, metadata, metadata)\nattributes #0 = { nounwind }\n!llvm.module.flags = !{!0}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n!1 = !DILocalVariable(name: \"x\", scope: !3)\n!2 = !DILocation(line: 1, scope: !3)\n!3 = distinct !DISubprogram(name: \"f\", unit: !4)\n!4 = distinct !DICompileUnit(language: DW_LANG_C99, file: !5)\n!5 = !DIFile(filename: \"a\", directory: \"b\")\n",
+    ]
+    .map(str::to_string);
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The operand bundles of a call (a known tag once; `kcfi` and `ptrauth` operands counted and
 /// typed), the result of an indirect call (no token, no `x86_amx`), and `speculatable` at a
 /// call (only of a callee that is), as LLVM's verifier checks them. opt-22 agrees on every

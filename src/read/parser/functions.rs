@@ -568,7 +568,23 @@ impl<'a> Parser<'a> {
                     .push(DebugRecord { before, span });
                 continue;
             }
+            let tail = self.scope().musttail.take();
+            let insts_before = self.scope().body.insts.len();
             let opcode = self.instruction()?;
+            // A call of a debug intrinsic is read as a debug record, no instruction.
+            let read_one = self.scope().body.insts.len() > insts_before;
+            if let Some(tail) = tail {
+                match read_one {
+                    true => self.musttail_followed(tail, opcode),
+                    false => self.scope().musttail = Some(tail),
+                }
+            } else if self.scope().musttail.is_some() {
+                // The call just read.
+                let result = self.scope().body.insts.last().and_then(|(_, i)| i.result);
+                if let Some(tail) = &mut self.scope().musttail {
+                    tail.value = result;
+                }
+            }
             if opcode.is_terminator() {
                 break;
             }

@@ -1336,7 +1336,8 @@ impl<'a> Parser<'a> {
             self.expect_word("call")?;
             self.item_words_while(is_fast_math_flag);
         }
-        if let Some(cc) = self.calling_convention()? {
+        let cc = self.calling_convention()?;
+        if let Some(cc) = cc {
             if calling_convention::number(&self.src[cc.range()])
                 .is_some_and(|n| !calling_convention::callable(n))
             {
@@ -1393,6 +1394,8 @@ impl<'a> Parser<'a> {
             self.rule_broken(callee_tok.span, "va_start called in a non-varargs function");
         }
         let mut forwards_varargs = false;
+        // A musttail call's arguments' types and attributes, against the caller's.
+        let mut arguments_read = Vec::new();
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
@@ -1417,6 +1420,9 @@ impl<'a> Parser<'a> {
                     self.check_argument_type(ty, at)?;
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
+                if musttail {
+                    arguments_read.push((ty, attrs.1.clone()));
+                }
                 rules.argument(self, ty, attrs);
                 let value_at = self.tok.span;
                 let value = if metadata {
@@ -1435,6 +1441,14 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
+        }
+        if musttail {
+            self.musttail_prototype_holds(callee_tok.span, cc, (fn_or_ret, ret), &arguments_read);
+            self.scope().musttail = Some(MustTail {
+                call: callee_tok.span,
+                value: None,
+                cast: false,
+            });
         }
         if musttail && !forwards_varargs && self.tok.kind == Tok::RParen && in_varargs(self) {
             let message = "expected '...' at end of argument list for musttail call in varargs \
@@ -1515,6 +1529,234 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// What LLVM's verifier asks of the instruction after a `musttail` call (`tail`): a
+    /// `ret` of the call's result (or of nothing, or `undef`), or a `bitcast` of the result
+    /// then such a `ret`.
+    pub(super) fn musttail_followed(&mut self, tail: MustTail, opcode: Opcode) {
+        let scope = self.scope.as_deref().expect("a body is being read");
+        let Some((_, inst)) = scope.body.insts.last() else {
+            return;
+        };
+        let items = &scope.body.items[inst.items_start as usize..][..inst.items_len as usize];
+        let first_value = items.iter().find_map(|item| match item {
+            Item::Value(v) => Some(*v),
+            _ => None,
+        });
+        let (span, result) = (inst.span, inst.result);
+        let is_tail_value = |v: Value| tail.value.is_some_and(|l| v == Value::local(l));
+        match opcode {
+            Opcode::BitCast if !tail.cast => {
+                if first_value.is_some_and(is_tail_value) {
+                    self.scope().musttail = Some(MustTail {
+                        value: result,
+                        cast: true,
+                        ..tail
+                    });
+                } else {
+                    self.rule_broken(span, "bitcast following musttail call must use the call");
+                }
+            }
+            Opcode::Ret => {
+                let returned = |v: Value| {
+                    is_tail_value(v)
+                        || matches!(self.constant_of(v), Some(Const::Undef | Const::Poison))
+                };
+                if !first_value.is_none_or(returned) {
+                    self.rule_broken(span, "musttail call result must be returned");
+                }
+            }
+            _ => self.rule_broken(
+                tail.call,
+                "musttail call must precede a ret with an optional bitcast",
+            ),
+        }
+    }
+
+    /// What LLVM's verifier asks of a `musttail` call, at `at`, of convention `cc`, type
+    /// `fn_or_ret` (a function type, or the result's) and arguments `arguments` (type and
+    /// attributes), against the function it is in (`verifyMustTailCall`): the same variable
+    /// arguments, result type and convention; under `tailcc` and `swifttailcc`, no parameter
+    /// passed in a register or in memory the call cannot give back; otherwise, parameters of
+    /// the same types (an intrinsic's excepted) with the same attributes that change how
+    /// they are passed. Pointers of one address space are of one type here.
+    fn musttail_prototype_holds(
+        &mut self,
+        at: Span,
+        cc: Option<Span>,
+        (fn_or_ret, ret): (TypeId, TypeId),
+        arguments: &[(TypeId, Range<usize>)],
+    ) {
+        let Some(bm) = &self.body_mode else {
+            return;
+        };
+        let module = bm.base;
+        let caller = &module.functions[bm.func];
+        let convention = |written: Option<Span>| match written {
+            Some(s) => calling_convention::number(&self.src[s.range()]),
+            None => Some(calling_convention::C),
+        };
+        let (params, varargs): (Vec<TypeId>, bool) = match self.body_ty(fn_or_ret) {
+            Type::Function {
+                params, varargs, ..
+            } => (params.to_vec(), *varargs),
+            _ => (arguments.iter().map(|&(ty, _)| ty).collect(), false),
+        };
+        let congruent = |a: TypeId, b: TypeId| {
+            self.types_llvm_equates(a, b)
+                || matches!((self.body_ty(a), self.body_ty(b)), (Type::Ptr(x), Type::Ptr(y)) if x == y)
+        };
+        let call_cc = convention(cc);
+        let broken = if caller.varargs != varargs {
+            Some("cannot guarantee tail call due to mismatched varargs".to_string())
+        } else if !congruent(caller.ret_ty, ret) {
+            Some("cannot guarantee tail call due to mismatched return types".to_string())
+        } else if let (Some(a), Some(b)) = (convention(caller.extras().cconv), call_cc)
+            && a != b
+        {
+            Some("cannot guarantee tail call due to mismatched calling conv".to_string())
+        } else {
+            let caller_attrs = |i: usize| module.attr_list(caller.params[i].attrs);
+            let call_attrs = |i: usize| match arguments.get(i) {
+                Some((_, range)) => &self.body_attrs()[range.clone()],
+                None => &[][..],
+            };
+            let tail_cc = match call_cc {
+                Some(calling_convention::TAIL) => Some("tailcc"),
+                Some(calling_convention::SWIFT_TAIL) => Some("swifttailcc"),
+                _ => None,
+            };
+            match tail_cc {
+                Some(name) => {
+                    let refused = |attrs: &[Attr], role: &str| {
+                        attrs.iter().find_map(|a| {
+                            let keyword = self.attribute_keyword(a)?;
+                            let refused = matches!(
+                                keyword,
+                                b"inalloca" | b"inreg" | b"swifterror" | b"preallocated" | b"byref"
+                            );
+                            refused.then(|| {
+                                let keyword = String::from_utf8_lossy(keyword);
+                                format!("{keyword} attribute not allowed in {name} musttail {role}")
+                            })
+                        })
+                    };
+                    (0..caller.params.len())
+                        .find_map(|i| refused(caller_attrs(i), "caller"))
+                        .or_else(|| {
+                            (0..params.len()).find_map(|i| refused(call_attrs(i), "callee"))
+                        })
+                        .or_else(|| {
+                            caller.varargs.then(|| {
+                                format!("cannot guarantee {name} tail call for varargs function")
+                            })
+                        })
+                }
+                None => {
+                    let intrinsic = self.src[at.range()].starts_with(b"@llvm.");
+                    if !intrinsic && caller.params.len() != params.len() {
+                        Some(
+                            "cannot guarantee tail call due to mismatched parameter counts"
+                                .to_string(),
+                        )
+                    } else if !intrinsic
+                        && caller
+                            .params
+                            .iter()
+                            .zip(&params)
+                            .any(|(p, &t)| !congruent(p.ty, t))
+                    {
+                        Some(
+                            "cannot guarantee tail call due to mismatched parameter types"
+                                .to_string(),
+                        )
+                    } else if (0..caller.params.len())
+                        .any(|i| !self.same_passing(caller_attrs(i), call_attrs(i)))
+                    {
+                        Some(
+                            "cannot guarantee tail call due to mismatched ABI impacting function \
+                             attributes"
+                                .to_string(),
+                        )
+                    } else {
+                        None
+                    }
+                }
+            }
+        };
+        if let Some(message) = broken {
+            self.rule_broken(at, &message);
+        }
+    }
+
+    /// The keyword of attribute `a` (`byval` of `byval(%T)`, `align` of `align 8`); none for a
+    /// group or a string attribute.
+    fn attribute_keyword(&self, a: &Attr) -> Option<&[u8]> {
+        let text = match *a {
+            Attr::Typed(span, _) | Attr::Text(span) => &self.src[span.range()],
+            Attr::Group(..) => return None,
+        };
+        let end = text
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            .unwrap_or(text.len());
+        (end > 0).then(|| &text[..end])
+    }
+
+    /// Whether two parameter attribute lists pass a value alike (`getParameterABIAttributes`):
+    /// the same `sret`, `byval`, `inalloca`, `inreg`, `alignstack`, `swiftself`, `swiftasync`,
+    /// `swifterror`, `preallocated` and `byref`, with the same types and numbers, and the same
+    /// `align` where `byval` or `byref` is.
+    fn same_passing(&self, a: &[Attr], b: &[Attr]) -> bool {
+        let passing = |attrs: &[Attr]| {
+            let by_memory = attrs
+                .iter()
+                .any(|a| matches!(self.attribute_keyword(a), Some(b"byval" | b"byref")));
+            let mut kept: Vec<(&[u8], Option<TypeId>, Vec<u8>)> = attrs
+                .iter()
+                .filter_map(|a| {
+                    let keyword = self.attribute_keyword(a)?;
+                    let abi = matches!(
+                        keyword,
+                        b"sret"
+                            | b"byval"
+                            | b"inalloca"
+                            | b"inreg"
+                            | b"alignstack"
+                            | b"swiftself"
+                            | b"swiftasync"
+                            | b"swifterror"
+                            | b"preallocated"
+                            | b"byref"
+                    ) || (keyword == b"align" && by_memory);
+                    if !abi {
+                        return None;
+                    }
+                    Some(match *a {
+                        Attr::Typed(_, ty) => (keyword, Some(ty), Vec::new()),
+                        // The argument's digits: `align 8`, `align(8)`, `alignstack(8)`.
+                        _ => {
+                            let text = &self.src[a.span().range()][keyword.len()..];
+                            let digits = text.iter().copied().filter(u8::is_ascii_digit).collect();
+                            (keyword, None, digits)
+                        }
+                    })
+                })
+                .collect();
+            kept.sort_by(|x, y| x.0.cmp(y.0));
+            kept
+        };
+        let (x, y) = (passing(a), passing(b));
+        x.len() == y.len()
+            && x.iter().zip(&y).all(|(p, q)| {
+                p.0 == q.0
+                    && p.2 == q.2
+                    && match (p.1, q.1) {
+                        (Some(s), Some(t)) => self.types_llvm_equates(s, t),
+                        (s, t) => s == t,
+                    }
+            })
+    }
+
     /// Whether `callee` is a function declared `speculatable`, as a call that is must call:
     /// an intrinsic is taken to be one (LLVM gives it its own attributes, which are not
     /// known here).

@@ -58,6 +58,17 @@ struct FnScope<'a> {
     /// Each local's type, by its index: its definition's, or before that the type its first
     /// reference gives it (the reserved value until either), as LLVM types a forward reference.
     local_types: Vec<TypeId>,
+    /// A `musttail` call just read, whose next instructions LLVM's verifier checks.
+    musttail: Option<MustTail>,
+}
+
+/// A `musttail` call: where it is written, and the value its `ret` must return (the call's
+/// result, or the `bitcast` of it read since).
+#[derive(Clone, Copy)]
+struct MustTail {
+    call: Span,
+    value: Option<LocalId>,
+    cast: bool,
 }
 
 /// What a local referred to before its definition stands for until it is defined (no
@@ -198,6 +209,7 @@ impl<'a> FnScope<'a> {
         self.first_number = None;
         self.forward.clear();
         self.local_types.clear();
+        self.musttail = None;
     }
 }
 
