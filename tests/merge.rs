@@ -1117,6 +1117,11 @@ fn opt_numbers_metadata_as_llvm_prints() {
         .chain(corpus())
     {
         let input = path.to_str().unwrap();
+        // LLVM 22 drops the `!nvvm.annotations` entries it turns into calling conventions
+        // and attributes as it reads a module, and so numbers the rest otherwise.
+        if read(&path).contains("!nvvm.annotations") {
+            continue;
+        }
         let (ok, ours, err) = mergefn_cli(&["opt", "-S", "-passes=mergefunc", input]);
         assert!(ok, "{input}: {err}");
         let again = run_on_text(opt, &["-S", "-o", "-", "-"], &ours);

@@ -217,6 +217,12 @@ pub fn ineligibility(m: &Module, f: FuncId) -> Option<&'static str> {
     if pinned {
         return Some("its block addresses are taken outside its body, so its blocks must stay");
     }
+    if named_in_nvvm_annotations(m, func.global) {
+        return Some(
+            "it is named in !nvvm.annotations, which LLVM 22 turns into its calling convention \
+             (a kernel) and attributes as it reads the module, so it is kept apart",
+        );
+    }
     if frame_is_recovered(m, f) {
         return Some(
             "it escapes its frame (llvm.localescape) and its address is taken, as \
@@ -238,6 +244,29 @@ fn frame_is_recovered(m: &Module, f: FuncId) -> bool {
         .any(|u| m.uses[u].in_function.expand() == Some(f))
         && m.uses_of(m.functions[f].global)
             .any(|u| m.uses[u].role == UseRole::Operand)
+}
+
+/// Whether `g` is named in a node of `!nvvm.annotations` (`!{ptr @k, !"kernel", i32 1}`):
+/// LLVM 22 makes such a function a `ptx_kernel` and its launch bounds attributes as it reads
+/// the module, so two of them equal as written may differ there, and a kernel may be no
+/// thunk's callee.
+fn named_in_nvvm_annotations(m: &Module, g: GlobalId) -> bool {
+    let mut nodes = m
+        .named_metadata
+        .iter()
+        .filter(|named| m.bytes(named.name) == b"!nvvm.annotations")
+        .flat_map(|named| named.nodes.iter().map(|&n| m.metadata[n].span))
+        .peekable();
+    if nodes.peek().is_none() {
+        return false;
+    }
+    let nodes: Vec<Span> = nodes.collect();
+    m.uses_of(g).any(|u| {
+        let at = m.uses[u].span;
+        nodes
+            .iter()
+            .any(|node| node.start <= at.start && at.end <= node.end)
+    })
 }
 
 /// What keeps a definition out whatever the rest of the module holds (part of §1).
