@@ -595,6 +595,9 @@ struct Encoder<'a, 'm> {
     type_depth: u32,
     /// Metadata being encoded describes alias scopes (see [`Encoder::md_node`]).
     in_alias_scopes: bool,
+    /// Encoding a `shufflevector`'s mask, which LLVM keeps as numbers, `undef` and `poison`
+    /// elements alike (-1): here `undef` encodes as `poison`.
+    in_shuffle_mask: bool,
 }
 
 impl<'a, 'm> Encoder<'a, 'm> {
@@ -635,6 +638,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             body_uses: &[],
             type_depth: 0,
             in_alias_scopes: false,
+            in_shuffle_mask: false,
         }
     }
 
@@ -838,6 +842,12 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 Item::Type(t) if call_type_next => {
                     call_type_next = false;
                     self.call_type(t);
+                }
+                // The mask, a shufflevector's last item.
+                Item::Value(_) if op == Opcode::ShuffleVector && at + 1 == items.len() => {
+                    self.in_shuffle_mask = true;
+                    self.item(*item, false);
+                    self.in_shuffle_mask = false;
                 }
                 _ => self.item(*item, is_callee),
             }
@@ -1562,6 +1572,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             Const::Float(s) => self.float(*s),
             Const::Null | Const::Zero => self.byte(tag::ZERO),
             Const::None => self.byte(tag::NONE),
+            Const::Undef if self.in_shuffle_mask => self.byte(tag::POISON),
             Const::Undef => self.byte(tag::UNDEF),
             Const::Poison => self.byte(tag::POISON),
             Const::Aggregate(kind, elems) => {
@@ -1696,6 +1707,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         };
         match self.body.constant(self.m, c) {
             Const::Null | Const::Zero => Some(tag::ZERO),
+            Const::Undef if self.in_shuffle_mask => Some(tag::POISON),
             Const::Undef => Some(tag::UNDEF),
             Const::Poison => Some(tag::POISON),
             Const::Int(s, width) => int_value(self.m.bytes(*s), *width)
