@@ -4337,6 +4337,67 @@ fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_veri
     as_opt_verifies_at(&refused, &read);
 }
 
+/// An inline assembly call's constraints, as LLVM reads them against the call's type (its
+/// parser: outputs against the result, inputs against the arguments, clobbers last) and
+/// against the arguments (its verifier: an operand passed by pointer has an `elementtype`,
+/// labels only on `callbr`). opt-22 agrees on every module, and at the same place.
+#[test]
+fn inline_assembly_constraints_are_checked_as_llvm_checks_them() {
+    let call =
+        |call: &str| format!("define void @f(ptr %p, i32 %x) {{\n  {call}\n  ret void\n}}\n");
+    let syntax = [
+        (
+            call("%t = call i32 asm \"\", \"r\"(i32 %x)"),
+            (2, 17),
+            "inline asm without outputs must return void",
+        ),
+        (
+            call("call void asm \"\", \"r,r\"(i32 %x)"),
+            (2, 13),
+            "number of input constraints does not match number of parameters",
+        ),
+        (
+            call("%t = call i32 asm \"\", \"=r,=r\"(i32 %x)"),
+            (2, 17),
+            "number of output constraints does not match number of return struct elements",
+        ),
+        (
+            call("call void asm \"\", \"~{memory},r\"(i32 %x)"),
+            (2, 13),
+            "input constraint occurs after clobber constraint",
+        ),
+        (
+            call("call void asm \"\", \"r,\"(i32 %x)"),
+            (2, 13),
+            "failed to parse constraints",
+        ),
+        (
+            call("%t = call i32 asm \"\", \"=r,1\"(i32 %x)"),
+            (2, 17),
+            "failed to parse constraints",
+        ),
+    ];
+    as_opt_reads(&syntax, &[]);
+    let refused = [
+        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=*m\"(ptr %p)\n  ret void\n}\n", (2, 13, "asm"), "Operand for indirect constraint must have elementtype attribute"),
+        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"*m\"(ptr %p)\n  ret void\n}\n", (2, 13, "asm"), "Operand for indirect constraint must have elementtype attribute"),
+        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"r\"(ptr elementtype(i32) %p)\n  ret void\n}\n", (2, 13, "asm"), "Elementtype attribute can only be applied for indirect constraints"),
+        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"!i\"()\n  ret void\n}\n", (2, 13, "asm"), "Label constraints can only be used with callbr"),
+    ]
+    .map(|(text, at, message)| (text.to_string(), at, message));
+    let read = [
+        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=r\"()\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  %t = call { i32, i32 } asm \"\", \"=r,=r\"()\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  call void asm sideeffect \"\", \"=*m,*m,~{dirflag}\"(ptr elementtype(i32) %p, ptr elementtype(i8) %p)\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=&r\"()\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  %t = call i32 asm \"\", \"=r,0\"(i32 %x)\n  ret void\n}\n",
+        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"{ax},r|m\"(i32 %x, i32 %x)\n  ret void\n}\n",
+    ]
+    .map(str::to_string);
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// A `musttail` call as LLVM's verifier checks it (`verifyMustTailCall`): a `ret` of its
 /// result next (through a `bitcast` of it, past debug records; `undef` or nothing returned
 /// will do), and the caller's variable arguments, result type, convention, parameter types

@@ -12,6 +12,7 @@
 mod attributes;
 mod debug_info;
 mod error;
+mod inline_asm;
 mod intrinsics;
 pub(crate) mod lexer;
 pub(crate) use lexer::unescape;

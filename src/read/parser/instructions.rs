@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::model::calling_convention;
+use crate::read::inline_asm;
 
 impl<'a> Parser<'a> {
     fn push_item(&mut self, item: Item) {
@@ -1394,7 +1395,9 @@ impl<'a> Parser<'a> {
             self.rule_broken(callee_tok.span, "va_start called in a non-varargs function");
         }
         let mut forwards_varargs = false;
-        // A musttail call's arguments' types and attributes, against the caller's.
+        // A musttail call's arguments' types and attributes, against the caller's, or an
+        // inline assembly call's, against its constraints.
+        let inline_asm = callee_tok.kind == Tok::Word;
         let mut arguments_read = Vec::new();
         if self.tok.kind != Tok::RParen {
             loop {
@@ -1420,7 +1423,7 @@ impl<'a> Parser<'a> {
                     self.check_argument_type(ty, at)?;
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
-                if musttail {
+                if musttail || inline_asm {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
                 rules.argument(self, ty, attrs);
@@ -1510,6 +1513,10 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RSquare, "']'")?;
             self.push_item(Item::Mark(b']'));
         }
+        if inline_asm {
+            let types = (fn_or_ret, ret);
+            self.inline_asm_call_holds(opcode, callee, callee_tok.span, types, &arguments_read)?;
+        }
         match opcode {
             Opcode::Invoke => {
                 self.expect_word("to")?;
@@ -1570,6 +1577,79 @@ impl Parser<'_> {
                 "musttail call must precede a ret with an optional bitcast",
             ),
         }
+    }
+
+    /// What LLVM asks of an inline assembly call's constraints, `callee` at `at`: against
+    /// the call's type as its parser reads the call (an error), and against the arguments
+    /// (types and attributes) in its verifier (a rule broken): an operand passed by pointer
+    /// is a pointer with an `elementtype`, no other has one, and only `callbr` has labels.
+    fn inline_asm_call_holds(
+        &mut self,
+        opcode: Opcode,
+        callee: Value,
+        at: Span,
+        (fn_or_ret, ret): (TypeId, TypeId),
+        arguments: &[(TypeId, Range<usize>)],
+    ) -> PResult<()> {
+        let Some(&Const::InlineAsm(span)) = self.constant_of(callee) else {
+            return Ok(());
+        };
+        // The constraint string ends the text; no quote is inside it.
+        let text = &self.src[span.range()];
+        let Some(open) = text[..text.len() - 1].iter().rposition(|&b| b == b'"') else {
+            return Ok(());
+        };
+        let constraints = crate::read::lexer::unescape(&text[open + 1..text.len() - 1]);
+        let (params, varargs) = match self.body_ty(fn_or_ret) {
+            Type::Function {
+                params, varargs, ..
+            } => (params.len(), *varargs),
+            _ => (arguments.len(), false),
+        };
+        let result = match self.body_ty(ret) {
+            Type::Void => inline_asm::Result::Void,
+            Type::Struct { elems, .. } => inline_asm::Result::Struct(elems.len()),
+            _ => inline_asm::Result::Other,
+        };
+        if let Some(message) = inline_asm::fits_call(&constraints, result, params, varargs) {
+            return Err(self.err_at(at, message));
+        }
+        let parsed = inline_asm::parse(&constraints).unwrap_or_default();
+        let mut operands = arguments.iter();
+        let mut labels = 0;
+        let mut broken = None;
+        for c in &parsed {
+            if c.kind == inline_asm::Kind::Label {
+                labels += 1;
+                continue;
+            }
+            if !c.has_argument() {
+                continue;
+            }
+            let Some((ty, attrs)) = operands.next() else {
+                break;
+            };
+            let element_type = self.body_attrs()[attrs.clone()]
+                .iter()
+                .any(|a| matches!(self.attribute_keyword(a), Some(b"elementtype")));
+            broken = broken.or(match (c.indirect, self.is_pointer(*ty), element_type) {
+                (true, false, _) => Some("Operand for indirect constraint must have pointer type"),
+                (true, true, false) => {
+                    Some("Operand for indirect constraint must have elementtype attribute")
+                }
+                (false, _, true) => {
+                    Some("Elementtype attribute can only be applied for indirect constraints")
+                }
+                _ => None,
+            });
+        }
+        if broken.is_none() && labels != 0 && opcode != Opcode::CallBr {
+            broken = Some("Label constraints can only be used with callbr");
+        }
+        if let Some(message) = broken {
+            self.rule_broken(at, message);
+        }
+        Ok(())
     }
 
     /// What LLVM's verifier asks of a `musttail` call, at `at`, of convention `cc`, type
