@@ -4337,6 +4337,68 @@ fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_veri
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A call of `llvm.ptrmask` as LLVM's verifier checks it: a pointer or vector of them, and a
+/// mask of as many lanes whose width is the pointer's index width by the datalayout. opt-22
+/// agrees on every module.
+#[test]
+fn ptrmask_calls_are_checked_as_llvm_verifier_checks_them() {
+    let call = |layout: &str, call: &str| {
+        format!(
+            "{layout}\ndefine void @f(ptr %p, <2 x ptr> %v, i32 %x) {{\n  {call}\n  ret void\n}}\n"
+        )
+    };
+    let width = "llvm.ptrmask intrinsic second argument bitwidth must match pointer index type \
+                 size of first argument";
+    let refused = [
+        (
+            call("", "%a = call ptr @llvm.ptrmask.p0.i32(ptr %p, i32 %x)"),
+            (3, 17, "@llvm.ptrmask"),
+            width,
+        ),
+        (
+            call(
+                "target datalayout = \"p:64:64:64:32\"",
+                "%a = call ptr @llvm.ptrmask.p0.i64(ptr %p, i64 1)",
+            ),
+            (3, 17, "@llvm.ptrmask"),
+            width,
+        ),
+        (
+            call(
+                "",
+                "%a = call <2 x ptr> @llvm.ptrmask.v2p0.i64(<2 x ptr> %v, i64 1)",
+            ),
+            (3, 23, "@llvm.ptrmask"),
+            "llvm.ptrmask intrinsic arguments must be both scalars or both vectors",
+        ),
+        (
+            call(
+                "",
+                "%a = call <2 x ptr> @llvm.ptrmask.v2p0.v3i64(<2 x ptr> %v, <3 x i64> zeroinitializer)",
+            ),
+            (3, 23, "@llvm.ptrmask"),
+            "llvm.ptrmask intrinsic arguments must have the same number of elements",
+        ),
+        (
+            call("", "%a = call i64 @llvm.ptrmask.i64.i64(i64 1, i64 1)"),
+            (3, 17, "@llvm.ptrmask"),
+            "llvm.ptrmask intrinsic first argument must be pointer or vector of pointers",
+        ),
+    ];
+    let read = [
+        call("", "%a = call ptr @llvm.ptrmask.p0.i64(ptr %p, i64 1)"),
+        call(
+            "target datalayout = \"p:32:32\"",
+            "%a = call ptr @llvm.ptrmask.p0.i32(ptr %p, i32 %x)",
+        ),
+        call(
+            "",
+            "%a = call <2 x ptr> @llvm.ptrmask.v2p0.v2i64(<2 x ptr> %v, <2 x i64> splat (i64 -8))",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// An inline assembly call's constraints, as LLVM reads them against the call's type (its
 /// parser: outputs against the result, inputs against the arguments, clobbers last) and
 /// against the arguments (its verifier: an operand passed by pointer has an `elementtype`,

@@ -1398,6 +1398,10 @@ impl<'a> Parser<'a> {
         // A musttail call's arguments' types and attributes, against the caller's, or an
         // inline assembly call's, against its constraints.
         let inline_asm = callee_tok.kind == Tok::Word;
+        let ptrmask = callee_tok.kind == Tok::GlobalName && {
+            let name = self.text(callee_tok);
+            name == b"@llvm.ptrmask" || name.starts_with(b"@llvm.ptrmask.")
+        };
         let mut arguments_read = Vec::new();
         if self.tok.kind != Tok::RParen {
             loop {
@@ -1423,7 +1427,7 @@ impl<'a> Parser<'a> {
                     self.check_argument_type(ty, at)?;
                 }
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
-                if musttail || inline_asm {
+                if musttail || inline_asm || ptrmask {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
                 rules.argument(self, ty, attrs);
@@ -1462,6 +1466,9 @@ impl<'a> Parser<'a> {
         self.push_item(Item::Mark(b')'));
         if let Some(call) = intrinsic {
             self.intrinsic_call_holds(callee_tok.span, call, (fn_or_ret, ret));
+        }
+        if ptrmask {
+            self.ptrmask_holds(callee_tok.span, &arguments_read);
         }
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
@@ -1576,6 +1583,65 @@ impl Parser<'_> {
                 tail.call,
                 "musttail call must precede a ret with an optional bitcast",
             ),
+        }
+    }
+
+    /// What LLVM's verifier asks of a call of `llvm.ptrmask`, at `at`, of arguments
+    /// `arguments`: a pointer (or vector of them) and an integer mask of the pointer's index
+    /// width (or a vector of as many), as the datalayout gives it (not checked when the
+    /// layout is unknown).
+    fn ptrmask_holds(&mut self, at: Span, arguments: &[(TypeId, Range<usize>)]) {
+        let [(pointer, _), (mask, _)] = arguments else {
+            return;
+        };
+        let shape = |t: &Type| match *t {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => (Some((scalable, len)), elem),
+            _ => (None, TypeId::reserved_value()),
+        };
+        let (pointer_ty, mask_ty) = (self.body_ty(*pointer), self.body_ty(*mask));
+        let (lanes, elem) = shape(pointer_ty);
+        let address_space = match (pointer_ty, lanes) {
+            (Type::Ptr(a), None) => Some(*a),
+            (_, Some(_)) => match self.body_ty(elem) {
+                Type::Ptr(a) => Some(*a),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (mask_lanes, mask_elem) = shape(mask_ty);
+        let mask_bits = match (mask_ty, mask_lanes) {
+            (Type::Int(bits), None) => Some(*bits),
+            (_, Some(_)) => match self.body_ty(mask_elem) {
+                Type::Int(bits) => Some(*bits),
+                _ => None,
+            },
+            _ => None,
+        };
+        let layout = self.data_layout();
+        let message = match address_space {
+            None => {
+                Some("llvm.ptrmask intrinsic first argument must be pointer or vector of pointers")
+            }
+            Some(_) if lanes.is_some() != mask_lanes.is_some() => {
+                Some("llvm.ptrmask intrinsic arguments must be both scalars or both vectors")
+            }
+            Some(_) if lanes != mask_lanes => {
+                Some("llvm.ptrmask intrinsic arguments must have the same number of elements")
+            }
+            Some(a) if !layout.unknown && mask_bits.is_some_and(|b| b != layout.index_bits(a)) => {
+                Some(
+                    "llvm.ptrmask intrinsic second argument bitwidth must match pointer index \
+                     type size of first argument",
+                )
+            }
+            _ => None,
+        };
+        if let Some(message) = message {
+            self.rule_broken(at, message);
         }
     }
 
