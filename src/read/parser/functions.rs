@@ -556,6 +556,9 @@ impl<'a> Parser<'a> {
             inst_count: 0,
             span: start,
         });
+        // A musttail call is no terminator: none is pending from another block, unless that
+        // one failed to read.
+        self.musttail = None;
         loop {
             if self.tok.kind == Tok::DebugRecord {
                 let at = self.tok.span;
@@ -568,22 +571,14 @@ impl<'a> Parser<'a> {
                     .push(DebugRecord { before, span });
                 continue;
             }
-            let tail = self.scope().musttail.take();
-            let insts_before = self.scope().body.insts.len();
+            let tail = self.musttail.take();
+            let insts_before = match tail {
+                Some(_) => self.scope().body.insts.len(),
+                None => 0,
+            };
             let opcode = self.instruction()?;
-            // A call of a debug intrinsic is read as a debug record, no instruction.
-            let read_one = self.scope().body.insts.len() > insts_before;
-            if let Some(tail) = tail {
-                match read_one {
-                    true => self.musttail_followed(tail, opcode),
-                    false => self.scope().musttail = Some(tail),
-                }
-            } else if self.scope().musttail.is_some() {
-                // The call just read.
-                let result = self.scope().body.insts.last().and_then(|(_, i)| i.result);
-                if let Some(tail) = &mut self.scope().musttail {
-                    tail.value = result;
-                }
+            if tail.is_some() || self.musttail.is_some() {
+                self.after_musttail(tail, insts_before, opcode);
             }
             if opcode.is_terminator() {
                 break;
@@ -599,6 +594,27 @@ impl<'a> Parser<'a> {
         b.inst_count = n - first_inst;
         b.span = start.to(end);
         Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// After an instruction `opcode` read when `tail`, a `musttail` call, was the one before
+    /// (its next instruction is checked), or when the instruction is one (its result is the
+    /// value its `ret` returns). A call of a debug intrinsic is read as a debug record, no
+    /// instruction (`insts_before`, the count before it, tells).
+    #[cold]
+    fn after_musttail(&mut self, tail: Option<MustTail>, insts_before: usize, opcode: Opcode) {
+        let read_one = self.scope().body.insts.len() > insts_before;
+        match tail {
+            Some(tail) if read_one => self.musttail_followed(tail, opcode),
+            Some(tail) => self.musttail = Some(tail),
+            None => {
+                let result = self.scope().body.insts.last().and_then(|(_, i)| i.result);
+                if let Some(tail) = &mut self.musttail {
+                    tail.value = result;
+                }
+            }
+        }
     }
 }
 

@@ -152,6 +152,13 @@ impl<'a> Parser<'a> {
         self.is_scalar(ty) || self.is_first_class(ty)
     }
 
+    /// [`Parser::is_memory_type`] where the type is written: a named type defined after the
+    /// body is not one there (see [`Parser::is_named_later`]).
+    fn is_memory_type_here(&self, ty: TypeId) -> bool {
+        matches!(self.ty(ty), Type::Int(_) | Type::Float(_) | Type::Ptr(_))
+            || (self.is_memory_type(ty) && !self.is_named_later(ty))
+    }
+
     /// The synchronization scope and ordering of an `atomic` load or store, and which
     /// ordering it is.
     fn item_atomic_ordering(&mut self, atomic: bool) -> PResult<Option<&'a [u8]>> {
@@ -994,10 +1001,7 @@ impl<'a> Parser<'a> {
                 let ordering = self.item_atomic_ordering(atomic)?;
                 let aligned = self.item_opt_align()?;
                 // In the order LLVM checks them; a type is sized when an alignment is given.
-                if !self.is_pointer(pointer_ty)
-                    || !self.is_memory_type(ty)
-                    || self.is_named_later(ty)
-                {
+                if !self.is_pointer(pointer_ty) || !self.is_memory_type_here(ty) {
                     let message = "load operand must be a pointer to a first class type";
                     return Err(self.err_at(pointer, message));
                 }
@@ -1028,7 +1032,7 @@ impl<'a> Parser<'a> {
                 if !self.is_pointer(pointer_ty) {
                     return Err(self.err_at(pointer, "store operand must be a pointer"));
                 }
-                let misfit = if !self.is_memory_type(ty) || self.is_named_later(ty) {
+                let misfit = if !self.is_memory_type_here(ty) {
                     Some("store operand must be a first class value")
                 } else if atomic && !aligned {
                     Some("atomic store must have explicit non-zero alignment")
@@ -1339,8 +1343,13 @@ impl<'a> Parser<'a> {
         }
         let cc = self.calling_convention()?;
         if let Some(cc) = cc {
-            if calling_convention::number(&self.src[cc.range()])
-                .is_some_and(|n| !calling_convention::callable(n))
+            // Only a GPU's conventions are not callable (named, or by number).
+            let text = &self.src[cc.range()];
+            let maybe_uncallable =
+                text.starts_with(b"amdgpu") || text.starts_with(b"spir") || text.starts_with(b"cc");
+            if maybe_uncallable
+                && calling_convention::number(text)
+                    .is_some_and(|n| !calling_convention::callable(n))
             {
                 self.rule_broken(cc, "calling convention does not permit calls");
             }
@@ -1451,7 +1460,7 @@ impl<'a> Parser<'a> {
         }
         if musttail {
             self.musttail_prototype_holds(callee_tok.span, cc, (fn_or_ret, ret), &arguments_read);
-            self.scope().musttail = Some(MustTail {
+            self.musttail = Some(MustTail {
                 call: callee_tok.span,
                 value: None,
                 cast: false,
@@ -1561,7 +1570,7 @@ impl Parser<'_> {
         match opcode {
             Opcode::BitCast if !tail.cast => {
                 if first_value.is_some_and(is_tail_value) {
-                    self.scope().musttail = Some(MustTail {
+                    self.musttail = Some(MustTail {
                         value: result,
                         cast: true,
                         ..tail
@@ -2067,8 +2076,9 @@ struct CallRules {
     ret: TypeId,
     callee: Token,
     arguments: usize,
-    /// Bit `i` for an integer argument `i` (of the first 64), for `allocsize`.
-    integers: u64,
+    /// The types of the first arguments, for `allocsize` (which a later one is not checked
+    /// against).
+    argument_types: [TypeId; 8],
     parameters: verify_attributes::Parameters,
 }
 
@@ -2079,7 +2089,7 @@ impl CallRules {
             ret,
             callee,
             arguments: 0,
-            integers: 0,
+            argument_types: [TypeId::reserved_value(); 8],
             parameters: Default::default(),
         }
     }
@@ -2093,8 +2103,8 @@ impl CallRules {
     fn argument(&mut self, p: &mut Parser, ty: TypeId, (kinds, attrs): (Kinds, Range<usize>)) {
         let index = self.arguments;
         self.arguments += 1;
-        if index < 64 && matches!(p.body_ty(ty), Type::Int(_)) {
-            self.integers |= 1 << index;
+        if let Some(slot) = self.argument_types.get_mut(index) {
+            *slot = ty;
         }
         if kinds == Kinds::NONE {
             return;
@@ -2171,9 +2181,9 @@ impl CallRules {
             _ => None,
         };
         let count = params.map_or(self.arguments, |params| params.len());
-        let integer = |i: usize| match params {
-            Some(params) => matches!(p.body_ty(params[i]), Type::Int(_)),
-            None => i >= 64 || self.integers & (1 << i) != 0,
+        let integer = |i: usize| match params.map_or(self.argument_types.get(i), |ps| ps.get(i)) {
+            Some(&ty) => matches!(p.body_ty(ty), Type::Int(_)),
+            None => true,
         };
         let module = p.body_mode.as_ref().map_or(&p.m, |bm| bm.base);
         let group = |n| {

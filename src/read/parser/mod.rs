@@ -58,8 +58,6 @@ struct FnScope<'a> {
     /// Each local's type, by its index: its definition's, or before that the type its first
     /// reference gives it (the reserved value until either), as LLVM types a forward reference.
     local_types: Vec<TypeId>,
-    /// A `musttail` call just read, whose next instructions LLVM's verifier checks.
-    musttail: Option<MustTail>,
 }
 
 /// A `musttail` call: where it is written, and the value its `ret` must return (the call's
@@ -209,7 +207,6 @@ impl<'a> FnScope<'a> {
         self.first_number = None;
         self.forward.clear();
         self.local_types.clear();
-        self.musttail = None;
     }
 }
 
@@ -394,6 +391,9 @@ pub struct Parser<'a> {
     scope: Option<Box<FnScope<'a>>>,
     /// The tables of the body just read, kept for the next one.
     spent_scope: Option<Box<FnScope<'a>>>,
+    /// A `musttail` call just read in the block being read, whose next instructions LLVM's
+    /// verifier checks.
+    musttail: Option<MustTail>,
     /// `!N` references from text kept as spans (debug-info fields) to numbers not known yet,
     /// with the first reference: checked at the end. A number leaves when it becomes known, so
     /// this stays small however much debug information the module has.
@@ -1017,6 +1017,7 @@ impl<'a> Parser<'a> {
             invalid: None,
             scope: None,
             spent_scope: None,
+            musttail: None,
             md_text_refs: FxHashMap::default(),
             fields_of: None,
             comdats_defined: FxHashSet::default(),
@@ -1605,11 +1606,8 @@ impl<'a> Parser<'a> {
         if *had == TypeId::reserved_value() {
             *had = ty;
         } else if *had != ty {
-            // A named type other than a struct is another name of its definition.
             let had = *had;
-            if !self.types_llvm_equates(had, ty) {
-                return Err(self.used_with_another_type(t, had, ty));
-            }
+            return self.used_with_another_type(t, l, had, ty);
         }
         Ok(l)
     }
@@ -1617,7 +1615,17 @@ impl<'a> Parser<'a> {
     /// Out of the way of the reading, which it would slow down (the messages' strings).
     #[cold]
     #[inline(never)]
-    fn used_with_another_type(&self, t: Token, had: TypeId, ty: TypeId) -> ReadError {
+    fn used_with_another_type(
+        &self,
+        t: Token,
+        l: LocalId,
+        had: TypeId,
+        ty: TypeId,
+    ) -> PResult<LocalId> {
+        // A named type other than a struct is another name of its definition.
+        if self.types_llvm_equates(had, ty) {
+            return Ok(l);
+        }
         let name = String::from_utf8_lossy(self.text(t));
         let message = if matches!(self.ty(ty), Type::Label) {
             format!("'{name}' is not a basic block")
@@ -1628,7 +1636,7 @@ impl<'a> Parser<'a> {
                 self.type_text(ty)
             )
         };
-        self.err_at(t.span, message)
+        Err(self.err_at(t.span, message))
     }
 
     /// Give the local just defined at `at` its type, which a reference before may have given
@@ -1636,15 +1644,25 @@ impl<'a> Parser<'a> {
     #[inline]
     fn local_defined_as(&mut self, l: LocalId, ty: TypeId, at: Span) -> PResult<()> {
         let had = std::mem::replace(self.scope().local_type(l), ty);
-        if had == TypeId::reserved_value() || had == ty || self.types_llvm_equates(had, ty) {
+        if had == TypeId::reserved_value() || had == ty {
             return Ok(());
         }
-        Err(self.defined_with_another_type(l, had, at))
+        self.defined_with_another_type(l, had, ty, at)
     }
 
     #[cold]
     #[inline(never)]
-    fn defined_with_another_type(&self, l: LocalId, had: TypeId, at: Span) -> ReadError {
+    fn defined_with_another_type(
+        &self,
+        l: LocalId,
+        had: TypeId,
+        ty: TypeId,
+        at: Span,
+    ) -> PResult<()> {
+        // A named type other than a struct is another name of its definition.
+        if self.types_llvm_equates(had, ty) {
+            return Ok(());
+        }
         let what = match self.scope.as_ref().map(|s| s.body.locals[l].def) {
             Some(LocalDef::Block(_)) => "block",
             _ => "instruction",
@@ -1653,7 +1671,7 @@ impl<'a> Parser<'a> {
             "{what} forward referenced with type '{}'",
             self.type_text(had)
         );
-        self.err_at(at, message)
+        Err(self.err_at(at, message))
     }
 
     /// A type as LLVM writes it, a body's own included.

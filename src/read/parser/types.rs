@@ -290,12 +290,14 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::is_sized_here`], of a type whose layout is `layout`.
+    #[inline]
     pub(super) fn sized_here(&self, layout: Layout) -> bool {
         layout.sized && layout.complete_at <= self.body_start()
     }
 
     /// Whether `ty` is a named type not yet defined where it is written (in a body, one
     /// defined after it): LLVM takes it for an opaque struct there.
+    #[inline]
     pub(super) fn is_named_later(&self, ty: TypeId) -> bool {
         match *self.ty(ty) {
             Type::Named(n) => self.names_module().types.named[n].defined_at > self.body_start(),
@@ -305,6 +307,7 @@ impl<'a> Parser<'a> {
 
     /// Where the body being read starts, or the end of the text at the top level (where
     /// a type is known once defined).
+    #[inline]
     fn body_start(&self) -> u32 {
         match &self.body_mode {
             Some(bm) => bm.base.functions[bm.func].header_span.start,
