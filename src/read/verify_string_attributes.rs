@@ -50,37 +50,21 @@ const SME: [&[u8]; 13] = [
     b"aarch64_preserves_zt0",
 ];
 
-/// The SME modes no function takes two of, and the verifier's message for each group.
-const EXCLUSIVE_MODES: [(&[&[u8]], &str); 3] = [
+/// The SME modes no function takes two of, by their places in [`SME`], and the verifier's
+/// message for each group.
+const EXCLUSIVE_MODES: [(&[usize], &str); 3] = [
     (
-        &[
-            b"aarch64_pstate_sm_enabled",
-            b"aarch64_pstate_sm_compatible",
-        ],
+        &[0, 1],
         "Attributes 'aarch64_pstate_sm_enabled and aarch64_pstate_sm_compatible' are \
          incompatible!",
     ),
     (
-        &[
-            b"aarch64_new_za",
-            b"aarch64_in_za",
-            b"aarch64_out_za",
-            b"aarch64_inout_za",
-            b"aarch64_preserves_za",
-            b"aarch64_za_state_agnostic",
-        ],
+        &[2, 3, 4, 5, 6, 7],
         "Attributes 'aarch64_new_za', 'aarch64_in_za', 'aarch64_out_za', 'aarch64_inout_za', \
          'aarch64_preserves_za' and 'aarch64_za_state_agnostic' are mutually exclusive",
     ),
     (
-        &[
-            b"aarch64_new_zt0",
-            b"aarch64_in_zt0",
-            b"aarch64_out_zt0",
-            b"aarch64_inout_zt0",
-            b"aarch64_preserves_zt0",
-            b"aarch64_za_state_agnostic",
-        ],
+        &[8, 9, 10, 11, 12, 7],
         "Attributes 'aarch64_new_zt0', 'aarch64_in_zt0', 'aarch64_out_zt0', \
          'aarch64_inout_zt0', 'aarch64_preserves_zt0' and 'aarch64_za_state_agnostic' are \
          mutually exclusive",
@@ -183,7 +167,7 @@ impl Values {
         for (modes, message) in EXCLUSIVE_MODES {
             let mut taken = modes
                 .iter()
-                .filter_map(|&mode| slot(mode).and_then(|i| self.0[i]));
+                .filter_map(|&mode| self.0[BOOLEANS.len() + mode]);
             if let (Some(_), Some(second)) = (taken.next(), taken.next()) {
                 return Some((second, message.to_string()));
             }

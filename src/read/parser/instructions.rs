@@ -1603,31 +1603,23 @@ impl Parser<'_> {
         let [(pointer, _), (mask, _)] = arguments else {
             return;
         };
-        let shape = |t: &Type| match *t {
+        // A vector's lanes (none for a scalar) and the type of each.
+        let lanes_of = |ty: TypeId| match self.body_ty(ty) {
             Type::Vector {
                 scalable,
                 len,
                 elem,
-            } => (Some((scalable, len)), elem),
-            _ => (None, TypeId::reserved_value()),
+            } => (Some((*scalable, *len)), self.body_ty(*elem)),
+            scalar => (None, scalar),
         };
-        let (pointer_ty, mask_ty) = (self.body_ty(*pointer), self.body_ty(*mask));
-        let (lanes, elem) = shape(pointer_ty);
-        let address_space = match (pointer_ty, lanes) {
-            (Type::Ptr(a), None) => Some(*a),
-            (_, Some(_)) => match self.body_ty(elem) {
-                Type::Ptr(a) => Some(*a),
-                _ => None,
-            },
+        let (lanes, pointer_elem) = lanes_of(*pointer);
+        let (mask_lanes, mask_elem) = lanes_of(*mask);
+        let address_space = match pointer_elem {
+            Type::Ptr(a) => Some(*a),
             _ => None,
         };
-        let (mask_lanes, mask_elem) = shape(mask_ty);
-        let mask_bits = match (mask_ty, mask_lanes) {
-            (Type::Int(bits), None) => Some(*bits),
-            (_, Some(_)) => match self.body_ty(mask_elem) {
-                Type::Int(bits) => Some(*bits),
-                _ => None,
-            },
+        let mask_bits = match mask_elem {
+            Type::Int(bits) => Some(*bits),
             _ => None,
         };
         let layout = self.data_layout();
