@@ -1556,7 +1556,9 @@ impl Parser<'_> {
     /// `ret` of the call's result (or of nothing, or `undef`), or a `bitcast` of the result
     /// then such a `ret`.
     pub(super) fn musttail_followed(&mut self, tail: MustTail, opcode: Opcode) {
-        let scope = self.scope.as_deref().expect("a body is being read");
+        let Some(scope) = self.scope.as_deref() else {
+            return;
+        };
         let Some((_, inst)) = scope.body.insts.last() else {
             return;
         };
