@@ -208,12 +208,17 @@ const PASSING: [Kinds; 6] = [
 
 /// The bit of one attribute as written at `span`: its keyword's.
 fn kind_at(src: &[u8], span: Span) -> Kinds {
-    let text = &src[span.range()];
-    let word_end = text
+    attributes::keyword(keyword_of(&src[span.range()])).map_or(Kinds::NONE, |k| k.checks)
+}
+
+/// The keyword an attribute's text starts with (`byval` of `byval(%T)`, `align` of
+/// `align 8`); empty for a string attribute.
+pub(crate) fn keyword_of(text: &[u8]) -> &[u8] {
+    let end = text
         .iter()
         .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
         .unwrap_or(text.len());
-    attributes::keyword(&text[..word_end]).map_or(Kinds::NONE, |k| k.checks)
+    &text[..end]
 }
 
 /// The bits of `attrs`; a group's (`#N`), those `groups` gives it.

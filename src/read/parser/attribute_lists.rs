@@ -671,11 +671,10 @@ impl<'a> Parser<'a> {
     /// What the verifier's rules name of attribute group `n` (none if it is not defined, as
     /// LLVM reads it), found once per thread.
     fn group_kinds(&mut self, n: u32) -> Kinds {
-        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
         if let Some(&kinds) = self.known_lists.groups.get(&n) {
             return kinds;
         }
-        let kinds = verify_attributes::group_kinds(module, n);
+        let kinds = verify_attributes::group_kinds(self.names_module(), n);
         self.known_lists.groups.insert(n, kinds);
         kinds
     }

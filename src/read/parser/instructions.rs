@@ -1840,15 +1840,13 @@ impl Parser<'_> {
     /// The keyword of attribute `a` (`byval` of `byval(%T)`, `align` of `align 8`); none for a
     /// group or a string attribute.
     fn attribute_keyword(&self, a: &Attr) -> Option<&[u8]> {
-        let text = match *a {
-            Attr::Typed(span, _) | Attr::Text(span) => &self.src[span.range()],
+        let keyword = match *a {
+            Attr::Typed(span, _) | Attr::Text(span) => {
+                verify_attributes::keyword_of(&self.src[span.range()])
+            }
             Attr::Group(..) => return None,
         };
-        let end = text
-            .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
-            .unwrap_or(text.len());
-        (end > 0).then(|| &text[..end])
+        (!keyword.is_empty()).then_some(keyword)
     }
 
     /// Whether two parameter attribute lists pass a value alike (`getParameterABIAttributes`):
@@ -1906,17 +1904,27 @@ impl Parser<'_> {
             })
     }
 
+    /// The global a call's `callee` names, if any.
+    fn callee_global(&mut self, callee: Value) -> Callee {
+        let ValueKind::Global(u) = callee.kind() else {
+            return Callee::Indirect;
+        };
+        match self.recorded_use(u) {
+            Some(use_) => Callee::Global(use_.global),
+            None => Callee::Unrecorded,
+        }
+    }
+
     /// Whether `callee` is a function declared `speculatable`, as a call that is must call:
     /// an intrinsic is taken to be one (LLVM gives it its own attributes, which are not
     /// known here).
     fn is_speculatable(&mut self, callee: Value) -> bool {
-        let ValueKind::Global(u) = callee.kind() else {
-            return false;
+        let global = match self.callee_global(callee) {
+            Callee::Indirect => return false,
+            Callee::Unrecorded => return true,
+            Callee::Global(g) => g,
         };
-        let Some(global) = self.recorded_use(u).map(|u| u.global) else {
-            return true;
-        };
-        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        let module = self.names_module();
         match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
             None | Some((GlobalKind::Intrinsic, _)) => true,
             Some((_, GlobalName::Named(name))) if name.starts_with(b"llvm.") => true,
@@ -1930,13 +1938,12 @@ impl Parser<'_> {
     /// function that returns `ret`, or an intrinsic never declared. Parameters are not
     /// compared.
     fn calls_function_returning(&mut self, callee: Value, ret: TypeId) -> bool {
-        let ValueKind::Global(u) = callee.kind() else {
-            return false;
+        let global = match self.callee_global(callee) {
+            Callee::Indirect => return false,
+            Callee::Unrecorded => return true,
+            Callee::Global(g) => g,
         };
-        let Some(global) = self.recorded_use(u).map(|u| u.global) else {
-            return true;
-        };
-        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        let module = self.names_module();
         match module.globals.get(global).map(|g| g.kind) {
             Some(GlobalKind::Function(f)) => {
                 let returns = module.functions[f].ret_ty;
@@ -2013,6 +2020,14 @@ impl Parser<'_> {
         };
         Some(message.to_string())
     }
+}
+
+/// What a call's callee is: no global (a local, a constant, inline assembly), a use of a
+/// global the reading did not record, or that global.
+enum Callee {
+    Indirect,
+    Unrecorded,
+    Global(GlobalId),
 }
 
 /// The operands of an operand bundle, as [`Parser::bundle_refused`] checks them: how many,
@@ -2179,7 +2194,7 @@ impl CallRules {
             Some(&ty) => matches!(p.body_ty(ty), Type::Int(_)),
             None => true,
         };
-        let module = p.body_mode.as_ref().map_or(&p.m, |bm| bm.base);
+        let module = p.names_module();
         let group = |n| {
             module
                 .attr_groups
