@@ -4038,7 +4038,8 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,
 /// `!dereferenceable` (on a load of a pointer), `!invariant.group` (on a load or store),
-/// `!fpmath` (on a floating-point result, a positive `float`). The error points at the kind.
+/// `!fpmath` (on a floating-point result, a positive `float`), `!annotation` (strings and
+/// tuples of strings, at least one). The error points at the kind.
 #[test]
 fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
     let module = |inst: &str, node: &str| {
@@ -4131,6 +4132,21 @@ fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
             "i32 1",
             "invalid fpmath accuracy!",
         ),
+        (
+            "store i8 %x, ptr %p, !annotation !0",
+            "",
+            "annotation must have at least one operand",
+        ),
+        (
+            "store i8 %x, ptr %p, !annotation !0",
+            "!\"a\", i32 1",
+            "operands must be a string or a tuple of strings",
+        ),
+        (
+            "store i8 %x, ptr %p, !annotation !0",
+            "!{!\"a\", i8 1}",
+            "operands must be a string or a tuple of strings",
+        ),
     ]
     .map(|(inst, node, message)| {
         let col = (inst.rfind(", !").unwrap() + 5) as u32;
@@ -4152,6 +4168,10 @@ fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
         (
             "%v = fadd <2 x float> poison, poison, !fpmath !0",
             "float 0x3FF0000000000000",
+        ),
+        (
+            "store i8 %x, ptr %p, !annotation !0",
+            "!\"auto-init\", !{!\"a\", !\"b\"}, !{}",
         ),
     ]
     .map(|(inst, node)| {
@@ -4395,6 +4415,81 @@ fn ptrmask_calls_are_checked_as_llvm_verifier_checks_them() {
             "",
             "%a = call <2 x ptr> @llvm.ptrmask.v2p0.v2i64(<2 x ptr> %v, <2 x i64> splat (i64 -8))",
         ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// The calls of intrinsics LLVM's verifier checks by rules of their own: `llvm.bswap` of
+/// whole pairs of bytes, `llvm.scmp` and `llvm.ucmp` returning at least 2 bits and as many
+/// lanes as they compare, `llvm.experimental.get.vector.length` by a positive factor,
+/// `llvm.threadlocal.address` of a thread-local global (defined before or after the call,
+/// variable or alias), `llvm.fptrunc.round` in a rounding mode other than dynamic. opt-22
+/// agrees on every module.
+#[test]
+fn intrinsic_operands_are_checked_as_llvm_verifier_checks_them() {
+    let call = |call: &str| {
+        format!(
+            "@tls = thread_local global i32 0\n@tlsa = thread_local alias i32, ptr @tls\n\
+             @g = global i32 0\n\
+             define void @f(i8 %a, <2 x i32> %v, i32 %x, float %fl) {{\n  {call}\n  ret void\n}}\n\
+             @later = internal thread_local global i32 1\n"
+        )
+    };
+    let refused = [
+        (
+            call("%r = call i8 @llvm.bswap.i8(i8 %a)"),
+            (5, 16, "@llvm.bswap"),
+            "bswap must be an even number of bytes",
+        ),
+        (
+            call("%r = call <3 x i8> @llvm.ucmp.v3i8.v2i32(<2 x i32> %v, <2 x i32> %v)"),
+            (5, 22, "@llvm.ucmp"),
+            "return type and arguments must have the same number of elements",
+        ),
+        (
+            call("%r = call i8 @llvm.scmp.i8.v2i32(<2 x i32> %v, <2 x i32> %v)"),
+            (5, 16, "@llvm.scmp"),
+            "ucmp/scmp argument and result types must both be either vector or scalar types",
+        ),
+        (
+            call("%r = call i1 @llvm.scmp.i1.i32(i32 %x, i32 %x)"),
+            (5, 16, "@llvm.scmp"),
+            "result type must be at least 2 bits wide",
+        ),
+        (
+            call("%r = call i32 @llvm.experimental.get.vector.length.i32(i32 %x, i32 -4, i1 true)"),
+            (5, 17, "@llvm.experimental.get.vector.length"),
+            "get_vector_length: VF must be positive",
+        ),
+        (
+            call("%r = call ptr @llvm.threadlocal.address.p0(ptr @g)"),
+            (5, 17, "@llvm.threadlocal.address"),
+            "llvm.threadlocal.address operand isThreadLocal() must be true",
+        ),
+        (
+            call(
+                "%r = call ptr @llvm.threadlocal.address.p0(ptr getelementptr (i8, ptr @tls, i64 4))",
+            ),
+            (5, 17, "@llvm.threadlocal.address"),
+            "llvm.threadlocal.address first argument must be a GlobalValue",
+        ),
+        (
+            call(
+                "%r = call half @llvm.fptrunc.round.f16.f32(float %fl, metadata !\"round.dynamic\")",
+            ),
+            (5, 18, "@llvm.fptrunc.round"),
+            "unsupported rounding mode argument",
+        ),
+    ];
+    let read = [
+        call("%r = call i16 @llvm.bswap.i16(i16 7)"),
+        call("%r = call <2 x i32> @llvm.bswap.v2i32(<2 x i32> %v)"),
+        call("%r = call <2 x i8> @llvm.scmp.v2i8.v2i32(<2 x i32> %v, <2 x i32> %v)"),
+        call("%r = call i2 @llvm.ucmp.i2.i32(i32 %x, i32 %x)"),
+        call("%r = call i32 @llvm.experimental.get.vector.length.i32(i32 %x, i32 4, i1 true)"),
+        call("%r = call ptr @llvm.threadlocal.address.p0(ptr @tlsa)"),
+        call("%r = call ptr @llvm.threadlocal.address.p0(ptr @later)"),
+        call("%r = call half @llvm.fptrunc.round.f16.f32(float %fl, metadata !\"round.upward\")"),
     ];
     as_opt_verifies_at(&refused, &read);
 }

@@ -1253,6 +1253,8 @@ pub struct Variable {
     pub global: GlobalId,
     pub link: Linkable,
     pub is_constant: bool,
+    /// `thread_local`, with or without a model.
+    pub thread_local: bool,
     pub ty: TypeId,
     /// The address space `addrspace(N)` names (`"G"` resolved by the datalayout), if
     /// written; without, 0.
@@ -1270,6 +1272,8 @@ pub struct Alias {
     pub global: GlobalId,
     pub link: Linkable,
     pub is_ifunc: bool,
+    /// `thread_local`, with or without a model.
+    pub thread_local: bool,
     pub ty: TypeId,
     pub target: Value,
     /// The aliasee's (or resolver's) pointer type, which gives the alias its address space.

@@ -75,13 +75,24 @@ pub(super) fn metadata_holds(
             .declared_scope_holds(list)
             .map_err(|message| (callee, message))?;
     }
-    constrained_calls_hold(m, body, uses)
+    constrained_calls_hold(m, body, uses)?;
+    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses)
 }
+
+/// The rounding modes LLVM names by strings (`convertStrToRoundingMode`).
+pub(super) const ROUNDING_MODES: &[&[u8]] = &[
+    b"round.dynamic",
+    b"round.tonearest",
+    b"round.tonearestaway",
+    b"round.downward",
+    b"round.upward",
+    b"round.towardzero",
+];
 
 /// The calls in `body` of the intrinsics whose names `wanted` takes: the callee's span, the
 /// name and the call. Found from the body's uses of globals, which name an intrinsic at most a
 /// few times, rather than from its calls.
-fn intrinsic_calls<'a>(
+pub(super) fn intrinsic_calls<'a>(
     m: &'a Module,
     body: &'a Body,
     uses: &'a [GlobalUse],
@@ -128,7 +139,7 @@ fn call_arguments(body: &Body, call: InstId) -> impl Iterator<Item = Value> + '_
 }
 
 /// An argument written `metadata ...`: what it names.
-fn metadata_argument<'a>(m: &'a Module, body: &'a Body, v: Value) -> Option<&'a MdRef> {
+pub(super) fn metadata_argument<'a>(m: &'a Module, body: &'a Body, v: Value) -> Option<&'a MdRef> {
     match v.kind() {
         ValueKind::Const(c) => match body.constant(m, c) {
             Const::Metadata(md) => Some(md),
@@ -166,14 +177,6 @@ fn constrained_calls_hold(
     const PREFIX: &[u8] = b"llvm.experimental.constrained.";
     const EXCEPTION_BEHAVIOURS: &[&[u8]] =
         &[b"fpexcept.ignore", b"fpexcept.maytrap", b"fpexcept.strict"];
-    const ROUNDING_MODES: &[&[u8]] = &[
-        b"round.dynamic",
-        b"round.tonearest",
-        b"round.tonearestaway",
-        b"round.downward",
-        b"round.upward",
-        b"round.towardzero",
-    ];
     const PREDICATES: &[&[u8]] = &[
         b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
         b"ult", b"ule", b"une",
@@ -597,8 +600,8 @@ impl<'a> Nodes<'a> {
 
     /// An attachment of kind `kind` on an instruction of `opcode` whose result has type
     /// `ty`, as `Verifier::visitInstruction` checks `!range`, `!nonnull`, `!align`,
-    /// `!dereferenceable`, `!dereferenceable_or_null`, `!invariant.group` and `!fpmath`
-    /// (others are let through).
+    /// `!dereferenceable`, `!dereferenceable_or_null`, `!invariant.group`, `!fpmath` and
+    /// `!annotation` (others are let through).
     fn attachment_holds(self, kind: &[u8], opcode: Opcode, ty: TypeId, md: MdRef) -> Checked<()> {
         // Found only for the kinds checked: most attachments are others.
         let ty = || self.body.ty(self.m, self.body.resolve_ty(self.m, ty));
@@ -680,6 +683,30 @@ impl<'a> Nodes<'a> {
                 let operands = operands()?;
                 check(operands.len() == 1, "fpmath takes one operand!")?;
                 self.fpmath_accuracy_holds(operands[0])
+            }
+            b"!annotation" => {
+                let operands = operands()?;
+                check(
+                    !operands.is_empty(),
+                    "annotation must have at least one operand",
+                )?;
+                for &op in operands.iter() {
+                    let tuple_of_strings = match op {
+                        Some(MdRef::Node(id)) => match &self.body.md_node(self.m, id).body {
+                            MdBody::Tuple(inner) => {
+                                inner.iter().all(|o| matches!(o, Some(MdRef::Str(_))))
+                            }
+                            MdBody::Specialized(_) => false,
+                            _ => return Err(Stop::Unknown),
+                        },
+                        _ => false,
+                    };
+                    check(
+                        matches!(op, Some(MdRef::Str(_))) || tuple_of_strings,
+                        "operands must be a string or a tuple of strings",
+                    )?;
+                }
+                Ok(())
             }
             _ => Ok(()),
         }

@@ -201,15 +201,13 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Equal, "'='")?;
         let mut link = self.linkable()?;
         self.local_linkage_holds(&link, name.span)?;
-        if self.is_word(b"thread_local") {
-            self.bump();
-            if self.tok.kind == Tok::LParen {
-                self.skip_parens()?;
-            }
+        let thread_local = self.eat_word(b"thread_local");
+        if thread_local && self.tok.kind == Tok::LParen {
+            self.skip_parens()?;
         }
         self.unnamed_addr(&mut link);
         if matches!(self.word(), b"alias" | b"ifunc") {
-            return self.alias(name, link);
+            return self.alias(name, link, thread_local);
         }
         let addrspace = self.addrspace()?.map(|(_, number)| number);
         let externally_initialized = self.eat_word(b"externally_initialized");
@@ -242,6 +240,7 @@ impl<'a> Parser<'a> {
             global: g,
             link,
             is_constant,
+            thread_local,
             ty,
             addrspace,
             init,
@@ -294,7 +293,7 @@ impl<'a> Parser<'a> {
         self.text(t) == w
     }
 
-    pub(super) fn alias(&mut self, name: Token, link: Linkable) -> PResult<()> {
+    pub(super) fn alias(&mut self, name: Token, link: Linkable, thread_local: bool) -> PResult<()> {
         let is_ifunc = self.bump_word_is(b"ifunc");
         let id = self.m.aliases.next_key();
         let g = self.define_global(name, GlobalKind::Alias(id))?;
@@ -330,6 +329,7 @@ impl<'a> Parser<'a> {
             global: g,
             link,
             is_ifunc,
+            thread_local,
             ty,
             target,
             target_ty,

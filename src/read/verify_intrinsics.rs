@@ -1,0 +1,198 @@
+//! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
+//! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
+//! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address` and
+//! `llvm.fptrunc.round`. Checked once a body is read, from its uses of globals, as the
+//! metadata its calls name (`verify_metadata`).
+
+use super::verify_metadata::{ROUNDING_MODES, intrinsic_calls, metadata_argument};
+use crate::model::{
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, MdRef, Module, Span, Type, TypeId,
+    Value, ValueKind, int_value,
+};
+
+/// The first call in `body` of one of these intrinsics that LLVM's verifier refuses: the
+/// callee's span and LLVM's message. `uses` are the body's own uses of globals.
+pub(super) fn intrinsic_calls_hold(
+    m: &Module,
+    body: &Body,
+    uses: &[GlobalUse],
+) -> Result<(), (Span, &'static str)> {
+    let calls = intrinsic_calls(m, body, uses, |name| rule_of(name).is_some());
+    for (callee, name, call) in calls {
+        let Some(rule) = rule_of(&name) else {
+            continue;
+        };
+        let call = Call {
+            m,
+            body,
+            uses,
+            call,
+        };
+        let refused = match rule {
+            Rule::Bswap => call.bswap_refused(),
+            Rule::ThreeWayCompare => call.three_way_compare_refused(),
+            Rule::GetVectorLength => call.vector_length_refused(),
+            Rule::ThreadLocalAddress => call.thread_local_address_refused(),
+            Rule::FptruncRound => call.fptrunc_round_refused(),
+        };
+        if let Some(message) = refused {
+            return Err((callee, message));
+        }
+    }
+    Ok(())
+}
+
+/// The intrinsics checked here.
+#[derive(Clone, Copy)]
+enum Rule {
+    Bswap,
+    ThreeWayCompare,
+    GetVectorLength,
+    ThreadLocalAddress,
+    FptruncRound,
+}
+
+/// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
+fn rule_of(name: &[u8]) -> Option<Rule> {
+    let is = |base: &[u8]| {
+        name.strip_prefix(base)
+            .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
+    };
+    Some(if is(b"llvm.bswap") {
+        Rule::Bswap
+    } else if is(b"llvm.scmp") || is(b"llvm.ucmp") {
+        Rule::ThreeWayCompare
+    } else if is(b"llvm.experimental.get.vector.length") {
+        Rule::GetVectorLength
+    } else if is(b"llvm.threadlocal.address") {
+        Rule::ThreadLocalAddress
+    } else if is(b"llvm.fptrunc.round") {
+        Rule::FptruncRound
+    } else {
+        return None;
+    })
+}
+
+/// A call being checked.
+struct Call<'a> {
+    m: &'a Module,
+    body: &'a Body,
+    uses: &'a [GlobalUse],
+    call: InstId,
+}
+
+impl<'a> Call<'a> {
+    /// The arguments' types and values, in order.
+    fn arguments(&self) -> impl Iterator<Item = (TypeId, Value)> + 'a {
+        let mut ty = None;
+        self.body
+            .call_argument_items(self.call)
+            .iter()
+            .filter_map(move |item| match *item {
+                Item::Type(t) => {
+                    ty = Some(t);
+                    None
+                }
+                Item::Value(v) => Some((ty?, v)),
+                _ => None,
+            })
+    }
+
+    fn argument(&self, index: usize) -> Option<(TypeId, Value)> {
+        self.arguments().nth(index)
+    }
+
+    /// `ty` with named types followed, and the number of elements (and whether scalable) when
+    /// it is a vector, with the type of the elements.
+    fn shape(&self, ty: TypeId) -> (&'a Type, Option<(bool, u64)>) {
+        let (m, body) = (self.m, self.body);
+        match *body.ty(m, body.resolve_ty(m, ty)) {
+            Type::Vector {
+                scalable,
+                len,
+                elem,
+            } => (body.ty(m, elem), Some((scalable, len))),
+            ref scalar => (scalar, None),
+        }
+    }
+
+    fn scalar_bits(&self, ty: TypeId) -> Option<u32> {
+        match self.shape(ty).0 {
+            Type::Int(bits) => Some(*bits),
+            _ => None,
+        }
+    }
+
+    fn constant(&self, v: Value) -> Option<&'a Const> {
+        match v.kind() {
+            ValueKind::Const(c) => Some(self.body.constant(self.m, c)),
+            _ => None,
+        }
+    }
+
+    fn bswap_refused(&self) -> Option<&'static str> {
+        let bits = self.scalar_bits(self.body.insts[self.call].ty)?;
+        (bits % 16 != 0).then_some("bswap must be an even number of bytes")
+    }
+
+    fn three_way_compare_refused(&self) -> Option<&'static str> {
+        let result = self.body.insts[self.call].ty;
+        let (argument, _) = self.argument(0)?;
+        let ((_, result_lanes), (_, argument_lanes)) = (self.shape(result), self.shape(argument));
+        if self.scalar_bits(result).is_some_and(|bits| bits < 2) {
+            Some("result type must be at least 2 bits wide")
+        } else if result_lanes.is_some() != argument_lanes.is_some() {
+            Some("ucmp/scmp argument and result types must both be either vector or scalar types")
+        } else if result_lanes != argument_lanes {
+            Some("return type and arguments must have the same number of elements")
+        } else {
+            None
+        }
+    }
+
+    fn vector_length_refused(&self) -> Option<&'static str> {
+        let (_, factor) = self.argument(1)?;
+        let &Const::Int(span, width) = self.constant(factor)? else {
+            return None;
+        };
+        let positive = match int_value(self.m.bytes(span), width)? {
+            IntValue::Bits(bits) => bits != 0 && (width == 0 || bits >> (width - 1) == 0),
+            IntValue::Wide(bits, ones_above) => bits != 0 && !ones_above,
+        };
+        (!positive).then_some("get_vector_length: VF must be positive")
+    }
+
+    fn thread_local_address_refused(&self) -> Option<&'static str> {
+        let (_, address) = self.argument(0)?;
+        let ValueKind::Global(u) = address.kind() else {
+            return Some("llvm.threadlocal.address first argument must be a GlobalValue");
+        };
+        let global = self.m.use_in_body(self.uses, u)?.global;
+        let thread_local = match self.m.globals[global].kind {
+            GlobalKind::Variable(v) => self.m.variables[v].thread_local,
+            GlobalKind::Alias(a) => self.m.aliases[a].thread_local,
+            GlobalKind::Function(_) | GlobalKind::Intrinsic => false,
+            GlobalKind::Pending => return None,
+        };
+        (!thread_local).then_some("llvm.threadlocal.address operand isThreadLocal() must be true")
+    }
+
+    fn fptrunc_round_refused(&self) -> Option<&'static str> {
+        let (_, mode) = self.argument(1)?;
+        let Some(MdRef::Str(span)) = metadata_argument(self.m, self.body, mode) else {
+            return Some(
+                "invalid value for llvm.fptrunc.round metadata operand (the operand should be a \
+                 string)",
+            );
+        };
+        let text = self.m.bytes(*span);
+        let quoted = text
+            .strip_prefix(b"!\"")
+            .and_then(|t| t.strip_suffix(b"\""));
+        let known = quoted.is_some_and(|q| {
+            let mode = super::lexer::unescape(q);
+            ROUNDING_MODES.contains(&&mode[..]) && mode != b"round.dynamic"
+        });
+        (!known).then_some("unsupported rounding mode argument")
+    }
+}
