@@ -4039,7 +4039,9 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,
 /// `!dereferenceable` (on a load of a pointer), `!invariant.group` (on a load or store),
 /// `!fpmath` (on a floating-point result, a positive `float`), `!annotation` (strings and
-/// tuples of strings, at least one). The error points at the kind.
+/// tuples of strings, at least one), `!prof` (branch weights as many as the ways the
+/// instruction goes, value profiles of a known kind, `unknown`). The error points at the
+/// kind.
 #[test]
 fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
     let module = |inst: &str, node: &str| {
@@ -4138,6 +4140,42 @@ fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
             "annotation must have at least one operand",
         ),
         (
+            "store i8 %x, ptr %p, !prof !0",
+            "!\"branch_weights\", i32 1",
+            "!prof branch_weights are not allowed for this instruction",
+        ),
+        (
+            "%v = select i1 true, i8 %x, i8 1, !prof !0",
+            "!\"branch_weights\", i32 1",
+            "Wrong number of operands",
+        ),
+        (
+            "%v = select i1 true, i8 %x, i8 1, !prof !0",
+            "!\"branch_weights\", i32 1, !\"2\"",
+            "!prof brunch_weights operand is not a const int",
+        ),
+        (
+            "%v = add i8 %x, 1, !prof !0",
+            "!\"VP\", i32 0, i64 8, i64 1, i64 8",
+            "VP !prof indirect call or memop size expected to be applied to CallBase \
+             instructions only",
+        ),
+        (
+            "%v = add i8 %x, 1, !prof !0",
+            "!\"VP\", i32 3, i64 8, i64 1, i64 8",
+            "Invalid VP !prof kind",
+        ),
+        (
+            "%v = add i8 %x, 1, !prof !0",
+            "!\"weights\", i32 1",
+            "expected either branch_weights or VP profile name",
+        ),
+        (
+            "%v = add i8 %x, 1, !prof !0",
+            "!\"unknown\", !\"pass\"",
+            "'unknown' !prof should only appear on instructions on which 'branch_weights' would",
+        ),
+        (
             "store i8 %x, ptr %p, !annotation !0",
             "!\"a\", i32 1",
             "operands must be a string or a tuple of strings",
@@ -4173,6 +4211,15 @@ fn instruction_attachments_are_checked_as_llvm_verifier_checks_them() {
             "store i8 %x, ptr %p, !annotation !0",
             "!\"auto-init\", !{!\"a\", !\"b\"}, !{}",
         ),
+        (
+            "%v = select i1 true, i8 %x, i8 1, !prof !0",
+            "!\"branch_weights\", !\"expected\", i32 1, i64 2",
+        ),
+        (
+            "%v = add i8 %x, 1, !prof !0",
+            "!\"VP\", i32 2, i64 8, i64 1, i64 8",
+        ),
+        ("%v = call i8 @g(), !prof !0", "!\"unknown\", !\"pass\""),
     ]
     .map(|(inst, node)| {
         let mut text = module(inst, node);
@@ -5072,6 +5119,31 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (1, 32, "!kcfi_type"),
             "function must have a single !kcfi_type attachment",
         ),
+        // A function's `!prof` is an entry count, or says which pass dropped it.
+        (
+            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"function_entry_count\"}\n"
+                .into(),
+            (1, 18, "!prof"),
+            "!prof annotations should have no less than 2 operands",
+        ),
+        (
+            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"branch_weights\", i32 1}\n"
+                .into(),
+            (1, 18, "!prof"),
+            "first operand should be 'function_entry_count' or 'synthetic_function_entry_count'",
+        ),
+        (
+            "define void @g() !prof !0 {\n  ret void\n}\n\
+             !0 = !{!\"function_entry_count\", !\"1\"}\n"
+                .into(),
+            (1, 18, "!prof"),
+            "expected integer argument to function_entry_count",
+        ),
+        (
+            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"unknown\", !\"\"}\n".into(),
+            (1, 18, "!prof"),
+            "the 'unknown' !prof operand should not be an empty string",
+        ),
         (
             "define i32 @r() {\n  ret i32 0\n}\n@a = alias i32 (), ptr @r\n\
              @i = ifunc void (), ptr @a\n"
@@ -5278,6 +5350,10 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         )
         .collect();
     let read = [
+        "define void @g() !prof !0 {\n  ret void\n}\n\
+         define void @h() !prof !1 {\n  ret void\n}\n\
+         !0 = !{!\"synthetic_function_entry_count\", i64 10, i64 1}\n!1 = !{!\"unknown\", !\"pass\"}\n"
+            .to_string(),
         "@x = global i8 0\n@a = alias i8, ptr @x\n@y = addrspace(1) global i8 0\n\
          @llvm.used = appending global [2 x ptr] [ptr @a, ptr addrspacecast (ptr addrspace(1) \
          @y to ptr)], section \"llvm.metadata\"\n@llvm.compiler.used = external global [1 x ptr]\n"

@@ -56,7 +56,7 @@ pub(super) fn metadata_holds(
     valid: &mut ValidTags,
 ) -> Result<(), (Span, &'static str)> {
     let nodes = Nodes { m, body };
-    for i in body.insts.values() {
+    for (id, i) in body.insts.iter() {
         if i.md_len == 0 {
             continue;
         }
@@ -65,6 +65,7 @@ pub(super) fn metadata_holds(
             let checked = match m.bytes(kind) {
                 b"!alias.scope" | b"!noalias" => nodes.scope_list_holds(md),
                 b"!tbaa" => nodes.tbaa_tag_holds(i.opcode, md, valid),
+                b"!prof" => known(nodes.prof_holds(id, md)),
                 kind => known(nodes.attachment_holds(kind, i.opcode, i.ty, md)),
             };
             checked.map_err(|message| (kind, message))?;
@@ -709,6 +710,124 @@ impl<'a> Nodes<'a> {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A `!prof` attachment on instruction `inst`, as `Verifier::visitProfMetadata` checks
+    /// it: a name, then `branch_weights` (after an optional origin string, an integer for each
+    /// way the instruction may go), `VP` (a kind of value profile, then pairs) or `unknown`
+    /// (the name of the pass that dropped the weights).
+    fn prof_holds(self, inst: InstId, md: MdRef) -> Checked<()> {
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        let operands = self.operands(Node::Id(id))?;
+        check(
+            !operands.is_empty(),
+            "!prof annotations should have at least 1 operand",
+        )?;
+        check(operands[0].is_some(), "first operand should not be null")?;
+        let Some(MdRef::Str(name)) = operands[0] else {
+            return Err(Stop::Fault(
+                "expected string with name of the !prof annotation",
+            ));
+        };
+        let opcode = self.body.insts[inst].opcode;
+        let is_call = matches!(opcode, Opcode::Call | Opcode::Invoke | Opcode::CallBr);
+        // The ways the instruction may go, as the weights count them (none: it takes none).
+        let items = self.body.items(inst);
+        let count = |wanted: fn(&Item) -> bool| items.iter().filter(|&it| wanted(it)).count();
+        let ways = match opcode {
+            Opcode::Br if count(|it| matches!(it, Item::Type(_))) > 0 => 2,
+            Opcode::Br | Opcode::Call => 1,
+            Opcode::Select => 2,
+            // The condition's type, then each case's.
+            Opcode::Switch => count(|it| matches!(it, Item::Type(_))),
+            // The labels after the address.
+            Opcode::IndirectBr => count(|it| matches!(it, Item::Value(_))).saturating_sub(1),
+            // Its successors are found among its operand bundles' brackets: not counted.
+            Opcode::CallBr => return Err(Stop::Unknown),
+            _ => 0,
+        };
+        let string = |op: Option<MdRef>| match op {
+            Some(MdRef::Str(span)) => {
+                let text = self.m.bytes(span);
+                let quoted = text
+                    .strip_prefix(b"!\"")
+                    .and_then(|t| t.strip_suffix(b"\""));
+                quoted.map(super::lexer::unescape)
+            }
+            _ => None,
+        };
+        let name = string(Some(MdRef::Str(name))).ok_or(Stop::Unknown)?;
+        if name == b"unknown" {
+            check(
+                ways != 0 || is_call,
+                "'unknown' !prof should only appear on instructions on which 'branch_weights' \
+                 would",
+            )?;
+            check(
+                operands.len() == 2,
+                "'unknown' !prof should have a single additional operand",
+            )?;
+            let pass = string(operands[1]).ok_or(Stop::Fault(
+                "'unknown' !prof should have an additional operand of type string",
+            ))?;
+            return check(
+                !pass.is_empty(),
+                "the 'unknown' !prof operand should not be an empty string",
+            );
+        }
+        check(
+            operands.len() >= 2,
+            "!prof annotations should have no less than 2 operands",
+        )?;
+        match &name[..] {
+            b"branch_weights" => {
+                // A string after the name says where the weights come from.
+                let first = 1 + usize::from(matches!(operands[1], Some(MdRef::Str(_))));
+                let weights = operands.len().saturating_sub(first);
+                if opcode == Opcode::Invoke {
+                    check(
+                        matches!(weights, 1 | 2),
+                        "Wrong number of InvokeInst branch_weights operands",
+                    )?;
+                } else {
+                    check(
+                        ways != 0,
+                        "!prof branch_weights are not allowed for this instruction",
+                    )?;
+                    check(weights == ways, "Wrong number of operands")?;
+                }
+                for &weight in &operands[first..] {
+                    check(weight.is_some(), "second operand should not be null")?;
+                    check(
+                        self.int(weight)?.is_some(),
+                        "!prof brunch_weights operand is not a const int",
+                    )?;
+                }
+                Ok(())
+            }
+            b"VP" => {
+                check(operands.len() >= 5, "invalid value profiling metadata")?;
+                let kind = self.int(operands[1])?;
+                let kind = kind.ok_or(Stop::Fault("VP !prof missing kind argument"))?;
+                // Indirect call targets (0), memory operation sizes (1), virtual table
+                // targets (2).
+                check(kind.bits <= 2, "Invalid VP !prof kind")?;
+                check(
+                    operands.len() % 2 == 1,
+                    "VP !prof should have an even number of arguments after 'VP'",
+                )?;
+                check(
+                    kind.bits == 2 || is_call,
+                    "VP !prof indirect call or memop size expected to be applied to CallBase \
+                     instructions only",
+                )
+            }
+            _ => Err(Stop::Fault(
+                "expected either branch_weights or VP profile name",
+            )),
         }
     }
 

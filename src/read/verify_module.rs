@@ -69,15 +69,19 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
 
 /// A function's own attachments, as `Verifier::visitFunction` counts them: no `!prof` on a
 /// declaration, one `!prof` and one `!kcfi_type` at most on a definition (the error at the
-/// attachment that breaks the rule). `!dbg`'s rules are the debug-information verifier's.
+/// attachment that breaks the rule), the `!prof` an entry count. `!dbg`'s rules are the
+/// debug-information verifier's.
 fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal> {
     let (mut prof, mut kcfi_type) = (0, 0);
-    for &(kind, _) in &func.metadata {
+    for &(kind, md) in &func.metadata {
         match m.bytes(kind) {
             b"!prof" if func.body.is_none() => {
                 return refuse(kind, "function declaration may not have a !prof attachment");
             }
-            b"!prof" => prof += 1,
+            b"!prof" => {
+                prof += 1;
+                entry_count_holds(m, md).or_else(|message| refuse(kind, message))?;
+            }
             b"!kcfi_type" if func.body.is_some() => kcfi_type += 1,
             _ => continue,
         }
@@ -89,6 +93,58 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
         }
     }
     Ok(())
+}
+
+/// A function's `!prof`, as `Verifier::verifyFunctionMetadata` checks it: the name
+/// `function_entry_count` or `synthetic_function_entry_count`, then a constant; or
+/// `unknown` and the name of the pass that dropped the count.
+fn entry_count_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
+    let MdRef::Node(id) = md else {
+        return Ok(());
+    };
+    let Some(MdBody::Tuple(ops)) = m.metadata.get(id).map(|node| &node.body) else {
+        return Ok(());
+    };
+    let string = |op: Option<MdRef>| match op {
+        Some(MdRef::Str(span)) => {
+            let text = m.bytes(span);
+            Some(crate::read::unescape(&text[2..text.len() - 1]))
+        }
+        _ => None,
+    };
+    let name = ops.first().and_then(|&op| string(op));
+    if ops.len() == 2 && name.as_deref() == Some(b"unknown") {
+        let pass = string(ops[1])
+            .ok_or("'unknown' !prof should have an additional operand of type string")?;
+        return match pass.is_empty() {
+            true => Err("the 'unknown' !prof operand should not be an empty string"),
+            false => Ok(()),
+        };
+    }
+    if ops.len() < 2 {
+        return Err("!prof annotations should have no less than 2 operands");
+    }
+    if ops[0].is_none() {
+        return Err("first operand should not be null");
+    }
+    let name = name.ok_or("expected string with name of the !prof annotation")?;
+    if !matches!(
+        &name[..],
+        b"function_entry_count" | b"synthetic_function_entry_count"
+    ) {
+        return Err(
+            "first operand should be 'function_entry_count' or 'synthetic_function_entry_count'",
+        );
+    }
+    match ops[1] {
+        None => Err("second operand should not be null"),
+        Some(MdRef::Value(_, value))
+            if matches!(value.kind(), ValueKind::Const(_) | ValueKind::Global(_)) =>
+        {
+            Ok(())
+        }
+        Some(_) => Err("expected integer argument to function_entry_count"),
+    }
 }
 
 /// `llvm.gcroot`, `llvm.gcread` and `llvm.gcwrite` are called only in a function that names
