@@ -5119,6 +5119,29 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (1, 32, "!kcfi_type"),
             "function must have a single !kcfi_type attachment",
         ),
+        // A global's `!associated` names another global.
+        (
+            "@a = external constant [8 x i8], !associated !0\n!0 = !{i32 1}\n".into(),
+            (1, 34, "!associated"),
+            "associated value must be pointer typed",
+        ),
+        (
+            "@a = external constant [8 x i8], !associated !0\n@b = alias [8 x i8], ptr @a\n\
+             !0 = !{ptr @b}\n"
+                .into(),
+            (1, 34, "!associated"),
+            "global values should not associate to themselves",
+        ),
+        (
+            "define void @f() !associated !0 {\n  ret void\n}\n!0 = !{!\"f\"}\n".into(),
+            (1, 18, "!associated"),
+            "associated metadata must be ValueAsMetadata",
+        ),
+        (
+            "@a = external constant [8 x i8], !associated !0\n!0 = !{}\n".into(),
+            (1, 34, "!associated"),
+            "associated metadata must have one operand",
+        ),
         // A function's `!prof` is an entry count, or says which pass dropped it.
         (
             "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"function_entry_count\"}\n"
@@ -5350,6 +5373,10 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         )
         .collect();
     let read = [
+        "@a = external constant [8 x i8], !associated !0\n@b = external addrspace(1) global i8\n\
+         define void @f() !associated !1 {\n  ret void\n}\n\
+         !0 = !{ptr addrspace(1) @b}\n!1 = !{ptr null}\n"
+            .to_string(),
         "define void @g() !prof !0 {\n  ret void\n}\n\
          define void @h() !prof !1 {\n  ret void\n}\n\
          !0 = !{!\"synthetic_function_entry_count\", i64 10, i64 1}\n!1 = !{!\"unknown\", !\"pass\"}\n"

@@ -48,6 +48,22 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .filter_map(|v| common_holds(m, v).err()),
     );
     refusals.extend(m.aliases.values().filter_map(|a| aliasee_holds(m, a).err()));
+    let attachments = m
+        .variables
+        .values()
+        .map(|v| (v.global, &v.metadata))
+        .chain(m.functions.values().map(|f| (f.global, &f.metadata)));
+    for (global, metadata) in attachments {
+        for &(kind, md) in metadata {
+            if m.bytes(kind) == b"!associated" {
+                refusals.extend(
+                    associated_holds(m, global, md)
+                        .or_else(|e| refuse(kind, e))
+                        .err(),
+                );
+            }
+        }
+    }
     refusals.extend(
         m.functions
             .values()
@@ -90,6 +106,43 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
         }
         if kcfi_type > 1 {
             return refuse(kind, "function must have a single !kcfi_type attachment");
+        }
+    }
+    Ok(())
+}
+
+/// A global's `!associated`, as `Verifier::visitGlobalObject` checks it: one operand, a
+/// pointer, that is not the global itself (through aliases).
+fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'static str> {
+    let MdRef::Node(id) = md else {
+        return Ok(());
+    };
+    let Some(MdBody::Tuple(ops)) = m.metadata.get(id).map(|node| &node.body) else {
+        return Ok(());
+    };
+    let [op] = ops[..] else {
+        return Err("associated metadata must have one operand");
+    };
+    let (ty, mut value) = match op {
+        None => return Err("associated metadata must have a global value"),
+        Some(MdRef::Value(ty, value)) => (ty, value),
+        Some(_) => return Err("associated metadata must be ValueAsMetadata"),
+    };
+    if !matches!(m.types.get(m.types.resolve(ty)), Type::Ptr(_)) {
+        return Err("associated value must be pointer typed");
+    }
+    // The global named, through aliases (a chain of them ends: `aliasee_holds`).
+    for _ in 0..=m.aliases.len() {
+        let ValueKind::Global(u) = value.kind() else {
+            return Ok(());
+        };
+        let named = m.uses[u].global;
+        if named == global {
+            return Err("global values should not associate to themselves");
+        }
+        match m.globals[named].kind {
+            GlobalKind::Alias(a) => value = m.aliases[a].target,
+            _ => return Ok(()),
         }
     }
     Ok(())
