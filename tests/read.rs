@@ -199,6 +199,13 @@ fn errors_say_where_what_and_what_was_expected() {
     let called = "define void @f(i1 %c) {\n  call void @llvm.assume(i1 %c)\n  ret void\n}\n";
     let m = parse(called.to_string()).unwrap();
     assert_eq!(mergefn::write::to_string(&m), called);
+    // So are the old names LLVM upgrades as it reads a call of one (AMDGPU's old atomics,
+    // into `atomicrmw`).
+    let old = "define <2 x half> @f(ptr addrspace(1) %p, <2 x half> %d) {\n  \
+               %r = call <2 x half> @llvm.amdgcn.global.atomic.fadd.v2f16.p1.v2f16(ptr \
+               addrspace(1) %p, <2 x half> %d)\n  ret <2 x half> %r\n}\n";
+    let m = parse(old.to_string()).unwrap();
+    assert_eq!(mergefn::write::to_string(&m), old);
     for (text, at) in [
         (
             "define void @f(ptr %p) {\n  store ptr @llvm.assume, ptr %p\n  ret void\n}\n",
@@ -918,6 +925,11 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define void @f() {\n  call void @llvm.donothing.x()\n  ret void\n}\n",
             (2, 13),
             "unknown intrinsic 'llvm.donothing.x'",
+        ),
+        (
+            "define void @f() {\n  call void @llvm.amdgcn.atomic.foo()\n  ret void\n}\n",
+            (2, 13),
+            "unknown intrinsic 'llvm.amdgcn.atomic.foo'",
         ),
         // ... and declares those it knows from the call's type, which the intrinsic's
         // signature must take; the error is at the name's first use.

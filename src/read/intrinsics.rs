@@ -158,6 +158,28 @@ pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
         .is_some_and(|tail| UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())))
 }
 
+/// Whether `name` (`llvm.` and the rest) is an old name LLVM 22 no longer knows but takes
+/// from a call that never declares it, upgrading the call as it reads the module
+/// (`upgradeIntrinsicFunction`: AMDGPU's old floating-point and wrapping atomics become
+/// `atomicrmw`, `llvm.experimental.vector.partial.reduce.add` its new name). By prefix, as
+/// LLVM matches them; each checked against opt-22.
+pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
+    if let Some(tail) = name.strip_prefix(b"llvm.amdgcn.") {
+        if tail.starts_with(b"atomic.inc") || tail.starts_with(b"atomic.dec") {
+            return true;
+        }
+        let atomic = [&b"ds."[..], b"global.atomic.", b"flat.atomic."]
+            .iter()
+            .find_map(|family| tail.strip_prefix(*family));
+        return atomic.is_some_and(|op| {
+            op.starts_with(b"fadd")
+                || (op.starts_with(b"fmin") && !op.starts_with(b"fmin.num"))
+                || (op.starts_with(b"fmax") && !op.starts_with(b"fmax.num"))
+        });
+    }
+    name.starts_with(b"llvm.experimental.vector.partial.reduce.add")
+}
+
 /// Intrinsics LLVM upgrades when they are declared with this many parameters.
 const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
 
@@ -680,6 +702,29 @@ impl Matcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The old names opt-22 reads from a call without declaration, and some it refuses.
+    #[test]
+    fn old_names_upgraded_from_calls_are_those_llvm_takes() {
+        for name in [
+            "llvm.amdgcn.global.atomic.fadd.v2f16.p1.v2f16",
+            "llvm.amdgcn.flat.atomic.fmin.f32",
+            "llvm.amdgcn.ds.fmax",
+            "llvm.amdgcn.atomic.inc.i32.p1",
+            "llvm.amdgcn.atomic.dec",
+            "llvm.experimental.vector.partial.reduce.add.v4i32.v16i32",
+        ] {
+            assert!(is_renamed_on_read(name.as_bytes()), "{name}");
+        }
+        for name in [
+            "llvm.amdgcn.ds.fmax.num",
+            "llvm.amdgcn.atomic.foo",
+            "llvm.amdgcn.global.atomic.fbdd",
+            "llvm.donothing.x",
+        ] {
+            assert!(!is_renamed_on_read(name.as_bytes()), "{name}");
+        }
+    }
 
     #[test]
     fn every_signature_decodes_to_known_descriptors() {

@@ -274,7 +274,8 @@ fn earlier_error(old: Option<ReadError>, new: ReadError) -> ReadError {
 }
 
 /// The global a body's use of an intrinsic never declared names: made at its first use, as
-/// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]). Whether its
+/// LLVM declares it then, if LLVM knows the name ([`intrinsics::is_known`]) or upgrades
+/// the call from an old one ([`intrinsics::is_renamed_on_read`]). Whether its
 /// signature takes the call's type was asked as the call was read, where the call's types
 /// are (see [`mistyped_intrinsic`]). The text is written back as it was.
 fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, ReadError> {
@@ -288,7 +289,7 @@ fn implicit_intrinsic(m: &mut Module, use_: &GlobalUse) -> Result<GlobalId, Read
     if let Some(g) = declared {
         return Ok(g);
     }
-    if !intrinsics::is_known(&name) {
+    if !intrinsics::is_known(&name) && !intrinsics::is_renamed_on_read(&name) {
         let message = format!("unknown intrinsic '{}'", String::from_utf8_lossy(&name));
         return Err(ReadError::undefined(
             m.source.as_bytes(),
