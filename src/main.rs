@@ -229,7 +229,11 @@ fn emit(m: &mergefn::Module, output: Option<&Path>) -> Result<Replaced, String> 
     emit_as(m, output, Style::AsRead)
 }
 
-fn emit_as(m: &mergefn::Module, output: Option<&Path>, style: Style) -> Result<Replaced, String> {
+fn emit_as(
+    m: &mergefn::Module,
+    output: Option<&Path>,
+    style: Style<'_>,
+) -> Result<Replaced, String> {
     match output {
         Some(p) if p.as_os_str() != "-" => {
             mergefn::write::write_file_as(m, p, style).map_err(|e| format!("{}: {e}", p.display()))
@@ -514,7 +518,15 @@ fn opt(args: &[String]) -> Result<(), String> {
         // As opt prints a module: without the input's comments, with what LLVM's printer
         // writes out (numbers, alignments, debug records) written out.
         m.spell_as_llvm_prints();
-        emit_as(&m, output.as_deref(), Style::AsOpt)?;
+        // The module's identifier, as opt names it: the input as given.
+        let module_id = match input.as_os_str() == "-" {
+            true => "<stdin>".into(),
+            false => input.to_string_lossy(),
+        };
+        let style = Style::AsOpt {
+            module_id: &module_id,
+        };
+        emit_as(&m, output.as_deref(), style)?;
     }
     if statistics {
         eprint!("{}", llvm_statistics(&report));

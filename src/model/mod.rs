@@ -1388,6 +1388,17 @@ pub struct Module {
     /// The target triple names an AMDGPU architecture (`amdgcn`, `r600`), whose allocas
     /// LLVM's verifier wants in address space 5.
     pub(crate) amdgpu: bool,
+    /// Which of the lines that head a module it has: `source_filename`, then `target
+    /// datalayout` or `target triple` (LLVM prints its own `source_filename` where there is
+    /// none, the module's identifier).
+    pub header: ModuleHeader,
+}
+
+/// The lines that head a module, as written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ModuleHeader {
+    pub source_filename: bool,
+    pub target: bool,
 }
 
 impl Module {

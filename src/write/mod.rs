@@ -159,15 +159,16 @@ fn above_comments(src: &[u8], mut at: usize) -> usize {
 
 /// How the module is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Style {
+pub enum Style<'a> {
     /// As read, with the edits: an unedited module is written back byte for byte.
     #[default]
     AsRead,
     /// As `opt -S` prints it (`mergefn opt`), for tests that check opt's output with
-    /// FileCheck: without the input's comments (which hold the CHECK lines, that must not
-    /// match themselves), and with metadata numbered as LLVM numbers it
-    /// ([`metadata_numbers`]).
-    AsOpt,
+    /// FileCheck: headed by the module's identifier (`; ModuleID = 'in.ll'`, the input's
+    /// name as opt was given it, and as its `source_filename` if it names none), without
+    /// the input's comments (which hold the CHECK lines, that must not match themselves),
+    /// and with metadata numbered as LLVM numbers it ([`metadata_numbers`]).
+    AsOpt { module_id: &'a str },
 }
 
 /// The module's text, with every edit applied.
@@ -188,14 +189,38 @@ pub fn write_to(m: &Module, w: &mut impl Write) -> io::Result<()> {
 }
 
 /// [`write_to`], in either [`Style`].
-pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style) -> io::Result<()> {
+pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Result<()> {
     match style {
         Style::AsRead => stream(m, w, false),
-        Style::AsOpt => {
+        Style::AsOpt { module_id } => {
             // Numbering needs the whole text: every node's place is known only at the end.
             let mut text = Vec::with_capacity(m.source.len());
+            opt_header(m, module_id, &mut text);
             stream(m, &mut text, true)?;
             metadata_numbers::write_as_llvm_numbers(&text, w)
+        }
+    }
+}
+
+/// What LLVM's printer writes before the module's own text: its identifier (unless it spans
+/// lines), and, where the module names no source file, the identifier as one, with the blank
+/// line that follows the lines heading a module when none follows.
+fn opt_header(m: &Module, module_id: &str, out: &mut Vec<u8>) {
+    if !module_id.contains('\n') {
+        out.extend_from_slice(format!("; ModuleID = '{module_id}'\n").as_bytes());
+    }
+    if !m.header.source_filename && !module_id.is_empty() {
+        out.extend_from_slice(b"source_filename = \"");
+        for &b in module_id.as_bytes() {
+            // LLVM's `printEscapedString`: printable ASCII but `\` and `"`, the rest in hex.
+            match b {
+                b' '..=b'~' if b != b'\\' && b != b'"' => out.push(b),
+                _ => out.extend_from_slice(format!("\\{b:02X}").as_bytes()),
+            }
+        }
+        out.extend_from_slice(b"\"\n");
+        if !m.header.target {
+            out.push(b'\n');
         }
     }
 }
@@ -437,7 +462,7 @@ pub fn write_file(m: &Module, path: &Path) -> io::Result<()> {
 
 /// [`write_file`], in either [`Style`]; what it replaced is removed when the
 /// value returned is dropped.
-pub fn write_file_as(m: &Module, path: &Path, style: Style) -> io::Result<Replaced> {
+pub fn write_file_as(m: &Module, path: &Path, style: Style<'_>) -> io::Result<Replaced> {
     write_file_with(path, |mut file| write_to_as(m, &mut file, style))
 }
 

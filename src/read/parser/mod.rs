@@ -1012,6 +1012,7 @@ impl<'a> Parser<'a> {
                 summary_entries: Vec::new(),
                 labels_end: u32::MAX,
                 amdgpu: false,
+                header: Default::default(),
             },
             body_mode: None,
             invalid: None,

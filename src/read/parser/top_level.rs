@@ -65,11 +65,13 @@ impl<'a> Parser<'a> {
                 Tok::Eof => break,
                 Tok::Word => match self.text(t) {
                     b"source_filename" => {
+                        self.m.header.source_filename = true;
                         self.bump();
                         self.expect(Tok::Equal, "'='")?;
                         self.expect(Tok::Str, "a string")?;
                     }
                     b"target" => {
+                        self.m.header.target = true;
                         self.bump();
                         let is_layout = self.is_word(b"datalayout");
                         if !is_layout && !self.is_word(b"triple") {
