@@ -4982,6 +4982,10 @@ fn attributes_are_checked_as_llvm_verifier_checks_them() {
 /// opt-22's verifier refuses it, and what it reads is read.
 #[test]
 fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them() {
+    // A function whose `!prof` is the node of `operands`.
+    let entry_count = |operands: &str| {
+        format!("define void @g() !prof !0 {{\n  ret void\n}}\n!0 = !{{{operands}}}\n")
+    };
     let ctor = "define void @c() {\n  ret void\n}\n";
     let refused: Vec<(String, (u32, u32, &str), &str)> = vec![
         (
@@ -5156,26 +5160,22 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         ),
         // A function's `!prof` is an entry count, or says which pass dropped it.
         (
-            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"function_entry_count\"}\n"
-                .into(),
+            entry_count("!\"function_entry_count\""),
             (1, 18, "!prof"),
             "!prof annotations should have no less than 2 operands",
         ),
         (
-            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"branch_weights\", i32 1}\n"
-                .into(),
+            entry_count("!\"branch_weights\", i32 1"),
             (1, 18, "!prof"),
             "first operand should be 'function_entry_count' or 'synthetic_function_entry_count'",
         ),
         (
-            "define void @g() !prof !0 {\n  ret void\n}\n\
-             !0 = !{!\"function_entry_count\", !\"1\"}\n"
-                .into(),
+            entry_count("!\"function_entry_count\", !\"1\""),
             (1, 18, "!prof"),
             "expected integer argument to function_entry_count",
         ),
         (
-            "define void @g() !prof !0 {\n  ret void\n}\n!0 = !{!\"unknown\", !\"\"}\n".into(),
+            entry_count("!\"unknown\", !\"\""),
             (1, 18, "!prof"),
             "the 'unknown' !prof operand should not be an empty string",
         ),
