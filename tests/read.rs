@@ -4551,6 +4551,14 @@ fn intrinsic_operands_are_checked_as_llvm_verifier_checks_them() {
         call("%r = call half @llvm.fptrunc.round.f16.f32(float %fl, metadata !\"round.upward\")"),
     ];
     as_opt_verifies_at(&refused, &read);
+    // An intrinsic never declared is no argument: refused once the bodies are read.
+    let text = call("%r = call ptr @llvm.threadlocal.address.p0(ptr @llvm.donothing)");
+    let e = parse(text.clone()).expect_err(&text);
+    assert!(
+        e.to_string()
+            .contains("intrinsic can only be used as callee"),
+        "{e}"
+    );
 }
 
 /// An inline assembly call's constraints, as LLVM reads them against the call's type (its

@@ -168,7 +168,9 @@ impl<'a> Call<'a> {
             return Some("llvm.threadlocal.address first argument must be a GlobalValue");
         };
         let global = self.m.use_in_body(self.uses, u)?.global;
-        let thread_local = match self.m.globals[global].kind {
+        // A name not yet resolved (an intrinsic never declared, which no argument may name)
+        // is refused once every body is read.
+        let thread_local = match self.m.globals.get(global)?.kind {
             GlobalKind::Variable(v) => self.m.variables[v].thread_local,
             GlobalKind::Alias(a) => self.m.aliases[a].thread_local,
             GlobalKind::Function(_) | GlobalKind::Intrinsic => false,

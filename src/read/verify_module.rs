@@ -140,8 +140,8 @@ fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'sta
         if named == global {
             return Err("global values should not associate to themselves");
         }
-        match m.globals[named].kind {
-            GlobalKind::Alias(a) => value = m.aliases[a].target,
+        match m.globals.get(named).map(|g| &g.kind) {
+            Some(&GlobalKind::Alias(a)) => value = m.aliases[a].target,
             _ => return Ok(()),
         }
     }
