@@ -168,11 +168,12 @@ impl<'a> Call<'a> {
             return Some("llvm.threadlocal.address first argument must be a GlobalValue");
         };
         let global = self.m.use_in_body(self.uses, u)?.global;
-        // A name not yet resolved (an intrinsic never declared, which no argument may name)
-        // is refused once every body is read.
+        // A name not yet resolved (an intrinsic never declared, which no argument may name),
+        // or a definition the top level could not finish reading (its error comes first),
+        // is no rule of this one's to break.
         let thread_local = match self.m.globals.get(global)?.kind {
-            GlobalKind::Variable(v) => self.m.variables[v].thread_local,
-            GlobalKind::Alias(a) => self.m.aliases[a].thread_local,
+            GlobalKind::Variable(v) => self.m.variables.get(v)?.thread_local,
+            GlobalKind::Alias(a) => self.m.aliases.get(a)?.thread_local,
             GlobalKind::Function(_) | GlobalKind::Intrinsic => false,
             GlobalKind::Pending => return None,
         };

@@ -141,7 +141,10 @@ fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'sta
             return Err("global values should not associate to themselves");
         }
         match m.globals.get(named).map(|g| &g.kind) {
-            Some(&GlobalKind::Alias(a)) => value = m.aliases[a].target,
+            Some(&GlobalKind::Alias(a)) => match m.aliases.get(a) {
+                Some(alias) => value = alias.target,
+                None => return Ok(()),
+            },
             _ => return Ok(()),
         }
     }
