@@ -3192,11 +3192,14 @@ fn as_opt_verifies(refused: &[(String, &str)], at: (u32, u32, &str), read: &[Str
 }
 
 /// [`as_opt_verifies`], each refused text at a place of its own.
-fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[String]) {
+fn as_opt_verifies_at<T: AsRef<str>, R: AsRef<str>>(
+    refused: &[(T, (u32, u32, &str), &str)],
+    read: &[R],
+) {
     let opt = common::opt();
     for (text, at, message) in refused {
-        let at = *at;
-        let e = parse(text.clone()).expect_err(text);
+        let (text, at) = (text.as_ref(), *at);
+        let e = parse(text.to_string()).expect_err(text);
         assert!(matches!(e, ReadError::Invalid(_)), "{text}: {e}");
         let d = e.diagnostic().unwrap();
         assert_eq!((d.line, d.col), (at.0, at.1), "{text}: {e}");
@@ -3211,7 +3214,8 @@ fn as_opt_verifies_at(refused: &[(String, (u32, u32, &str), &str)], read: &[Stri
         }
     }
     for text in read {
-        if let Err(e) = parse(text.clone()) {
+        let text = text.as_ref();
+        if let Err(e) = parse(text.to_string()) {
             panic!("{text}: {e}");
         }
         if let Some(opt) = opt {
@@ -4369,37 +4373,152 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
 #[test]
 fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_verifier_checks_them() {
     let refused = [
-        ("declare ptr @m(i32) allocsize(1)\n", (1, 21, "allocsize"), "'allocsize' element size argument is out of bounds"),
-        ("declare ptr @m(ptr) allocsize(0)\n", (1, 21, "allocsize"), "'allocsize' element size argument must refer to an integer parameter"),
-        ("declare ptr @m(i32, ptr) #0\nattributes #0 = { allocsize(0, 1) }\n", (2, 19, "allocsize"), "'allocsize' number of elements argument must refer to an integer parameter"),
-        ("declare ptr @m(i32) allockind(\"zeroed\")\n", (1, 21, "allockind"), "'allockind()' requires exactly one of alloc, realloc, and free"),
-        ("declare ptr @m(i32) allockind(\"free,zeroed\")\n", (1, 21, "allockind"), "'allockind(\"free\")' doesn't allow uninitialized, zeroed, or aligned modifiers."),
-        ("declare ptr @m(i32) allockind(\"alloc,zeroed,uninitialized\")\n", (1, 21, "allockind"), "'allockind()' can't be both zeroed and uninitialized"),
-        ("declare void @m() vscale_range(0, 1)\n", (1, 19, "vscale_range"), "'vscale_range' minimum must be greater than 0"),
-        ("declare void @m() vscale_range(3)\n", (1, 19, "vscale_range"), "'vscale_range' minimum must be power-of-two value"),
-        ("declare void @m() vscale_range(8, 2)\n", (1, 19, "vscale_range"), "'vscale_range' minimum cannot be greater than maximum"),
-        ("declare void @m() vscale_range(2, 4) #0\nattributes #0 = { vscale_range(2, 6) }\n", (2, 19, "vscale_range"), "'vscale_range' maximum must be power-of-two value"),
-        ("declare void @m() \"aarch64_pstate_sm_enabled\" \"aarch64_pstate_sm_compatible\"\n", (1, 47, "\"aarch64"), "Attributes 'aarch64_pstate_sm_enabled and aarch64_pstate_sm_compatible' are incompatible!"),
-        ("declare void @m() \"aarch64_new_za\" \"aarch64_za_state_agnostic\"\n", (1, 36, "\"aarch64"), "Attributes 'aarch64_new_za', 'aarch64_in_za', 'aarch64_out_za', 'aarch64_inout_za', 'aarch64_preserves_za' and 'aarch64_za_state_agnostic' are mutually exclusive"),
-        ("declare void @m() \"aarch64_in_zt0\" \"aarch64_out_zt0\"\n", (1, 36, "\"aarch64"), "Attributes 'aarch64_new_zt0', 'aarch64_in_zt0', 'aarch64_out_zt0', 'aarch64_inout_zt0', 'aarch64_preserves_zt0' and 'aarch64_za_state_agnostic' are mutually exclusive"),
-        ("declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) allocsize(1)\n  ret ptr %p\n}\n", (3, 28, "allocsize"), "'allocsize' element size argument is out of bounds"),
-        ("declare ptr @m(i32, ...)\ndefine ptr @f(ptr %n) {\n  %p = call ptr (i32, ...) @m(i32 1, ptr %n) allocsize(0, 1)\n  ret ptr %p\n}\n", (3, 46, "allocsize"), "'allocsize' number of elements argument is out of bounds"),
-        ("declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) #0\n  ret ptr %p\n}\nattributes #0 = { allockind(\"alloc,free\") }\n", (6, 19, "allockind"), "'allockind()' requires exactly one of alloc, realloc, and free"),
-        ("define amdgpu_kernel i32 @k() {\n  ret i32 0\n}\n", (1, 26, "@k"), "Calling convention requires void return type"),
-        ("define cc 76 i32 @k() {\n  ret i32 0\n}\n", (1, 18, "@k"), "Calling convention requires void return type"),
-        ("declare amdgpu_vs void @k(ptr sret(i32))\n", (1, 24, "@k"), "Calling convention does not allow sret"),
-        ("declare amdgpu_ps void @k(ptr byval(i32))\n", (1, 24, "@k"), "Calling convention disallows byval"),
-        ("declare amdgpu_ps void @k(ptr inalloca(i32))\n", (1, 24, "@k"), "Calling convention disallows inalloca"),
-        ("declare amdgpu_ps void @k(ptr byref(i32))\n", (1, 24, "@k"), "Calling convention disallows stack byref"),
-        ("declare fastcc void @k(...)\n", (1, 21, "@k"), "Calling convention does not support varargs or perfect forwarding!"),
-        ("declare ptx_kernel void @k(...)\n", (1, 25, "@k"), "Calling convention does not support varargs or perfect forwarding!"),
-        ("declare x86_intrcc void @k(ptr)\n", (1, 25, "@k"), "Calling convention parameter requires byval"),
-        ("declare amdgpu_gfx_whole_wave void @k(i32)\n", (1, 36, "@k"), "Calling convention requires first argument to be i1"),
-        ("declare amdgpu_gfx_whole_wave void @k(i1 inreg)\n", (1, 36, "@k"), "Calling convention requires first argument to not be inreg"),
-        ("define void @f(ptr %p) {\n  call amdgpu_kernel void %p()\n  ret void\n}\n", (2, 8, "amdgpu_kernel"), "calling convention does not permit calls"),
-        ("define void @f(ptr %p) {\n  call cc 104 void %p()\n  ret void\n}\n", (2, 8, "cc"), "calling convention does not permit calls"),
-    ]
-    .map(|(text, at, message)| (text.to_string(), at, message));
+        (
+            "declare ptr @m(i32) allocsize(1)\n",
+            (1, 21, "allocsize"),
+            "'allocsize' element size argument is out of bounds",
+        ),
+        (
+            "declare ptr @m(ptr) allocsize(0)\n",
+            (1, 21, "allocsize"),
+            "'allocsize' element size argument must refer to an integer parameter",
+        ),
+        (
+            "declare ptr @m(i32, ptr) #0\nattributes #0 = { allocsize(0, 1) }\n",
+            (2, 19, "allocsize"),
+            "'allocsize' number of elements argument must refer to an integer parameter",
+        ),
+        (
+            "declare ptr @m(i32) allockind(\"zeroed\")\n",
+            (1, 21, "allockind"),
+            "'allockind()' requires exactly one of alloc, realloc, and free",
+        ),
+        (
+            "declare ptr @m(i32) allockind(\"free,zeroed\")\n",
+            (1, 21, "allockind"),
+            "'allockind(\"free\")' doesn't allow uninitialized, zeroed, or aligned modifiers.",
+        ),
+        (
+            "declare ptr @m(i32) allockind(\"alloc,zeroed,uninitialized\")\n",
+            (1, 21, "allockind"),
+            "'allockind()' can't be both zeroed and uninitialized",
+        ),
+        (
+            "declare void @m() vscale_range(0, 1)\n",
+            (1, 19, "vscale_range"),
+            "'vscale_range' minimum must be greater than 0",
+        ),
+        (
+            "declare void @m() vscale_range(3)\n",
+            (1, 19, "vscale_range"),
+            "'vscale_range' minimum must be power-of-two value",
+        ),
+        (
+            "declare void @m() vscale_range(8, 2)\n",
+            (1, 19, "vscale_range"),
+            "'vscale_range' minimum cannot be greater than maximum",
+        ),
+        (
+            "declare void @m() vscale_range(2, 4) #0\nattributes #0 = { vscale_range(2, 6) }\n",
+            (2, 19, "vscale_range"),
+            "'vscale_range' maximum must be power-of-two value",
+        ),
+        (
+            "declare void @m() \"aarch64_pstate_sm_enabled\" \"aarch64_pstate_sm_compatible\"\n",
+            (1, 47, "\"aarch64"),
+            "Attributes 'aarch64_pstate_sm_enabled and aarch64_pstate_sm_compatible' are incompatible!",
+        ),
+        (
+            "declare void @m() \"aarch64_new_za\" \"aarch64_za_state_agnostic\"\n",
+            (1, 36, "\"aarch64"),
+            "Attributes 'aarch64_new_za', 'aarch64_in_za', 'aarch64_out_za', 'aarch64_inout_za', 'aarch64_preserves_za' and 'aarch64_za_state_agnostic' are mutually exclusive",
+        ),
+        (
+            "declare void @m() \"aarch64_in_zt0\" \"aarch64_out_zt0\"\n",
+            (1, 36, "\"aarch64"),
+            "Attributes 'aarch64_new_zt0', 'aarch64_in_zt0', 'aarch64_out_zt0', 'aarch64_inout_zt0', 'aarch64_preserves_zt0' and 'aarch64_za_state_agnostic' are mutually exclusive",
+        ),
+        (
+            "declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) allocsize(1)\n  ret ptr %p\n}\n",
+            (3, 28, "allocsize"),
+            "'allocsize' element size argument is out of bounds",
+        ),
+        (
+            "declare ptr @m(i32, ...)\ndefine ptr @f(ptr %n) {\n  %p = call ptr (i32, ...) @m(i32 1, ptr %n) allocsize(0, 1)\n  ret ptr %p\n}\n",
+            (3, 46, "allocsize"),
+            "'allocsize' number of elements argument is out of bounds",
+        ),
+        (
+            "declare ptr @m(i32)\ndefine ptr @f(i32 %n) {\n  %p = call ptr @m(i32 %n) #0\n  ret ptr %p\n}\nattributes #0 = { allockind(\"alloc,free\") }\n",
+            (6, 19, "allockind"),
+            "'allockind()' requires exactly one of alloc, realloc, and free",
+        ),
+        (
+            "define amdgpu_kernel i32 @k() {\n  ret i32 0\n}\n",
+            (1, 26, "@k"),
+            "Calling convention requires void return type",
+        ),
+        (
+            "define cc 76 i32 @k() {\n  ret i32 0\n}\n",
+            (1, 18, "@k"),
+            "Calling convention requires void return type",
+        ),
+        (
+            "declare amdgpu_vs void @k(ptr sret(i32))\n",
+            (1, 24, "@k"),
+            "Calling convention does not allow sret",
+        ),
+        (
+            "declare amdgpu_ps void @k(ptr byval(i32))\n",
+            (1, 24, "@k"),
+            "Calling convention disallows byval",
+        ),
+        (
+            "declare amdgpu_ps void @k(ptr inalloca(i32))\n",
+            (1, 24, "@k"),
+            "Calling convention disallows inalloca",
+        ),
+        (
+            "declare amdgpu_ps void @k(ptr byref(i32))\n",
+            (1, 24, "@k"),
+            "Calling convention disallows stack byref",
+        ),
+        (
+            "declare fastcc void @k(...)\n",
+            (1, 21, "@k"),
+            "Calling convention does not support varargs or perfect forwarding!",
+        ),
+        (
+            "declare ptx_kernel void @k(...)\n",
+            (1, 25, "@k"),
+            "Calling convention does not support varargs or perfect forwarding!",
+        ),
+        (
+            "declare x86_intrcc void @k(ptr)\n",
+            (1, 25, "@k"),
+            "Calling convention parameter requires byval",
+        ),
+        (
+            "declare amdgpu_gfx_whole_wave void @k(i32)\n",
+            (1, 36, "@k"),
+            "Calling convention requires first argument to be i1",
+        ),
+        (
+            "declare amdgpu_gfx_whole_wave void @k(i1 inreg)\n",
+            (1, 36, "@k"),
+            "Calling convention requires first argument to not be inreg",
+        ),
+        (
+            "define void @f(ptr %p) {\n  call amdgpu_kernel void %p()\n  ret void\n}\n",
+            (2, 8, "amdgpu_kernel"),
+            "calling convention does not permit calls",
+        ),
+        (
+            "define void @f(ptr %p) {\n  call cc 104 void %p()\n  ret void\n}\n",
+            (2, 8, "cc"),
+            "calling convention does not permit calls",
+        ),
+    ];
     let read = [
         "declare void @m() vscale_range(2, 6) #0\nattributes #0 = { vscale_range(2, 4) }\n",
         "declare ptr @m(i32) allocsize(0) allockind(\"alloc,uninitialized,aligned\") vscale_range(1, 16)\n",
@@ -4411,8 +4530,7 @@ fn function_attribute_arguments_and_calling_conventions_are_checked_as_llvm_veri
         "declare x86_intrcc void @k(ptr byval(i32), i64)\n",
         "declare amdgpu_es void @k(...)\n",
         "define void @f(ptr %p) {\n  call ptx_kernel void %p()\n  call amdgpu_gfx void %p()\n  ret void\n}\n",
-    ]
-    .map(str::to_string);
+    ];
     as_opt_verifies_at(&refused, &read);
 }
 
@@ -4609,22 +4727,38 @@ fn inline_assembly_constraints_are_checked_as_llvm_checks_them() {
     ];
     as_opt_reads(&syntax, &[]);
     let refused = [
-        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=*m\"(ptr %p)\n  ret void\n}\n", (2, 13, "asm"), "Operand for indirect constraint must have elementtype attribute"),
-        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"*m\"(ptr %p)\n  ret void\n}\n", (2, 13, "asm"), "Operand for indirect constraint must have elementtype attribute"),
-        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"r\"(ptr elementtype(i32) %p)\n  ret void\n}\n", (2, 13, "asm"), "Elementtype attribute can only be applied for indirect constraints"),
-        ("define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"!i\"()\n  ret void\n}\n", (2, 13, "asm"), "Label constraints can only be used with callbr"),
-    ]
-    .map(|(text, at, message)| (text.to_string(), at, message));
+        (
+            call("call void asm \"\", \"=*m\"(ptr %p)"),
+            (2, 13, "asm"),
+            "Operand for indirect constraint must have elementtype attribute",
+        ),
+        (
+            call("call void asm \"\", \"*m\"(ptr %p)"),
+            (2, 13, "asm"),
+            "Operand for indirect constraint must have elementtype attribute",
+        ),
+        (
+            call("call void asm \"\", \"r\"(ptr elementtype(i32) %p)"),
+            (2, 13, "asm"),
+            "Elementtype attribute can only be applied for indirect constraints",
+        ),
+        (
+            call("call void asm \"\", \"!i\"()"),
+            (2, 13, "asm"),
+            "Label constraints can only be used with callbr",
+        ),
+    ];
     let read = [
-        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=r\"()\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  %t = call { i32, i32 } asm \"\", \"=r,=r\"()\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  call void asm sideeffect \"\", \"=*m,*m,~{dirflag}\"(ptr elementtype(i32) %p, ptr elementtype(i8) %p)\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"=&r\"()\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  %t = call i32 asm \"\", \"=r,0\"(i32 %x)\n  ret void\n}\n",
-        "define void @f(ptr %p, i32 %x) {\n  call void asm \"\", \"{ax},r|m\"(i32 %x, i32 %x)\n  ret void\n}\n",
-    ]
-    .map(str::to_string);
+        call("call void asm \"\", \"=*m\"(ptr elementtype(i32) %p)"),
+        call("call void asm \"\", \"=r\"()"),
+        call("%t = call { i32, i32 } asm \"\", \"=r,=r\"()"),
+        call(
+            "call void asm sideeffect \"\", \"=*m,*m,~{dirflag}\"(ptr elementtype(i32) %p, ptr elementtype(i8) %p)",
+        ),
+        call("call void asm \"\", \"=&r\"()"),
+        call("%t = call i32 asm \"\", \"=r,0\"(i32 %x)"),
+        call("call void asm \"\", \"{ax},r|m\"(i32 %x, i32 %x)"),
+    ];
     as_opt_verifies_at(&refused, &read);
 }
 
@@ -4636,18 +4770,57 @@ fn inline_assembly_constraints_are_checked_as_llvm_checks_them() {
 #[test]
 fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
     let refused = [
-        ("declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  %s = add i32 %r, 1\n  ret i32 %s\n}\n", (3, 26, "@g"), "musttail call must precede a ret with an optional bitcast"),
-        ("declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %x\n}\n", (4, 3, "ret"), "musttail call result must be returned"),
-        ("declare fastcc i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call fastcc i32 @g(i32 %x)\n  ret i32 %r\n}\n", (3, 33, "@g"), "cannot guarantee tail call due to mismatched calling conv"),
-        ("declare i32 @g(i32, i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x, i32 %x)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched parameter counts"),
-        ("declare i32 @g(i64)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i64 0)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched parameter types"),
-        ("declare i64 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i64 @g(i32 %x)\n  ret i32 0\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched return types"),
-        ("declare i32 @g(i32 inreg)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n", (3, 26, "@g"), "cannot guarantee tail call due to mismatched ABI impacting function attributes"),
-        ("declare tailcc i32 @g(i32 inreg)\ndefine tailcc i32 @f(i32 %x) {\n  %r = musttail call tailcc i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n", (3, 33, "@g"), "inreg attribute not allowed in tailcc musttail callee"),
-        ("declare void @g(ptr)\ndefine void @f(ptr byval(i32) align 4 %x) {\n  musttail call void @g(ptr byval(i32) align 8 %x)\n  ret void\n}\n", (3, 22, "@g"), "cannot guarantee tail call due to mismatched ABI impacting function attributes"),
-        ("declare void @g(ptr addrspace(1))\ndefine void @f(ptr %x) {\n  musttail call void @g(ptr addrspace(1) null)\n  ret void\n}\n", (3, 22, "@g"), "cannot guarantee tail call due to mismatched parameter types"),
-    ]
-    .map(|(text, at, message)| (text.to_string(), at, message));
+        (
+            "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  %s = add i32 %r, 1\n  ret i32 %s\n}\n",
+            (3, 26, "@g"),
+            "musttail call must precede a ret with an optional bitcast",
+        ),
+        (
+            "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %x\n}\n",
+            (4, 3, "ret"),
+            "musttail call result must be returned",
+        ),
+        (
+            "declare fastcc i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call fastcc i32 @g(i32 %x)\n  ret i32 %r\n}\n",
+            (3, 33, "@g"),
+            "cannot guarantee tail call due to mismatched calling conv",
+        ),
+        (
+            "declare i32 @g(i32, i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x, i32 %x)\n  ret i32 %r\n}\n",
+            (3, 26, "@g"),
+            "cannot guarantee tail call due to mismatched parameter counts",
+        ),
+        (
+            "declare i32 @g(i64)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i64 0)\n  ret i32 %r\n}\n",
+            (3, 26, "@g"),
+            "cannot guarantee tail call due to mismatched parameter types",
+        ),
+        (
+            "declare i64 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i64 @g(i32 %x)\n  ret i32 0\n}\n",
+            (3, 26, "@g"),
+            "cannot guarantee tail call due to mismatched return types",
+        ),
+        (
+            "declare i32 @g(i32 inreg)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n",
+            (3, 26, "@g"),
+            "cannot guarantee tail call due to mismatched ABI impacting function attributes",
+        ),
+        (
+            "declare tailcc i32 @g(i32 inreg)\ndefine tailcc i32 @f(i32 %x) {\n  %r = musttail call tailcc i32 @g(i32 inreg %x)\n  ret i32 %r\n}\n",
+            (3, 33, "@g"),
+            "inreg attribute not allowed in tailcc musttail callee",
+        ),
+        (
+            "declare void @g(ptr)\ndefine void @f(ptr byval(i32) align 4 %x) {\n  musttail call void @g(ptr byval(i32) align 8 %x)\n  ret void\n}\n",
+            (3, 22, "@g"),
+            "cannot guarantee tail call due to mismatched ABI impacting function attributes",
+        ),
+        (
+            "declare void @g(ptr addrspace(1))\ndefine void @f(ptr %x) {\n  musttail call void @g(ptr addrspace(1) null)\n  ret void\n}\n",
+            (3, 22, "@g"),
+            "cannot guarantee tail call due to mismatched parameter types",
+        ),
+    ];
     let read = [
         "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %r\n}\n",
         "declare ptr @g(i32)\ndefine ptr @f(i32 %x) {\n  %r = musttail call ptr @g(i32 %x)\n  %c = bitcast ptr %r to ptr\n  ret ptr %c\n}\n",
@@ -4657,8 +4830,7 @@ fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
         "declare void @g(ptr)\ndefine void @f(ptr byval(i32) align 4 %x) {\n  musttail call void @g(ptr byval(i32) align 4 %x)\n  ret void\n}\n",
         "declare void @g(i32, ...)\ndefine void @f(i32 %x, ...) {\n  musttail call void (i32, ...) @g(i32 %x, ...)\n  ret void\n}\n",
         "declare void @g(i32)\ndefine void @f(i32 %x) {\n  musttail call void @g(i32 %x) #0\n  call void @llvm.dbg.value(metadata i32 0, metadata !1, metadata !DIExpression()), !dbg !2\n  ret void\n}\ndeclare void @llvm.dbg.value(metadata, metadata, metadata)\nattributes #0 = { nounwind }\n!llvm.module.flags = !{!0}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n!1 = !DILocalVariable(name: \"x\", scope: !3)\n!2 = !DILocation(line: 1, scope: !3)\n!3 = distinct !DISubprogram(name: \"f\", unit: !4)\n!4 = distinct !DICompileUnit(language: DW_LANG_C99, file: !5)\n!5 = !DIFile(filename: \"a\", directory: \"b\")\n",
-    ]
-    .map(str::to_string);
+    ];
     as_opt_verifies_at(&refused, &read);
 }
 
@@ -4668,30 +4840,92 @@ fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
 /// module.
 #[test]
 fn call_sites_are_checked_as_llvm_verifier_checks_them() {
+    let call = |call: &str| {
+        format!(
+            "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {{\n  {call}\n  ret void\n}}\n"
+        )
+    };
     let refused = [
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1), \"kcfi\"(i32 2) ]\n  ret void\n}\n", (3, 35, "\"kcfi\""), "Multiple kcfi operand bundles"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1, i32 2) ]\n  ret void\n}\n", (3, 20, "\"kcfi\""), "Expected exactly one kcfi bundle operand"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 %x) ]\n  ret void\n}\n", (3, 20, "\"kcfi\""), "Kcfi bundle operand must be an i32 constant"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1, i64 2), \"ptrauth\"(i32 1, i64 2) ]\n  ret void\n}\n", (3, 45, "\"ptrauth"), "Multiple ptrauth operand bundles"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Expected exactly two ptrauth bundle operands"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 %x, i64 2) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Ptrauth bundle key operand must be an i32 constant"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"ptrauth\"(i32 1, i32 2) ]\n  ret void\n}\n", (3, 20, "\"ptrauth"), "Ptrauth bundle discriminator operand must be an i64"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"deopt\"(), \"deopt\"() ]\n  ret void\n}\n", (3, 31, "\"deopt\""), "Multiple deopt operand bundles"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"cfguardtarget\"() ]\n  ret void\n}\n", (3, 20, "\"cfguard"), "Expected exactly one cfguardtarget bundle operand"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"convergencectrl\"(token none), \"convergencectrl\"(token none) ]\n  ret void\n}\n", (3, 51, "\"converg"), "The 'convergencectrl' bundle can occur at most once on a call"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  %t = call token %p()\n  ret void\n}\n", (3, 19, "%p"), "Return type cannot be token for indirect call!"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  %t = call token @g()\n  ret void\n}\n", (3, 19, "@g"), "Return type cannot be token for indirect call!"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call x86_amx %p()\n  ret void\n}\n", (3, 16, "%p"), "Return type cannot be x86_amx for indirect call!"),
-        ("declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void @g() speculatable\n  ret void\n}\n", (3, 13, "@g"), "speculatable attribute may not apply to call sites"),
-    ]
-    .map(|(text, at, message)| (text.to_string(), at, message));
+        (
+            call("call void %p() [ \"kcfi\"(i32 1), \"kcfi\"(i32 2) ]"),
+            (3, 35, "\"kcfi\""),
+            "Multiple kcfi operand bundles",
+        ),
+        (
+            call("call void %p() [ \"kcfi\"(i32 1, i32 2) ]"),
+            (3, 20, "\"kcfi\""),
+            "Expected exactly one kcfi bundle operand",
+        ),
+        (
+            call("call void %p() [ \"kcfi\"(i32 %x) ]"),
+            (3, 20, "\"kcfi\""),
+            "Kcfi bundle operand must be an i32 constant",
+        ),
+        (
+            call("call void %p() [ \"ptrauth\"(i32 1, i64 2), \"ptrauth\"(i32 1, i64 2) ]"),
+            (3, 45, "\"ptrauth"),
+            "Multiple ptrauth operand bundles",
+        ),
+        (
+            call("call void %p() [ \"ptrauth\"(i32 1) ]"),
+            (3, 20, "\"ptrauth"),
+            "Expected exactly two ptrauth bundle operands",
+        ),
+        (
+            call("call void %p() [ \"ptrauth\"(i32 %x, i64 2) ]"),
+            (3, 20, "\"ptrauth"),
+            "Ptrauth bundle key operand must be an i32 constant",
+        ),
+        (
+            call("call void %p() [ \"ptrauth\"(i32 1, i32 2) ]"),
+            (3, 20, "\"ptrauth"),
+            "Ptrauth bundle discriminator operand must be an i64",
+        ),
+        (
+            call("call void %p() [ \"deopt\"(), \"deopt\"() ]"),
+            (3, 31, "\"deopt\""),
+            "Multiple deopt operand bundles",
+        ),
+        (
+            call("call void %p() [ \"cfguardtarget\"() ]"),
+            (3, 20, "\"cfguard"),
+            "Expected exactly one cfguardtarget bundle operand",
+        ),
+        (
+            call(
+                "call void %p() [ \"convergencectrl\"(token none), \"convergencectrl\"(token none) ]",
+            ),
+            (3, 51, "\"converg"),
+            "The 'convergencectrl' bundle can occur at most once on a call",
+        ),
+        (
+            call("%t = call token %p()"),
+            (3, 19, "%p"),
+            "Return type cannot be token for indirect call!",
+        ),
+        (
+            call("%t = call token @g()"),
+            (3, 19, "@g"),
+            "Return type cannot be token for indirect call!",
+        ),
+        (
+            call("call x86_amx %p()"),
+            (3, 16, "%p"),
+            "Return type cannot be x86_amx for indirect call!",
+        ),
+        (
+            call("call void @g() speculatable"),
+            (3, 13, "@g"),
+            "speculatable attribute may not apply to call sites",
+        ),
+    ];
     let read = [
-        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 1), \"ptrauth\"(i32 1, i64 %y), \"deopt\"(i32 %x), \"foo\"(), \"foo\"() ]\n  ret void\n}\n",
-        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call void %p() [ \"kcfi\"(i32 zeroinitializer) ]\n  ret void\n}\n",
-        "declare void @g()\ndefine void @f(ptr %p, i32 %x, i64 %y) {\n  call float @llvm.sqrt.f32(float 1.0) speculatable\n  ret void\n}\n",
-        "declare void @g() #0\ndefine void @f() {\n  call void @g() speculatable\n  ret void\n}\nattributes #0 = { speculatable }\n",
-    ]
-    .map(str::to_string);
+        call("call void %p() [ \"kcfi\"(i32 1), \"ptrauth\"(i32 1, i64 %y), \"deopt\"(i32 %x), \"foo\"(), \"foo\"() ]"),
+        call("call void %p() [ \"kcfi\"(i32 zeroinitializer) ]"),
+        call("call float @llvm.sqrt.f32(float 1.0) speculatable"),
+        "declare void @g() #0\ndefine void @f() {\n  call void @g() speculatable\n  ret void\n}\nattributes #0 = { speculatable }\n"
+            .to_string(),
+    ];
     as_opt_verifies_at(&refused, &read);
 }
 
@@ -4775,7 +5009,7 @@ fn spellings_llvm_reads_are_read() {
         let module = parse(text.clone()).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(mergefn::write::to_string(&module), *text);
     }
-    as_opt_verifies_at(&[], &read);
+    as_opt_verifies_at::<&str, _>(&[], &read);
     // A signed `s0x` number is no length, as in LLVM.
     let e = parse("@a = global [s0x2 x i8] zeroinitializer\n".to_string()).unwrap_err();
     assert!(e.to_string().contains("expected an array length"), "{e}");
