@@ -4,22 +4,25 @@
 //! `llvm.fptrunc.round`. Checked once a body is read, from its uses of globals, as the
 //! metadata its calls name (`verify_metadata`).
 
-use super::verify_metadata::{ROUNDING_MODES, intrinsic_calls, metadata_argument};
+use super::verify_metadata::{
+    IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
+};
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, MdRef, Module, Span, Type, TypeId,
-    Value, ValueKind, int_value,
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Module, Span, Type, TypeId, Value,
+    ValueKind, int_value,
 };
 
-/// The first call in `body` of one of these intrinsics that LLVM's verifier refuses: the
-/// callee's span and LLVM's message. `uses` are the body's own uses of globals.
+/// The first of `calls`, the calls of intrinsics in `body`, that LLVM's verifier refuses by
+/// one of these rules: the callee's span and LLVM's message. `uses` are the body's own uses of
+/// globals.
 pub(super) fn intrinsic_calls_hold(
     m: &Module,
     body: &Body,
     uses: &[GlobalUse],
+    calls: &[IntrinsicCall],
 ) -> Result<(), (Span, &'static str)> {
-    let calls = intrinsic_calls(m, body, uses, |name| rule_of(name).is_some());
-    for (callee, name, call) in calls {
-        let Some(rule) = rule_of(&name) else {
+    for &(callee, ref name, call) in calls {
+        let Some(rule) = rule_of(name) else {
             continue;
         };
         let call = Call {
@@ -82,24 +85,8 @@ struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
-    /// The arguments' types and values, in order.
-    fn arguments(&self) -> impl Iterator<Item = (TypeId, Value)> + 'a {
-        let mut ty = None;
-        self.body
-            .call_argument_items(self.call)
-            .iter()
-            .filter_map(move |item| match *item {
-                Item::Type(t) => {
-                    ty = Some(t);
-                    None
-                }
-                Item::Value(v) => Some((ty?, v)),
-                _ => None,
-            })
-    }
-
     fn argument(&self, index: usize) -> Option<(TypeId, Value)> {
-        self.arguments().nth(index)
+        call_arguments(self.body, self.call).nth(index)
     }
 
     /// `ty` with named types followed, and the number of elements (and whether scalable) when
@@ -182,20 +169,14 @@ impl<'a> Call<'a> {
 
     fn fptrunc_round_refused(&self) -> Option<&'static str> {
         let (_, mode) = self.argument(1)?;
-        let Some(MdRef::Str(span)) = metadata_argument(self.m, self.body, mode) else {
+        let mode = metadata_argument(self.m, self.body, mode).copied();
+        let Some(mode) = string_operand(self.m, mode) else {
             return Some(
                 "invalid value for llvm.fptrunc.round metadata operand (the operand should be a \
                  string)",
             );
         };
-        let text = self.m.bytes(*span);
-        let quoted = text
-            .strip_prefix(b"!\"")
-            .and_then(|t| t.strip_suffix(b"\""));
-        let known = quoted.is_some_and(|q| {
-            let mode = super::lexer::unescape(q);
-            ROUNDING_MODES.contains(&&mode[..]) && mode != b"round.dynamic"
-        });
+        let known = ROUNDING_MODES.contains(&&mode[..]) && &mode[..] != b"round.dynamic";
         (!known).then_some("unsupported rounding mode argument")
     }
 }

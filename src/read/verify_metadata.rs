@@ -71,14 +71,19 @@ pub(super) fn metadata_holds(
             checked.map_err(|message| (kind, message))?;
         }
     }
-    for (callee, list) in scope_declarations(m, body, uses) {
+    // The body's calls of intrinsics, found once for the three checks of them.
+    let calls: Vec<IntrinsicCall> = intrinsic_calls(m, body, uses).collect();
+    for (callee, list) in scope_declarations(m, body, &calls) {
         nodes
             .declared_scope_holds(list)
             .map_err(|message| (callee, message))?;
     }
-    constrained_calls_hold(m, body, uses)?;
-    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses)
+    constrained_calls_hold(m, body, &calls)?;
+    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses, &calls)
 }
+
+/// A call of an intrinsic (see [`intrinsic_calls`]).
+pub(super) type IntrinsicCall<'a> = (Span, Cow<'a, [u8]>, InstId);
 
 /// The rounding modes LLVM names by strings (`convertStrToRoundingMode`).
 pub(super) const ROUNDING_MODES: &[&[u8]] = &[
@@ -90,15 +95,14 @@ pub(super) const ROUNDING_MODES: &[&[u8]] = &[
     b"round.towardzero",
 ];
 
-/// The calls in `body` of the intrinsics whose names `wanted` takes: the callee's span, the
-/// name and the call. Found from the body's uses of globals, which name an intrinsic at most a
-/// few times, rather than from its calls.
-pub(super) fn intrinsic_calls<'a>(
+/// The calls in `body` of intrinsics: the callee's span, the name and the call. Found from
+/// the body's uses of globals, which name an intrinsic at most a few times, rather than from
+/// its calls.
+fn intrinsic_calls<'a>(
     m: &'a Module,
     body: &'a Body,
     uses: &'a [GlobalUse],
-    wanted: impl Fn(&[u8]) -> bool + 'a,
-) -> impl Iterator<Item = (Span, Cow<'a, [u8]>, InstId)> + 'a {
+) -> impl Iterator<Item = IntrinsicCall<'a>> + 'a {
     uses.iter()
         .filter(|u| u.role == UseRole::Callee)
         .filter_map(move |u| {
@@ -115,7 +119,7 @@ pub(super) fn intrinsic_calls<'a>(
                     GlobalName::Numbered(_) => return None,
                 }
             };
-            if !name.starts_with(b"llvm.") || !wanted(&name) {
+            if !name.starts_with(b"llvm.") {
                 return None;
             }
             // Instructions are in text order.
@@ -129,14 +133,36 @@ pub(super) fn intrinsic_calls<'a>(
         })
 }
 
-/// The arguments of a call, in order (not its operand bundles' operands, after them).
-fn call_arguments(body: &Body, call: InstId) -> impl Iterator<Item = Value> + '_ {
+/// The arguments of a call, in order, each with its type (not its operand bundles' operands,
+/// after them).
+pub(super) fn call_arguments(
+    body: &Body,
+    call: InstId,
+) -> impl Iterator<Item = (TypeId, Value)> + '_ {
+    let mut ty = None;
     body.call_argument_items(call)
         .iter()
-        .filter_map(|it| match it {
-            Item::Value(v) => Some(*v),
+        .filter_map(move |item| match *item {
+            Item::Type(t) => {
+                ty = Some(t);
+                None
+            }
+            Item::Value(v) => Some((ty?, v)),
             _ => None,
         })
+}
+
+/// The bytes a metadata string (`!"..."`) holds, escapes decoded; `None` for another operand.
+pub(super) fn string_operand(m: &Module, op: Option<MdRef>) -> Option<Cow<'_, [u8]>> {
+    let Some(MdRef::Str(span)) = op else {
+        return None;
+    };
+    let text = m.bytes(span);
+    let quoted = text.strip_prefix(b"!\"")?.strip_suffix(b"\"")?;
+    Some(match quoted.contains(&b'\\') {
+        true => Cow::Owned(super::lexer::unescape(quoted)),
+        false => Cow::Borrowed(quoted),
+    })
 }
 
 /// An argument written `metadata ...`: what it names.
@@ -155,13 +181,16 @@ pub(super) fn metadata_argument<'a>(m: &'a Module, body: &'a Body, v: Value) -> 
 fn scope_declarations<'a>(
     m: &'a Module,
     body: &'a Body,
-    uses: &'a [GlobalUse],
+    calls: &'a [IntrinsicCall],
 ) -> impl Iterator<Item = (Span, Option<MdRef>)> + 'a {
     const NAME: &[u8] = b"llvm.experimental.noalias.scope.decl";
-    intrinsic_calls(m, body, uses, |name| name == NAME).filter_map(move |(callee, _, call)| {
-        let argument = call_arguments(body, call).next()?;
-        Some((callee, Some(*metadata_argument(m, body, argument)?)))
-    })
+    calls
+        .iter()
+        .filter(|(_, name, _)| &name[..] == NAME)
+        .filter_map(move |&(callee, _, call)| {
+            let (_, argument) = call_arguments(body, call).next()?;
+            Some((callee, Some(*metadata_argument(m, body, argument)?)))
+        })
 }
 
 /// That the calls of the constrained floating-point intrinsics in `body` name their rounding
@@ -173,7 +202,7 @@ fn scope_declarations<'a>(
 fn constrained_calls_hold(
     m: &Module,
     body: &Body,
-    uses: &[GlobalUse],
+    calls: &[IntrinsicCall],
 ) -> Result<(), (Span, &'static str)> {
     const PREFIX: &[u8] = b"llvm.experimental.constrained.";
     const EXCEPTION_BEHAVIOURS: &[&[u8]] =
@@ -182,25 +211,19 @@ fn constrained_calls_hold(
         b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
         b"ult", b"ule", b"une",
     ];
-    let names = |md: Option<&MdRef>, known: &[&[u8]]| match md {
-        Some(MdRef::Str(span)) => {
-            let text = m.bytes(*span);
-            let quoted = text
-                .strip_prefix(b"!\"")
-                .and_then(|t| t.strip_suffix(b"\""));
-            quoted.is_some_and(|q| known.contains(&&super::lexer::unescape(q)[..]))
-        }
-        _ => false,
+    let names = |md: Option<&MdRef>, known: &[&[u8]]| {
+        string_operand(m, md.copied()).is_some_and(|s| known.contains(&&s[..]))
     };
-    for (callee, name, call) in intrinsic_calls(m, body, uses, |name| name.starts_with(PREFIX)) {
-        let operation = name[PREFIX.len()..]
-            .split(|&b| b == b'.')
-            .next()
-            .unwrap_or_default();
+    for (callee, name, call) in calls {
+        let (callee, call) = (*callee, *call);
+        let Some(operation) = name.strip_prefix(PREFIX) else {
+            continue;
+        };
+        let operation = operation.split(|&b| b == b'.').next().unwrap_or_default();
         conversion_holds(m, body, call, operation).map_err(|message| (callee, message))?;
         let comparison = matches!(operation, b"fcmp" | b"fcmps");
         let metadata: Vec<Option<&MdRef>> = call_arguments(body, call)
-            .map(|v| metadata_argument(m, body, v))
+            .map(|(_, v)| metadata_argument(m, body, v))
             .collect();
         let trailing = metadata.iter().rev().take_while(|md| md.is_some()).count();
         if comparison && metadata.len() >= 2 && !names(metadata[metadata.len() - 2], PREDICATES) {
@@ -749,18 +772,9 @@ impl<'a> Nodes<'a> {
             Opcode::CallBr => return Err(Stop::Unknown),
             _ => 0,
         };
-        let string = |op: Option<MdRef>| match op {
-            Some(MdRef::Str(span)) => {
-                let text = self.m.bytes(span);
-                let quoted = text
-                    .strip_prefix(b"!\"")
-                    .and_then(|t| t.strip_suffix(b"\""));
-                quoted.map(super::lexer::unescape)
-            }
-            _ => None,
-        };
+        let string = |op: Option<MdRef>| string_operand(self.m, op);
         let name = string(Some(MdRef::Str(name))).ok_or(Stop::Unknown)?;
-        if name == b"unknown" {
+        if &name[..] == b"unknown" {
             check(
                 ways != 0 || is_call,
                 "'unknown' !prof should only appear on instructions on which 'branch_weights' \

@@ -161,13 +161,7 @@ fn entry_count_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
     let Some(MdBody::Tuple(ops)) = m.metadata.get(id).map(|node| &node.body) else {
         return Ok(());
     };
-    let string = |op: Option<MdRef>| match op {
-        Some(MdRef::Str(span)) => {
-            let text = m.bytes(span);
-            Some(crate::read::unescape(&text[2..text.len() - 1]))
-        }
-        _ => None,
-    };
+    let string = |op: Option<MdRef>| super::verify_metadata::string_operand(m, op);
     let name = ops.first().and_then(|&op| string(op));
     if ops.len() == 2 && name.as_deref() == Some(b"unknown") {
         let pass = string(ops[1])
