@@ -210,15 +210,10 @@ fn opt_header(m: &Module, module_id: &str, out: &mut Vec<u8>) {
         out.extend_from_slice(format!("; ModuleID = '{module_id}'\n").as_bytes());
     }
     if !m.header.source_filename && !module_id.is_empty() {
-        out.extend_from_slice(b"source_filename = \"");
-        for &b in module_id.as_bytes() {
-            // LLVM's `printEscapedString`: printable ASCII but `\` and `"`, the rest in hex.
-            match b {
-                b' '..=b'~' if b != b'\\' && b != b'"' => out.push(b),
-                _ => out.extend_from_slice(format!("\\{b:02X}").as_bytes()),
-            }
-        }
-        out.extend_from_slice(b"\"\n");
+        let mut line = String::from("source_filename = ");
+        push_string_literal(&mut line, module_id.as_bytes());
+        line.push('\n');
+        out.extend_from_slice(line.as_bytes());
         if !m.header.target {
             out.push(b'\n');
         }
@@ -593,6 +588,12 @@ fn push_quoted_name(s: &mut String, bytes: &[u8]) {
         s.push_str(text);
         return;
     }
+    push_string_literal(s, bytes);
+}
+
+/// `bytes` as a string literal, as LLVM's `printEscapedString` writes one between quotes:
+/// printable ASCII but `"` and `\`, the rest as `\` and two hex digits.
+fn push_string_literal(s: &mut String, bytes: &[u8]) {
     s.push('"');
     for &b in bytes {
         if b == b'"' || b == b'\\' || !(0x20..0x7F).contains(&b) {
