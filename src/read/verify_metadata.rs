@@ -95,6 +95,18 @@ pub(super) const ROUNDING_MODES: &[&[u8]] = &[
     b"round.towardzero",
 ];
 
+/// The operand after `unknown` in a `!prof` (an instruction's or a function's), as
+/// `Verifier::verifyUnknownProfileMetadata` checks it: the name of the pass that dropped the
+/// profile.
+pub(super) fn unknown_profile_holds(m: &Module, pass: Option<MdRef>) -> Result<(), &'static str> {
+    let pass = string_operand(m, pass)
+        .ok_or("'unknown' !prof should have an additional operand of type string")?;
+    match pass.is_empty() {
+        true => Err("the 'unknown' !prof operand should not be an empty string"),
+        false => Ok(()),
+    }
+}
+
 /// The calls in `body` of intrinsics: the callee's span, the name and the call. Found from
 /// the body's uses of globals, which name an intrinsic at most a few times, rather than from
 /// its calls.
@@ -784,13 +796,7 @@ impl<'a> Nodes<'a> {
                 operands.len() == 2,
                 "'unknown' !prof should have a single additional operand",
             )?;
-            let pass = string(operands[1]).ok_or(Stop::Fault(
-                "'unknown' !prof should have an additional operand of type string",
-            ))?;
-            return check(
-                !pass.is_empty(),
-                "the 'unknown' !prof operand should not be an empty string",
-            );
+            return unknown_profile_holds(self.m, operands[1]).map_err(Stop::Fault);
         }
         check(
             operands.len() >= 2,

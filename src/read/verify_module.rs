@@ -111,13 +111,21 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
     Ok(())
 }
 
+/// The operands of the module's tuple `md` names (`!{...}`), if it names one.
+fn tuple_operands(m: &Module, md: MdRef) -> Option<&[Option<MdRef>]> {
+    let MdRef::Node(id) = md else {
+        return None;
+    };
+    match &m.metadata.get(id)?.body {
+        MdBody::Tuple(ops) => Some(ops),
+        _ => None,
+    }
+}
+
 /// A global's `!associated`, as `Verifier::visitGlobalObject` checks it: one operand, a
 /// pointer, that is not the global itself (through aliases).
 fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'static str> {
-    let MdRef::Node(id) = md else {
-        return Ok(());
-    };
-    let Some(MdBody::Tuple(ops)) = m.metadata.get(id).map(|node| &node.body) else {
+    let Some(ops) = tuple_operands(m, md) else {
         return Ok(());
     };
     let [op] = ops[..] else {
@@ -155,21 +163,13 @@ fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'sta
 /// `function_entry_count` or `synthetic_function_entry_count`, then a constant; or
 /// `unknown` and the name of the pass that dropped the count.
 fn entry_count_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
-    let MdRef::Node(id) = md else {
-        return Ok(());
-    };
-    let Some(MdBody::Tuple(ops)) = m.metadata.get(id).map(|node| &node.body) else {
+    let Some(ops) = tuple_operands(m, md) else {
         return Ok(());
     };
     let string = |op: Option<MdRef>| super::verify_metadata::string_operand(m, op);
     let name = ops.first().and_then(|&op| string(op));
     if ops.len() == 2 && name.as_deref() == Some(b"unknown") {
-        let pass = string(ops[1])
-            .ok_or("'unknown' !prof should have an additional operand of type string")?;
-        return match pass.is_empty() {
-            true => Err("the 'unknown' !prof operand should not be an empty string"),
-            false => Ok(()),
-        };
+        return super::verify_metadata::unknown_profile_holds(m, ops[1]);
     }
     if ops.len() < 2 {
         return Err("!prof annotations should have no less than 2 operands");
