@@ -2935,6 +2935,31 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
     }
 }
 
+/// LLVM's verifier runs only on a module whose top level reads: a body it would refuse (a use
+/// its definition does not dominate, alias scopes that are no list) comes before a top-level
+/// syntax error or a name left undefined, and that error is the one reported, where opt-22
+/// reports it. The bodies are still read for an earlier syntax error.
+#[test]
+fn a_body_is_verified_only_once_the_top_level_reads() {
+    let bodies = [
+        "define void @f() {\n  %a = add i32 %b, 1\n  %b = add i32 1, 1\n  ret void\n}\n",
+        "define void @f(ptr %p) {\n  %v = load i32, ptr %p, !alias.scope !{i32 1}\n  ret void\n}\n",
+    ];
+    let mut refused = Vec::new();
+    for body in bodies {
+        let global_line = body.lines().count() as u32 + 1;
+        let at = (global_line, 17);
+        refused.push((format!("{body}@g = global i32 x\n"), at, "expected a value"));
+        refused.push((format!("{body}@g = global ptr @nowhere\n"), at, "undefined"));
+    }
+    refused.push((
+        "define void @f() {\n  %a = add i32 %b, 1\n  ret i32 0\n}\n@g = global i32 x\n".into(),
+        (3, 7),
+        "value doesn't match function result type",
+    ));
+    as_opt_reads(&refused, &[]);
+}
+
 /// Bodies with loops, a switch, invokes and phi nodes, their instructions swapped or their
 /// operands renamed, are read or refused as opt-22 takes them: when its verifier reports one
 /// of the faults mergefn checks (`read/verify.rs`), mergefn refuses the module as LLVM's

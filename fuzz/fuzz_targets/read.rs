@@ -1,6 +1,7 @@
 //! Any bytes must give a module or an error, never a panic; a module must write back unchanged,
 //! every body it read must read again, and merging it, then spelling it out as LLVM prints
-//! (`mergefn opt`), must not panic either.
+//! (`mergefn opt`), must not panic either and must give text that reads again: what mergefn
+//! writes of a module it took is a module it takes.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,7 +16,14 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         mergefn::merge(&mut m, &mergefn::Options::default());
+        let merged = mergefn::write::to_string(&m);
+        if let Err(e) = mergefn::parse(merged.clone()) {
+            panic!("merged output does not read: {e}\n{merged}");
+        }
         m.spell_as_llvm_prints();
-        let _ = mergefn::write::to_string(&m);
+        let spelled = mergefn::write::to_string(&m);
+        if let Err(e) = mergefn::parse(spelled.clone()) {
+            panic!("spelled output does not read: {e}\n{spelled}");
+        }
     }
 });

@@ -416,17 +416,21 @@ fn read_bodies(
     m.semantic_interposition = m.reads_semantic_interposition();
     m.intrinsic_immediates = intrinsic_immediates(m);
 
+    // LLVM's verifier runs only on a module whose top level read: after a top-level error the
+    // bodies are read for an earlier syntax error alone, and their checks, which look up
+    // globals the top level may have left unresolved, are not made.
+    let verify = use_list_checks.is_some();
     let (results, fields_held) = {
         let visit = work.map(|w| w.begin(m));
         let visit = visit.as_deref();
         if deferred_fields.len() >= FIELDS_WORTH_THREADS {
             rayon::join(
-                || read_in_parallel(m, &definitions, visit),
+                || read_in_parallel(m, &definitions, verify, visit),
                 || fields_hold(m, deferred_fields),
             )
         } else {
             (
-                read_in_parallel(m, &definitions, visit),
+                read_in_parallel(m, &definitions, verify, visit),
                 fields_hold(m, deferred_fields),
             )
         }
@@ -884,7 +888,12 @@ pub fn worth_threads(text: usize, jobs: usize) -> bool {
     jobs >= 2 && text >= PARALLEL_THRESHOLD
 }
 
-fn read_in_parallel(m: &Module, definitions: &[FuncId], visit: Option<&Visit>) -> BodyResults {
+fn read_in_parallel(
+    m: &Module,
+    definitions: &[FuncId],
+    verify: bool,
+    visit: Option<&Visit>,
+) -> BodyResults {
     let text = body_text(m, definitions);
     // A body with more than a thread's share of the text would keep one thread busy after
     // the others are done: it is read in pieces. Below the threshold the thread pool is not
@@ -903,7 +912,7 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId], visit: Option<&Visit>) -
             .map(|(i, &f)| {
                 (
                     i,
-                    read_and_release(m, f, share, &mut scratch, &mut behind, visit),
+                    read_and_release(m, f, share, verify, &mut scratch, &mut behind, visit),
                 )
             })
             .collect();
@@ -935,7 +944,8 @@ fn read_in_parallel(m: &Module, definitions: &[FuncId], visit: Option<&Visit>) -
             .map_init(
                 || (Scratch::default(), ReleaseBehind::new(&m.source)),
                 |(scratch, behind), &(i, f)| {
-                    (i, read_and_release(m, f, share, scratch, behind, visit))
+                    let read = read_and_release(m, f, share, verify, scratch, behind, visit);
+                    (i, read)
                 },
             )
             .collect::<Vec<_>>()
@@ -951,56 +961,48 @@ fn read_and_release<'a>(
     m: &'a Module,
     f: FuncId,
     share: usize,
+    verify: bool,
     scratch: &mut Scratch<'a>,
     behind: &mut ReleaseBehind<'_>,
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
-    let result = read_one(m, f, share, scratch, visit);
+    let result = read_one(m, f, share, verify, scratch, visit);
     if let Some(body) = &m.functions[f].body {
         behind.read(body.span.range());
     }
     result
 }
 
-/// Read `f`'s body: in pieces if it has more than `share` bytes and enough for pieces.
+/// Read `f`'s body: in pieces if it has more than `share` bytes and enough for pieces, and
+/// the module is verified (pieces are joined by the verifier's checks). With `verify`, the
+/// body must also pass LLVM's verifier's checks.
 fn read_one<'a>(
     m: &'a Module,
     f: FuncId,
     share: usize,
+    verify: bool,
     scratch: &mut Scratch<'a>,
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let count = pieces::piece_count(m, f, share);
-    if count >= 2
+    if verify
+        && count >= 2
         && let Some(facts) = pieces::read_in_pieces(m, f, count)
     {
         return Ok(facts);
     }
-    read_whole(m, f, scratch, visit)
+    read_whole(m, f, verify, scratch, visit)
 }
 
 fn read_whole<'a>(
     m: &'a Module,
     f: FuncId,
+    verify: bool,
     scratch: &mut Scratch<'a>,
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
-    let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(&body);
-    let personality = m.functions[f].extras().personality.is_some();
-    let checked = match scratch
-        .checks
-        .body_holds(&body, personality, one_block_in_order)
-    {
-        Err(fault) => Err(fault_error(m.source.as_bytes(), &body, scratch, fault)),
-        Ok(()) => verify_metadata::metadata_holds(m, &body, &uses, &mut scratch.valid_tags)
-            .and_then(|()| verify::swifterror_values_hold(m, f, &body, &uses))
-            .map_err(|(at, message)| {
-                let message = format!("{message} (LLVM's verifier)");
-                ReadError::invalid(m.source.as_bytes(), at, message)
-            }),
-    };
-    if let Err(e) = checked {
+    if verify && let Err(e) = body_verifies(m, f, &body, &uses, scratch) {
         scratch.recycle(body);
         return Err(e);
     }
@@ -1031,7 +1033,8 @@ fn read_whole<'a>(
             block.insts().map(|i| body.insts[i].opcode as u8)
         }))
     };
-    if let Some(visit) = visit {
+    // A module whose top level did not read is refused: its bodies are not worked on.
+    if verify && let Some(visit) = visit {
         visit(f, &body, &uses, &info);
     }
     let rare = RareFacts::boxed(
@@ -1048,6 +1051,30 @@ fn read_whole<'a>(
         debug_forms,
         rare,
     })
+}
+
+/// Whether `f`'s body, read, passes LLVM's verifier's checks: its error if not.
+fn body_verifies(
+    m: &Module,
+    f: FuncId,
+    body: &Body,
+    uses: &[GlobalUse],
+    scratch: &mut Scratch,
+) -> Result<(), ReadError> {
+    let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(body);
+    let personality = m.functions[f].extras().personality.is_some();
+    match scratch
+        .checks
+        .body_holds(body, personality, one_block_in_order)
+    {
+        Err(fault) => Err(fault_error(m.source.as_bytes(), body, scratch, fault)),
+        Ok(()) => verify_metadata::metadata_holds(m, body, uses, &mut scratch.valid_tags)
+            .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
+            .map_err(|(at, message)| {
+                let message = format!("{message} (LLVM's verifier)");
+                ReadError::invalid(m.source.as_bytes(), at, message)
+            }),
+    }
 }
 
 /// The error of a body that LLVM's verifier refuses: at the operand that names the value a

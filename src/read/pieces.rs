@@ -467,7 +467,7 @@ mod tests {
         let mut scratch = Scratch::default();
         m.definitions()
             .map(|f| {
-                let whole = read_whole(&m, f, &mut scratch, None).unwrap();
+                let whole = read_whole(&m, f, true, &mut scratch, None).unwrap();
                 (
                     facts(&whole),
                     read_in_pieces(&m, f, count).map(|p| facts(&p)),
@@ -636,7 +636,7 @@ mod tests {
                 if cuts(m.source.as_bytes(), body.span, body.span.range().len() / 4).is_empty() {
                     continue;
                 }
-                let whole = read_whole(&m, f, &mut scratch, None).unwrap();
+                let whole = read_whole(&m, f, true, &mut scratch, None).unwrap();
                 let pieces = read_in_pieces(&m, f, 4)
                     .unwrap_or_else(|| panic!("{}: a body did not join", path.display()));
                 assert_eq!(
