@@ -883,19 +883,27 @@ fn opt_is_a_drop_in_for_this_pass() {
 /// Where no structural hash of LLVM's orders folds (every function has the same opcodes),
 /// `mergefn opt` writes what opt-22 writes, line for line: aliases before the functions,
 /// thunks after them in the order LLVM folds, a weak pair's private body named `@0`, the
-/// module's identifier and source file's name at the top.
+/// module's identifier and source file's name at the top, and the datalayout LLVM gives the
+/// triple of a module that writes none.
 #[test]
 fn new_texts_go_where_llvm_writes_them() {
     let Some(opt) = common::opt() else {
         return;
     };
-    let path = root().join("tests/fixtures/merge/llvm_order.ll");
-    let args = ["-S", "-passes=mergefunc", "-mergefunc-use-aliases"];
-    let (ok, ours, err) = mergefn_cli(&[&["opt"], &args[..], &[path.to_str().unwrap()]].concat());
-    assert!(ok, "{err}");
-    let theirs = Command::new(opt).args(args).arg(&path).output().unwrap();
-    let theirs = String::from_utf8(theirs.stdout).unwrap();
-    assert_eq!(ours.trim_end(), theirs.trim_end());
+    // The second names a triple and no datalayout: opt prints the triple's layout before it.
+    for (fixture, aliases) in [("llvm_order.ll", true), ("triple_layout.ll", false)] {
+        let path = root().join("tests/fixtures/merge").join(fixture);
+        let mut args = vec!["-S", "-passes=mergefunc"];
+        if aliases {
+            args.push("-mergefunc-use-aliases");
+        }
+        let (ok, ours, err) =
+            mergefn_cli(&[&["opt"], &args[..], &[path.to_str().unwrap()]].concat());
+        assert!(ok, "{err}");
+        let theirs = Command::new(opt).args(&args).arg(&path).output().unwrap();
+        let theirs = String::from_utf8(theirs.stdout).unwrap();
+        assert_eq!(ours.trim_end(), theirs.trim_end(), "{fixture}");
+    }
 }
 
 #[test]

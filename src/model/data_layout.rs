@@ -86,14 +86,23 @@ impl DataLayout {
     /// by the triple without the versions of its system and environment
     /// (`x86_64-apple-macosx10.15.0` as `x86_64-apple-macosx`); unknown ([`DataLayout::unknown`]) for a triple not in the list.
     pub fn for_triple(triple: &[u8]) -> DataLayout {
-        let key = triple_key(triple);
-        match TRIPLE_LAYOUTS.binary_search_by(|(k, _)| k.as_bytes().cmp(&key)) {
-            Ok(i) => DataLayout::parse(TRIPLE_LAYOUTS[i].1.as_bytes()),
-            Err(_) => DataLayout {
+        match DataLayout::text_for_triple(triple) {
+            Some(text) => DataLayout::parse(text.as_bytes()),
+            None => DataLayout {
                 unknown: true,
                 ..DataLayout::default()
             },
         }
+    }
+
+    /// The datalayout string of [`DataLayout::for_triple`], as opt-22 prints it; `None` for a
+    /// triple not in the list.
+    pub fn text_for_triple(triple: &[u8]) -> Option<&'static str> {
+        let key = triple_key(triple);
+        TRIPLE_LAYOUTS
+            .binary_search_by(|(k, _)| k.as_bytes().cmp(&key))
+            .ok()
+            .map(|i| TRIPLE_LAYOUTS[i].1)
     }
 
     /// Read a datalayout string: its pointer, integer, float, vector and aggregate

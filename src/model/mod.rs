@@ -1399,6 +1399,9 @@ pub struct Module {
 pub struct ModuleHeader {
     pub source_filename: bool,
     pub target: bool,
+    /// The layout LLVM gives a module that names a target triple it knows and writes no
+    /// layout (or an empty one): opt prints it, as `target datalayout`, before the triple.
+    pub triple_layout: Option<&'static str>,
 }
 
 impl Module {

@@ -197,6 +197,9 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             let mut text = Vec::with_capacity(m.source.len());
             opt_header(m, module_id, &mut text);
             stream(m, &mut text, true)?;
+            if let Some(layout) = m.header.triple_layout {
+                insert_triple_layout(&mut text, layout);
+            }
             metadata_numbers::write_as_llvm_numbers(&text, w)
         }
     }
@@ -218,6 +221,24 @@ fn opt_header(m: &Module, module_id: &str, out: &mut Vec<u8>) {
             out.push(b'\n');
         }
     }
+}
+
+/// The layout LLVM derives from the module's triple, on the line before the triple's, where
+/// opt prints it: the triple heads the module (comments dropped, only the other heading lines
+/// before it), so its line is the first to start with `target triple`.
+fn insert_triple_layout(text: &mut Vec<u8>, layout: &str) {
+    let line_start = |at: usize| at == 0 || text[at - 1] == b'\n';
+    let Some(at) = (0..text.len()).find(|&at| {
+        text[at..].starts_with(b"target")
+            && line_start(at)
+            && text[at + 6..].trim_ascii_start().starts_with(b"triple")
+    }) else {
+        return;
+    };
+    let mut line = String::from("target datalayout = ");
+    push_string_literal(&mut line, layout.as_bytes());
+    line.push('\n');
+    text.splice(at..at, line.bytes());
 }
 
 /// The source is written a step at a time, while another thread maps in the step ahead and

@@ -414,6 +414,9 @@ pub struct Parser<'a> {
     /// A `target datalayout` that says something was read: a `target triple` after it
     /// leaves the module's layout alone.
     layout_written: bool,
+    /// A `target datalayout` line was read, empty or not: `mergefn opt` prints it as it is,
+    /// and no layout of the triple's (`ModuleHeader::triple_layout`).
+    layout_line: bool,
     /// Specialized metadata nodes whose `(...)` was stepped over while guessing body ends,
     /// from the name (`!DILocation`) to the `)`, to be read in the second phase, alongside
     /// the bodies (see [`Parser::deferred_fields_hold`]).
@@ -1032,6 +1035,7 @@ impl<'a> Parser<'a> {
             body_end: BodyEnd::BalancedBrace,
             next_global_number: 0,
             layout_written: false,
+            layout_line: false,
             known_lists: KnownLists::default(),
             nesting: 0,
         }

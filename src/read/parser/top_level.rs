@@ -84,6 +84,8 @@ impl<'a> Parser<'a> {
                         if is_layout {
                             DataLayout::check(body).map_err(|e| self.err_at(s.span, e))?;
                             // An empty one says nothing: the triple's stands (as in opt).
+                            self.layout_line = true;
+                            self.m.header.triple_layout = None;
                             if !body.is_empty() {
                                 self.m.data_layout = DataLayout::parse(body);
                                 self.layout_written = true;
@@ -93,6 +95,9 @@ impl<'a> Parser<'a> {
                             self.m.amdgpu = matches!(arch, b"amdgcn" | b"r600");
                             if !self.layout_written {
                                 self.m.data_layout = DataLayout::for_triple(body);
+                            }
+                            if !self.layout_line {
+                                self.m.header.triple_layout = DataLayout::text_for_triple(body);
                             }
                         }
                     }
