@@ -1388,16 +1388,17 @@ pub struct Module {
     /// The target triple names an AMDGPU architecture (`amdgcn`, `r600`), whose allocas
     /// LLVM's verifier wants in address space 5.
     pub(crate) amdgpu: bool,
-    /// Which of the lines that head a module it has: `source_filename`, then `target
-    /// datalayout` or `target triple` (LLVM prints its own `source_filename` where there is
-    /// none, the module's identifier).
+    /// Which of the lines that head a module it has, and the layout its triple gives it
+    /// where it writes none: what `mergefn opt` needs to head its output as opt does.
     pub header: ModuleHeader,
 }
 
-/// The lines that head a module, as written.
+/// The lines that head a module: which it writes, and the layout LLVM derives for it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ModuleHeader {
+    /// It writes a `source_filename` (else LLVM prints the module's identifier as one).
     pub source_filename: bool,
+    /// It writes a `target datalayout` or `target triple`.
     pub target: bool,
     /// The layout LLVM gives a module that names a target triple it knows and writes no
     /// layout (or an empty one): opt prints it, as `target datalayout`, before the triple.

@@ -155,9 +155,9 @@ impl<'a> Call<'a> {
             return Some("llvm.threadlocal.address first argument must be a GlobalValue");
         };
         let global = self.m.use_in_body(self.uses, u)?.global;
-        // A name not yet resolved (an intrinsic never declared, which no argument may name),
-        // or a definition the top level could not finish reading (its error comes first),
-        // is no rule of this one's to break.
+        // A name not yet resolved (an intrinsic never declared, which no argument may name) is
+        // no rule of this one's to break. Bodies are verified only once the top level read,
+        // every definition with it; a definition is still looked up, not indexed (no panic).
         let thread_local = match self.m.globals.get(global)?.kind {
             GlobalKind::Variable(v) => self.m.variables.get(v)?.thread_local,
             GlobalKind::Alias(a) => self.m.aliases.get(a)?.thread_local,

@@ -227,18 +227,20 @@ fn opt_header(m: &Module, module_id: &str, out: &mut Vec<u8>) {
 /// opt prints it: the triple heads the module (comments dropped, only the other heading lines
 /// before it), so its line is the first to start with `target triple`.
 fn insert_triple_layout(text: &mut Vec<u8>, layout: &str) {
-    let line_start = |at: usize| at == 0 || text[at - 1] == b'\n';
-    let Some(at) = (0..text.len()).find(|&at| {
-        text[at..].starts_with(b"target")
-            && line_start(at)
-            && text[at + 6..].trim_ascii_start().starts_with(b"triple")
-    }) else {
-        return;
-    };
-    let mut line = String::from("target datalayout = ");
-    push_string_literal(&mut line, layout.as_bytes());
-    line.push('\n');
-    text.splice(at..at, line.bytes());
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        if let Some(after) = rest.strip_prefix(b"target")
+            && after.trim_ascii_start().starts_with(b"triple")
+        {
+            let mut line = String::from("target datalayout = ");
+            push_string_literal(&mut line, layout.as_bytes());
+            line.push('\n');
+            text.splice(at..at, line.bytes());
+            return;
+        }
+        at += search::memchr(b'\n', rest).map_or(rest.len(), |eol| eol + 1);
+    }
 }
 
 /// The source is written a step at a time, while another thread maps in the step ahead and
