@@ -883,15 +883,22 @@ fn opt_is_a_drop_in_for_this_pass() {
 /// Where no structural hash of LLVM's orders folds (every function has the same opcodes),
 /// `mergefn opt` writes what opt-22 writes, line for line: aliases before the functions,
 /// thunks after them in the order LLVM folds, a weak pair's private body named `@0`, the
-/// module's identifier and source file's name at the top, and the datalayout LLVM gives the
-/// triple of a module that writes none.
+/// module's identifier and source file's name at the top, the datalayout LLVM gives the
+/// triple of a module that writes none, and names quoted as LLVM quotes them.
 #[test]
 fn new_texts_go_where_llvm_writes_them() {
     let Some(opt) = common::opt() else {
         return;
     };
     // The second names a triple and no datalayout: opt prints the triple's layout before it.
-    for (fixture, aliases) in [("llvm_order.ll", true), ("triple_layout.ll", false)] {
+    // The third names functions with a `$`, as clang names a lambda's (`$_0`), which LLVM
+    // quotes: in a call retargeted and in a thunk too.
+    let fixtures = [
+        ("llvm_order.ll", true),
+        ("triple_layout.ll", false),
+        ("dollar_names.ll", false),
+    ];
+    for (fixture, aliases) in fixtures {
         let path = root().join("tests/fixtures/merge").join(fixture);
         let mut args = vec!["-S", "-passes=mergefunc"];
         if aliases {

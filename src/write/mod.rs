@@ -580,7 +580,10 @@ pub fn global_name(name: &GlobalName) -> String {
     }
 }
 
-/// A name, quoted and escaped when it has characters a bare name cannot.
+/// A name, quoted and escaped as LLVM's printer writes it (`printLLVMNameWithoutPrefix`):
+/// bare when it does not start with a digit and holds only letters, digits, `-`, `.` and
+/// `_`. A `$` would read bare too, but LLVM quotes it (clang's `@"_ZN...$_0..."`), and so
+/// must a drop-in for opt, whose output tests check.
 pub fn quote_name(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len() + 2);
     push_quoted_name(&mut s, bytes);
@@ -588,13 +591,13 @@ pub fn quote_name(bytes: &[u8]) -> String {
 }
 
 fn push_quoted_name(s: &mut String, bytes: &[u8]) {
-    /// The bytes of a bare name (after its first, which must not be a digit).
+    /// The bytes LLVM writes bare (after a first that is not a digit).
     const BARE: [bool; 256] = {
         let mut t = [false; 256];
         let mut b = 0;
         while b < 256 {
             let c = b as u8;
-            t[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_');
+            t[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_');
             b += 1;
         }
         t
@@ -659,7 +662,8 @@ mod tests {
         assert_eq!(quote_name(b"1x"), "\"1x\"");
         assert_eq!(quote_name(b"q\"\\"), "\"q\\22\\5C\"");
         assert_eq!(quote_name("caf\u{e9}".as_bytes()), "\"caf\\C3\\A9\"");
-        assert_eq!(quote_name(b"$x-y.z"), "$x-y.z");
+        assert_eq!(quote_name(b"x-y.z"), "x-y.z");
+        assert_eq!(quote_name(b"f$_0"), "\"f$_0\"");
     }
 
     /// Pieces are written whole and in order, however many there are (more than one
