@@ -2056,8 +2056,9 @@ fn bitcode_and_invalid_utf8_are_named() {
 #[test]
 fn nesting_past_the_limit_is_an_error_not_a_crash() {
     const LIMIT: usize = 1000;
-    // An instruction nesting `n` levels deep.
-    let nests: [(&str, fn(usize) -> String); 5] = [
+    // An instruction nesting `n` levels deep, by what nests.
+    type Nest = (&'static str, fn(usize) -> String);
+    let nests: [Nest; 5] = [
         ("constant expressions", |n| {
             let add = "add (i32 ";
             format!("%r = add i32 0, {}1{}", add.repeat(n), ", i32 1)".repeat(n))

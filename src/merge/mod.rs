@@ -508,8 +508,11 @@ type FirstPrint = (Kept, Vec<GlobalId>, Vec<Droppable>);
 /// thousands of prints, most with neither).
 struct StoredPrint {
     kept: Kept,
-    lists: Option<Box<(Box<[GlobalId]>, Box<[Droppable]>)>>,
+    lists: Option<Box<PrintLists>>,
 }
+
+/// A print's holes and attachments set aside.
+type PrintLists = (Box<[GlobalId]>, Box<[Droppable]>);
 
 impl StoredPrint {
     fn new((kept, holes, droppable): FirstPrint) -> StoredPrint {

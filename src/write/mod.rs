@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+pub mod attribute_numbers;
 pub mod metadata_numbers;
 
 /// The pieces of the output in order, each handed to `put`: source slices between patches,
@@ -167,7 +168,8 @@ pub enum Style<'a> {
     /// FileCheck: headed by the module's identifier (`; ModuleID = 'in.ll'`, the input's
     /// name as opt was given it, and as its `source_filename` if it names none), without
     /// the input's comments (which hold the CHECK lines, that must not match themselves),
-    /// and with metadata numbered as LLVM numbers it ([`metadata_numbers`]).
+    /// and with attribute groups and metadata numbered as LLVM numbers them
+    /// ([`attribute_numbers`], [`metadata_numbers`]).
     AsOpt { module_id: &'a str },
 }
 
@@ -199,6 +201,9 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             stream(m, &mut text, true)?;
             if let Some(layout) = m.header.triple_layout {
                 insert_triple_layout(&mut text, layout);
+            }
+            if let Some(renumbered) = attribute_numbers::llvm_numbered(&text) {
+                text = renumbered;
             }
             metadata_numbers::write_as_llvm_numbers(&text, w)
         }
