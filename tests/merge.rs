@@ -884,8 +884,8 @@ fn opt_is_a_drop_in_for_this_pass() {
 /// `mergefn opt` writes what opt-22 writes, line for line: aliases before the functions,
 /// thunks after them in the order LLVM folds, a weak pair's private body named `@0`, the
 /// module's identifier and source file's name at the top, the datalayout LLVM gives the
-/// triple of a module that writes none, names quoted as LLVM quotes them, and attribute
-/// groups numbered as LLVM numbers them.
+/// triple of a module that writes none, names quoted as LLVM quotes them, attribute groups
+/// numbered as LLVM numbers them, and only the comdats a global names.
 #[test]
 fn new_texts_go_where_llvm_writes_them() {
     let Some(opt) = common::opt() else {
@@ -894,12 +894,14 @@ fn new_texts_go_where_llvm_writes_them() {
     // The second names a triple and no datalayout: opt prints the triple's layout before it.
     // The third names functions with a `$`, as clang names a lambda's (`$_0`), which LLVM
     // quotes: in a call retargeted and in a thunk too. In the fourth, a fold changes the
-    // numbers LLVM gives the attribute groups.
+    // numbers LLVM gives the attribute groups; in the fifth, it leaves a comdat unnamed,
+    // which LLVM does not write.
     let fixtures = [
         ("llvm_order.ll", true),
         ("triple_layout.ll", false),
         ("dollar_names.ll", false),
         ("attribute_numbers.ll", false),
+        ("comdats.ll", false),
     ];
     for (fixture, aliases) in fixtures {
         let path = root().join("tests/fixtures/merge").join(fixture);

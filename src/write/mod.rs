@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 pub mod attribute_numbers;
+pub mod comdats;
 pub mod metadata_numbers;
 
 /// The pieces of the output in order, each handed to `put`: source slices between patches,
@@ -168,8 +169,8 @@ pub enum Style<'a> {
     /// FileCheck: headed by the module's identifier (`; ModuleID = 'in.ll'`, the input's
     /// name as opt was given it, and as its `source_filename` if it names none), without
     /// the input's comments (which hold the CHECK lines, that must not match themselves),
-    /// and with attribute groups and metadata numbered as LLVM numbers them
-    /// ([`attribute_numbers`], [`metadata_numbers`]).
+    /// with only the comdats a global names ([`comdats`]), and with attribute groups and
+    /// metadata numbered as LLVM numbers them ([`attribute_numbers`], [`metadata_numbers`]).
     AsOpt { module_id: &'a str },
 }
 
@@ -204,6 +205,9 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             }
             if let Some(renumbered) = attribute_numbers::llvm_numbered(&text) {
                 text = renumbered;
+            }
+            if let Some(named_only) = comdats::as_llvm_prints(&text) {
+                text = named_only;
             }
             metadata_numbers::write_as_llvm_numbers(&text, w)
         }
