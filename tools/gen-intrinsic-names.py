@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write src/read/intrinsic_names.rs: the names of LLVM 22's intrinsics, sorted, marking those
-overloaded (take type suffixes: `llvm.memcpy.p0.p0.i64`), each with its signature and the
-parameters that take only an immediate (`immarg`), from IntrinsicImpl.inc in the headers of
+overloaded (take type suffixes: `llvm.memcpy.p0.p0.i64`), each with its signature, the
+parameters that take only an immediate (`immarg`) and the function attributes LLVM gives its
+declarations (as its printer writes them), from IntrinsicImpl.inc in the headers of
 Debian's llvm-22-dev package: the tables LLVM's own lookup searches and its verifier matches
 declarations against (`IIT_Table`, `IIT_LongEncodingTable`), and those it gives each
 intrinsic's attributes from (`IntrinsicsToAttributesMap`, `ArgAttrIdTable`).
@@ -94,8 +95,46 @@ def pairs(name):
 arg_attr_ids = pairs("static constexpr ArgNoAttrIDPair ArgAttrIdTable[]")
 arg_attr_runs = pairs("static constexpr ArgAttributesInfo ArgAttributesInfoTable[]")
 start = text.index("static constexpr uint16_t IntrinsicsToAttributesMap[]")
-packed = re.findall(r"\d+ << 8 \| (\d+), // (\S+)", text[start : text.index("};", start)])
-assert [n for _, n in packed] == names, "IntrinsicsToAttributesMap is not in ID order"
+packed = re.findall(r"(\d+) << 8 \| (\d+), // (\S+)", text[start : text.index("};", start)])
+assert [n for _, _, n in packed] == names, "IntrinsicsToAttributesMap is not in ID order"
+fn_set_ids = [int(f) for f, _, _ in packed]
+packed = [(run, n) for _, run, n in packed]
+
+# The function attributes LLVM gives a declaration of each intrinsic, whatever the text
+# says (the cases of getIntrinsicFnAttributeSet; 127: none), as its printer writes them:
+# enum attributes in the order of their kinds (Attributes.td's, by name), then `memory(...)`.
+start = text.index("static AttributeSet getIntrinsicFnAttributeSet")
+fn_cases = re.split(r"\n  case (\d+):", text[start : text.index("} // getIntrinsicFnAttributeSet", start)])
+ENUM_FN_ATTRIBUTES = ["Cold", "Convergent", "NoCallback", "NoCreateUndefOrPoison", "NoDuplicate",
+                      "NoFree", "NoMerge", "NoReturn", "NoSync", "NoUnwind", "Speculatable",
+                      "StrictFP", "WillReturn"]
+LOCATIONS = ["argmem", "inaccessiblemem", "errnomem", "other", "target_mem0", "target_mem1"]
+MOD_REF = ["none", "read", "write", "readwrite"]
+def memory(value):
+    """`memory(...)` as LLVM's Attribute::getAsString writes MemoryEffects `value`: two bits a
+    location in LOCATIONS' order; `other`'s access is the default, written first unless none
+    (or all are none), and each other location only where it differs."""
+    access = [(value >> (2 * i)) & 3 for i in range(len(LOCATIONS))]
+    assert value >> (2 * len(LOCATIONS)) == 0, value
+    other = access[LOCATIONS.index("other")]
+    assert access[4] == access[5] == other, f"target memory apart: check memory() for {value}"
+    parts = [MOD_REF[other]] if other or not any(access) else []
+    parts += [f"{loc}: {MOD_REF[a]}" for loc, a in zip(LOCATIONS, access) if loc != "other" and a != other]
+    return "memory(" + ", ".join(parts) + ")"
+fn_sets = {}
+for i in range(1, len(fn_cases), 2):
+    body = fn_cases[i + 1]
+    enums = re.findall(r"Attribute::get\(C, Attribute::(\w+)\)", body)
+    memories = re.findall(r"MemoryEffects::createFromIntValue\((\d+)\)", body)
+    assert len(re.findall(r"Attribute::(?:get|getWith)\w*\(", body)) == len(enums) + len(memories), body
+    assert set(enums) <= set(ENUM_FN_ATTRIBUTES), set(enums) - set(ENUM_FN_ATTRIBUTES)
+    words = [e.lower() for e in sorted(enums, key=ENUM_FN_ATTRIBUTES.index)]
+    fn_sets[int(fn_cases[i])] = " ".join(words + [memory(int(m)) for m in memories])
+assert fn_sets[fn_set_ids[names.index("llvm.abs")]] == \
+    "nocallback nofree nosync nounwind speculatable willreturn memory(none)"
+# Each distinct text once; an intrinsic names its text by place.
+fn_set_texts = sorted(set(fn_sets.values()))
+fn_attributes = [None if f == 127 else fn_set_texts.index(fn_sets[f]) for f in fn_set_ids]
 def immediates(run):
     first, count = arg_attr_runs[run]
     mask = 0
@@ -107,8 +146,8 @@ def immediates(run):
 immarg_masks = [immediates(int(run)) for run, _ in packed]
 
 # LLVM sorts each target's names apart (the target-independent ones first); one order here.
-names, overloaded, signatures, immarg_masks = map(
-    list, zip(*sorted(zip(names, overloaded, signatures, immarg_masks))))
+names, overloaded, signatures, immarg_masks, fn_attributes = map(
+    list, zip(*sorted(zip(names, overloaded, signatures, immarg_masks, fn_attributes))))
 for name, expected in [("llvm.memcpy", True), ("llvm.donothing", False), ("llvm.abs", True)]:
     assert overloaded[names.index(name)] == expected, name
 for name, expected in [("llvm.memcpy", 0b1000), ("llvm.ctlz", 0b10), ("llvm.abs", 0b10)]:
@@ -122,11 +161,17 @@ out = [
     f"/// an overloaded one ({sum(overloaded)}: it takes type suffixes) ends in `*`. After a space,",
     "/// its signature: LLVM's codes for it (`IIT_*`), two hex digits each; after another, for",
     f"/// one with parameters that take only an immediate ({sum(1 for m in immarg_masks if m)}), their positions: bit 0 the first",
-    "/// parameter, in hex. One string rather than an array: no pointer a name to relocate when",
+    "/// parameter, in hex; after `#`, for one LLVM gives function attributes, their place in",
+    "/// [`FN_ATTRIBUTES`]. One string rather than an array: no pointer a name to relocate when",
     "/// the program starts.",
-    'pub const NAMES: &str = "' + "\n".join(n + ("*" if o else "") + " " + sig + (f" {m:x}" if m else "") for n, o, sig, m in zip(names, overloaded, signatures, immarg_masks)) + '";',
-]
+    'pub const NAMES: &str = "' + "\n".join(n + ("*" if o else "") + " " + sig + (f" {m:x}" if m else "") + ("" if a is None else f" #{a}") for n, o, sig, m, a in zip(names, overloaded, signatures, immarg_masks, fn_attributes)) + '";',
+    "",
+    "/// The function attributes LLVM gives declarations of intrinsics, whatever the text says,",
+    "/// as its printer writes them.",
+    "pub const FN_ATTRIBUTES: &[&str] = &[",
+] + [f'    "{t}",' for t in fn_set_texts] + ["];"]
 path = os.path.join(os.path.dirname(__file__), "..", "src", "read", "intrinsic_names.rs")
 open(path, "w").write("\n".join(out) + "\n")
 print(f"{len(names)} intrinsics, {sum(overloaded)} overloaded, "
-      f"{sum(1 for m in immarg_masks if m)} with immediate parameters")
+      f"{sum(1 for m in immarg_masks if m)} with immediate parameters, "
+      f"{len(fn_set_texts)} sets of function attributes")

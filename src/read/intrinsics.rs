@@ -17,12 +17,27 @@ pub(super) fn is_known(name: &[u8]) -> bool {
     entry(name).is_some()
 }
 
-/// An intrinsic's line of the table: its signature codes, and the parameters that take only
-/// an immediate (bit `i` for parameter `i`).
+/// An intrinsic's line of the table: its signature codes, the parameters that take only
+/// an immediate (bit `i` for parameter `i`), and the function attributes LLVM gives its
+/// declarations (a place in [`names::FN_ATTRIBUTES`]).
 #[derive(Clone, Copy)]
 struct Entry {
     codes: &'static str,
     immediates: u32,
+    fn_attributes: Option<u16>,
+}
+
+/// The function attributes LLVM 22 gives a declaration of the intrinsic `name`, whatever its
+/// text says, as LLVM's printer writes them (`nocallback nofree nosync nounwind willreturn
+/// memory(argmem: readwrite)` for `llvm.lifetime.start.p0`): `None` if `name` is no
+/// intrinsic's, `Some(None)` for one LLVM gives none.
+pub(crate) fn fn_attributes(name: &[u8]) -> Option<Option<&'static str>> {
+    let entry = entry(name)?;
+    Some(
+        entry
+            .fn_attributes
+            .map(|i| names::FN_ATTRIBUTES[usize::from(i)]),
+    )
 }
 
 /// The table's line for the intrinsic `name` names (see [`is_known`]).
@@ -61,11 +76,19 @@ fn lookup(name: &[u8]) -> Option<(bool, Entry)> {
         };
         match entry.as_bytes().cmp(name) {
             std::cmp::Ordering::Equal => {
-                let (codes, immediates) = match rest.split_once(' ') {
-                    Some((codes, mask)) => (codes, u32::from_str_radix(mask, 16).unwrap_or(0)),
-                    None => (rest, 0),
+                let mut fields = rest.split(' ');
+                let mut entry = Entry {
+                    codes: fields.next().unwrap_or(""),
+                    immediates: 0,
+                    fn_attributes: None,
                 };
-                return Some((overloaded, Entry { codes, immediates }));
+                for field in fields {
+                    match field.strip_prefix('#') {
+                        Some(set) => entry.fn_attributes = set.parse().ok(),
+                        None => entry.immediates = u32::from_str_radix(field, 16).unwrap_or(0),
+                    }
+                }
+                return Some((overloaded, entry));
             }
             std::cmp::Ordering::Less => lo = end + 1,
             std::cmp::Ordering::Greater => hi = start,
@@ -736,9 +759,33 @@ mod tests {
                 !descs.is_empty() && !descs.contains(&Desc::Unknown),
                 "{name}"
             );
-            let immediates = fields.next().map(|mask| u32::from_str_radix(mask, 16));
-            assert!(matches!(immediates, None | Some(Ok(1..))), "{name}");
+            for field in fields {
+                match field.strip_prefix('#') {
+                    Some(set) => assert!(
+                        set.parse()
+                            .is_ok_and(|i: usize| i < names::FN_ATTRIBUTES.len()),
+                        "{name}"
+                    ),
+                    None => assert!(matches!(u32::from_str_radix(field, 16), Ok(1..)), "{name}"),
+                }
+            }
         }
+        // As opt-22 prints the declarations (the attributes clang's -O2 output gives them,
+        // `mustprogress` among them, are not read).
+        assert_eq!(
+            fn_attributes(b"llvm.lifetime.start.p0"),
+            Some(Some(
+                "nocallback nofree nosync nounwind willreturn memory(argmem: readwrite)"
+            ))
+        );
+        assert_eq!(
+            fn_attributes(b"llvm.trap"),
+            Some(Some(
+                "cold noreturn nounwind memory(inaccessiblemem: write)"
+            ))
+        );
+        assert_eq!(fn_attributes(b"llvm.coro.await.suspend.void"), Some(None));
+        assert_eq!(fn_attributes(b"llvm.no.such.intrinsic"), None);
         let decoded = |name: &str| decode(lookup(name.as_bytes()).unwrap().1.codes);
         use Desc::*;
         // The parameters LLVM marks `immarg`: memcpy's `isvolatile`, ctlz's `is_zero_poison`,

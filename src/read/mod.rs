@@ -27,6 +27,7 @@ mod verify_string_attributes;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
+pub(crate) use intrinsics::fn_attributes as intrinsic_fn_attributes;
 
 use crate::model::*;
 use cranelift_entity::EntityRef;

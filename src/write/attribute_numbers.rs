@@ -8,6 +8,10 @@
 //! nothing names is not printed, and the groups are printed in their new order. So once
 //! folds delete functions or add thunks, opt's numbers are not the text's.
 //!
+//! A declaration of an intrinsic takes the function attributes LLVM gives the intrinsic,
+//! whatever its group says (LLVM reads them so: clang's -O2 output gives `llvm.lifetime.start`
+//! a `mustprogress` that opt does not print), or none, its `#N` then dropped.
+//!
 //! This works on the written text, a valid module, a line at a time: a group is named on the
 //! line of a global variable (`@v = ... #0`), a function header (`define`, `declare`) or an
 //! indented instruction (a call site), outside strings, and defined by a line
@@ -16,6 +20,9 @@
 //! mapping of sets, so what the text means never changes, whatever it follows.
 
 use crate::model::search;
+use crate::read::intrinsic_fn_attributes;
+use crate::read::lexer::{Lexer, Tok};
+use crate::read::strip_name;
 use rustc_hash::FxHashMap;
 
 /// `text` with its attribute groups numbered and ordered as LLVM prints them; `None` when
@@ -23,16 +30,8 @@ use rustc_hash::FxHashMap;
 pub fn llvm_numbered(text: &[u8]) -> Option<Vec<u8>> {
     let scan = Scan::of(text)?;
     let numbers = scan.numbers()?;
-    let unchanged = scan.defs.len() == numbers.new_defs.len()
-        && scan
-            .defs
-            .iter()
-            .all(|d| numbers.new_of.get(&d.number) == Some(&d.number))
-        && scan.defs.windows(2).all(|w| w[0].number < w[1].number);
-    if unchanged {
-        return None;
-    }
-    Some(scan.emit(&numbers))
+    let out = scan.emit(&numbers);
+    (out != text).then_some(out)
 }
 
 /// Where a group is named: the order in which LLVM numbers sets.
@@ -49,6 +48,27 @@ struct Ref {
     /// The digits after `#`.
     digits: (usize, usize),
     number: u32,
+    set: RefSet,
+}
+
+/// The set a `#N` stands for.
+#[derive(Clone, Copy)]
+enum RefSet {
+    /// Its group's.
+    Group,
+    /// An intrinsic's, whatever the group holds.
+    Intrinsic(&'static str),
+    /// None: an intrinsic LLVM gives no function attributes, or a second group on its line.
+    Dropped,
+}
+
+/// What a new number's definition holds.
+#[derive(Clone, Copy)]
+enum SetText {
+    /// The set of a definition in the text.
+    Def(usize),
+    /// An intrinsic's set.
+    Intrinsic(&'static str),
 }
 
 /// `attributes #N = { ... }`.
@@ -69,10 +89,10 @@ struct Scan<'a> {
 }
 
 struct Numbers {
-    /// By old number, the new one.
-    new_of: FxHashMap<u32, u32>,
-    /// By new number, the definition whose set it prints.
-    new_defs: Vec<usize>,
+    /// By reference (its place in [`Scan::refs`]), the new number; `None` for one dropped.
+    new_of_ref: Vec<Option<u32>>,
+    /// By new number, the set it prints.
+    new_defs: Vec<SetText>,
 }
 
 impl<'a> Scan<'a> {
@@ -137,11 +157,21 @@ impl<'a> Scan<'a> {
         } else {
             return None;
         };
-        for (at, digits_end) in names {
+        let intrinsic = match line.starts_with(b"declare") {
+            true => declared_intrinsic(line),
+            false => None,
+        };
+        for (i, (at, digits_end)) in names.into_iter().enumerate() {
+            let set = match intrinsic {
+                None => RefSet::Group,
+                Some(Some(set)) if i == 0 => RefSet::Intrinsic(set),
+                Some(_) => RefSet::Dropped,
+            };
             self.refs.push(Ref {
                 place,
                 digits: (start + at + 1, start + digits_end),
                 number: decimal(&line[at + 1..digits_end])?,
+                set,
             });
         }
         Some(())
@@ -157,27 +187,32 @@ impl<'a> Scan<'a> {
                 return None;
             }
         }
-        let mut order: Vec<&Ref> = self.refs.iter().collect();
-        order.sort_by_key(|r| r.place);
+        let mut order: Vec<usize> = (0..self.refs.len()).collect();
+        order.sort_by_key(|&r| self.refs[r].place);
         let mut new_of_set: FxHashMap<Vec<u8>, u32> = FxHashMap::default();
         let mut numbers = Numbers {
-            new_of: FxHashMap::default(),
+            new_of_ref: vec![None; self.refs.len()],
             new_defs: Vec::new(),
         };
         for r in order {
-            if numbers.new_of.contains_key(&r.number) {
-                continue;
-            }
-            let d = *def_of.get(&r.number)?;
-            let (from, to) = self.defs[d].set;
+            let (key, text) = match self.refs[r].set {
+                RefSet::Dropped => continue,
+                RefSet::Group => {
+                    let d = *def_of.get(&self.refs[r].number)?;
+                    let (from, to) = self.defs[d].set;
+                    (set_key(&self.text[from..to]), SetText::Def(d))
+                }
+                RefSet::Intrinsic(set) => (
+                    set_key(format!("{{ {set} }}").as_bytes()),
+                    SetText::Intrinsic(set),
+                ),
+            };
             let next = numbers.new_defs.len() as u32;
-            let new = *new_of_set
-                .entry(set_key(&self.text[from..to]))
-                .or_insert_with(|| {
-                    numbers.new_defs.push(d);
-                    next
-                });
-            numbers.new_of.insert(r.number, new);
+            let new = *new_of_set.entry(key).or_insert_with(|| {
+                numbers.new_defs.push(text);
+                next
+            });
+            numbers.new_of_ref[r] = Some(new);
         }
         Some(numbers)
     }
@@ -187,28 +222,52 @@ impl<'a> Scan<'a> {
     fn emit(&self, numbers: &Numbers) -> Vec<u8> {
         let text = self.text;
         let mut out = Vec::with_capacity(text.len());
-        let mut cuts: Vec<(usize, usize, Option<u32>)> = self
-            .refs
-            .iter()
-            .map(|r| (r.digits.0, r.digits.1, Some(numbers.new_of[&r.number])))
-            .chain(self.defs.iter().map(|d| (d.line.0, d.line.1, None)))
+        // What replaces a piece of the text: a number, nothing (a reference dropped, with the
+        // ` #` before it), or the definitions (at the first one's line; the others go).
+        enum Cut {
+            Number(u32),
+            Nothing,
+            Definitions,
+        }
+        let refs = self.refs.iter().zip(&numbers.new_of_ref);
+        let mut cuts: Vec<(usize, usize, Cut)> = refs
+            .map(|(r, new)| match new {
+                Some(n) => (r.digits.0, r.digits.1, Cut::Number(*n)),
+                None => {
+                    let hash = r.digits.0 - 1;
+                    let spaced = hash > 0 && text[hash - 1] == b' ';
+                    (hash - usize::from(spaced), r.digits.1, Cut::Nothing)
+                }
+            })
+            .chain(
+                self.defs
+                    .iter()
+                    .map(|d| (d.line.0, d.line.1, Cut::Definitions)),
+            )
             .collect();
         cuts.sort_unstable_by_key(|c| c.0);
         let first_def = self.defs.iter().map(|d| d.line.0).min();
         let mut cursor = 0;
-        for (start, end, new) in cuts {
+        for (start, end, cut) in cuts {
             out.extend_from_slice(&text[cursor..start]);
-            match new {
-                Some(n) => out.extend_from_slice(n.to_string().as_bytes()),
-                None if Some(start) == first_def => {
-                    for (n, &d) in numbers.new_defs.iter().enumerate() {
-                        let (from, to) = self.defs[d].set;
+            match cut {
+                Cut::Number(n) => out.extend_from_slice(n.to_string().as_bytes()),
+                Cut::Definitions if Some(start) == first_def => {
+                    for (n, set) in numbers.new_defs.iter().enumerate() {
                         out.extend_from_slice(format!("attributes #{n} = ").as_bytes());
-                        out.extend_from_slice(&text[from..to]);
+                        match *set {
+                            SetText::Def(d) => {
+                                let (from, to) = self.defs[d].set;
+                                out.extend_from_slice(&text[from..to]);
+                            }
+                            SetText::Intrinsic(set) => {
+                                out.extend_from_slice(format!("{{ {set} }}").as_bytes());
+                            }
+                        }
                         out.push(b'\n');
                     }
                 }
-                None => {}
+                Cut::Definitions | Cut::Nothing => {}
             }
             cursor = end;
         }
@@ -236,6 +295,27 @@ fn group_names(line: &[u8]) -> Vec<(usize, usize)> {
         }
     }
     names
+}
+
+/// For a declaration (`declare ... @name(...)`) of an intrinsic, the function attributes LLVM
+/// gives it ([`intrinsic_fn_attributes`]). Its name is the first global the line names: what
+/// precedes it (`range(i8 -1, 2)`) names none.
+fn declared_intrinsic(line: &[u8]) -> Option<Option<&'static str>> {
+    let mut lex = Lexer::new(line);
+    loop {
+        let t = lex.next();
+        match t.kind {
+            Tok::GlobalName => {
+                let name = strip_name(&line[t.span.range()][1..]);
+                return name
+                    .starts_with(b"llvm.")
+                    .then(|| intrinsic_fn_attributes(&name))
+                    .flatten();
+            }
+            Tok::Eof => return None,
+            _ => {}
+        }
+    }
 }
 
 /// Where the `}` closing the `{` that `text` starts with is, outside strings.
@@ -348,6 +428,51 @@ attributes #6 = { \"z\" }
         assert_eq!(String::from_utf8(out).unwrap(), expected);
         // Already as LLVM numbers them: nothing to do.
         assert!(llvm_numbered(expected.as_bytes()).is_none());
+    }
+
+    /// A declaration of an intrinsic takes the intrinsic's own set, as LLVM reads it: shared
+    /// with a function whose group holds the same, new where none does, dropped where LLVM
+    /// gives none; a call site keeps its group.
+    #[test]
+    fn intrinsics_take_their_own_sets() {
+        let text = "\
+declare void @llvm.lifetime.start.p0(ptr captures(none)) #0
+declare range(i8 -1, 2) i8 @llvm.scmp.i8.i64(i64, i64) #1
+declare void @llvm.coro.await.suspend.void(ptr, ptr, ptr) #1
+declare void @f() #2
+
+define void @g() {
+  call void @llvm.trap() #0
+  ret void
+}
+
+declare void @llvm.trap() #3
+
+attributes #0 = { mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
+attributes #1 = { mustprogress nounwind }
+attributes #2 = { nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
+attributes #3 = { cold noreturn nounwind memory(inaccessiblemem: write) }
+";
+        let expected = "\
+declare void @llvm.lifetime.start.p0(ptr captures(none)) #0
+declare range(i8 -1, 2) i8 @llvm.scmp.i8.i64(i64, i64) #1
+declare void @llvm.coro.await.suspend.void(ptr, ptr, ptr)
+declare void @f() #0
+
+define void @g() {
+  call void @llvm.trap() #3
+  ret void
+}
+
+declare void @llvm.trap() #2
+
+attributes #0 = { nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
+attributes #1 = { nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #2 = { cold noreturn nounwind memory(inaccessiblemem: write) }
+attributes #3 = { mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
+";
+        let out = llvm_numbered(text.as_bytes()).expect("renumbered");
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     /// A `#` in a string or before a word names no group; a text this does not follow is left.
