@@ -39,11 +39,45 @@ mod imp {
         }
     }
 
+    /// The last `a` in `text`.
+    #[inline]
+    pub fn memrchr(a: u8, text: &[u8]) -> Option<usize> {
+        match One::new(a) {
+            Some(s) => s.rfind(text),
+            None => memchr::memrchr(a, text),
+        }
+    }
+
     /// How many times `a` occurs in `text`.
     pub fn count(a: u8, text: &[u8]) -> usize {
         match One::new(a) {
             Some(s) => s.count(text),
             None => memchr::memchr_iter(a, text).count(),
+        }
+    }
+
+    /// A searcher for a word of two bytes or more, built once and used for many texts.
+    pub struct Needle {
+        needle: &'static [u8],
+        vector: Option<packedpair::Finder>,
+    }
+
+    impl Needle {
+        pub fn new(needle: &'static [u8]) -> Needle {
+            Needle {
+                needle,
+                vector: packedpair::Finder::new(needle),
+            }
+        }
+
+        /// Where the word first starts in `text`.
+        pub fn find(&self, text: &[u8]) -> Option<usize> {
+            match &self.vector {
+                Some(v) if text.len() >= v.min_haystack_len() => v.find(text, self.needle),
+                _ => text
+                    .windows(self.needle.len())
+                    .position(|w| w == self.needle),
+            }
         }
     }
 
@@ -74,7 +108,21 @@ mod imp {
 
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {
-    pub use memchr::{memchr, memchr2, memchr3};
+    pub use memchr::{memchr, memchr2, memchr3, memrchr};
+
+    /// A searcher for a word of two bytes or more, built once and used for many texts.
+    pub struct Needle(memchr::memmem::Finder<'static>);
+
+    impl Needle {
+        pub fn new(needle: &'static [u8]) -> Needle {
+            Needle(memchr::memmem::Finder::new(needle))
+        }
+
+        /// Where the word first starts in `text`.
+        pub fn find(&self, text: &[u8]) -> Option<usize> {
+            self.0.find(text)
+        }
+    }
 
     /// How many times `a` occurs in `text`.
     pub fn count(a: u8, text: &[u8]) -> usize {
@@ -118,6 +166,14 @@ mod tests {
                 plain(&|b| matches!(b, b'(' | b'}' | b'\n'))
             );
             assert_eq!(count(b'a', t), t.iter().filter(|&&b| b == b'a').count());
+            assert_eq!(memrchr(b'x', t), t.iter().rposition(|&b| b == b'x'));
+            for needle in [&b"\n}\"("[..], b"ab\n", b"zzz"] {
+                assert_eq!(
+                    Needle::new(needle).find(t),
+                    t.windows(needle.len()).position(|w| w == needle),
+                    "{needle:?} from {start}"
+                );
+            }
             for needle in [*b"\n}", *b"x\"", *b"zz"] {
                 assert_eq!(
                     Pair::new(needle).find(t),

@@ -19,19 +19,21 @@
 //! not defined or empty, whose set LLVM drops) is left as it is. The renumbering is one
 //! mapping of sets, so what the text means never changes, whatever it follows.
 
+use super::TextEdit;
 use crate::model::search;
 use crate::read::intrinsic_fn_attributes;
 use crate::read::lexer::{Lexer, Tok};
 use crate::read::strip_name;
 use rustc_hash::FxHashMap;
 
-/// `text` with its attribute groups numbered and ordered as LLVM prints them; `None` when
+/// The edits that number and order `text`'s attribute groups as LLVM prints them: none when
 /// they already are, or when the text is not one this follows.
-pub fn llvm_numbered(text: &[u8]) -> Option<Vec<u8>> {
-    let scan = Scan::of(text)?;
-    let numbers = scan.numbers()?;
-    let out = scan.emit(&numbers);
-    (out != text).then_some(out)
+pub fn edits(text: &[u8]) -> Vec<TextEdit> {
+    let Some(scan) = Scan::of(text) else {
+        return Vec::new();
+    };
+    scan.numbers()
+        .map_or_else(Vec::new, |numbers| scan.edits(&numbers))
 }
 
 /// Where a group is named: the order in which LLVM numbers sets.
@@ -217,62 +219,74 @@ impl<'a> Scan<'a> {
         Some(numbers)
     }
 
-    /// The text with every name renumbered, and the definitions of the sets named, in their
-    /// new order, where the first definition was.
-    fn emit(&self, numbers: &Numbers) -> Vec<u8> {
+    /// The edits: every name renumbered (or dropped, with the ` #` before it), and the
+    /// definitions of the sets named, in their new order, where the first definition was (the
+    /// others go). None if the text is so already.
+    fn edits(&self, numbers: &Numbers) -> Vec<TextEdit> {
         let text = self.text;
-        let mut out = Vec::with_capacity(text.len());
-        // What replaces a piece of the text: a number, nothing (a reference dropped, with the
-        // ` #` before it), or the definitions (at the first one's line; the others go).
-        enum Cut {
-            Number(u32),
-            Nothing,
-            Definitions,
-        }
-        let refs = self.refs.iter().zip(&numbers.new_of_ref);
-        let mut cuts: Vec<(usize, usize, Cut)> = refs
-            .map(|(r, new)| match new {
-                Some(n) => (r.digits.0, r.digits.1, Cut::Number(*n)),
+        let mut edits = Vec::new();
+        for (r, new) in self.refs.iter().zip(&numbers.new_of_ref) {
+            match new {
+                Some(n) if *n == r.number => {}
+                Some(n) => edits.push(TextEdit {
+                    start: r.digits.0,
+                    end: r.digits.1,
+                    text: n.to_string().into_bytes(),
+                }),
                 None => {
                     let hash = r.digits.0 - 1;
                     let spaced = hash > 0 && text[hash - 1] == b' ';
-                    (hash - usize::from(spaced), r.digits.1, Cut::Nothing)
+                    edits.push(TextEdit {
+                        start: hash - usize::from(spaced),
+                        end: r.digits.1,
+                        text: Vec::new(),
+                    });
                 }
-            })
-            .chain(
-                self.defs
-                    .iter()
-                    .map(|d| (d.line.0, d.line.1, Cut::Definitions)),
-            )
-            .collect();
-        cuts.sort_unstable_by_key(|c| c.0);
-        let first_def = self.defs.iter().map(|d| d.line.0).min();
-        let mut cursor = 0;
-        for (start, end, cut) in cuts {
-            out.extend_from_slice(&text[cursor..start]);
-            match cut {
-                Cut::Number(n) => out.extend_from_slice(n.to_string().as_bytes()),
-                Cut::Definitions if Some(start) == first_def => {
-                    for (n, set) in numbers.new_defs.iter().enumerate() {
-                        out.extend_from_slice(format!("attributes #{n} = ").as_bytes());
-                        match *set {
-                            SetText::Def(d) => {
-                                let (from, to) = self.defs[d].set;
-                                out.extend_from_slice(&text[from..to]);
-                            }
-                            SetText::Intrinsic(set) => {
-                                out.extend_from_slice(format!("{{ {set} }}").as_bytes());
-                            }
-                        }
-                        out.push(b'\n');
-                    }
-                }
-                Cut::Definitions | Cut::Nothing => {}
             }
-            cursor = end;
         }
-        out.extend_from_slice(&text[cursor..]);
-        out
+        let mut block = self.definitions(numbers);
+        let written: Vec<u8> = self
+            .defs
+            .iter()
+            .flat_map(|d| &text[d.line.0..d.line.1])
+            .copied()
+            .collect();
+        if edits.is_empty() && written == block {
+            return Vec::new();
+        }
+        let first = self.defs.iter().map(|d| d.line.0).min();
+        for d in &self.defs {
+            let replacement = match Some(d.line.0) == first {
+                true => std::mem::take(&mut block),
+                false => Vec::new(),
+            };
+            edits.push(TextEdit {
+                start: d.line.0,
+                end: d.line.1,
+                text: replacement,
+            });
+        }
+        edits.sort_by_key(|e| e.start);
+        edits
+    }
+
+    /// The definitions of the sets named, in their new order, a line each.
+    fn definitions(&self, numbers: &Numbers) -> Vec<u8> {
+        let mut block = Vec::new();
+        for (n, set) in numbers.new_defs.iter().enumerate() {
+            block.extend_from_slice(format!("attributes #{n} = ").as_bytes());
+            match *set {
+                SetText::Def(d) => {
+                    let (from, to) = self.defs[d].set;
+                    block.extend_from_slice(&self.text[from..to]);
+                }
+                SetText::Intrinsic(set) => {
+                    block.extend_from_slice(format!("{{ {set} }}").as_bytes());
+                }
+            }
+            block.push(b'\n');
+        }
+        block
     }
 }
 
@@ -358,6 +372,12 @@ fn decimal(digits: &[u8]) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `text` as LLVM numbers its groups; `None` if it is so already.
+    fn llvm_numbered(text: &[u8]) -> Option<Vec<u8>> {
+        let edits = edits(text);
+        (!edits.is_empty()).then(|| super::super::edited(text, &edits))
+    }
 
     /// The numbers opt-22 prints for this module (`opt-22 -S`, attrs.ll of the session that
     /// wrote this): global variables' sets first, then functions' own, then call sites', one

@@ -10,37 +10,46 @@
 //! written as it is: a comdat dropped that a global still names would make the module
 //! invalid.
 
+use super::TextEdit;
 use crate::model::search;
 use crate::read::lexer::{Lexer, Tok};
 use crate::read::strip_name;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-/// `text` with only the comdats its globals name, in LLVM's order; `None` when it is so
-/// already, or when the text is not one this follows.
-pub fn as_llvm_prints(text: &[u8]) -> Option<Vec<u8>> {
+/// The edit that leaves only the comdats `text`'s globals name, in LLVM's order: none when it
+/// is so already, or when the text is not one this follows.
+pub fn edits(text: &[u8]) -> Vec<TextEdit> {
+    edit(text).into_iter().collect()
+}
+
+fn edit(text: &[u8]) -> Option<TextEdit> {
     // Each definition's line (with its end), by the comdat's name.
     let mut defs: FxHashMap<Vec<u8>, (usize, usize)> = FxHashMap::default();
     let mut def_order: Vec<(usize, usize)> = Vec::new();
     let (mut by_functions, mut by_variables) = (Vec::new(), Vec::new());
-    let mut start = 0;
-    while start < text.len() {
-        let end = search::memchr(b'\n', &text[start..]).map_or(text.len(), |at| start + at);
+    // Only the lines that hold the word: few (a header or variable in a comdat, a definition).
+    let word = search::Needle::new(b"comdat");
+    let mut from = 0;
+    while let Some(found) = word.find(&text[from..]) {
+        let at = from + found;
+        let start = search::memrchr(b'\n', &text[..at]).map_or(0, |eol| eol + 1);
+        let end = search::memchr(b'\n', &text[at..]).map_or(text.len(), |eol| at + eol);
+        from = end;
         let line = &text[start..end];
-        let line_end = (end + 1).min(text.len());
         if line.starts_with(b"$") {
             let name = definition(line)?;
+            let line_end = (end + 1).min(text.len());
             if defs.insert(name, (start, line_end)).is_some() {
                 return None;
             }
             def_order.push((start, line_end));
-        } else if line.windows(6).any(|w| w == b"comdat") {
+        } else {
             match named(line)? {
                 Named::Nothing => {}
                 Named::Comdat(name) if line.starts_with(b"define") => by_functions.push(name),
                 Named::Comdat(name) => by_variables.push(name),
             }
         }
-        start = end + 1;
     }
     // LLVM writes the comdats together, a blank line between two: a text whose definitions
     // stand apart is not followed.
@@ -57,9 +66,10 @@ pub fn as_llvm_prints(text: &[u8]) -> Option<Vec<u8>> {
         }
     }
     let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut seen = FxHashSet::default();
     for name in by_functions.iter().chain(&by_variables) {
         let def = *defs.get(name)?;
-        if !kept.contains(&def) {
+        if seen.insert(def) {
             kept.push(def);
         }
     }
@@ -77,14 +87,11 @@ pub fn as_llvm_prints(text: &[u8]) -> Option<Vec<u8>> {
     if kept.is_empty() && text.get(region_end) == Some(&b'\n') {
         region_end += 1;
     }
-    if block == text[region_start..region_end] {
-        return None;
-    }
-    let mut out = Vec::with_capacity(text.len());
-    out.extend_from_slice(&text[..region_start]);
-    out.extend_from_slice(&block);
-    out.extend_from_slice(&text[region_end..]);
-    Some(out)
+    (block != text[region_start..region_end]).then_some(TextEdit {
+        start: region_start,
+        end: region_end,
+        text: block,
+    })
 }
 
 /// The name `$name = comdat <kind>` defines.
@@ -147,6 +154,12 @@ fn named(line: &[u8]) -> Option<Named> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `text` with only the comdats its globals name; `None` if so already.
+    fn as_llvm_prints(text: &[u8]) -> Option<Vec<u8>> {
+        let edits = edits(text);
+        (!edits.is_empty()).then(|| super::super::edited(text, &edits))
+    }
 
     /// opt-22 writes the comdats of the functions first, then the variables', each once, and
     /// none that nothing names.

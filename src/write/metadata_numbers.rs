@@ -15,6 +15,7 @@
 //! in LLVM's order of kinds, and the node definitions are gathered at the end in their new
 //! order, where LLVM prints them. A text it does not follow is left as it is.
 
+use super::TextEdit;
 use crate::model::NumberMap;
 use crate::model::search;
 use crate::read::decimal_u32;
@@ -24,11 +25,41 @@ use rustc_hash::FxHashMap;
 use std::io::{self, Write};
 
 /// Write `text` with its metadata numbered as LLVM prints it (as it is, if it is not a text
-/// this follows).
-pub fn write_as_llvm_numbers(text: &[u8], w: &mut impl Write) -> io::Result<()> {
+/// this follows), and `edits` (in order of position, apart from any node, named metadata or
+/// attachment) made as it is written.
+pub fn write_as_llvm_numbers(
+    text: &[u8],
+    edits: Vec<TextEdit>,
+    w: &mut impl Write,
+) -> io::Result<()> {
+    let others = edits.into_iter().map(|e| Edit::Text {
+        start: e.start,
+        end: e.end,
+        text: e.text,
+    });
     match Scan::of(text) {
-        Some(scan) => scan.emit(&scan.numbering(), w),
-        None => w.write_all(text),
+        Some(mut scan) => {
+            scan.edits.extend(others);
+            let named = &scan.named_statements;
+            scan.edits.sort_by_key(|e| e.start(named));
+            scan.emit(&scan.numbering(), w)
+        }
+        None => {
+            let mut at = 0;
+            for edit in others {
+                if let Edit::Text {
+                    start,
+                    end,
+                    text: new,
+                } = edit
+                {
+                    w.write_all(&text[at..start])?;
+                    w.write_all(&new)?;
+                    at = end;
+                }
+            }
+            w.write_all(&text[at..])
+        }
     }
 }
 
@@ -68,6 +99,25 @@ enum Edit {
     Definition { start: usize, end: usize },
     /// A named metadata, which moves to the end, before the nodes.
     Named(usize),
+    /// Another pass's replacement ([`TextEdit`]).
+    Text {
+        start: usize,
+        end: usize,
+        text: Vec<u8>,
+    },
+}
+
+impl Edit {
+    /// Where the edit starts in the text.
+    fn start(&self, named: &[Named]) -> usize {
+        match self {
+            Edit::Ref { start, .. }
+            | Edit::Attachments { start, .. }
+            | Edit::Definition { start, .. }
+            | Edit::Text { start, .. } => *start,
+            Edit::Named(i) => named[*i].statement.0,
+        }
+    }
 }
 
 /// A named metadata `!name = !{!1, !2}`.
@@ -787,7 +837,8 @@ impl<'a> Scan<'a> {
             let (start, end) = match edit {
                 Edit::Ref { start, end, .. }
                 | Edit::Attachments { start, end, .. }
-                | Edit::Definition { start, end } => (*start, *end),
+                | Edit::Definition { start, end }
+                | Edit::Text { start, end, .. } => (*start, *end),
                 Edit::Named(i) => self.named_statements[*i].statement,
             };
             if start < at {
@@ -820,6 +871,10 @@ impl<'a> Scan<'a> {
                         self.write_ref(&mut out, number, numbering);
                     }
                     ends.note(b"!");
+                }
+                Edit::Text { text, .. } => {
+                    copy(&mut out, text)?;
+                    ends.note(text);
                 }
                 Edit::Definition { .. } | Edit::Named(_) => {}
             }
@@ -1229,7 +1284,7 @@ mod tests {
 
     fn numbered(text: &str) -> String {
         let mut out = Vec::new();
-        write_as_llvm_numbers(text.as_bytes(), &mut out).unwrap();
+        write_as_llvm_numbers(text.as_bytes(), Vec::new(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

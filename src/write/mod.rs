@@ -203,15 +203,35 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             if let Some(layout) = m.header.triple_layout {
                 insert_triple_layout(&mut text, layout);
             }
-            if let Some(renumbered) = attribute_numbers::llvm_numbered(&text) {
-                text = renumbered;
-            }
-            if let Some(named_only) = comdats::as_llvm_prints(&text) {
-                text = named_only;
-            }
-            metadata_numbers::write_as_llvm_numbers(&text, w)
+            // Applied as the metadata's numbers are written, the text copied no more.
+            let mut edits = comdats::edits(&text);
+            edits.extend(attribute_numbers::edits(&text));
+            edits.sort_by_key(|e| e.start);
+            metadata_numbers::write_as_llvm_numbers(&text, edits, w)
         }
     }
+}
+
+/// A replacement of `text[start..end]`, which the writer of `mergefn opt`'s text applies with
+/// its own (see [`metadata_numbers::write_as_llvm_numbers`]). Two never overlap.
+pub struct TextEdit {
+    pub start: usize,
+    pub end: usize,
+    pub text: Vec<u8>,
+}
+
+/// `text` with `edits` (in order of position) applied.
+#[cfg(test)]
+fn edited(text: &[u8], edits: &[TextEdit]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        out.extend_from_slice(&text[at..e.start]);
+        out.extend_from_slice(&e.text);
+        at = e.end;
+    }
+    out.extend_from_slice(&text[at..]);
+    out
 }
 
 /// What LLVM's printer writes before the module's own text: its identifier (unless it spans
