@@ -60,7 +60,8 @@ enum RefSet {
     Group,
     /// An intrinsic's, whatever the group holds.
     Intrinsic(&'static str),
-    /// None: an intrinsic LLVM gives no function attributes, or a second group on its line.
+    /// None: an intrinsic LLVM gives no function attributes, or a second group on an
+    /// intrinsic's declaration (the first stands for the intrinsic's set).
     Dropped,
 }
 
