@@ -220,9 +220,12 @@ pub struct TextEdit {
     pub text: Vec<u8>,
 }
 
-/// `text` with `edits` (in order of position) applied.
+/// `text` with `edits` (in order of position) applied; `None` when there are none.
 #[cfg(test)]
-fn edited(text: &[u8], edits: &[TextEdit]) -> Vec<u8> {
+fn edited(text: &[u8], edits: &[TextEdit]) -> Option<Vec<u8>> {
+    if edits.is_empty() {
+        return None;
+    }
     let mut out = Vec::with_capacity(text.len());
     let mut at = 0;
     for e in edits {
@@ -231,7 +234,7 @@ fn edited(text: &[u8], edits: &[TextEdit]) -> Vec<u8> {
         at = e.end;
     }
     out.extend_from_slice(&text[at..]);
-    out
+    Some(out)
 }
 
 /// What LLVM's printer writes before the module's own text: its identifier (unless it spans
