@@ -203,6 +203,12 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             if let Some(layout) = m.header.triple_layout {
                 insert_triple_layout(&mut text, layout);
             }
+            // The passes below read the text a line at a time: a string that runs over lines
+            // (LLVM's printer never writes one, a text may) could hide lines that look like
+            // statements, so such a text is written as it is.
+            if !strings_end_on_their_lines(&text) {
+                return w.write_all(&text);
+            }
             // Applied as the metadata's numbers are written, the text copied no more.
             let mut edits = comdats::edits(&text);
             edits.extend(attribute_numbers::edits(&text));
@@ -210,6 +216,19 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             metadata_numbers::write_as_llvm_numbers(&text, edits, w)
         }
     }
+}
+
+/// Whether every string in `text`, which holds no comments, ends on the line it starts on.
+fn strings_end_on_their_lines(text: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(open) = search::memchr(b'"', &text[at..]) {
+        let from = at + open + 1;
+        match search::memchr2(b'"', b'\n', &text[from..]) {
+            Some(i) if text[from + i] == b'"' => at = from + i + 1,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A replacement of `text[start..end]`, which the writer of `mergefn opt`'s text applies with
@@ -681,6 +700,24 @@ mod tests {
             "; module\n\n@v = global i32 0\n\n@a = alias void (), ptr @f\n\n\
              ; Function Attrs: x\n; more\ndefine void @f() {\n  ret void\n}\n"
         );
+    }
+
+    /// A string may run over lines, and what it holds may look like statements: such a text
+    /// is written as it is, its metadata not numbered (a line of the string read as a node's
+    /// definition was once moved out of it).
+    #[test]
+    fn a_string_over_lines_is_written_as_it_is() {
+        let text = "@s = constant [14 x i8] c\"a\n!7 = !{!8}\nb\"\n\n\
+                    define void @f() {\n  ret void\n}\n\n!llvm.ident = !{!5}\n!5 = !{!\"x\"}\n";
+        let m = crate::parse(text.to_string()).unwrap();
+        let mut out = Vec::new();
+        write_to_as(&m, &mut out, Style::AsOpt { module_id: "m" }).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.ends_with(text), "{out}");
+        assert!(crate::parse(out).is_ok());
+        assert!(!strings_end_on_their_lines(b"c\"a\nb\""));
+        assert!(!strings_end_on_their_lines(b"\"open"));
+        assert!(strings_end_on_their_lines(b"a \"b\" \"c\"\nd\n"));
     }
 
     #[test]
