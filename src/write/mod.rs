@@ -203,10 +203,10 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             if let Some(layout) = m.header.triple_layout {
                 insert_triple_layout(&mut text, layout);
             }
-            // The passes below read the text a line at a time: a string that runs over lines
-            // (LLVM's printer never writes one, a text may) could hide lines that look like
-            // statements, so such a text is written as it is.
-            if !strings_end_on_their_lines(&text) {
+            // The passes below read the text a line at a time: a string or a summary entry
+            // that runs over lines (LLVM's printer never writes one, a text may) could hide
+            // lines that look like statements, so such a text is written as it is.
+            if !statements_end_on_their_lines(&text) {
                 return w.write_all(&text);
             }
             // Applied as the metadata's numbers are written, the text copied no more.
@@ -218,8 +218,9 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
     }
 }
 
-/// Whether every string in `text`, which holds no comments, ends on the line it starts on.
-fn strings_end_on_their_lines(text: &[u8]) -> bool {
+/// Whether every string in `text`, which holds no comments, ends on the line it starts on,
+/// and so does every summary entry (`^N = gv: (...)`, its parentheses closed on its line).
+fn statements_end_on_their_lines(text: &[u8]) -> bool {
     let mut at = 0;
     while let Some(open) = search::memchr(b'"', &text[at..]) {
         let from = at + open + 1;
@@ -228,7 +229,12 @@ fn strings_end_on_their_lines(text: &[u8]) -> bool {
             _ => return false,
         }
     }
-    true
+    let mut lines = text.split(|&b| b == b'\n');
+    lines.all(|line| {
+        !line.starts_with(b"^")
+            || line.iter().filter(|&&b| b == b'(').count()
+                == line.iter().filter(|&&b| b == b')').count()
+    })
 }
 
 /// A replacement of `text[start..end]`, which the writer of `mergefn opt`'s text applies with
@@ -702,9 +708,9 @@ mod tests {
         );
     }
 
-    /// A string may run over lines, and what it holds may look like statements: such a text
-    /// is written as it is, its metadata not numbered (a line of the string read as a node's
-    /// definition was once moved out of it).
+    /// A string (or a summary entry) may run over lines, and what it holds may look like
+    /// statements: such a text is written as it is, its metadata not numbered (a line of the
+    /// string read as a node's definition was once moved out of it).
     #[test]
     fn a_string_over_lines_is_written_as_it_is() {
         let text = "@s = constant [14 x i8] c\"a\n!7 = !{!8}\nb\"\n\n\
@@ -715,9 +721,17 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.ends_with(text), "{out}");
         assert!(crate::parse(out).is_ok());
-        assert!(!strings_end_on_their_lines(b"c\"a\nb\""));
-        assert!(!strings_end_on_their_lines(b"\"open"));
-        assert!(strings_end_on_their_lines(b"a \"b\" \"c\"\nd\n"));
+        assert!(!statements_end_on_their_lines(b"c\"a\nb\""));
+        assert!(!statements_end_on_their_lines(b"\"open"));
+        assert!(statements_end_on_their_lines(b"a \"b\" \"c\"\nd\n"));
+        // A summary entry over lines, one of them like a node's definition (as the fuzz
+        // target wrote one).
+        assert!(!statements_end_on_their_lines(
+            b"^1 = gv: (name: \"f\",\n!1 = !{})\n"
+        ));
+        assert!(statements_end_on_their_lines(
+            b"^1 = gv: (name: \"f\")\n!1 = !{}\n"
+        ));
     }
 
     #[test]
