@@ -1403,6 +1403,9 @@ pub struct ModuleHeader {
     /// The layout LLVM gives a module that names a target triple it knows and writes no
     /// layout (or an empty one): opt prints it, as `target datalayout`, before the triple.
     pub triple_layout: Option<&'static str>,
+    /// A top-level statement starts after another on its line (LLVM prints each on its own,
+    /// and `mergefn opt`'s passes over the written text read it so).
+    pub lines_shared: bool,
 }
 
 impl Module {

@@ -204,9 +204,10 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
                 insert_triple_layout(&mut text, layout);
             }
             // The passes below read the text a line at a time: a string or a summary entry
-            // that runs over lines (LLVM's printer never writes one, a text may) could hide
-            // lines that look like statements, so such a text is written as it is.
-            if !statements_end_on_their_lines(&text) {
+            // that runs over lines, or two statements on one (LLVM's printer never writes
+            // either, a text may), could hide statements or lines that look like them, so
+            // such a text is written as it is.
+            if m.header.lines_shared || !statements_end_on_their_lines(&text) {
                 return w.write_all(&text);
             }
             // Applied as the metadata's numbers are written, the text copied no more.
@@ -732,6 +733,13 @@ mod tests {
         assert!(statements_end_on_their_lines(
             b"^1 = gv: (name: \"f\")\n!1 = !{}\n"
         ));
+        // Two statements on a line (the fuzz target's third find): written as it is too.
+        let shared = "declare void @g() !2 = distinct !{!2}\n!llvm.ident = !{!3}\n!3 = !{!\"x\"}\n";
+        let m = crate::parse(shared.to_string()).unwrap();
+        assert!(m.header.lines_shared);
+        let mut out = Vec::new();
+        write_to_as(&m, &mut out, Style::AsOpt { module_id: "m" }).unwrap();
+        assert!(String::from_utf8(out).unwrap().ends_with(shared));
     }
 
     #[test]

@@ -55,6 +55,13 @@ impl<'a> Parser<'a> {
             if let Some(progress) = self.progress {
                 progress.read_up_to(t.span.start as usize);
             }
+            // A statement after another on its line (LLVM prints each on its own).
+            let line_start = self.src[..t.span.start as usize]
+                .iter()
+                .rev()
+                .find(|&&b| !matches!(b, b' ' | b'\t'))
+                .is_none_or(|&b| b == b'\n');
+            self.m.header.lines_shared |= t.kind != Tok::Eof && !line_start;
             let header =
                 t.kind == Tok::Word && matches!(self.text(t), b"source_filename" | b"target");
             if header && !leading {
