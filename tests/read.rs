@@ -4955,6 +4955,87 @@ fn call_sites_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A call's `"clang.arc.attachedcall"` bundle, as LLVM's verifier checks it: the call returns
+/// a pointer, or `void` and does not return (by its own attributes, a group's or its
+/// callee's); its one operand is one of the ObjC runtime's three functions the bundle may
+/// name, or their intrinsics. opt-22 agrees on every module.
+#[test]
+fn attached_call_bundles_are_checked_as_llvm_verifier_checks_them() {
+    let call = |call: &str| {
+        format!(
+            "declare ptr @objc_retainAutoreleasedReturnValue(ptr)\n\
+             declare ptr @llvm.objc.claimAutoreleasedReturnValue(ptr)\n\
+             declare ptr @objc_unsafeClaimAutoreleasedReturnValue(ptr)\n\
+             declare ptr @other(ptr)\ndeclare ptr @g()\ndeclare void @v()\n\
+             declare void @stops() noreturn\ndeclare i32 @i()\n\
+             @a = alias ptr (ptr), ptr @f\n\
+             define void @f(ptr %p) {{\n  {call}\n  ret void\n}}\n\
+             attributes #0 = {{ noreturn }}\n"
+        )
+    };
+    let bundle = |operands: &str| format!("[ \"clang.arc.attachedcall\"({operands}) ]");
+    let retain = bundle("ptr @objc_retainAutoreleasedReturnValue");
+    let returning = "a call with operand bundle \"clang.arc.attachedcall\" must call a \
+                     function returning a pointer or a non-returning function";
+    let one_function = "operand bundle \"clang.arc.attachedcall\" requires one function";
+    let refused = [
+        (
+            call(&format!("call void @v() {retain}")),
+            (11, 20, "\"clang"),
+            returning,
+        ),
+        (
+            call(&format!("%r = call i32 @i() {retain}")),
+            (11, 24, "\"clang"),
+            returning,
+        ),
+        (
+            call(&format!("%r = call ptr @g() {}", bundle("ptr @other"))),
+            (11, 24, "\"clang"),
+            "invalid function argument",
+        ),
+        (
+            call(&format!("%r = call ptr @g() {}", bundle("ptr @a"))),
+            (11, 24, "\"clang"),
+            one_function,
+        ),
+        (
+            call(&format!("%r = call ptr @g() {}", bundle("ptr %p"))),
+            (11, 24, "\"clang"),
+            one_function,
+        ),
+        (
+            call(&format!("%r = call ptr @g() {}", bundle(""))),
+            (11, 24, "\"clang"),
+            one_function,
+        ),
+        (
+            call(&format!("%r = call ptr @g() {}", bundle("i64 0"))),
+            (11, 24, "\"clang"),
+            one_function,
+        ),
+    ];
+    let read = [
+        call(&format!("%r = call ptr @g() {retain}")),
+        call(&format!(
+            "%r = call ptr @g() {}",
+            bundle("ptr @llvm.objc.claimAutoreleasedReturnValue")
+        )),
+        call(&format!(
+            "%r = call ptr @g() {}",
+            bundle("ptr @objc_unsafeClaimAutoreleasedReturnValue")
+        )),
+        call(&format!("call void @stops() {retain}")),
+        call(&format!("call void @v() noreturn {retain}")),
+        call(&format!("call void @v() #0 {retain}")),
+        call(&format!(
+            "%r = call ptr @g() {}",
+            bundle("ptr getelementptr (i8, ptr @objc_retainAutoreleasedReturnValue, i64 0)")
+        )),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// LLVM reads a body before the text after it: there, a named type defined after the body
 /// is not known yet (an opaque struct), so it cannot be allocated without an alignment,
 /// loaded, stored, indexed by a getelementptr or made a vector of, and a type that holds one

@@ -108,6 +108,7 @@ kinds! {
     AllocSize = "allocsize",
     AllocKind = "allockind",
     Speculatable = "speculatable",
+    NoReturn = "noreturn",
 }
 
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
@@ -246,20 +247,24 @@ pub(crate) fn group_kinds(m: &Module, n: u32) -> Kinds {
     })
 }
 
-/// Whether function `f` of `m` is `speculatable`, by its own attributes or a group's.
-pub(crate) fn is_speculatable(m: &Module, f: FuncId) -> bool {
+/// Whether function `f` of `m` has an attribute of `kinds`, by its own attributes or a group's.
+pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
     let src = m.source.as_bytes();
     m.attr_list(m.functions[f].fn_attrs)
         .iter()
         .any(|a| match *a {
-            Attr::Text(span) => kind_at(src, span).has(kind::Speculatable),
+            Attr::Text(span) => kind_at(src, span).has(kinds),
             Attr::Typed(..) => false,
-            Attr::Group(n, _) => group_kinds(m, n).has(kind::Speculatable),
+            Attr::Group(n, _) => group_kinds(m, n).has(kinds),
         })
 }
 
 /// The bit of `speculatable`, which a call takes only when its callee does.
 pub(crate) const SPECULATABLE: Kinds = kind::Speculatable;
+
+/// The bit of `noreturn`, by which a call returning `void` may carry a
+/// `"clang.arc.attachedcall"` bundle.
+pub(crate) const NO_RETURN: Kinds = kind::NoReturn;
 
 /// Where the first attribute of `attrs` with a bit of `kinds` is written.
 fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {

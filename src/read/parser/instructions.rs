@@ -1481,7 +1481,10 @@ impl<'a> Parser<'a> {
         }
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
-        if function.0.has(verify_attributes::SPECULATABLE) && !self.is_speculatable(callee) {
+        let call_kinds = function.0;
+        if call_kinds.has(verify_attributes::SPECULATABLE)
+            && !self.callee_has(callee, verify_attributes::SPECULATABLE)
+        {
             let message = "speculatable attribute may not apply to call sites";
             self.rule_broken(callee_tok.span, message);
         }
@@ -1517,7 +1520,13 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
-                if let Some(message) = self.bundle_refused(tag, &operands, &mut tags_seen) {
+                let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
+                    None if self.text(tag) == b"\"clang.arc.attachedcall\"" => {
+                        self.attached_call_refused(&operands, (ret, callee), call_kinds)
+                    }
+                    message => message.map(Cow::Owned),
+                };
+                if let Some(message) = message {
                     self.rule_broken(tag.span, &message);
                 }
                 self.expect(Tok::RParen, "')'")?;
@@ -1915,10 +1924,10 @@ impl Parser<'_> {
         }
     }
 
-    /// Whether `callee` is a function declared `speculatable`, as a call that is must call:
-    /// an intrinsic is taken to be one (LLVM gives it its own attributes, which are not
-    /// known here).
-    fn is_speculatable(&mut self, callee: Value) -> bool {
+    /// Whether `callee` is a function declared with an attribute of `kinds` (`speculatable`,
+    /// which a call that is must call; `noreturn`): an intrinsic is taken to have it (LLVM
+    /// gives it its own attributes, which are not looked up here).
+    fn callee_has(&mut self, callee: Value, kinds: Kinds) -> bool {
         let global = match self.callee_global(callee) {
             Callee::Indirect => return false,
             Callee::Unrecorded => return true,
@@ -1928,7 +1937,9 @@ impl Parser<'_> {
         match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
             None | Some((GlobalKind::Intrinsic, _)) => true,
             Some((_, GlobalName::Named(name))) if name.starts_with(b"llvm.") => true,
-            Some((GlobalKind::Function(f), _)) => verify_attributes::is_speculatable(module, *f),
+            Some((GlobalKind::Function(f), _)) => {
+                verify_attributes::function_has(module, *f, kinds)
+            }
             Some(_) => false,
         }
     }
@@ -2019,6 +2030,74 @@ impl Parser<'_> {
             _ => return None,
         };
         Some(message.to_string())
+    }
+}
+
+impl Parser<'_> {
+    /// What LLVM's verifier refuses of a call's `"clang.arc.attachedcall"` bundle
+    /// (`verifyAttachedCallBundle`): a call that returns neither a pointer nor, not
+    /// returning, `void` (its own attributes `call_kinds`, or its callee's, say `noreturn`),
+    /// or operands other than one function, which must be one of the three ObjC runtime
+    /// functions the bundle names (or their intrinsics). An operand that is a constant
+    /// expression is taken as it may fold to one.
+    fn attached_call_refused(
+        &mut self,
+        operands: &BundleOperands,
+        (ret, callee): (TypeId, Value),
+        call_kinds: Kinds,
+    ) -> Option<Cow<'static, str>> {
+        let returns = match self.body_ty(ret) {
+            Type::Ptr(_) => true,
+            Type::Void => {
+                call_kinds.has(verify_attributes::NO_RETURN)
+                    || self.callee_has(callee, verify_attributes::NO_RETURN)
+            }
+            _ => false,
+        };
+        if !returns {
+            return Some(Cow::Borrowed(
+                "a call with operand bundle \"clang.arc.attachedcall\" must call a function \
+                 returning a pointer or a non-returning function that has a void return type",
+            ));
+        }
+        // The runtime's functions, `objc_` then one of these, or their intrinsics,
+        // `llvm.objc.` then one.
+        const RUNTIME: [&[u8]; 3] = [
+            b"retainAutoreleasedReturnValue",
+            b"claimAutoreleasedReturnValue",
+            b"unsafeClaimAutoreleasedReturnValue",
+        ];
+        let known = |name: &[u8]| {
+            let bare = name
+                .strip_prefix(b"objc_")
+                .or_else(|| name.strip_prefix(b"llvm.objc."));
+            bare.is_some_and(|bare| RUNTIME.contains(&bare))
+        };
+        let function = match operands.first[0] {
+            // LLVM folds a constant expression as it reads it (`getelementptr (i8, ptr @f,
+            // i64 0)` is `@f`); such an operand is not checked.
+            Some((_, value)) if matches!(self.constant_of(value), Some(Const::Expr(_))) => {
+                return None;
+            }
+            Some((_, value)) if operands.count == 1 => match self.callee_global(value) {
+                Callee::Global(g) => match self.names_module().globals.get(g) {
+                    Some(global) => match (&global.kind, &global.name) {
+                        (GlobalKind::Function(_), GlobalName::Named(name)) => Some(known(name)),
+                        (GlobalKind::Function(_), _) => Some(false),
+                        _ => None,
+                    },
+                    None => None,
+                },
+                Callee::Unrecorded | Callee::Indirect => None,
+            },
+            _ => None,
+        };
+        let Some(known) = function else {
+            return Some(Cow::Borrowed(
+                "operand bundle \"clang.arc.attachedcall\" requires one function as an argument",
+            ));
+        };
+        (!known).then_some(Cow::Borrowed("invalid function argument"))
     }
 }
 
