@@ -1410,6 +1410,38 @@ fn debug_information_is_checked_where_llvm_checks_it() {
     );
 }
 
+/// C-style comments (`/* ... */`, which LLVM 22 reads as blank) wherever a blank may stand:
+/// around statements, in a body (over the line a body's end is first guessed at, so it is
+/// read again brace by brace), in a node's fields (over the `)` they are stepped over to).
+/// As LLVM's lexer, a `*` takes the byte after it, so `**/` closes nothing. opt-22 agrees on
+/// every module, and each is written back as it was.
+#[test]
+fn c_style_comments_are_blank_as_llvm_reads_them() {
+    let read = [
+        "/* a */\n@g = global i32 0 /* b\n * c */\n",
+        "define void @f() {\n/*\n}\n*/\n  ret void\n}\n",
+        "define void @f() { /* } */ ret void }\n",
+        "define i32 @f(i32 %x) {\nentry: /* c */\n  %y = add i32 %x, /* z */ 1\n  \
+         ret i32 %y /* ; */\n}\n",
+        "!0 = !DIFile(filename: \"a\", /* ) */ directory: \"b\")\n!n = !{!0}\n",
+        "@g = global i32 0 /*/ **/ */\n",
+    ];
+    let none: [(&str, (u32, u32, &str), &str); 0] = [];
+    as_opt_verifies_at(&none, &read);
+    let open = "@g = global i32 0\n/* a **/\n";
+    let d = syntax_error(open);
+    assert_eq!((d.line, d.col, &*d.message), (2, 1, "unterminated comment"));
+    if let Some(opt) = common::opt() {
+        assert_eq!(opt_error_at(opt, open), Some((2, 1)));
+    }
+    for text in read {
+        assert_eq!(
+            mergefn::write::to_string(&parse(text.to_string()).unwrap()),
+            text
+        );
+    }
+}
+
 /// A name holds no NUL character, and a comdat is defined once and before the module ends;
 /// each is refused where opt-22 refuses it (the comdats before any other name left undefined,
 /// the first name first).

@@ -330,6 +330,12 @@ impl<'a> Lexer<'a> {
                     Some(eol) => i + eol,
                     None => src.len(),
                 };
+            } else if b == b'/' && src.get(i + 1) == Some(&b'*') {
+                // One left open is the invalid token `next` makes of it.
+                match c_comment_end(src, i) {
+                    Some(end) => i = end,
+                    None => break,
+                }
             } else {
                 break;
             }
@@ -456,6 +462,8 @@ impl<'a> Lexer<'a> {
                 Some(end) => self.tok(Tok::Str, start, end),
                 None => self.tok(Tok::Invalid, start, self.src.len()),
             },
+            // A C-style comment left open (one closed is trivia), to the end of the text.
+            b'/' if self.at(start + 1) == b'*' => self.tok(Tok::Invalid, start, self.src.len()),
             b'.' if self.at(start + 1) == b'.' && self.at(start + 2) == b'.' => {
                 self.tok(Tok::DotDotDot, start, start + 3)
             }
@@ -486,6 +494,20 @@ impl<'a> Lexer<'a> {
                 };
                 self.tok(Tok::Invalid, start, (start + len).min(self.src.len()))
             }
+        }
+    }
+}
+
+/// Where the C-style comment opening at `open` (`/*`, which LLVM 22 reads as blank) ends, just
+/// past its `*/`; `None` if it is left open. As LLVM's lexer reads it, a `*` takes the byte
+/// after it: `/* a **/` is not closed by its `*/`.
+pub(crate) fn c_comment_end(src: &[u8], open: usize) -> Option<usize> {
+    let mut at = open + 2;
+    loop {
+        let star = at + src.get(at..).and_then(|rest| search::memchr(b'*', rest))?;
+        match src.get(star + 1)? {
+            b'/' => return Some(star + 2),
+            _ => at = star + 2,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Comdats written as LLVM's printer writes them, for `mergefn opt`: only those a global object
 //! names, in the order it first meets them (functions first, then global variables). A
-//! function folded away leaves its comdat unnamed, and opt writes no line for it.
+//! function folded away leaves its comdat unnamed, and opt writes no line for it. A global
+//! in the comdat of its own name is written `comdat`, as opt writes it, however the text
+//! names it (`define void @f() comdat($f)`).
 //!
 //! This works on the written text, a valid module, a line at a time: a comdat is defined by a
 //! line `$name = comdat any`, the definitions together (blank lines between them, as LLVM
@@ -15,18 +17,28 @@ use crate::model::search;
 use crate::read::lexer::{Lexer, Tok};
 use crate::read::strip_name;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::ops::Range;
 
-/// The edit that leaves only the comdats `text`'s globals name, in LLVM's order: none when it
-/// is so already, or when the text is not one this follows.
+/// The edits that leave only the comdats `text`'s globals name, in LLVM's order, and write
+/// a global's own comdat `comdat` alone: none when it is so already, or when the text is not
+/// one this follows.
 pub fn edits(text: &[u8]) -> Vec<TextEdit> {
-    edit(text).into_iter().collect()
+    let Some((definitions, mut own_names)) = edit(text) else {
+        return Vec::new();
+    };
+    own_names.extend(definitions);
+    own_names.sort_by_key(|e| e.start);
+    own_names
 }
 
-fn edit(text: &[u8]) -> Option<TextEdit> {
+/// The edit of the comdats' definitions, if any, and those of the globals that name their
+/// own comdat by name.
+fn edit(text: &[u8]) -> Option<(Option<TextEdit>, Vec<TextEdit>)> {
     // Each definition's line (with its end), by the comdat's name.
     let mut defs: FxHashMap<Vec<u8>, (usize, usize)> = FxHashMap::default();
     let mut def_order: Vec<(usize, usize)> = Vec::new();
     let (mut by_functions, mut by_variables) = (Vec::new(), Vec::new());
+    let mut own_names = Vec::new();
     // Only the lines that hold the word: few (a header or variable in a comdat, a definition).
     let word = search::Needle::new(b"comdat");
     let mut from = 0;
@@ -46,8 +58,19 @@ fn edit(text: &[u8]) -> Option<TextEdit> {
         } else {
             match named(line)? {
                 Named::Nothing => {}
-                Named::Comdat(name) if line.starts_with(b"define") => by_functions.push(name),
-                Named::Comdat(name) => by_variables.push(name),
+                Named::Comdat(name, redundant) => {
+                    if let Some(r) = redundant {
+                        own_names.push(TextEdit {
+                            start: start + r.start,
+                            end: start + r.end,
+                            text: Vec::new(),
+                        });
+                    }
+                    match line.starts_with(b"define") {
+                        true => by_functions.push(name),
+                        false => by_variables.push(name),
+                    }
+                }
             }
         }
     }
@@ -87,11 +110,12 @@ fn edit(text: &[u8]) -> Option<TextEdit> {
     if kept.is_empty() && text.get(region_end) == Some(&b'\n') {
         region_end += 1;
     }
-    (block != text[region_start..region_end]).then_some(TextEdit {
+    let definitions = (block != text[region_start..region_end]).then_some(TextEdit {
         start: region_start,
         end: region_end,
         text: block,
-    })
+    });
+    Some((definitions, own_names))
 }
 
 /// The name `$name = comdat <kind>` defines.
@@ -108,8 +132,10 @@ fn definition(line: &[u8]) -> Option<Vec<u8>> {
 
 enum Named {
     Nothing,
-    /// By a function's header (`define`) or a global variable (`@v = ...`).
-    Comdat(Vec<u8>),
+    /// By a function's header (`define`) or a global variable (`@v = ...`); where the line
+    /// names it by the global's own name (`comdat($f)` of `@f`, which LLVM writes `comdat`),
+    /// the `($f)`.
+    Comdat(Vec<u8>, Option<Range<usize>>),
 }
 
 /// The comdat a line names, if it is a function's header or a global variable; `None` for a
@@ -136,15 +162,21 @@ fn named(line: &[u8]) -> Option<Named> {
             Tok::GlobalName | Tok::GlobalNum if own_name.is_none() => own_name = Some(t),
             Tok::Word if &line[t.span.range()] == b"comdat" => {
                 let after = lex.next();
-                let name = match after.kind {
+                let own = strip_name(&line[own_name?.span.range()][1..]);
+                let (name, redundant) = match after.kind {
                     Tok::LParen => {
                         let name = lex.next();
                         (name.kind == Tok::ComdatName).then_some(())?;
-                        &line[name.span.range()]
+                        let close = lex.next();
+                        (close.kind == Tok::RParen).then_some(())?;
+                        let name = strip_name(&line[name.span.range()][1..]);
+                        let redundant =
+                            (name == own).then_some(t.span.end as usize..close.span.end as usize);
+                        (name.into_owned(), redundant)
                     }
-                    _ => &line[own_name?.span.range()],
+                    _ => (own.into_owned(), None),
                 };
-                return Some(Named::Comdat(strip_name(&name[1..]).into_owned()));
+                return Some(Named::Comdat(name, redundant));
             }
             _ => {}
         }
@@ -154,6 +186,20 @@ fn named(line: &[u8]) -> Option<Named> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_global_in_its_own_comdat_names_it_as_llvm_does() {
+        let text = "$f = comdat any\n\n$\"q x\" = comdat any\n\n\
+                    @\"q x\" = global i32 0, comdat($\"q x\")\n\
+                    define void @f() comdat ( $f ) {\n  ret void\n}\n\
+                    define void @g() comdat($f) {\n  ret void\n}\n";
+        let expected = "$f = comdat any\n\n$\"q x\" = comdat any\n\n\
+                        @\"q x\" = global i32 0, comdat\n\
+                        define void @f() comdat {\n  ret void\n}\n\
+                        define void @g() comdat($f) {\n  ret void\n}\n";
+        let out = as_llvm_prints(text.as_bytes()).expect("rewritten");
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
 
     /// `text` with only the comdats its globals name; `None` if so already.
     fn as_llvm_prints(text: &[u8]) -> Option<Vec<u8>> {

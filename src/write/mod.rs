@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 pub mod attribute_numbers;
 pub mod comdats;
+pub mod layout;
 pub mod metadata_numbers;
+pub mod upgrades;
 
 /// The pieces of the output in order, each handed to `put`: source slices between patches,
 /// patch texts, the appended entities after the last function; added aliases go before the
@@ -210,9 +212,14 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
             if m.header.lines_shared || !statements_end_on_their_lines(&text) {
                 return w.write_all(&text);
             }
+            // A text written by hand may hold its statements out of LLVM's order.
+            if let Some(laid_out) = layout::laid_out(&text) {
+                text = laid_out;
+            }
             // Applied as the metadata's numbers are written, the text copied no more.
             let mut edits = comdats::edits(&text);
             edits.extend(attribute_numbers::edits(&text));
+            edits.extend(upgrades::edits(&text));
             edits.sort_by_key(|e| e.start);
             metadata_numbers::write_as_llvm_numbers(&text, edits, w)
         }
@@ -359,6 +366,12 @@ struct CommentStripper<'a> {
     in_string: bool,
     in_comment: bool,
     line_goes: bool,
+    /// Inside a C-style comment (`/* ... */`, which LLVM 22 reads as blank); whether the next
+    /// byte is the `*` that opens it, or the byte after a `*`, which closes it if it is a `/`
+    /// (as LLVM's lexer reads it, a `*` takes the byte after it; a piece may end between).
+    in_c_comment: bool,
+    opening: bool,
+    after_star: bool,
 }
 
 impl<'a> CommentStripper<'a> {
@@ -366,7 +379,25 @@ impl<'a> CommentStripper<'a> {
         // `kept` is where the text to keep starts; `i` where the search goes on.
         let (mut kept, mut i) = (0, 0);
         while i < bytes.len() {
-            if self.in_comment {
+            if self.in_c_comment {
+                if self.opening {
+                    self.opening = false;
+                    i += 1;
+                } else if self.after_star {
+                    self.after_star = false;
+                    i += 1;
+                    if bytes[i - 1] == b'/' {
+                        self.in_c_comment = false;
+                        kept = i;
+                    }
+                } else {
+                    let Some(p) = search::memchr(b'*', &bytes[i..]) else {
+                        break;
+                    };
+                    i += p + 1;
+                    self.after_star = true;
+                }
+            } else if self.in_comment {
                 let Some(p) = search::memchr(b'\n', &bytes[i..]) else {
                     break;
                 };
@@ -380,12 +411,19 @@ impl<'a> CommentStripper<'a> {
                 self.in_string = false;
                 i += p + 1;
             } else {
-                let Some(p) = search::memchr2(b'"', b';', &bytes[i..]) else {
+                let Some(p) = search::memchr3(b'"', b';', b'/', &bytes[i..]) else {
                     break;
                 };
                 i += p;
                 if bytes[i] == b'"' {
                     self.in_string = true;
+                } else if bytes[i] == b'/' {
+                    // In valid IR a `/` outside a string opens a comment, `/*`.
+                    self.out.push(&bytes[kept..i]);
+                    self.in_c_comment = true;
+                    self.opening = true;
+                    i += 1;
+                    continue;
                 } else {
                     self.out.push(&bytes[kept..i]);
                     self.line_goes = trim_blanks_at_end(&mut self.out);
@@ -394,7 +432,7 @@ impl<'a> CommentStripper<'a> {
                 i += 1;
             }
         }
-        if !self.in_comment {
+        if !self.in_comment && !self.in_c_comment {
             self.out.push(&bytes[kept..]);
         }
     }
@@ -830,6 +868,15 @@ mod tests {
             }
         }
         assert_eq!(without_comments(&["a\r\n; c\r\nb"]), "a\r\nb");
+        // C-style comments too, closed as LLVM's lexer closes them, wherever a piece ends.
+        let text = "a /* ; \" */b/*/ **/ */c\n/**/d";
+        for a in 0..=text.len() {
+            assert_eq!(
+                without_comments(&[&text[..a], &text[a..]]),
+                "a bc\nd",
+                "cut at {a}"
+            );
+        }
         assert_eq!(without_comments(&["x ;c"]), "x");
     }
 

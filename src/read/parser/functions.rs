@@ -339,6 +339,11 @@ impl<'a> Parser<'a> {
                     Some(close) => i += close + 1,
                     None => break src.len(),
                 },
+                b'/' if src.get(i + 1) == Some(&b'*') => match c_comment_end(src, i) {
+                    Some(end) => i = end - 1,
+                    None => break src.len(),
+                },
+                b'/' => {}
                 _ => match search::memchr(b'\n', &src[i..]) {
                     Some(eol) => i += eol,
                     None => break src.len(),

@@ -11,7 +11,7 @@ use super::attributes::{self, Argument};
 use super::debug_info;
 use super::error::ReadError;
 use super::intrinsics;
-use super::lexer::{Lexer, Tok, Token, unescape};
+use super::lexer::{Lexer, Tok, Token, c_comment_end, unescape};
 use super::verify_attributes::{self, Kinds};
 use crate::model::*;
 use attribute_lists::KnownLists;
@@ -483,13 +483,15 @@ pub(crate) enum BodyEnd {
 static CLOSING_LINE: std::sync::LazyLock<search::Pair> =
     std::sync::LazyLock::new(|| search::Pair::new(*b"\n}"));
 
-/// The bytes that matter when stepping over a body: braces, string quotes, comment starts.
+/// The bytes that matter when stepping over a body: braces, string quotes, comment starts
+/// (`;`, and `/` of `/*`).
 const SKIM_STOPS: [bool; 256] = {
     let mut t = [false; 256];
     t[b'{' as usize] = true;
     t[b'}' as usize] = true;
     t[b'"' as usize] = true;
     t[b';' as usize] = true;
+    t[b'/' as usize] = true;
     t
 };
 
@@ -506,7 +508,11 @@ fn next_skim_stop(src: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while let Some(chunk) = src.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         let word = u64::from_le_bytes(*chunk);
-        let hits = equal(word, b'{') | equal(word, b'}') | equal(word, b'"') | equal(word, b';');
+        let hits = equal(word, b'{')
+            | equal(word, b'}')
+            | equal(word, b'"')
+            | equal(word, b';')
+            | equal(word, b'/');
         if hits != 0 {
             return Some(i + (hits.trailing_zeros() / 8) as usize);
         }
@@ -520,7 +526,7 @@ fn next_skim_stop(src: &[u8], from: usize) -> Option<usize> {
 
 /// Where the fields of a specialized metadata node end: just past the `)` that balances the
 /// `(` at `open`, stepping over strings. `None` when they may name a global or a local (reading
-/// records those uses in order) or hold a comment (any `@`, `%` or `;`, even in a string), or
+/// records those uses in order) or hold a comment (any `@`, `%`, `;` or `/*`, even in a string), or
 /// run to the end: such fields are read at once. A node is a hundred bytes or so with a few
 /// parentheses and strings, so this jumps between those with `memchr3`: on debug information
 /// that is 11 M instructions fewer than `skim_body`'s eight-bytes-at-a-time search, which must
@@ -542,9 +548,9 @@ fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
         }
         i += 1;
     };
-    search::memchr3(b'@', b'%', b';', &src[open..end])
-        .is_none()
-        .then_some(end)
+    let fields = &src[open..end];
+    let c_comment = fields.windows(2).any(|pair| pair == b"/*");
+    (search::memchr3(b'@', b'%', b';', fields).is_none() && !c_comment).then_some(end)
 }
 
 /// Why LLVM 22 refuses a target extension type with this many type and integer parameters
@@ -1308,6 +1314,9 @@ impl<'a> Parser<'a> {
     fn err(&self, expected: &str) -> ReadError {
         if self.tok.kind == Tok::Invalid && super::lexer::is_nul_name(self.text(self.tok)) {
             return self.err_at(self.tok.span, "NUL character is not allowed in names");
+        }
+        if self.tok.kind == Tok::Invalid && self.text(self.tok).starts_with(b"/*") {
+            return self.err_at(self.tok.span, "unterminated comment");
         }
         self.err_at(self.tok.span, format!("expected {expected}"))
     }

@@ -1,0 +1,350 @@
+//! The module laid out as LLVM's printer lays it out, for `mergefn opt`: its statements in
+//! the printer's order (the heading lines, module assembly, types, comdats, global
+//! variables, aliases, ifuncs, functions, use-list orders, attribute groups, metadata), each
+//! kind in the text's order, which is the order LLVM's parser makes them in; and within a
+//! body, no blank line but one before each block's label. A text LLVM printed is laid out so
+//! already and is not copied; a text written by hand may hold its globals after its
+//! functions or blank lines between instructions, which tests checking opt's output with
+//! `CHECK-NEXT` do not expect.
+//!
+//! This works on the written text, a valid module without comments whose strings end on
+//! their lines and whose lines hold one statement at most, a line at a time: a statement
+//! starts at a line that starts with what starts one (`define`, `@g =`, `!7 =`...), and any
+//! other line that is not blank goes on the statement before it (a global written over
+//! lines). A body is the lines between a header's line that ends with `{` and the next line
+//! that starts with `}`; one whose braces do not balance there (a `{` that opens no body, a
+//! `}` inside one) is written as it is.
+
+use crate::model::search;
+use crate::read::lexer::{Lexer, Tok};
+
+/// What a top-level statement is, in the order LLVM's printer writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    /// The module's identifier (the one comment left), `source_filename`, `target`.
+    Heading,
+    ModuleAsm,
+    Type,
+    Comdat,
+    Variable,
+    Alias,
+    IFunc,
+    Function,
+    UseListOrder,
+    AttributeGroup,
+    /// Named metadata and nodes, which metadata numbering orders.
+    Metadata,
+    /// Summary entries (`^N = ...`), which opt does not print.
+    Summary,
+}
+
+/// A statement: its lines, and for a function whose body was found, where the body's lines
+/// start and where the line closing it starts.
+struct Statement {
+    rank: Rank,
+    start: usize,
+    end: usize,
+    body: Option<(usize, usize)>,
+}
+
+/// `text` laid out as LLVM lays it out; `None` when it is so already.
+pub fn laid_out(text: &[u8]) -> Option<Vec<u8>> {
+    let statements = statements(text)?;
+    let in_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank);
+    let bodies_clean = statements
+        .iter()
+        .filter_map(|s| s.body)
+        .all(|(start, end)| body_is_laid_out(&text[start..end]));
+    if in_order && bodies_clean {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len());
+    if in_order {
+        // Only the bodies change: the text between them stays as it is.
+        let mut at = 0;
+        for s in &statements {
+            if let Some((start, end)) = s.body {
+                out.extend_from_slice(&text[at..start]);
+                push_body(&text[start..end], &mut out);
+                at = end;
+            }
+        }
+        out.extend_from_slice(&text[at..]);
+        return Some(out);
+    }
+    let mut order: Vec<&Statement> = statements.iter().collect();
+    order.sort_by_key(|s| s.rank);
+    let mut previous = None;
+    for s in order {
+        // A blank line before each kind, and between two comdats or two functions.
+        let blank = match previous {
+            None => false,
+            Some(rank) if rank != s.rank => s.rank != Rank::Heading,
+            Some(_) => matches!(s.rank, Rank::Comdat | Rank::Function),
+        };
+        if blank {
+            out.push(b'\n');
+        }
+        previous = Some(s.rank);
+        match s.body {
+            Some((start, end)) => {
+                out.extend_from_slice(&text[s.start..start]);
+                push_body(&text[start..end], &mut out);
+                out.extend_from_slice(&text[end..s.end]);
+            }
+            None => out.extend_from_slice(&text[s.start..s.end]),
+        }
+        if !out.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+    }
+    Some(out)
+}
+
+/// The statements of `text` in its order; `None` if a line that is not blank comes before
+/// any statement.
+fn statements(text: &[u8]) -> Option<Vec<Statement>> {
+    let closing_line = search::Pair::new(*b"\n}");
+    let mut statements: Vec<Statement> = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let line_end = line_end(text, at);
+        let line = text[at..line_end].trim_ascii_end();
+        if line.is_empty() {
+            at = line_end;
+            continue;
+        }
+        let Some(rank) = rank_of(line) else {
+            // What goes on the statement before it.
+            statements.last_mut()?.end = line_end;
+            at = line_end;
+            continue;
+        };
+        let mut statement = Statement {
+            rank,
+            start: at,
+            end: line_end,
+            body: None,
+        };
+        if line.starts_with(b"define") && line.ends_with(b"{") {
+            // The body runs to the next line that starts with `}`.
+            let close = closing_line
+                .find(&text[line_end - 1..])
+                .map(|i| line_end + i);
+            if let Some(close) = close
+                && braces_balance(&text[line_end..close])
+            {
+                statement.body = Some((line_end, close));
+                statement.end = self::line_end(text, close);
+            }
+        }
+        at = statement.end;
+        statements.push(statement);
+    }
+    Some(statements)
+}
+
+/// Where the line starting at `at` ends, past its newline.
+fn line_end(text: &[u8], at: usize) -> usize {
+    search::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1)
+}
+
+/// What statement a line starts, if it starts one: by its first word, or by the name it
+/// defines and, for a global, the word that says what the global is.
+fn rank_of(line: &[u8]) -> Option<Rank> {
+    match line[0] {
+        b' ' | b'\t' => return None,
+        b';' => return Some(Rank::Heading),
+        _ => {}
+    }
+    let mut lex = Lexer::new(line);
+    let first = lex.next();
+    let word = |t: &crate::read::lexer::Token| &line[t.span.range()];
+    let rank = match first.kind {
+        Tok::Word => match word(&first) {
+            b"source_filename" | b"target" => Rank::Heading,
+            b"module" => Rank::ModuleAsm,
+            b"define" | b"declare" => Rank::Function,
+            b"attributes" => Rank::AttributeGroup,
+            b"uselistorder" | b"uselistorder_bb" => Rank::UseListOrder,
+            _ => return None,
+        },
+        Tok::LocalName | Tok::LocalNum => {
+            let defines_type = lex.next().kind == Tok::Equal && {
+                let t = lex.next();
+                t.kind == Tok::Word && word(&t) == b"type"
+            };
+            return defines_type.then_some(Rank::Type);
+        }
+        Tok::ComdatName => Rank::Comdat,
+        Tok::MdName | Tok::MdNum => Rank::Metadata,
+        Tok::SummaryId => Rank::Summary,
+        Tok::GlobalName | Tok::GlobalNum => {
+            if lex.next().kind != Tok::Equal {
+                return None;
+            }
+            // The linkage and other words first, then what the global is.
+            return loop {
+                let t = lex.next();
+                match (t.kind, word(&t)) {
+                    (Tok::Eof, _) => break None,
+                    (Tok::Word, b"global" | b"constant") => break Some(Rank::Variable),
+                    (Tok::Word, b"alias") => break Some(Rank::Alias),
+                    (Tok::Word, b"ifunc") => break Some(Rank::IFunc),
+                    _ => {}
+                }
+            };
+        }
+        _ => return None,
+    };
+    // A definition names itself then `=` (`!dbg !7` on a line of its own goes on the global
+    // before it).
+    let defines = match rank {
+        Rank::Comdat | Rank::Metadata | Rank::Summary => lex.next().kind == Tok::Equal,
+        _ => true,
+    };
+    defines.then_some(rank)
+}
+
+/// Whether the braces of `body` balance, those in strings and quoted names aside.
+fn braces_balance(body: &[u8]) -> bool {
+    let mut depth = 0i64;
+    let mut at = 0;
+    while let Some(i) = search::memchr3(b'{', b'}', b'"', &body[at..]) {
+        at += i;
+        match body[at] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => match search::memchr(b'"', &body[at + 1..]) {
+                Some(close) => at += close + 1,
+                None => return false,
+            },
+        }
+        at += 1;
+    }
+    depth == 0
+}
+
+/// Whether a body's lines are as LLVM prints them: no blank line, but one before each label
+/// after the first line.
+fn body_is_laid_out(body: &[u8]) -> bool {
+    let mut previous_blank = false;
+    let mut first = true;
+    for line in body_lines(body) {
+        let blank = line.is_empty();
+        let wanted_blank = !first && !blank && is_label(line);
+        if blank && previous_blank || !blank && wanted_blank != previous_blank {
+            return false;
+        }
+        if blank && first {
+            return false;
+        }
+        previous_blank = blank;
+        first = false;
+    }
+    !previous_blank
+}
+
+/// A body's lines as LLVM prints them: blank ones dropped, one before each label after the
+/// first line.
+fn push_body(body: &[u8], out: &mut Vec<u8>) {
+    let mut first = true;
+    let mut at = 0;
+    while at < body.len() {
+        let end = line_end(body, at);
+        let line = body[at..end].trim_ascii();
+        if !line.is_empty() {
+            if !first && is_label(line) {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(&body[at..end]);
+            first = false;
+        }
+        at = end;
+    }
+}
+
+/// The lines of a body, each trimmed of its blanks.
+fn body_lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let body = body.strip_suffix(b"\n").unwrap_or(body);
+    body.split(|&b| b == b'\n').map(<[u8]>::trim_ascii)
+}
+
+/// Whether a trimmed line of a body is a block's label (`bb:`, `"a b":`, `7:`) alone.
+fn is_label(line: &[u8]) -> bool {
+    if !line.ends_with(b":") {
+        return false;
+    }
+    let mut lex = Lexer::new(line);
+    matches!(lex.next().kind, Tok::Label | Tok::LabelNum) && lex.next().kind == Tok::Eof
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laid(text: &str) -> Option<String> {
+        laid_out(text.as_bytes()).map(|t| String::from_utf8(t).unwrap())
+    }
+
+    #[test]
+    fn a_text_laid_out_as_llvm_lays_it_out_is_not_copied() {
+        let text = "; ModuleID = 'a.ll'\nsource_filename = \"a.ll\"\n\n%T = type { i32 }\n\n\
+                    $c = comdat any\n\n@g = global i32 0\n@h = global ptr @f\n\n\
+                    @a = alias i32, ptr @g\n\ndefine void @f() comdat($c) {\nentry:\n  \
+                    br label %next\n\nnext:\n  ret void\n}\n\ndeclare void @d()\n\n\
+                    attributes #0 = { nounwind }\n\n!0 = !{}\n";
+        assert_eq!(laid(text), None);
+    }
+
+    #[test]
+    fn statements_go_in_llvm_order_and_bodies_lose_their_blank_lines() {
+        let text = "; ModuleID = 'a.ll'\nsource_filename = \"a.ll\"\n\
+                    define void @f() {\n  call void @d()\n\n  call void @d()\n  br label %b\n\
+                    b:\n  ret void\n}\n\
+                    @g = global ptr @f,\n  !dbg !0\n\
+                    $c = comdat any\n$d = comdat any\n\
+                    @a = alias void (), ptr @f\n\
+                    %T = type { i32 }\n\
+                    declare void @d()\n\
+                    !0 = !{}\n";
+        let expected = "; ModuleID = 'a.ll'\nsource_filename = \"a.ll\"\n\n%T = type { i32 }\n\n\
+                        $c = comdat any\n\n$d = comdat any\n\n@g = global ptr @f,\n  !dbg !0\n\n\
+                        @a = alias void (), ptr @f\n\ndefine void @f() {\n  call void @d()\n  \
+                        call void @d()\n  br label %b\n\nb:\n  ret void\n}\n\n\
+                        declare void @d()\n\n!0 = !{}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn a_body_in_order_has_only_its_blank_lines_changed() {
+        let text = "@g = global i32 0\n\n\n\ndefine void @f() {\n\n  ret void\n}\n";
+        let expected = "@g = global i32 0\n\n\n\ndefine void @f() {\n  ret void\n}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn a_body_whose_braces_do_not_balance_is_left_as_it_is() {
+        // The header's `{` opens prefix data, not the body: the lines after it are the
+        // function's, and the function keeps its place and its lines.
+        let text = "define void @f() prefix { i32 } {\n  i32 1 } {\n\n  ret void\n}\n\
+                    @g = global i32 0\n";
+        let expected = "@g = global i32 0\n\ndefine void @f() prefix { i32 } {\n  \
+                        i32 1 } {\n\n  ret void\n}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn labels_are_told_from_instructions() {
+        assert!(is_label(b"entry:"));
+        assert!(is_label(b"\"a b\":"));
+        assert!(is_label(b"7:"));
+        assert!(!is_label(b"ret void"));
+        assert!(!is_label(b"entry: ret void"));
+    }
+}
