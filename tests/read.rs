@@ -1897,12 +1897,35 @@ fn datalayout_strings_are_checked_as_llvm_checks_them() {
         ),
         ("e--p:64:64", "empty specification is not allowed"),
         ("ni:0", "address space 0 cannot be non-integral"),
+        // LLVM 22's flags and names of address spaces.
+        (
+            "pe:64:64",
+            "address space 0 cannot be unstable or have external state",
+        ),
+        ("px1:64:64", "'x' is not a valid pointer specification flag"),
+        (
+            "p1(a):64:64-p2(a):64:64",
+            "address space name `a` already used",
+        ),
+        (
+            "p1(G):64:64",
+            "Cannot use predefined address space names P/G/A in data layout",
+        ),
+        ("p1():64:64", "Expected `( address space name )`"),
+        ("p1x:64:64", "address space must be a 24-bit integer"),
     ];
     let module = |layout: &str| format!("target datalayout = \"{layout}\"\n");
-    let refused: Vec<(String, (u32, u32), &str)> = refused
+    let mut refused: Vec<(String, (u32, u32), &str)> = refused
         .iter()
         .map(|&(l, m)| (module(l), (1, 21), m))
         .collect();
+    // A type names an address space by the name the layout gives it.
+    let named = "target datalayout = \"p2(global):32:8\"\n";
+    refused.push((
+        format!("{named}@g = addrspace(\"local\") global i32 0\n"),
+        (2, 16),
+        "invalid symbolic addrspace 'local'",
+    ));
     let read: Vec<String> = [
         "",
         "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
@@ -1911,10 +1934,18 @@ fn datalayout_strings_are_checked_as_llvm_checks_them() {
          v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9",
         "e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8",
         "E-m:a-Fi32-i64:64-n32:64-s:64",
+        "pe1:64:64:64:32-pu2:64:64-peu3:32:32-p4(global):64:64-p(flat):64:64",
     ]
     .iter()
     .map(|l| module(l))
     .collect();
+    let read: Vec<String> = read
+        .into_iter()
+        .chain([format!(
+            "{named}@g = addrspace(\"global\") global i32 0\n\
+             @p = global ptr addrspace(\"global\") @g\n"
+        )])
+        .collect();
     let read: Vec<&str> = read.iter().map(String::as_str).collect();
     as_opt_reads(&refused, &read);
 }

@@ -33,6 +33,9 @@ pub struct DataLayout {
     /// nothing merging compares by them (getelementptr offsets, alignments left implied,
     /// pointers against integers) is taken as equal.
     pub unknown: bool,
+    /// The names pointer specifications give address spaces (`p1(global):64:64`, LLVM 22),
+    /// by which a type may name one: `ptr addrspace("global")`.
+    pub addr_space_names: Vec<(Box<[u8]>, u32)>,
 }
 
 /// A `p[<n>]:<size>:<abi>[:<pref>[:<idx>]]` specification.
@@ -76,6 +79,7 @@ impl Default for DataLayout {
             globals_addr_space: 0,
             alloca_addr_space: 0,
             unknown: false,
+            addr_space_names: Vec::new(),
         }
     }
 }
@@ -127,16 +131,15 @@ impl DataLayout {
                 b'G' => dl.globals_addr_space = number(rest).unwrap_or(0),
                 b'A' => dl.alloca_addr_space = number(rest).unwrap_or(0),
                 b'p' if parts.len() >= 3 => {
-                    let addr_space = if parts[0].is_empty() {
-                        Some(0)
-                    } else {
-                        number(parts[0])
-                    };
-                    let (Some(addr_space), Some(bits), Some(align)) =
-                        (addr_space, number(parts[1]), bytes(parts[2]))
-                    else {
+                    let Ok((addr_space, name)) = pointer_addr_space(parts[0]) else {
                         continue;
                     };
+                    let (Some(bits), Some(align)) = (number(parts[1]), bytes(parts[2])) else {
+                        continue;
+                    };
+                    if let Some(name) = name {
+                        dl.addr_space_names.push((name.into(), addr_space));
+                    }
                     let pref = parts.get(3).and_then(|&t| bytes(t)).unwrap_or(align);
                     let index_bits = parts.get(4).and_then(|&t| number(t)).unwrap_or(bits);
                     let pointers = dl.pointers.to_mut();
@@ -183,7 +186,24 @@ impl DataLayout {
         if s.is_empty() {
             return Ok(());
         }
-        s.split(|&b| b == b'-').try_for_each(check_specification)
+        let mut names = Vec::new();
+        s.split(|&b| b == b'-')
+            .try_for_each(|spec| check_specification(spec, &mut names))
+    }
+
+    /// The address space a type names by `name` (`addrspace("A")`, `"G"`, `"P"`: the
+    /// layout's defaults; another, a pointer specification's name).
+    pub fn named_addr_space(&self, name: &[u8]) -> Option<u32> {
+        match name {
+            b"A" => Some(self.alloca_addr_space),
+            b"G" => Some(self.globals_addr_space),
+            b"P" => Some(self.program_addr_space),
+            _ => self
+                .addr_space_names
+                .iter()
+                .find(|(n, _)| **n == *name)
+                .map(|&(_, a)| a),
+        }
     }
 
     pub fn pointer_bits(&self, addr_space: u32) -> u32 {
@@ -442,8 +462,54 @@ fn align_to(n: u64, align: u64) -> Option<u64> {
     n.checked_next_multiple_of(align)
 }
 
-/// One `-`-separated specification of a datalayout string, by LLVM 22's rules.
-fn check_specification(spec: &[u8]) -> Result<(), String> {
+/// The address space of a pointer specification (`p1:...`, `p:...`), after its flags (`e`
+/// for external state, `u` for an unstable representation) and with its name
+/// (`p1(global):...`), by LLVM 22's rules (`parsePointerSpec`), else LLVM's error.
+fn pointer_addr_space(text: &[u8]) -> Result<(u32, Option<&[u8]>), String> {
+    let flags = text.iter().take_while(|b| matches!(b, b'e' | b'u')).count();
+    let (flagged, rest) = (flags > 0, &text[flags..]);
+    if let Some(&c) = rest.first().filter(|c| c.is_ascii_alphabetic()) {
+        return Err(format!(
+            "'{}' is not a valid pointer specification flag",
+            c as char
+        ));
+    }
+    let (mut addr_space, mut name) = (0, None);
+    if !rest.is_empty() {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (number, after) = rest.split_at(digits);
+        if digits > 0 {
+            addr_space = std::str::from_utf8(number)
+                .ok()
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|&n| n < 1 << 24)
+                .ok_or("address space must be a 24-bit integer")?;
+        }
+        if !after.is_empty() {
+            let inner = after
+                .strip_prefix(b"(")
+                .ok_or("address space must be a 24-bit integer")?;
+            let inner = inner
+                .strip_suffix(b")")
+                .filter(|n| !n.is_empty())
+                .ok_or("Expected `( address space name )`")?;
+            if matches!(inner, b"P" | b"G" | b"A") {
+                return Err(
+                    "Cannot use predefined address space names P/G/A in data layout".into(),
+                );
+            }
+            name = Some(inner);
+        }
+    }
+    if addr_space == 0 && flagged {
+        return Err("address space 0 cannot be unstable or have external state".into());
+    }
+    Ok((addr_space, name))
+}
+
+/// One `-`-separated specification of a datalayout string, by LLVM 22's rules; `names`, the
+/// address space names the specifications before it gave.
+fn check_specification<'s>(spec: &'s [u8], names: &mut Vec<&'s [u8]>) -> Result<(), String> {
     let number = |t: &[u8]| -> Option<u64> {
         (!t.is_empty() && t.iter().all(u8::is_ascii_digit))
             .then(|| std::str::from_utf8(t).ok()?.parse().ok())
@@ -502,8 +568,12 @@ fn check_specification(spec: &[u8]) -> Result<(), String> {
             if !(3..=5).contains(&parts.len()) {
                 return Err(form("p[<n>]:<size>:<abi>[:<pref>[:<idx>]]"));
             }
-            if !parts[0].is_empty() {
-                addr_space(parts[0])?;
+            if let (_, Some(name)) = pointer_addr_space(parts[0])? {
+                if names.contains(&name) {
+                    let name = String::from_utf8_lossy(name);
+                    return Err(format!("address space name `{name}` already used"));
+                }
+                names.push(name);
             }
             let bits = size(parts[1], "pointer size")?;
             abi_and_preferred(parts[2], parts.get(3), false)?;

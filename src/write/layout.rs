@@ -13,7 +13,8 @@
 //! other line that is not blank goes on the statement before it (a global written over
 //! lines). A body is the lines between a header's line that ends with `{` and the next line
 //! that starts with `}`; one whose braces do not balance there (a `{` that opens no body, a
-//! `}` inside one) is written as it is.
+//! `}` inside one) is written as it is, and so is the order of a text that defines an
+//! unnamed global (`@0`), which LLVM numbers anew in the order it prints.
 
 use crate::model::search;
 use crate::read::lexer::{Lexer, Tok};
@@ -50,16 +51,21 @@ struct Statement {
 /// `text` laid out as LLVM lays it out; `None` when it is so already.
 pub fn laid_out(text: &[u8]) -> Option<Vec<u8>> {
     let statements = statements(text)?;
-    let in_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank);
+    // LLVM numbers unnamed globals in the order it prints them, and reads them only in the
+    // order of their numbers: a text that defines one keeps its order.
+    let keep_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank)
+        || statements
+            .iter()
+            .any(|s| defines_numbered_global(&text[s.start..s.end]));
     let bodies_clean = statements
         .iter()
         .filter_map(|s| s.body)
         .all(|(start, end)| body_is_laid_out(&text[start..end]));
-    if in_order && bodies_clean {
+    if keep_order && bodies_clean {
         return None;
     }
     let mut out = Vec::with_capacity(text.len());
-    if in_order {
+    if keep_order {
         // Only the bodies change: the text between them stays as it is.
         let mut at = 0;
         for s in &statements {
@@ -206,6 +212,20 @@ fn rank_of(line: &[u8]) -> Option<Rank> {
     defines.then_some(rank)
 }
 
+/// Whether a statement defines an unnamed global (`@7 = global ...`, `define void @7()`): the
+/// first global it names on its first line is a number.
+fn defines_numbered_global(statement: &[u8]) -> bool {
+    let first_line = &statement[..line_end(statement, 0)];
+    let mut lex = Lexer::new(first_line);
+    loop {
+        match lex.next().kind {
+            Tok::GlobalNum => return true,
+            Tok::GlobalName | Tok::Eof => return false,
+            _ => {}
+        }
+    }
+}
+
 /// Whether the braces of `body` balance, those in strings and quoted names aside.
 fn braces_balance(body: &[u8]) -> bool {
     let mut depth = 0i64;
@@ -336,6 +356,15 @@ mod tests {
                     @g = global i32 0\n";
         let expected = "@g = global i32 0\n\ndefine void @f() prefix { i32 } {\n  \
                         i32 1 } {\n\n  ret void\n}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn unnamed_globals_keep_their_order() {
+        // LLVM reads `@0` before `@1` only: moved before the functions, the variable would
+        // need a number of its own.
+        let text = "define void @0() {\n\n  ret void\n}\n@1 = global i8 0\n";
+        let expected = "define void @0() {\n  ret void\n}\n@1 = global i8 0\n";
         assert_eq!(laid(text).as_deref(), Some(expected));
     }
 

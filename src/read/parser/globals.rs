@@ -92,13 +92,12 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "'('")?;
         let a = if self.tok.kind == Tok::Str {
             let t = self.bump();
-            let dl = self.data_layout();
-            match self.text(t) {
-                b"\"A\"" => dl.alloca_addr_space,
-                b"\"G\"" => dl.globals_addr_space,
-                b"\"P\"" => dl.program_addr_space,
-                _ => {
-                    let message = "invalid symbolic address space: expected \"A\", \"G\" or \"P\"";
+            let name = unescape(&self.text(t)[1..t.span.range().len() - 1]);
+            match self.data_layout().named_addr_space(&name) {
+                Some(a) => a,
+                None => {
+                    let name = String::from_utf8_lossy(&name);
+                    let message = format!("invalid symbolic addrspace '{name}'");
                     return Err(self.err_at(t.span, message));
                 }
             }
