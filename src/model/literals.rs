@@ -39,6 +39,23 @@ pub fn decimal_u128(text: &[u8]) -> Option<u128> {
     std::str::from_utf8(text).ok()?.parse().ok()
 }
 
+/// The bits LLVM's lexer reads from the digits of a double's hexadecimal literal (`0x...`,
+/// `HexIntToVal`): 0 once a digit makes the value fall below what it was (its overflow
+/// error is lost, the literal reads), and the bits wrapped past 64 where it does not fall.
+pub fn double_hex_bits(digits: &[u8]) -> Option<u64> {
+    let mut bits = 0u64;
+    for &d in digits {
+        let old = bits;
+        bits = bits
+            .wrapping_mul(16)
+            .wrapping_add(u64::from((d as char).to_digit(16)?));
+        if bits < old {
+            return Some(0);
+        }
+    }
+    Some(bits)
+}
+
 fn hex_u128(hex: &[u8]) -> Option<u128> {
     u128::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
 }
@@ -123,7 +140,7 @@ pub fn float_key(text: &[u8]) -> Option<FloatKey> {
         }
         Some(b'H') => widen(half(&hex[1..])?, 5, 10),
         Some(b'R') => widen(half(&hex[1..])?, 8, 7),
-        _ => u64::try_from(hex_u128(hex)?).ok()?,
+        _ => double_hex_bits(hex)?,
     };
     Some(FloatKey::Double(double))
 }

@@ -20,7 +20,8 @@ use std::sync::Arc;
 
 pub use data_layout::{BodyLayout, DataLayout, Memory};
 pub use literals::{
-    FloatKey, IntValue, decimal_i128, decimal_u128, float_key, int_literal, int_value,
+    FloatKey, IntValue, decimal_i128, decimal_u128, double_hex_bits, float_key, int_literal,
+    int_value,
 };
 pub use source::{Progress, RELEASE_MIN, RELEASE_STEP, ReleaseBehind, Source, TextBudget};
 pub use types::{FloatKind, Layout, NamedTypeId, Type, TypeId, Types};

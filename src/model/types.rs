@@ -204,10 +204,11 @@ impl Layout {
 /// is, which LLVM 22 fixes for the names it knows (`getTargetTypeInfo`): a scalable vector
 /// for `aarch64.svcount` and `riscv.vector.tuple`, a pointer, a vector or an integer for
 /// `spirv.*`, `dx.*`, `amdgcn.named.barrier` and `llvm.test.vectorelement`; `void`, unsized,
-/// for any other name.
+/// for `spirv.IntegralConstant`, `spirv.Literal` and any other name.
 fn target_ext_layout(name: &[u8]) -> (bool, bool) {
     match name {
         b"aarch64.svcount" | b"riscv.vector.tuple" => (true, true),
+        b"spirv.IntegralConstant" | b"spirv.Literal" => (false, false),
         b"amdgcn.named.barrier" | b"llvm.test.vectorelement" => (true, false),
         _ => (
             name.starts_with(b"spirv.") || name.starts_with(b"dx."),

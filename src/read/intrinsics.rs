@@ -154,6 +154,7 @@ const UPGRADED: &[&str] = &[
     "launder.invariant.group",
     "strip.invariant.group",
     "threadlocal.address",
+    "vector.splice",
 ];
 
 /// The types a signature is matched against: the module's ([`Types`]), or those a body reads
@@ -184,7 +185,8 @@ pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
 /// Whether `name` (`llvm.` and the rest) is an old name LLVM 22 no longer knows but takes
 /// from a call that never declares it, upgrading the call as it reads the module
 /// (`upgradeIntrinsicFunction`: AMDGPU's old floating-point and wrapping atomics become
-/// `atomicrmw`, `llvm.experimental.vector.partial.reduce.add` its new name). By prefix, as
+/// `atomicrmw`, `llvm.experimental.vector.partial.reduce.add` and `llvm.vector.splice` their
+/// new names, WebAssembly's first relaxed SIMD operations theirs). By prefix, as
 /// LLVM matches them; each checked against opt-22.
 pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
     if let Some(tail) = name.strip_prefix(b"llvm.amdgcn.") {
@@ -200,7 +202,17 @@ pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
                 || (op.starts_with(b"fmax") && !op.starts_with(b"fmax.num"))
         });
     }
+    if let Some(tail) = name.strip_prefix(b"llvm.wasm.") {
+        return [&b"fma."[..], b"fms.", b"laneselect."]
+            .iter()
+            .any(|old| tail.starts_with(old));
+    }
+    // `llvm.vector.splice` became `llvm.vector.splice.left` and `.right` in LLVM 22.
+    if let Some(tail) = name.strip_prefix(b"llvm.vector.splice") {
+        return !tail.starts_with(b".left") && !tail.starts_with(b".right");
+    }
     name.starts_with(b"llvm.experimental.vector.partial.reduce.add")
+        || name.starts_with(b"llvm.experimental.vector.splice")
 }
 
 /// Intrinsics LLVM upgrades when they are declared with this many parameters.
@@ -736,10 +748,15 @@ mod tests {
             "llvm.amdgcn.atomic.inc.i32.p1",
             "llvm.amdgcn.atomic.dec",
             "llvm.experimental.vector.partial.reduce.add.v4i32.v16i32",
+            "llvm.vector.splice.nxv16i8",
+            "llvm.experimental.vector.splice.v2f64",
+            "llvm.wasm.laneselect.v16i8",
         ] {
             assert!(is_renamed_on_read(name.as_bytes()), "{name}");
         }
         for name in [
+            "llvm.vector.splice.left.nxv16i8",
+            "llvm.wasm.relaxed.laneselect.v16i8",
             "llvm.amdgcn.ds.fmax.num",
             "llvm.amdgcn.atomic.foo",
             "llvm.amdgcn.global.atomic.fbdd",

@@ -275,14 +275,22 @@ impl<'a> Lexer<'a> {
         // never signed (LLVM reads `-0x10` as `-0` and a word).
         if j == start && self.at(j) == b'0' && self.at(j + 1) == b'x' {
             let mut k = j + 2;
-            if matches!(self.at(k), b'K' | b'L' | b'M' | b'H' | b'R') {
+            let kind = self.at(k);
+            if matches!(kind, b'K' | b'L' | b'M' | b'H' | b'R') {
                 k += 1;
             }
             let digits = k;
             while self.at(k).is_ascii_hexdigit() {
                 k += 1;
             }
-            if k > digits {
+            // LLVM's lexer refuses a half or a bfloat wider than its 16 bits
+            // ([`hex_float_too_large`] says so); a double's wider than 64 it reads as 0.
+            let significant = self.src[digits..k]
+                .iter()
+                .skip_while(|&&d| d == b'0')
+                .count();
+            let too_large = matches!(kind, b'H' | b'R') && significant > 4;
+            if k > digits && !too_large {
                 return self.tok(Tok::HexFloat, start, k);
             }
             return self.tok(Tok::Invalid, start, k);
@@ -495,6 +503,16 @@ impl<'a> Lexer<'a> {
                 self.tok(Tok::Invalid, start, (start + len).min(self.src.len()))
             }
         }
+    }
+}
+
+/// LLVM's error for an invalid token `text` that is a hexadecimal floating-point literal too
+/// wide for its form, if it is one.
+pub(crate) fn hex_float_too_large(text: &[u8]) -> Option<&'static str> {
+    match text.strip_prefix(b"0x")? {
+        [b'H', _, ..] => Some("hexadecimal constant too large for half (16-bit)"),
+        [b'R', _, ..] => Some("hexadecimal constant too large for bfloat (16-bit)"),
+        _ => None,
     }
 }
 

@@ -1315,8 +1315,15 @@ impl<'a> Parser<'a> {
         if self.tok.kind == Tok::Invalid && super::lexer::is_nul_name(self.text(self.tok)) {
             return self.err_at(self.tok.span, "NUL character is not allowed in names");
         }
-        if self.tok.kind == Tok::Invalid && self.text(self.tok).starts_with(b"/*") {
-            return self.err_at(self.tok.span, "unterminated comment");
+        if self.tok.kind == Tok::Invalid {
+            let text = self.text(self.tok);
+            let lexer_error = match text.starts_with(b"/*") {
+                true => Some("unterminated comment"),
+                false => super::lexer::hex_float_too_large(text),
+            };
+            if let Some(message) = lexer_error {
+                return self.err_at(self.tok.span, message);
+            }
         }
         self.err_at(self.tok.span, format!("expected {expected}"))
     }
@@ -1809,10 +1816,7 @@ fn float_literal_fits(text: &[u8], kind: FloatKind) -> bool {
         if let Some(own) = own {
             return own == kind;
         }
-        let Some(bits) = std::str::from_utf8(hex)
-            .ok()
-            .and_then(|h| u64::from_str_radix(h, 16).ok())
-        else {
+        let Some(bits) = double_hex_bits(hex) else {
             return false;
         };
         return double_fits(f64::from_bits(bits), kind);

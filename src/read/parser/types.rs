@@ -200,10 +200,13 @@ impl<'a> Parser<'a> {
                     self.expect_word("x")?;
                     let at = self.tok.span;
                     let elem = self.parse_type()?;
-                    let valid = matches!(
-                        self.body_ty(elem),
-                        Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::Named(_)
-                    );
+                    // Of target extension types, only one LLVM 22 declares a vector's
+                    // element (`CanBeVectorElement`), for its tests.
+                    let valid = match self.body_ty(elem) {
+                        Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::Named(_) => true,
+                        Type::TargetExt { name, .. } => &name[..] == b"llvm.test.vectorelement",
+                        _ => false,
+                    };
                     if !valid || self.is_named_later(elem) {
                         return Err(self.err_at(at, "invalid vector element type"));
                     }

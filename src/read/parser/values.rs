@@ -432,11 +432,13 @@ impl<'a> Parser<'a> {
                         _ => None,
                     });
                     parts.push((ty, self.parse_value(ty)?));
-                    if !self.eat(Tok::Comma) {
+                    // The pointer, key, discriminator, address discriminator and (LLVM 22)
+                    // deactivation symbol, the last three optional.
+                    if parts.len() == 5 || !self.eat(Tok::Comma) {
                         break;
                     }
                 }
-                self.expect(Tok::RParen, "')'")?;
+                self.expect(Tok::RParen, "')' in constant ptrauth expression")?;
                 let pointer = |i: usize| parts.get(i).is_none_or(|&(ty, _)| self.is_pointer(ty));
                 let message = if !pointer(0) {
                     Some("constant ptrauth base pointer must be a pointer")
@@ -446,6 +448,8 @@ impl<'a> Parser<'a> {
                     Some("constant ptrauth integer discriminator must be i64 constant")
                 } else if !pointer(3) {
                     Some("constant ptrauth address discriminator must be a pointer")
+                } else if !pointer(4) {
+                    Some("constant ptrauth deactivation symbol must be a pointer")
                 } else {
                     None
                 };
