@@ -20,10 +20,19 @@ fn thunk_header(m: &Module, f: FuncId, in_place: bool) -> String {
     let mut copied = header.start as usize;
     if !in_place {
         for (i, param) in func.params.iter().enumerate() {
-            if let Some(name) = param.name {
-                text.push_str(m.text(Span::new(copied, name.start as usize)));
-                let _ = write!(text, "%{i}");
-                copied = name.end as usize;
+            match param.name {
+                Some(name) => {
+                    text.push_str(m.text(Span::new(copied, name.start as usize)));
+                    let _ = write!(text, "%{i}");
+                    copied = name.end as usize;
+                }
+                None => {
+                    // `(ptr)`: the number LLVM prints for it, after its type and attributes.
+                    let at = super::spelling::code_end(m.source.as_bytes(), param.end as usize);
+                    text.push_str(m.text(Span::new(copied, at)));
+                    let _ = write!(text, " %{i}");
+                    copied = at;
+                }
             }
         }
     }

@@ -351,7 +351,7 @@ fn is_value_node(kind: &str, i: usize, operand: &str) -> bool {
 /// Where the text before `at` ends once the comments and blanks just before `at` are left
 /// out: the reader takes an end as the last byte before the next token that is not blank,
 /// which may be a comment's.
-fn code_end(src: &[u8], mut at: usize) -> usize {
+pub(super) fn code_end(src: &[u8], mut at: usize) -> usize {
     loop {
         while at > 0 && src[at - 1].is_ascii_whitespace() {
             at -= 1;
