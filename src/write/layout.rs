@@ -13,8 +13,8 @@
 //! other line that is not blank goes on the statement before it (a global written over
 //! lines). A body is the lines between a header's line that ends with `{` and the next line
 //! that starts with `}`; one whose braces do not balance there (a `{` that opens no body, a
-//! `}` inside one) is written as it is, and so is the order of a text that defines an
-//! unnamed global (`@0`), which LLVM numbers anew in the order it prints.
+//! `}` inside one) is written as it is, and so is the order of a text whose unnamed globals
+//! (`@0`) it would reorder, which LLVM numbers anew in the order it prints them.
 
 use crate::model::search;
 use crate::read::lexer::{Lexer, Tok};
@@ -52,11 +52,15 @@ struct Statement {
 pub fn laid_out(text: &[u8]) -> Option<Vec<u8>> {
     let statements = statements(text)?;
     // LLVM numbers unnamed globals in the order it prints them, and reads them only in the
-    // order of their numbers: a text that defines one keeps its order.
+    // order of their numbers: a text whose unnamed globals the new order would reorder keeps
+    // its order.
+    let numbered_ranks: Vec<Rank> = statements
+        .iter()
+        .filter(|s| defines_numbered_global(&text[s.start..s.end]))
+        .map(|s| s.rank)
+        .collect();
     let keep_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank)
-        || statements
-            .iter()
-            .any(|s| defines_numbered_global(&text[s.start..s.end]));
+        || numbered_ranks.windows(2).any(|w| w[0] > w[1]);
     let bodies_clean = statements
         .iter()
         .filter_map(|s| s.body)
@@ -261,7 +265,7 @@ fn body_is_laid_out(body: &[u8]) -> bool {
         if blank && previous_blank || !blank && wanted_blank != previous_blank {
             return false;
         }
-        if blank && first {
+        if blank && first || !blank && split_as_llvm(line).is_some() {
             return false;
         }
         previous_blank = blank;
@@ -282,11 +286,96 @@ fn push_body(body: &[u8], out: &mut Vec<u8>) {
             if !first && is_label(line) {
                 out.push(b'\n');
             }
-            out.extend_from_slice(&body[at..end]);
+            match split_as_llvm(line) {
+                Some(split) => {
+                    let indent = body[at..end].len() - body[at..end].trim_ascii_start().len();
+                    out.extend_from_slice(&body[at..at + indent]);
+                    out.extend_from_slice(&split);
+                    out.push(b'\n');
+                }
+                None => out.extend_from_slice(&body[at..end]),
+            }
             first = false;
         }
         at = end;
     }
+}
+
+/// A trimmed line holding an instruction LLVM prints over lines, split as it prints it, if
+/// the text writes it on one: an `invoke`'s or a `callbr`'s labels on a line of their own
+/// (`to label %a unwind label %b`), each clause of a `landingpad` on one (`cleanup`, `catch
+/// ptr @x`), each case of a `switch` on one, and its `]`.
+fn split_as_llvm(line: &[u8]) -> Option<Vec<u8>> {
+    let opcode = match line.first()? {
+        b'%' => {
+            let equal = search::memchr(b'=', line)?;
+            line[equal + 1..].trim_ascii_start()
+        }
+        _ => line,
+    };
+    let word_end = opcode
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(opcode.len());
+    let kind = &opcode[..word_end];
+    if !matches!(kind, b"invoke" | b"callbr" | b"landingpad" | b"switch") {
+        return None;
+    }
+    // Where each new line starts, and the `]` of a switch.
+    let mut cuts: Vec<(usize, &[u8])> = Vec::new();
+    let mut lex = Lexer::new(line);
+    let mut depth = 0i32;
+    let mut previous = Tok::Eof;
+    let mut in_cases = false;
+    let mut case_start = true;
+    loop {
+        let t = lex.next();
+        let word = &line[t.span.range()];
+        match t.kind {
+            Tok::Eof => break,
+            _ if in_cases && depth == 1 && t.kind == Tok::RSquare => {
+                cuts.push((t.span.start as usize, b"\n  "));
+                in_cases = false;
+            }
+            _ if in_cases && depth == 1 && case_start => {
+                cuts.push((t.span.start as usize, b"\n    "));
+                case_start = false;
+            }
+            Tok::LocalName | Tok::LocalNum if in_cases && previous == Tok::Word => {
+                // `label %a` ends a case.
+                case_start = true;
+            }
+            Tok::LSquare if kind == b"switch" && depth == 0 => in_cases = true,
+            Tok::Word if depth == 0 => match (kind, word) {
+                (b"invoke" | b"callbr", b"to") => {
+                    cuts.push((t.span.start as usize, b"\n          "))
+                }
+                (b"landingpad", b"cleanup" | b"catch" | b"filter") => {
+                    cuts.push((t.span.start as usize, b"\n          "));
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        match t.kind {
+            Tok::LParen | Tok::LSquare | Tok::LBrace | Tok::Less => depth += 1,
+            Tok::RParen | Tok::RSquare | Tok::RBrace | Tok::Greater => depth -= 1,
+            _ => {}
+        }
+        previous = t.kind;
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(line.len() + 16 * cuts.len());
+    let mut at = 0;
+    for (cut, break_and_indent) in cuts {
+        out.extend_from_slice(line[at..cut].trim_ascii_end());
+        out.extend_from_slice(break_and_indent);
+        at = cut;
+    }
+    out.extend_from_slice(&line[at..]);
+    Some(out)
 }
 
 /// The lines of a body, each trimmed of its blanks.
@@ -366,6 +455,47 @@ mod tests {
         let text = "define void @0() {\n\n  ret void\n}\n@1 = global i8 0\n";
         let expected = "define void @0() {\n  ret void\n}\n@1 = global i8 0\n";
         assert_eq!(laid(text).as_deref(), Some(expected));
+        // A named global moves before them.
+        let text = "define void @0() {\n  ret void\n}\n@g = global i8 0\n";
+        let expected = "@g = global i8 0\n\ndefine void @0() {\n  ret void\n}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn instructions_over_lines_are_split_as_llvm_prints_them() {
+        let split =
+            |line: &str| split_as_llvm(line.as_bytes()).map(|s| String::from_utf8(s).unwrap());
+        assert_eq!(
+            split("%r = invoke i32 @f(i32 1) to label %a unwind label %b, !dbg !3").as_deref(),
+            Some("%r = invoke i32 @f(i32 1)\n          to label %a unwind label %b, !dbg !3")
+        );
+        assert_eq!(
+            split("%p = landingpad { ptr, i32 } cleanup catch ptr @x filter [1 x ptr] [ptr @y]")
+                .as_deref(),
+            Some(
+                "%p = landingpad { ptr, i32 }\n          cleanup\n          catch ptr @x\n          \
+                 filter [1 x ptr] [ptr @y]"
+            )
+        );
+        assert_eq!(
+            split("switch i32 %x, label %d [ i32 1, label %a i32 2, label %b ]").as_deref(),
+            Some("switch i32 %x, label %d [\n    i32 1, label %a\n    i32 2, label %b\n  ]")
+        );
+        assert_eq!(
+            split("switch i32 %x, label %d []").as_deref(),
+            Some("switch i32 %x, label %d [\n  ]")
+        );
+        // Already as LLVM prints them, or not over lines at all.
+        for line in [
+            "%r = invoke i32 @f(i32 1)",
+            "to label %a unwind label %b",
+            "%p = landingpad { ptr, i32 }",
+            "switch i32 %x, label %d [",
+            "%c = call i32 @invoke(i32 1)",
+            "%x = add i32 1, 2",
+        ] {
+            assert_eq!(split(line), None, "{line}");
+        }
     }
 
     #[test]
