@@ -328,7 +328,7 @@ fn stream(m: &Module, w: &mut impl Write, drop_comments: bool) -> io::Result<()>
             }
             Ok(())
         })?;
-        for rest in strip.out {
+        for rest in strip.rest() {
             out.put(rest)?;
         }
         out.flush()
@@ -372,12 +372,26 @@ struct CommentStripper<'a> {
     in_c_comment: bool,
     opening: bool,
     after_star: bool,
+    /// The last piece ended with a `/`, held back until the next says whether it opens a
+    /// comment.
+    slash: bool,
 }
 
 impl<'a> CommentStripper<'a> {
     fn push(&mut self, bytes: &'a [u8]) {
         // `kept` is where the text to keep starts; `i` where the search goes on.
         let (mut kept, mut i) = (0, 0);
+        if self.slash && !bytes.is_empty() {
+            self.slash = false;
+            match bytes[0] {
+                b'*' => {
+                    self.in_c_comment = true;
+                    i = 1;
+                    kept = 1;
+                }
+                _ => self.out.push(b"/"),
+            }
+        }
         while i < bytes.len() {
             if self.in_c_comment {
                 if self.opening {
@@ -417,13 +431,20 @@ impl<'a> CommentStripper<'a> {
                 i += p;
                 if bytes[i] == b'"' {
                     self.in_string = true;
-                } else if bytes[i] == b'/' {
-                    // In valid IR a `/` outside a string opens a comment, `/*`.
+                } else if bytes[i] == b'/' && i + 1 == bytes.len() {
+                    // Whether it opens a comment the next piece says.
+                    self.out.push(&bytes[kept..i]);
+                    self.slash = true;
+                    return;
+                } else if bytes[i] == b'/' && bytes[i + 1] == b'*' {
                     self.out.push(&bytes[kept..i]);
                     self.in_c_comment = true;
                     self.opening = true;
                     i += 1;
                     continue;
+                } else if bytes[i] == b'/' {
+                    // Outside a comment, a `/` is in a summary entry's text, which the
+                    // reader steps over.
                 } else {
                     self.out.push(&bytes[kept..i]);
                     self.line_goes = trim_blanks_at_end(&mut self.out);
@@ -435,6 +456,14 @@ impl<'a> CommentStripper<'a> {
         if !self.in_comment && !self.in_c_comment {
             self.out.push(&bytes[kept..]);
         }
+    }
+
+    /// What is kept after the last piece.
+    fn rest(mut self) -> Vec<&'a [u8]> {
+        if self.slash {
+            self.out.push(b"/");
+        }
+        self.out
     }
 
     /// The pieces kept that no later comment can change: all but the last one holding more
@@ -848,7 +877,7 @@ mod tests {
             strip.push(piece.as_bytes());
             out.extend(strip.settled());
         }
-        out.extend(strip.out);
+        out.extend(strip.rest());
         String::from_utf8(out.concat()).unwrap()
     }
 
@@ -878,6 +907,13 @@ mod tests {
             );
         }
         assert_eq!(without_comments(&["x ;c"]), "x");
+        // A `/` that opens no comment (in a summary entry, which the reader steps over),
+        // wherever a piece ends.
+        let text = "^1 = gv: (a/b) ; c\n^2 = gv: (d/";
+        for a in 0..=text.len() {
+            let out = without_comments(&[&text[..a], &text[a..]]);
+            assert_eq!(out, "^1 = gv: (a/b)\n^2 = gv: (d/", "cut at {a}");
+        }
     }
 
     #[cfg(unix)]
