@@ -269,3 +269,5 @@ for f, t, a, o in zip(merge_tests, theirs, as_is, ours):
         print(f"  {os.path.basename(f)}: passed by opt-22 only")
     elif t and not a:
         print(f"  {os.path.basename(f)}: passed by mergefn once printed again by opt-22")
+    elif o and not t:
+        print(f"  {os.path.basename(f)}: passed by mergefn only")
