@@ -39,8 +39,9 @@ enum Rank {
     Summary,
 }
 
-/// A statement: its lines, and for a function whose body was found, where the body's lines
-/// start and where the line closing it starts.
+/// A statement: its lines, and for a function whose header's line ends with `{`, where the
+/// body's lines start and where the next line starting with `}` starts (the body's lines if
+/// their braces balance, [`push_body`] checks).
 struct Statement {
     rank: Rank,
     start: usize,
@@ -141,9 +142,7 @@ fn statements(text: &[u8]) -> Option<Vec<Statement>> {
             let close = closing_line
                 .find(&text[line_end - 1..])
                 .map(|i| line_end + i);
-            if let Some(close) = close
-                && braces_balance(&text[line_end..close])
-            {
+            if let Some(close) = close {
                 statement.body = Some((line_end, close));
                 statement.end = self::line_end(text, close);
             }
@@ -275,8 +274,13 @@ fn body_is_laid_out(body: &[u8]) -> bool {
 }
 
 /// A body's lines as LLVM prints them: blank ones dropped, one before each label after the
-/// first line.
+/// first line; lines whose braces do not balance (no body's) as they are.
 fn push_body(body: &[u8], out: &mut Vec<u8>) {
+    // Checked only here, for the few bodies that change: most are laid out already.
+    if !braces_balance(body) {
+        out.extend_from_slice(body);
+        return;
+    }
     let mut first = true;
     let mut at = 0;
     while at < body.len() {
@@ -380,8 +384,15 @@ fn split_as_llvm(line: &[u8]) -> Option<Vec<u8>> {
 
 /// The lines of a body, each trimmed of its blanks.
 fn body_lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let body = body.strip_suffix(b"\n").unwrap_or(body);
-    body.split(|&b| b == b'\n').map(<[u8]>::trim_ascii)
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        (at < body.len()).then(|| {
+            let end = line_end(body, at);
+            let line = body[at..end].trim_ascii();
+            at = end;
+            line
+        })
+    })
 }
 
 /// Whether a trimmed line of a body is a block's label (`bb:`, `"a b":`, `7:`) alone.
