@@ -55,13 +55,14 @@ pub fn laid_out(text: &[u8]) -> Option<Vec<u8>> {
     // LLVM numbers unnamed globals in the order it prints them, and reads them only in the
     // order of their numbers: a text whose unnamed globals the new order would reorder keeps
     // its order.
-    let numbered_ranks: Vec<Rank> = statements
-        .iter()
-        .filter(|s| defines_numbered_global(&text[s.start..s.end]))
-        .map(|s| s.rank)
-        .collect();
-    let keep_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank)
-        || numbered_ranks.windows(2).any(|w| w[0] > w[1]);
+    let keep_order = statements.windows(2).all(|w| w[0].rank <= w[1].rank) || {
+        let numbered_ranks: Vec<Rank> = statements
+            .iter()
+            .filter(|s| defines_numbered_global(&text[s.start..s.end]))
+            .map(|s| s.rank)
+            .collect();
+        numbered_ranks.windows(2).any(|w| w[0] > w[1])
+    };
     let bodies_clean = statements
         .iter()
         .filter_map(|s| s.body)

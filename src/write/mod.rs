@@ -237,12 +237,26 @@ fn statements_end_on_their_lines(text: &[u8]) -> bool {
             _ => return false,
         }
     }
-    let mut lines = text.split(|&b| b == b'\n');
-    lines.all(|line| {
-        !line.starts_with(b"^")
-            || line.iter().filter(|&&b| b == b'(').count()
-                == line.iter().filter(|&&b| b == b')').count()
-    })
+    // Only the lines that start with `^` (none in what clang or rustc writes).
+    let entry = search::Pair::new(*b"\n^");
+    let mut from = match text.first() {
+        Some(b'^') => 0,
+        _ => match entry.find(text) {
+            Some(at) => at + 1,
+            None => return true,
+        },
+    };
+    loop {
+        let end = search::memchr(b'\n', &text[from..]).map_or(text.len(), |i| from + i);
+        let line = &text[from..end];
+        if search::count(b'(', line) != search::count(b')', line) {
+            return false;
+        }
+        match entry.find(&text[end..]) {
+            Some(at) => from = end + at + 1,
+            None => return true,
+        }
+    }
 }
 
 /// A replacement of `text[start..end]`, which the writer of `mergefn opt`'s text applies with

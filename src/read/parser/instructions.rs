@@ -2073,25 +2073,24 @@ impl Parser<'_> {
                 .or_else(|| name.strip_prefix(b"llvm.objc."));
             bare.is_some_and(|bare| RUNTIME.contains(&bare))
         };
-        let function = match operands.first[0] {
-            // LLVM folds a constant expression as it reads it (`getelementptr (i8, ptr @f,
-            // i64 0)` is `@f`); such an operand is not checked.
-            Some((_, value)) if matches!(self.constant_of(value), Some(Const::Expr(_))) => {
-                return None;
-            }
-            Some((_, value)) if operands.count == 1 => match self.callee_global(value) {
-                Callee::Global(g) => match self.names_module().globals.get(g) {
-                    Some(global) => match (&global.kind, &global.name) {
-                        (GlobalKind::Function(_), GlobalName::Named(name)) => Some(known(name)),
-                        (GlobalKind::Function(_), _) => Some(false),
-                        _ => None,
-                    },
-                    None => None,
-                },
+        let first = operands.first[0].map(|(_, value)| value);
+        // LLVM folds a constant expression as it reads it (`getelementptr (i8, ptr @f, i64
+        // 0)` is `@f`); such an operand is not checked.
+        if first.is_some_and(|v| matches!(self.constant_of(v), Some(Const::Expr(_)))) {
+            return None;
+        }
+        let value = first.filter(|_| operands.count == 1);
+        // Whether the one operand, a function, is one the bundle may name.
+        let function = value
+            .and_then(|v| match self.callee_global(v) {
+                Callee::Global(g) => self.names_module().globals.get(g),
                 Callee::Unrecorded | Callee::Indirect => None,
-            },
-            _ => None,
-        };
+            })
+            .and_then(|global| match (&global.kind, &global.name) {
+                (GlobalKind::Function(_), GlobalName::Named(name)) => Some(known(name)),
+                (GlobalKind::Function(_), _) => Some(false),
+                _ => None,
+            });
         let Some(known) = function else {
             return Some(Cow::Borrowed(
                 "operand bundle \"clang.arc.attachedcall\" requires one function as an argument",
