@@ -6051,3 +6051,136 @@ fn near_twins_mergefn_refuses_opt_refuses() {
         wrongly_refused.join("\n")
     );
 }
+
+/// A token, and the target extension types LLVM 22 gives a token's restrictions (DirectX's
+/// `dx.*` but `dx.Padding`), are taken and returned by intrinsics only, are no parameter of
+/// a call's type (but its variable arguments) unless it calls an intrinsic, and are no
+/// phi's type: each refused where opt-22 refuses it.
+#[test]
+fn token_like_types_are_checked_as_llvm_verifier_checks_them() {
+    let dx = "target(\"dx.RawBuffer\", half, 1, 0)";
+    let body = |inst: &str| format!("define void @f(ptr %p, i1 %c) {{\n  {inst}\n  ret void\n}}\n");
+    let phi = |ty: &str, value: &str| {
+        format!(
+            "define void @f(i1 %c) {{\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label %j\n\
+             b:\n  br label %j\nj:\n  %p = phi {ty} [ {value}, %a ], [ {value}, %b ]\n  ret void\n}}\n"
+        )
+    };
+    let takes = "Function takes token but isn't an intrinsic";
+    let has = "Function has token parameter but isn't an intrinsic";
+    let refused = [
+        (format!("declare void @g({dx})\n"), (1, 14, "@g"), takes),
+        (format!("define void @g({dx} %a) {{\n  ret void\n}}\n"), (1, 13, "@g"), takes),
+        (
+            format!("define {dx} @g() {{\n  ret {dx} poison\n}}\n"),
+            (1, 43, "@g"),
+            "Function returns a token but isn't an intrinsic",
+        ),
+        // The declaration is reported, not its call (LLVM verifies it first).
+        (
+            "declare void @g(token)\ndefine void @f() {\n  call void @g(token none)\n  ret void\n}\n"
+                .to_string(),
+            (1, 14, "@g"),
+            takes,
+        ),
+        (body(&format!("call void %p({dx} poison)")), (2, 13, "%p"), has),
+        (body("call void %p(token none)"), (2, 13, "%p"), has),
+        (
+            body("call void %p(metadata !{})"),
+            (2, 13, "%p"),
+            "Function has metadata parameter but isn't an intrinsic",
+        ),
+        (
+            body(&format!("%t = call {dx} %p()")),
+            (2, 48, "%p"),
+            "Return type cannot be token for indirect call!",
+        ),
+        (phi("token", "none"), (9, 12, "token"), "PHI nodes cannot have token type!"),
+        (phi(dx, "poison"), (9, 12, "target"), "PHI nodes cannot have token type!"),
+    ];
+    let read = [
+        body(&format!("%s = select i1 %c, {dx} poison, {dx} poison")),
+        body("call void (i32, ...) %p(i32 0, token none)"),
+        format!(
+            "declare {dx} @llvm.dx.resource.handlefrombinding.tdx.RawBuffer_f16_1_0t(i32, i32, i32, i32, ptr)\n"
+        ),
+        phi("target(\"dx.Padding\", 4)", "poison"),
+        "define void @g(target(\"dx.Padding\", 4) %a) {\n  ret void\n}\n".to_string(),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// `!absolute_symbol` on a global and `!noalias.addrspace` on a memory access are lists of
+/// ranges, as `!range` is: at least one; an address space range of `i32`, on loads, stores,
+/// atomics and calls only; an absolute symbol's of the pointer's width, and the full range
+/// allowed.
+#[test]
+fn absolute_symbols_and_address_space_ranges_are_checked_as_llvm_verifier_checks_them() {
+    let global = |ranges: &str| {
+        format!(
+            "target datalayout = \"p1:32:32\"\n@g = external addrspace(1) global i32, !absolute_symbol !{{{ranges}}}\n"
+        )
+    };
+    let access = |inst: &str, ranges: &str| {
+        format!(
+            "define void @f(ptr %p) {{\n  {inst}, !noalias.addrspace !0\n  ret void\n}}\n\
+             !0 = !{{{ranges}}}\n"
+        )
+    };
+    let load = "%v = load i32, ptr %p";
+    let refused = [
+        (
+            global(""),
+            (2, 40, "!absolute_symbol"),
+            "It should have at least one range!",
+        ),
+        (
+            global("i64 0, i64 4"),
+            (2, 40, "!absolute_symbol"),
+            "Range types must match instruction type!",
+        ),
+        (
+            global("i32 0, i32 0"),
+            (2, 40, "!absolute_symbol"),
+            "Range must not be empty!",
+        ),
+        (
+            global("i32 -1, i32 -1, i32 4, i32 8"),
+            (2, 40, "!absolute_symbol"),
+            "Intervals are overlapping",
+        ),
+        (
+            access(load, ""),
+            (2, 26, "!noalias"),
+            "It should have at least one range!",
+        ),
+        (
+            access(load, "i64 0, i64 4"),
+            (2, 26, "!noalias"),
+            "noalias.addrspace type must be i32!",
+        ),
+        (
+            access(load, "i32 -1, i32 -1"),
+            (2, 26, "!noalias"),
+            "Range must not be empty!",
+        ),
+        (
+            access("%q = getelementptr i8, ptr %p, i64 1", "i32 0, i32 4"),
+            (2, 41, "!noalias"),
+            "noalias.addrspace are only for memory operations!",
+        ),
+    ];
+    let read = [
+        global("i32 -1, i32 -1"),
+        global("i32 0, i32 4"),
+        access(load, "i32 0, i32 4"),
+        access("store i32 0, ptr %p", "i32 5, i32 6, i32 7, i32 8"),
+        access("%o = atomicrmw add ptr %p, i32 1 seq_cst", "i32 1, i32 2"),
+        access(
+            "%c = cmpxchg ptr %p, i32 0, i32 1 seq_cst seq_cst",
+            "i32 1, i32 2",
+        ),
+        access("call void @llvm.donothing()", "i32 1, i32 2") + "declare void @llvm.donothing()\n",
+    ];
+    as_opt_verifies_at(&refused, &read);
+}

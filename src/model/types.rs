@@ -84,6 +84,19 @@ pub enum Type {
     Named(NamedTypeId),
 }
 
+impl Type {
+    /// LLVM 22's `isTokenLikeTy`: `token`, or a target extension type it gives the token's
+    /// restrictions (no argument or result of a function but an intrinsic, no phi): the
+    /// DirectX resources `dx.*` but `dx.Padding`.
+    pub fn is_token_like(&self) -> bool {
+        match self {
+            Type::Token => true,
+            Type::TargetExt { name, .. } => name.starts_with(b"dx.") && &name[..] != b"dx.Padding",
+            _ => false,
+        }
+    }
+}
+
 /// A named struct type (`%T = type { ... }` / `%T = type opaque`).
 #[derive(Clone, Debug)]
 pub struct NamedType {

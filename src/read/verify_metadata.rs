@@ -494,6 +494,37 @@ struct BaseType {
     offsets: Rc<[u128]>,
 }
 
+/// What a list of ranges bounds (LLVM's `RangeLikeMetadataKind`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ranges {
+    /// `!range`: the values an instruction gives.
+    Values,
+    /// `!absolute_symbol`: a global's address, which may be anything (the full range).
+    AbsoluteSymbol,
+    /// `!noalias.addrspace`: address spaces (`i32`) an access does not touch.
+    AddressSpaces,
+}
+
+/// A global's `!absolute_symbol` (`md`), as `Verifier::visitGlobalObject` checks it: ranges
+/// of the integer type as wide as the global's pointer (`address_bits`).
+pub(super) fn absolute_symbol_holds(
+    m: &Module,
+    address_bits: u32,
+    md: MdRef,
+) -> Result<(), &'static str> {
+    let body = Body {
+        base: crate::model::ArenaBase::of(m),
+        ..Body::default()
+    };
+    let nodes = Nodes { m, body: &body };
+    let MdRef::Node(id) = md else {
+        return Ok(());
+    };
+    known(nodes.operands(Node::Id(id)).and_then(|operands| {
+        nodes.ranges_hold(&operands, &Type::Int(address_bits), Ranges::AbsoluteSymbol)
+    }))
+}
+
 /// The metadata nodes as the body sees them.
 #[derive(Clone, Copy)]
 struct Nodes<'a> {
@@ -635,7 +666,7 @@ impl<'a> Nodes<'a> {
     }
 
     /// An attachment of kind `kind` on an instruction of `opcode` whose result has type
-    /// `ty`, as `Verifier::visitInstruction` checks `!range`, `!nonnull`, `!align`,
+    /// `ty`, as `Verifier::visitInstruction` checks `!range`, `!noalias.addrspace`, `!nonnull`, `!align`,
     /// `!dereferenceable`, `!dereferenceable_or_null`, `!invariant.group`, `!fpmath` and
     /// `!annotation` (others are let through).
     fn attachment_holds(self, kind: &[u8], opcode: Opcode, ty: TypeId, md: MdRef) -> Checked<()> {
@@ -658,7 +689,21 @@ impl<'a> Nodes<'a> {
                     matches!(opcode, Opcode::Load | Opcode::Call | Opcode::Invoke),
                     "Ranges are only for loads, calls and invokes!",
                 )?;
-                self.ranges_hold(&operands()?, ty())
+                self.ranges_hold(&operands()?, ty(), Ranges::Values)
+            }
+            b"!noalias.addrspace" => {
+                check(
+                    matches!(
+                        opcode,
+                        Opcode::Load
+                            | Opcode::Store
+                            | Opcode::AtomicRmw
+                            | Opcode::AtomicCmpXchg
+                            | Opcode::Call
+                    ),
+                    "noalias.addrspace are only for memory operations!",
+                )?;
+                self.ranges_hold(&operands()?, ty(), Ranges::AddressSpaces)
             }
             b"!nonnull" => {
                 on_loaded_pointer([
@@ -859,11 +904,13 @@ impl<'a> Nodes<'a> {
         }
     }
 
-    /// The pairs of a `!range` node on an instruction whose result has type `ty`, as
-    /// `verifyRangeLikeMetadata` checks them: integers of the result's (scalar) type, each
-    /// pair a range neither empty nor full, the ranges in order (by their signed lower
-    /// bounds), apart and not touching, the last not wrapping round onto the first.
-    fn ranges_hold(self, operands: &[Option<MdRef>], ty: &Type) -> Checked<()> {
+    /// The pairs of a `!range` node on an instruction whose result has type `ty` (or of
+    /// another `kind` of list of ranges), as `verifyRangeLikeMetadata` checks them: integers
+    /// of the result's (scalar) type (`i32` for address spaces), each pair a range neither
+    /// empty nor full (an absolute symbol's may be full), the ranges in order (by their
+    /// signed lower bounds), apart and not touching, the last not wrapping round onto the
+    /// first.
+    fn ranges_hold(self, operands: &[Option<MdRef>], ty: &Type, kind: Ranges) -> Checked<()> {
         check(operands.len() % 2 == 0, "Unfinished range!")?;
         check(!operands.is_empty(), "It should have at least one range!")?;
         let scalar = self.scalar(ty);
@@ -874,16 +921,25 @@ impl<'a> Nodes<'a> {
             let high = self.int(pair[1])?;
             let high = high.ok_or(Stop::Fault("The upper limit must be an integer!"))?;
             check(high.width == low.width, "Range pair types must match!")?;
-            check(
-                *scalar == Type::Int(high.width),
-                "Range types must match instruction type!",
-            )?;
+            match kind {
+                Ranges::AddressSpaces => {
+                    check(high.width == 32, "noalias.addrspace type must be i32!")?
+                }
+                _ => check(
+                    *scalar == Type::Int(high.width),
+                    "Range types must match instruction type!",
+                )?,
+            }
             let max = Int::mask(low.width);
             check(
                 low.bits != high.bits || low.bits == 0 || low.bits == max,
                 "The upper and lower limits cannot be the same value",
             )?;
-            check(low.bits != high.bits, "Range must not be empty!")?;
+            let full = low.bits == max;
+            check(
+                low.bits != high.bits || full && kind == Ranges::AbsoluteSymbol,
+                "Range must not be empty!",
+            )?;
             if let Some(&last) = ranges.last() {
                 check(disjoint(low, high, last), "Intervals are overlapping")?;
                 check(low.signed() > last.0.signed(), "Intervals are not in order")?;

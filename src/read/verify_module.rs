@@ -55,19 +55,22 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
         .chain(m.functions.values().map(|f| (f.global, &f.metadata)));
     for (global, metadata) in attachments {
         for &(kind, md) in metadata {
-            if m.bytes(kind) == b"!associated" {
-                refusals.extend(
-                    associated_holds(m, global, md)
-                        .or_else(|e| refuse(kind, e))
-                        .err(),
-                );
-            }
+            let held = match m.bytes(kind) {
+                b"!associated" => associated_holds(m, global, md),
+                b"!absolute_symbol" => {
+                    let bits = m.data_layout.pointer_bits(m.global_addr_space(global));
+                    super::verify_metadata::absolute_symbol_holds(m, bits, md)
+                }
+                _ => continue,
+            };
+            refusals.extend(held.or_else(|e| refuse(kind, e)).err());
         }
     }
     refusals.extend(
         m.functions
             .values()
-            .filter_map(|f| function_type_holds(m, f).err()),
+            .filter(|f| is_intrinsic_name(name_of(m, f.global)))
+            .filter_map(|f| intrinsic_address_untaken(m, f.global).err()),
     );
     refusals.extend(
         m.functions
@@ -375,30 +378,6 @@ fn member_holds(m: &Module, v: Value, list: &str, at: Span) -> Result<(), Refusa
         return refuse(at, format!("members of {list} must be named"));
     }
     Ok(())
-}
-
-/// Only an intrinsic (`llvm.*`) takes or returns a `token`, takes `metadata`, or takes or
-/// returns an `x86_amx`.
-fn function_type_holds(m: &Module, func: &Function) -> Result<(), Refusal> {
-    if is_intrinsic_name(name_of(m, func.global)) {
-        return intrinsic_address_untaken(m, func.global);
-    }
-    let ty = |t: TypeId| m.types.get(m.types.resolve(t));
-    let at = || defined_at(m, func.global, func.header_span);
-    for param in &func.params {
-        let message = match ty(param.ty) {
-            Type::Token => "Function takes token but isn't an intrinsic",
-            Type::Metadata => "Function takes metadata but isn't an intrinsic",
-            Type::X86Amx => "Function takes x86_amx but isn't an intrinsic",
-            _ => continue,
-        };
-        return refuse(at(), message);
-    }
-    match ty(func.ret_ty) {
-        Type::Token => refuse(at(), "Function returns a token but isn't an intrinsic"),
-        Type::X86Amx => refuse(at(), "Function returns a x86_amx but isn't an intrinsic"),
-        _ => Ok(()),
-    }
 }
 
 /// An intrinsic is only called: its name is no operand of the top level (an initializer, an

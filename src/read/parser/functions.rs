@@ -34,6 +34,10 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "'('")?;
         let mut params = Vec::new();
         let mut varargs = false;
+        // Only an intrinsic (`llvm.*`) takes or returns a `token` (or a type like it), takes
+        // `metadata`, or takes or returns an `x86_amx`: LLVM's verifier checks it after the
+        // attributes.
+        let mut only_intrinsics_take = None;
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.eat(Tok::DotDotDot) {
@@ -43,6 +47,16 @@ impl<'a> Parser<'a> {
                 let at = self.tok.span;
                 let ty = self.parse_type()?;
                 self.check_argument_type(ty, at)?;
+                if rules.intrinsic.is_none() && only_intrinsics_take.is_none() {
+                    only_intrinsics_take = match self.ty(ty) {
+                        t if t.is_token_like() => {
+                            Some("Function takes token but isn't an intrinsic")
+                        }
+                        Type::Metadata => Some("Function takes metadata but isn't an intrinsic"),
+                        Type::X86Amx => Some("Function takes x86_amx but isn't an intrinsic"),
+                        _ => None,
+                    };
+                }
                 let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
                 self.header_parameter(&mut rules, kinds, attrs, ty, ret_ty, name_at);
                 let pname = match self.tok.kind {
@@ -65,7 +79,18 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RParen, "')'")?;
+        let intrinsic = rules.intrinsic.is_some();
         self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
+        if !intrinsic && only_intrinsics_take.is_none() {
+            only_intrinsics_take = match self.ty(ret_ty) {
+                t if t.is_token_like() => Some("Function returns a token but isn't an intrinsic"),
+                Type::X86Amx => Some("Function returns a x86_amx but isn't an intrinsic"),
+                _ => None,
+            };
+        }
+        if let Some(message) = only_intrinsics_take {
+            self.rule_broken(name_at, message);
+        }
         // The parameter names are checked; the body is read later, on its own.
         if let Some(scope) = self.scope.take() {
             self.spent_scope = Some(scope);

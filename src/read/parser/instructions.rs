@@ -1183,6 +1183,9 @@ impl<'a> Parser<'a> {
                 if !self.is_first_class(ty) {
                     return Err(self.err_at(at, "phi node must have first class type"));
                 }
+                if self.body_ty(ty).is_token_like() {
+                    self.rule_broken(at, "PHI nodes cannot have token type!");
+                }
                 // No incoming value at all is valid (a block that no edge reaches).
                 let mut incoming = self.tok.kind == Tok::LSquare;
                 while incoming {
@@ -1412,6 +1415,21 @@ impl<'a> Parser<'a> {
             name == b"@llvm.ptrmask" || name.starts_with(b"@llvm.ptrmask.")
         };
         let mut arguments_read = Vec::new();
+        // Only an intrinsic takes metadata or a token (LLVM checks the call's function type's
+        // parameters: not the variable arguments after them).
+        let intrinsic_named = callee_tok.kind == Tok::GlobalName && {
+            let name = &self.text(callee_tok)[1..];
+            is_intrinsic_name(name.strip_prefix(b"\"").unwrap_or(name))
+        };
+        let mut typed_params = match self.body_ty(fn_or_ret) {
+            Type::Function {
+                params,
+                varargs: true,
+                ..
+            } => params.len(),
+            _ => usize::MAX,
+        };
+        let mut non_intrinsic_takes: Option<&str> = None;
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
@@ -1435,6 +1453,16 @@ impl<'a> Parser<'a> {
                 if !metadata {
                     self.check_argument_type(ty, at)?;
                 }
+                if !intrinsic_named && non_intrinsic_takes.is_none() && typed_params > 0 {
+                    non_intrinsic_takes = if metadata {
+                        Some("Function has metadata parameter but isn't an intrinsic")
+                    } else if self.body_ty(ty).is_token_like() {
+                        Some("Function has token parameter but isn't an intrinsic")
+                    } else {
+                        None
+                    };
+                }
+                typed_params = typed_params.saturating_sub(1);
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
                 if musttail || inline_asm || ptrmask {
                     arguments_read.push((ty, attrs.1.clone()));
@@ -1473,6 +1501,11 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RParen, "')'")?;
         self.push_item(Item::Mark(b')'));
+        if let Some(message) = non_intrinsic_takes
+            && !self.callee_takes_token_or_metadata(callee)
+        {
+            self.rule_broken(callee_tok.span, message);
+        }
         if let Some(call) = intrinsic {
             self.intrinsic_call_holds(callee_tok.span, call, (fn_or_ret, ret));
         }
@@ -1490,7 +1523,7 @@ impl<'a> Parser<'a> {
         }
         rules.finish(self, function);
         let message = match self.body_ty(ret) {
-            Type::Token => Some("Return type cannot be token for indirect call!"),
+            t if t.is_token_like() => Some("Return type cannot be token for indirect call!"),
             Type::X86Amx => Some("Return type cannot be x86_amx for indirect call!"),
             _ => None,
         };
@@ -1922,6 +1955,22 @@ impl Parser<'_> {
             Some(use_) => Callee::Global(use_.global),
             None => Callee::Unrecorded,
         }
+    }
+
+    /// Whether `callee` is a function that takes a token or metadata itself: LLVM's verifier
+    /// refuses its declaration first.
+    fn callee_takes_token_or_metadata(&mut self, callee: Value) -> bool {
+        let Callee::Global(global) = self.callee_global(callee) else {
+            return false;
+        };
+        let module = self.names_module();
+        let Some(GlobalKind::Function(f)) = module.globals.get(global).map(|g| g.kind) else {
+            return false;
+        };
+        module.functions[f].params.iter().any(|p| {
+            let ty = module.types.get(module.types.resolve(p.ty));
+            ty.is_token_like() || matches!(ty, Type::Metadata)
+        })
     }
 
     /// Whether `callee` is a function declared with an attribute of `kinds` (`speculatable`,
