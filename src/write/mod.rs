@@ -759,15 +759,23 @@ fn push_quoted_name(s: &mut String, bytes: &[u8]) {
 /// `bytes` as a string literal, as LLVM's `printEscapedString` writes one between quotes:
 /// printable ASCII but `"` and `\`, the rest as `\` and two hex digits.
 fn push_string_literal(s: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let escaped = |b: &u8| *b == b'"' || *b == b'\\' || !(0x20..0x7F).contains(b);
+    s.reserve(bytes.len() + 2);
     s.push('"');
-    for &b in bytes {
-        if b == b'"' || b == b'\\' || !(0x20..0x7F).contains(&b) {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    // Runs of printable bytes copied whole: a quoted C++ name (one with a `$`) is hundreds
+    // of bytes with no escape at all.
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let run = rest.iter().position(escaped).unwrap_or(rest.len());
+        let (printable, after) = rest.split_at(run);
+        s.push_str(std::str::from_utf8(printable).expect("printable ASCII"));
+        rest = after;
+        if let Some((&b, after)) = rest.split_first() {
             s.push('\\');
             s.push(HEX[usize::from(b >> 4)] as char);
             s.push(HEX[usize::from(b & 15)] as char);
-        } else {
-            s.push(b as char);
+            rest = after;
         }
     }
     s.push('"');
@@ -836,6 +844,7 @@ mod tests {
         assert_eq!(quote_name("caf\u{e9}".as_bytes()), "\"caf\\C3\\A9\"");
         assert_eq!(quote_name(b"x-y.z"), "x-y.z");
         assert_eq!(quote_name(b"f$_0"), "\"f$_0\"");
+        assert_eq!(quote_name(b"\x01a\tbc\x7F"), "\"\\01a\\09bc\\7F\"");
     }
 
     /// Pieces are written whole and in order, however many there are (more than one
