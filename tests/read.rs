@@ -6184,3 +6184,201 @@ fn absolute_symbols_and_address_space_ranges_are_checked_as_llvm_verifier_checks
     ];
     as_opt_verifies_at(&refused, &read);
 }
+
+/// `!captures` (on a store of a pointer, a list of capture kinds), `!nofree` (empty, on an
+/// `inttoptr`) and `!mmra` (a tag of two strings or a tuple of tags, on a memory access or a
+/// fence) attachments, and the function attributes `sanitize_realtime` and
+/// `sanitize_realtime_blocking` together: each refused where opt-22 refuses it.
+#[test]
+fn captures_nofree_mmra_and_realtime_are_checked_as_llvm_verifier_checks_them() {
+    let body = |inst: &str, after: &str| {
+        format!("define void @f(ptr %p, i64 %i) {{\n  {inst}\n  ret void\n}}\n{after}")
+    };
+    let tag = "!0 = !{!\"a\", !\"b\"}\n";
+    let refused = [
+        (
+            body("store i32 0, ptr %p, !captures !{!\"address\"}", ""),
+            (2, 24, "!captures"),
+            "!captures metadata can only be applied to store with value operand of pointer type",
+        ),
+        (
+            body("%v = load ptr, ptr %p, !captures !{!\"address\"}", ""),
+            (2, 26, "!captures"),
+            "!captures metadata can only be applied to store instructions",
+        ),
+        (
+            body("store ptr %p, ptr %p, !captures !{}", ""),
+            (2, 25, "!captures"),
+            "!captures metadata cannot be empty",
+        ),
+        (
+            body("store ptr %p, ptr %p, !captures !{i32 1}", ""),
+            (2, 25, "!captures"),
+            "!captures metadata must be a list of strings",
+        ),
+        (
+            body("store ptr %p, ptr %p, !captures !{!\"addr\"}", ""),
+            (2, 25, "!captures"),
+            "invalid entry in !captures metadata",
+        ),
+        (
+            body("%q = load ptr, ptr %p, !nofree !{}", ""),
+            (2, 26, "!nofree"),
+            "nofree applies only to inttoptr instruction",
+        ),
+        (
+            body("%q = inttoptr i64 %i to ptr, !nofree !{i32 1}", ""),
+            (2, 32, "!nofree"),
+            "nofree metadata must be empty",
+        ),
+        (
+            body("%q = getelementptr i8, ptr %p, i64 1, !mmra !0", tag),
+            (2, 41, "!mmra"),
+            "!mmra metadata attached to unexpected instruction kind",
+        ),
+        (
+            body(
+                "%q = load ptr, ptr %p, !mmra !0",
+                "!0 = !{!\"a\", !\"b\", !\"c\"}\n",
+            ),
+            (2, 26, "!mmra"),
+            "!mmra metadata tuple operand is not an MMRA tag",
+        ),
+        (
+            body(
+                "%q = load ptr, ptr %p, !mmra !0",
+                "!0 = !DIFile(filename: \"a\", directory: \"b\")\n",
+            ),
+            (2, 26, "!mmra"),
+            "!mmra expected to be a metadata tuple",
+        ),
+        (
+            "define void @f() #0 {\n  ret void\n}\n\
+             attributes #0 = { sanitize_realtime sanitize_realtime_blocking }\n"
+                .to_string(),
+            (1, 13, "@f"),
+            "Attributes 'sanitize_realtime and sanitize_realtime_blocking' are incompatible!",
+        ),
+    ];
+    let read = [
+        body(
+            "store ptr %p, ptr %p, !captures !{!\"address\", !\"provenance\"}",
+            "",
+        ),
+        body(
+            "store volatile ptr %p, ptr %p, align 8, !captures !0",
+            "!0 = !{!\"read_provenance\", !\"address_is_null\"}\n",
+        ),
+        body("%q = inttoptr i64 %i to ptr, !nofree !{}", ""),
+        body("%q = load ptr, ptr %p, !mmra !0", tag),
+        body(
+            "%q = load ptr, ptr %p, !mmra !2",
+            "!0 = !{!\"a\", !\"b\"}\n!1 = !{!\"c\", !\"d\"}\n!2 = !{!0, !1}\n",
+        ),
+        body("fence syncscope(\"agent\") acquire, !mmra !0", tag),
+        body("call void %p(), !mmra !0", tag),
+        "define void @f() sanitize_realtime {\n  ret void\n}\n".to_string(),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// What an atomic access moves, as LLVM's verifier checks it: a load or store of integers,
+/// pointers or floats (or a vector of them), a `cmpxchg` of an integer or a pointer, and any
+/// of them (and an `atomicrmw`) of a power-of-two number of bytes, pointers by the
+/// datalayout's size: each refused where opt-22 refuses it.
+#[test]
+fn atomic_accesses_are_checked_as_llvm_verifier_checks_them() {
+    let body = |inst: &str| {
+        format!(
+            "target datalayout = \"p1:24:32-p2:16:16\"\n\
+             define void @f(ptr %p, ptr addrspace(1) %q, ptr addrspace(2) %r) {{\n  {inst}\n  ret void\n}}\n"
+        )
+    };
+    let (bytes, power) = (
+        "atomic memory access' size must be byte-sized",
+        "atomic memory access' operand must have a power-of-two size",
+    );
+    let refused = [
+        (
+            "store atomic i24 0, ptr %p unordered, align 4",
+            16,
+            "i24",
+            power,
+        ),
+        (
+            "store atomic i4 0, ptr %p unordered, align 4",
+            16,
+            "i4",
+            bytes,
+        ),
+        (
+            "store atomic {i32} zeroinitializer, ptr %p unordered, align 4",
+            16,
+            "{",
+            "atomic store operand must have integer, pointer, floating point, or vector type!",
+        ),
+        (
+            "%v = load atomic [2 x i32], ptr %p unordered, align 8",
+            20,
+            "[",
+            "atomic load operand must have integer, pointer, floating point, or vector type!",
+        ),
+        (
+            "%v = load atomic <3 x i32>, ptr %p unordered, align 16",
+            20,
+            "<",
+            power,
+        ),
+        (
+            "%v = load atomic x86_fp80, ptr %p unordered, align 16",
+            20,
+            "x86_fp80",
+            power,
+        ),
+        (
+            "%v = load atomic <2 x i1>, ptr %p unordered, align 16",
+            20,
+            "<",
+            bytes,
+        ),
+        (
+            "store atomic ptr addrspace(1) %q, ptr %p unordered, align 4",
+            16,
+            "ptr",
+            power,
+        ),
+        (
+            "%v = cmpxchg ptr %p, i24 0, i24 1 seq_cst seq_cst",
+            31,
+            "i24",
+            power,
+        ),
+        (
+            "%v = cmpxchg ptr %p, float 0.0, float 1.0 seq_cst seq_cst",
+            35,
+            "float",
+            "cmpxchg operand must have integer or pointer type",
+        ),
+        (
+            "%v = cmpxchg ptr %p, <2 x i32> zeroinitializer, <2 x i32> zeroinitializer seq_cst \
+             seq_cst",
+            51,
+            "<",
+            "cmpxchg operand must have integer or pointer type",
+        ),
+        ("%v = atomicrmw xchg ptr %p, i4 1 seq_cst", 31, "i4", bytes),
+    ]
+    .map(|(inst, col, found, message)| (body(inst), (3, col, found), message));
+    let read = [
+        "store atomic <2 x i32> zeroinitializer, ptr %p unordered, align 8",
+        "%v = load atomic <2 x ptr>, ptr %p unordered, align 16",
+        "%v = load atomic bfloat, ptr %p unordered, align 2",
+        "%v = load i24, ptr %p, align 4",
+        "store i4 0, ptr %p",
+        "%v = cmpxchg ptr %p, ptr addrspace(2) %r, ptr addrspace(2) %r seq_cst seq_cst",
+        "%v = atomicrmw xchg ptr %p, i8 1 seq_cst",
+        "%v = atomicrmw fadd ptr %p, <2 x half> zeroinitializer seq_cst",
+    ]
+    .map(body);
+    as_opt_verifies_at(&refused, &read);
+}

@@ -109,6 +109,8 @@ kinds! {
     AllocKind = "allockind",
     Speculatable = "speculatable",
     NoReturn = "noreturn",
+    SanitizeRealtime = "sanitize_realtime",
+    SanitizeRealtimeBlocking = "sanitize_realtime_blocking",
 }
 
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
@@ -636,6 +638,11 @@ pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str>
         if let Some((_, message)) = excluded.iter().find(|(k, _)| kinds.has(*k)) {
             return Err(message);
         }
+    }
+    if kinds.has(kind::SanitizeRealtime) && kinds.has(kind::SanitizeRealtimeBlocking) {
+        return Err(
+            "Attributes 'sanitize_realtime and sanitize_realtime_blocking' are incompatible!",
+        );
     }
     if kinds.has(kind::OptDebug) {
         if kinds.has(kind::OptSize) {

@@ -66,6 +66,7 @@ pub(super) fn metadata_holds(
                 b"!alias.scope" | b"!noalias" => nodes.scope_list_holds(md),
                 b"!tbaa" => nodes.tbaa_tag_holds(i.opcode, md, valid),
                 b"!prof" => known(nodes.prof_holds(id, md)),
+                b"!captures" => known(nodes.captures_hold(id, md)),
                 kind => known(nodes.attachment_holds(kind, i.opcode, i.ty, md)),
             };
             checked.map_err(|message| (kind, message))?;
@@ -752,6 +753,32 @@ impl<'a> Nodes<'a> {
                     "dereferenceable, dereferenceable_or_null metadata value must be an i64!",
                 )
             }
+            b"!nofree" => {
+                check(pointer(), "nofree applies only to pointer types")?;
+                check(
+                    opcode == Opcode::IntToPtr,
+                    "nofree applies only to inttoptr instruction",
+                )?;
+                check(operands()?.is_empty(), "nofree metadata must be empty")
+            }
+            b"!mmra" => {
+                // A call may take them if it touches memory, which its attributes and its
+                // callee's say: not looked into.
+                if !opcode.is_call() {
+                    check(
+                        matches!(
+                            opcode,
+                            Opcode::Load
+                                | Opcode::Store
+                                | Opcode::AtomicCmpXchg
+                                | Opcode::AtomicRmw
+                                | Opcode::Fence
+                        ),
+                        "!mmra metadata attached to unexpected instruction kind",
+                    )?;
+                }
+                self.mmra_holds(md)
+            }
             b"!invariant.group" => check(
                 matches!(opcode, Opcode::Load | Opcode::Store),
                 "invariant.group metadata is only for loads and stores",
@@ -791,6 +818,84 @@ impl<'a> Nodes<'a> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// An `!mmra` attachment, as `Verifier::visitMMRAMetadata` checks it: a tag (a tuple of
+    /// two strings) or a tuple of tags.
+    fn mmra_holds(self, md: MdRef) -> Checked<()> {
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        let is_tag = |op: Option<MdRef>| -> Checked<bool> {
+            let Some(MdRef::Node(id)) = op else {
+                return Ok(false);
+            };
+            match &self.body.md_node(self.m, id).body {
+                MdBody::Tuple(ops) => {
+                    Ok(ops.len() == 2 && ops.iter().all(|o| matches!(o, Some(MdRef::Str(_)))))
+                }
+                MdBody::Specialized(_) => Ok(false),
+                _ => Err(Stop::Unknown),
+            }
+        };
+        if is_tag(Some(md))? {
+            return Ok(());
+        }
+        let operands = match &self.body.md_node(self.m, id).body {
+            MdBody::Tuple(operands) => operands,
+            MdBody::Specialized(_) => {
+                return Err(Stop::Fault("!mmra expected to be a metadata tuple"));
+            }
+            _ => return Err(Stop::Unknown),
+        };
+        for &op in operands.iter() {
+            check(
+                is_tag(op)?,
+                "!mmra metadata tuple operand is not an MMRA tag",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A `!captures` attachment on instruction `inst`, as `Verifier::visitCapturesMetadata`
+    /// checks it: on a store of a pointer, a list of the names of the ways a pointer may be
+    /// captured.
+    fn captures_hold(self, inst: InstId, md: MdRef) -> Checked<()> {
+        check(
+            self.body.insts[inst].opcode == Opcode::Store,
+            "!captures metadata can only be applied to store instructions",
+        )?;
+        let stored = self.body.items(inst).iter().find_map(|item| match item {
+            Item::Type(ty) => Some(*ty),
+            _ => None,
+        });
+        let stored = stored.ok_or(Stop::Unknown)?;
+        check(
+            matches!(
+                self.body.ty(self.m, self.body.resolve_ty(self.m, stored)),
+                Type::Ptr(_)
+            ),
+            "!captures metadata can only be applied to store with value operand of pointer type",
+        )?;
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        let operands = self.operands(Node::Id(id))?;
+        check(!operands.is_empty(), "!captures metadata cannot be empty")?;
+        for &op in operands.iter() {
+            let name = match op {
+                Some(MdRef::Str(_)) => string_operand(self.m, op).ok_or(Stop::Unknown)?,
+                _ => return Err(Stop::Fault("!captures metadata must be a list of strings")),
+            };
+            check(
+                matches!(
+                    &name[..],
+                    b"address_is_null" | b"address" | b"read_provenance" | b"provenance"
+                ),
+                "invalid entry in !captures metadata",
+            )?;
+        }
+        Ok(())
     }
 
     /// A `!prof` attachment on instruction `inst`, as `Verifier::visitProfMetadata` checks

@@ -3,6 +3,7 @@
 use super::*;
 use crate::model::calling_convention;
 use crate::read::inline_asm;
+use values::AtomicAccess;
 
 impl<'a> Parser<'a> {
     fn push_item(&mut self, item: Item) {
@@ -1016,6 +1017,9 @@ impl<'a> Parser<'a> {
                 if !aligned && !self.is_scalar(ty) && !self.is_sized_here(ty) {
                     return Err(self.err_at(at, "loading unsized types is not allowed"));
                 }
+                if atomic && let Some(message) = self.atomic_access_misfit(AtomicAccess::Load, ty) {
+                    self.rule_broken(at, message);
+                }
                 ty
             }
             Store => {
@@ -1045,6 +1049,10 @@ impl<'a> Parser<'a> {
                 };
                 if let Some(message) = misfit {
                     return Err(self.err_at(value, message));
+                }
+                if atomic && let Some(message) = self.atomic_access_misfit(AtomicAccess::Store, ty)
+                {
+                    self.rule_broken(value, message);
                 }
                 self.void()
             }
@@ -1087,6 +1095,9 @@ impl<'a> Parser<'a> {
                     let message = "cmpxchg operand must be a first class value";
                     return Err(self.err_at(new.0, message));
                 }
+                if let Some(message) = self.atomic_access_misfit(AtomicAccess::CmpXchg, ty) {
+                    self.rule_broken(new.0, message);
+                }
                 let i1 = self.intern(Type::Int(1));
                 self.intern(Type::Struct {
                     packed: false,
@@ -1117,6 +1128,9 @@ impl<'a> Parser<'a> {
                 }
                 if let Some(message) = self.atomicrmw_misfit(self.text(operation), ty) {
                     return Err(self.err_at(value, message));
+                }
+                if let Some(message) = self.atomic_access_misfit(AtomicAccess::Rmw, ty) {
+                    self.rule_broken(value, message);
                 }
                 ty
             }

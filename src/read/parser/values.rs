@@ -243,6 +243,54 @@ impl<'a> Parser<'a> {
             .then(|| "atomicrmw operand must be power-of-two byte-sized integer".into())
     }
 
+    /// Why LLVM's verifier refuses an atomic access (`what`) of a value of type `ty`, if it
+    /// does: a load or store of a value whose scalars are not integers, pointers or floats, a
+    /// `cmpxchg` of one not an integer or a pointer; then any whose size in bits is less than
+    /// a byte or not a power of two (`checkAtomicMemAccessSize`; scalable vectors let
+    /// through).
+    pub(super) fn atomic_access_misfit(
+        &self,
+        what: AtomicAccess,
+        ty: TypeId,
+    ) -> Option<&'static str> {
+        let body = self.body_ty(ty);
+        let (scalar, count) = match *body {
+            Type::Vector { scalable: true, .. } => return None,
+            Type::Vector { len, elem, .. } => (self.body_ty(elem), len),
+            ref scalar => (scalar, 1),
+        };
+        let scalar_bits = match *scalar {
+            Type::Int(bits) => Some(u64::from(bits)),
+            Type::Ptr(space) => Some(u64::from(self.data_layout().pointer_bits(space))),
+            Type::Float(kind) => Some(kind.bits()),
+            _ => None,
+        };
+        let fits = match what {
+            AtomicAccess::Load | AtomicAccess::Store => scalar_bits.is_some(),
+            AtomicAccess::CmpXchg => matches!(body, Type::Int(_) | Type::Ptr(_)),
+            AtomicAccess::Rmw => true,
+        };
+        if !fits {
+            return Some(match what {
+                AtomicAccess::Load => {
+                    "atomic load operand must have integer, pointer, floating point, or vector type!"
+                }
+                AtomicAccess::Store => {
+                    "atomic store operand must have integer, pointer, floating point, or vector type!"
+                }
+                _ => "cmpxchg operand must have integer or pointer type",
+            });
+        }
+        let bits = scalar_bits? * count;
+        if bits < 8 {
+            Some("atomic memory access' size must be byte-sized")
+        } else if !bits.is_power_of_two() {
+            Some("atomic memory access' operand must have a power-of-two size")
+        } else {
+            None
+        }
+    }
+
     /// The length of a getelementptr's vectors that a base of type `ty` sets, if it is one.
     #[inline]
     pub(super) fn gep_width(&self, ty: TypeId) -> Option<(bool, u64)> {
@@ -936,4 +984,13 @@ impl<'a> Parser<'a> {
         let (a, b) = (self.resolve_ty(a), self.resolve_ty(b));
         a == b || self.type_text(a) == self.type_text(b)
     }
+}
+
+/// Which atomic access [`Parser::atomic_access_misfit`] checks.
+#[derive(Clone, Copy)]
+pub(super) enum AtomicAccess {
+    Load,
+    Store,
+    CmpXchg,
+    Rmw,
 }
