@@ -139,6 +139,11 @@ pub struct Layout {
     /// Where in the text the last definition of a named type it holds by value starts (0
     /// for none): before that place, as LLVM reads a body, the type is not sized yet.
     pub complete_at: u32,
+    /// It is, or holds in an array or struct, a target extension type LLVM keeps out of
+    /// globals (`containsNonGlobalTargetExtType`), or off the stack
+    /// (`containsNonLocalTargetExtType`).
+    pub bars_globals: bool,
+    pub bars_stack: bool,
 }
 
 impl Layout {
@@ -148,6 +153,8 @@ impl Layout {
         sized: true,
         scalable: false,
         complete_at: 0,
+        bars_globals: false,
+        bars_stack: false,
     };
     pub const NESTING_LIMIT: u32 = 64;
 
@@ -160,12 +167,18 @@ impl Layout {
         mut part: impl FnMut(TypeId) -> Layout,
     ) -> Layout {
         let mut complete_at = 0;
+        let (mut bars_globals, mut bars_stack) = (false, false);
         let (sized, scalable) = match ty {
             Type::Int(_) | Type::Float(_) | Type::Ptr(_) | Type::X86Amx => (true, false),
-            Type::TargetExt { name, .. } => target_ext_layout(name),
+            Type::TargetExt { name, .. } => {
+                let places = target_ext_places(name);
+                (bars_globals, bars_stack) = (!places.global, !places.local);
+                target_ext_layout(name)
+            }
             Type::Array(_, elem) => {
                 let elem = part(*elem);
                 complete_at = elem.complete_at;
+                (bars_globals, bars_stack) = (elem.bars_globals, elem.bars_stack);
                 (elem.sized, elem.scalable)
             }
             Type::Vector { scalable, elem, .. } => {
@@ -179,6 +192,8 @@ impl Layout {
                     let l = part(e);
                     (sized, scalable) = (sized && l.sized, scalable || l.scalable);
                     complete_at = complete_at.max(l.complete_at);
+                    bars_globals |= l.bars_globals;
+                    bars_stack |= l.bars_stack;
                 }
                 if scalable {
                     let first = body(elems[0]);
@@ -198,6 +213,8 @@ impl Layout {
             sized,
             scalable,
             complete_at,
+            bars_globals,
+            bars_stack,
         }
     }
 
@@ -228,6 +245,27 @@ fn target_ext_layout(name: &[u8]) -> (bool, bool) {
             false,
         ),
     }
+}
+
+/// Where a target extension type named `name` may live, as LLVM 22 fixes it for the names it
+/// knows (`getTargetTypeInfo`'s `CanBeGlobal` and `CanBeLocal`): in a global, on the stack.
+/// An unknown name may live in neither.
+fn target_ext_places(name: &[u8]) -> TargetExtPlaces {
+    let (global, local) = match name {
+        b"spirv.IntegralConstant" | b"spirv.Literal" => (false, false),
+        b"spirv.Padding" | b"dx.Padding" | b"amdgcn.named.barrier" => (true, false),
+        b"aarch64.svcount" | b"riscv.vector.tuple" | b"llvm.test.vectorelement" => (false, true),
+        _ if name.starts_with(b"spirv.") || name.starts_with(b"dx.") => (true, true),
+        _ => (false, false),
+    };
+    TargetExtPlaces { global, local }
+}
+
+/// See [`target_ext_places`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TargetExtPlaces {
+    global: bool,
+    local: bool,
 }
 
 const SIMPLE_TYPES: usize = 13;

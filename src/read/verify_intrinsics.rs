@@ -1,15 +1,15 @@
 //! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
 //! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
-//! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address` and
-//! `llvm.fptrunc.round`. Checked once a body is read, from its uses of globals, as the
+//! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
+//! `llvm.fptrunc.round` and the lifetime markers. Checked once a body is read, from its uses of globals, as the
 //! metadata its calls name (`verify_metadata`).
 
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Module, Span, Type, TypeId, Value,
-    ValueKind, int_value,
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, LocalDef, Module, Opcode, Span, Type,
+    TypeId, Value, ValueKind, int_value,
 };
 
 /// The first of `calls`, the calls of intrinsics in `body`, that LLVM's verifier refuses by
@@ -37,6 +37,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::GetVectorLength => call.vector_length_refused(),
             Rule::ThreadLocalAddress => call.thread_local_address_refused(),
             Rule::FptruncRound => call.fptrunc_round_refused(),
+            Rule::Lifetime => call.lifetime_refused(),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -53,6 +54,7 @@ enum Rule {
     GetVectorLength,
     ThreadLocalAddress,
     FptruncRound,
+    Lifetime,
 }
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -71,6 +73,8 @@ fn rule_of(name: &[u8]) -> Option<Rule> {
         Rule::ThreadLocalAddress
     } else if is(b"llvm.fptrunc.round") {
         Rule::FptruncRound
+    } else if is(b"llvm.lifetime.start") || is(b"llvm.lifetime.end") {
+        Rule::Lifetime
     } else {
         return None;
     })
@@ -165,6 +169,25 @@ impl<'a> Call<'a> {
             GlobalKind::Pending => return None,
         };
         (!thread_local).then_some("llvm.threadlocal.address operand isThreadLocal() must be true")
+    }
+
+    /// A lifetime marker names an alloca or poison. (The form LLVM 22 upgrades, with a
+    /// size before the pointer, is not checked: LLVM drops the markers of other pointers.)
+    fn lifetime_refused(&self) -> Option<&'static str> {
+        let mut arguments = call_arguments(self.body, self.call);
+        let (_, pointer) = arguments.next()?;
+        if arguments.next().is_some() {
+            return None;
+        }
+        let named = match pointer.kind() {
+            ValueKind::Local(l) => match self.body.locals[l].def {
+                LocalDef::Inst(i) => self.body.insts[i].opcode == Opcode::Alloca,
+                _ => false,
+            },
+            ValueKind::Const(_) => matches!(self.constant(pointer), Some(Const::Poison)),
+            ValueKind::Global(_) => false,
+        };
+        (!named).then_some("llvm.lifetime.start/end can only be used on alloca or poison")
     }
 
     fn fptrunc_round_refused(&self) -> Option<&'static str> {

@@ -272,16 +272,29 @@ fn linkage_holds(
     Ok(())
 }
 
-/// No global holds a scalable vector (in a struct or array too). Only arrays append.
+/// A global's initializer is sized. No global holds a scalable vector or a target extension
+/// type LLVM keeps out of globals (in a struct or array too). Only arrays append.
 /// `llvm.used` and `llvm.compiler.used`: arrays of pointers, appending, used by nothing, their
 /// elements named functions, variables or aliases. `llvm.global_ctors` and
 /// `llvm.global_dtors`: appending, used by nothing, arrays of `{ i32, ptr, ptr }` (the second a
 /// pointer into the program's address space).
 fn special_global_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
+    if var.init.is_some() && m.types.layout(var.ty).is_some_and(|l| !l.sized) {
+        let at = defined_at(m, var.global, var.span);
+        return refuse(at, "Global variable initializer must be sized");
+    }
     // Its size is known only when the program runs.
     if m.types.layout(var.ty).is_some_and(|l| l.scalable) {
         let at = defined_at(m, var.global, var.span);
         return refuse(at, "Globals cannot contain scalable types");
+    }
+    if m.types.layout(var.ty).is_some_and(|l| l.bars_globals) {
+        let at = defined_at(m, var.global, var.span);
+        let name = String::from_utf8_lossy(name_of(m, var.global));
+        return refuse(
+            at,
+            format!("Global @{name} has illegal target extension type"),
+        );
     }
     let appends = var.link.linkage == Linkage::Appending;
     if appends && !matches!(m.types.get(m.types.resolve(var.ty)), Type::Array(..)) {

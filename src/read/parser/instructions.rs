@@ -966,6 +966,9 @@ impl<'a> Parser<'a> {
                 if !self.item_opt_align()? && !self.is_scalar(ty) && !self.is_sized_here(ty) {
                     return Err(self.err_at(at, "Cannot allocate unsized type"));
                 }
+                if self.layout(ty, 0).bars_stack {
+                    self.rule_broken(at, "Alloca has illegal target extension type");
+                }
                 // LLVM 22's reader ignores the datalayout's `A` here.
                 let mut addr_space = 0;
                 if self.tok.kind == Tok::Comma && self.peek2_is_word(b"addrspace") {
