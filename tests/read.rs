@@ -6462,3 +6462,35 @@ fn target_extension_types_live_where_llvm_lets_them() {
     ];
     as_opt_verifies_at(&refused, &read);
 }
+
+/// A `byval` argument, as LLVM's verifier checks it beyond its size being known: no target
+/// extension type kept off the stack (a header's or a call's), less than 4 GiB (a header's).
+#[test]
+fn byval_arguments_are_checked_as_llvm_verifier_checks_them() {
+    let header = |ty: &str| format!("define void @f(ptr byval({ty}) %p) {{\n  ret void\n}}\n");
+    let padding = "%T = type { [2 x target(\"spirv.Padding\", 4)] }\n";
+    let illegal = "'byval' argument has illegal target extension type";
+    let huge = "huge 'byval' arguments are unsupported";
+    let refused = [
+        (header("[2147483648 x i16]"), (1, 20, "byval"), huge),
+        (header("{ [1073741824 x i32], i8 }"), (1, 20, "byval"), huge),
+        (
+            format!("{padding}{}", header("%T")),
+            (2, 20, "byval"),
+            illegal,
+        ),
+        (
+            format!(
+                "{padding}declare void @g(ptr)\ndefine void @f(ptr %p) {{\n  \
+                 call void @g(ptr byval(%T) %p)\n  ret void\n}}\n"
+            ),
+            (4, 20, "byval"),
+            illegal,
+        ),
+    ];
+    let read = [
+        header("[2147483647 x i16]"),
+        header("target(\"spirv.Image\")"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}

@@ -794,23 +794,30 @@ const PASSED_BY_TYPE: Kinds =
     union(&[kind::ByVal, kind::ByRef, kind::InAlloca, kind::Preallocated]);
 
 /// That each attribute of `attrs` (bits `kinds`) that passes a pointee by its type names a
-/// sized type, as `sized` tells ("Attribute 'byval' does not support unsized types!").
+/// sized type, as `sized` tells ("Attribute 'byval' does not support unsized types!"), and
+/// `byval`'s one `byval_refused` lets through (what LLVM's verifier asks of it besides: no
+/// target extension type kept off the stack, less than 4 GiB).
 pub(crate) fn passed_types_sized(
     src: &[u8],
     attrs: &[Attr],
     kinds: Kinds,
     sized: impl Fn(TypeId) -> bool,
+    byval_refused: impl Fn(TypeId) -> Option<&'static str>,
 ) -> Result<(), Broken> {
     if !kinds.has(PASSED_BY_TYPE) {
         return Ok(());
     }
     for a in attrs {
-        if let Attr::Typed(span, ty) = *a
-            && kind_at(src, span).has(PASSED_BY_TYPE)
-            && !sized(ty)
-        {
+        let Attr::Typed(span, ty) = *a else { continue };
+        let kind = kind_at(src, span);
+        if kind.has(PASSED_BY_TYPE) && !sized(ty) {
             let keyword = String::from_utf8_lossy(&src[span.range()]);
             let message = format!("Attribute '{keyword}' does not support unsized types!");
+            return Err(Broken::at(message, Some(span)));
+        }
+        if kind.has(kind::ByVal)
+            && let Some(message) = byval_refused(ty)
+        {
             return Err(Broken::at(message, Some(span)));
         }
     }
@@ -876,6 +883,20 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     let src = m.source.as_bytes();
     let groups = groups_of(m);
     let sized = |ty: TypeId| m.types.layout(m.types.resolve(ty)).is_none_or(|l| l.sized);
+    // The room types take, worked out for the module's types once a `byval` asks.
+    let memories = std::cell::OnceCell::new();
+    let byval_refused = |ty: TypeId| {
+        if m.types.layout(m.types.resolve(ty))?.bars_stack {
+            return Some("'byval' argument has illegal target extension type");
+        }
+        let memories = memories.get_or_init(|| m.data_layout.memories(&m.types));
+        let memory = memories
+            .get(cranelift_entity::EntityRef::index(ty))
+            .copied()
+            .flatten()?;
+        let allocated = memory.size.checked_next_multiple_of(memory.align.max(1))?;
+        (allocated >= 1 << 32).then_some("huge 'byval' arguments are unsupported")
+    };
     // The headers lie all over the text, which the bodies have given back: each is given
     // back again once checked (without this, 21 MB of SPIRV-Cross's 41 MB at -O0 stayed
     // mapped in, a third of the peak of its merge).
@@ -912,7 +933,13 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
                 let attrs = m.attr_list(param.attrs);
                 let typed = || attrs.iter().any(|a| matches!(a, Attr::Typed(..)));
                 match typed() {
-                    true => passed_types_sized(src, attrs, kinds_of(src, attrs, &groups), sized),
+                    true => passed_types_sized(
+                        src,
+                        attrs,
+                        kinds_of(src, attrs, &groups),
+                        sized,
+                        byval_refused,
+                    ),
                     false => Ok(()),
                 }
             })

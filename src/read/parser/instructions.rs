@@ -2264,8 +2264,19 @@ impl CallRules {
         }
         self.list(p, kinds, attrs.clone(), false, ty);
         let attrs_read = &p.body_attrs()[attrs.clone()];
-        let sized =
-            verify_attributes::passed_types_sized(p.src, attrs_read, kinds, |t| p.is_sized(t));
+        // (A call's `byval` of 4 GiB or more is let through: the room of a body's types is
+        // not worked out as it is read.)
+        let byval_refused = |t| {
+            let message = "'byval' argument has illegal target extension type";
+            p.layout(t, 0).bars_stack.then_some(message)
+        };
+        let sized = verify_attributes::passed_types_sized(
+            p.src,
+            attrs_read,
+            kinds,
+            |t| p.is_sized(t),
+            byval_refused,
+        );
         if let Err(broken) = sized {
             p.rule_broken(
                 broken.attribute.unwrap_or(self.callee.span),
