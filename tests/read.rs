@@ -6494,3 +6494,34 @@ fn byval_arguments_are_checked_as_llvm_verifier_checks_them() {
     ];
     as_opt_verifies_at(&refused, &read);
 }
+
+/// `llvm.reloc.none` names a symbol by a metadata string, and `!llvm.errno.tbaa` lists one
+/// node at least, as LLVM's verifier checks them.
+#[test]
+fn reloc_none_and_errno_tbaa_are_checked_as_llvm_verifier_checks_them() {
+    let reloc = |argument: &str| {
+        format!(
+            "define void @f() {{\n  call void @llvm.reloc.none(metadata {argument})\n  ret void\n}}\n\
+             declare void @llvm.reloc.none(metadata)\n!0 = !{{}}\n"
+        )
+    };
+    let refused = [
+        (
+            reloc("!0"),
+            (2, 13, "@llvm.reloc.none"),
+            "llvm.reloc.none argument must be a metadata string",
+        ),
+        (
+            "!llvm.errno.tbaa = !{}\n".to_string(),
+            (1, 1, "!llvm.errno.tbaa"),
+            "llvm.errno.tbaa must have at least one operand",
+        ),
+    ];
+    let read = [
+        reloc("!\"symbol\""),
+        "!llvm.errno.tbaa = !{!0}\n!0 = !{!1, !1, i64 0}\n!1 = !{!\"int\", !2, i64 0}\n\
+         !2 = !{!\"omnipotent char\", !3, i64 0}\n!3 = !{!\"Simple C/C++ TBAA\"}\n"
+            .to_string(),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}

@@ -1,15 +1,15 @@
 //! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
 //! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
-//! `llvm.fptrunc.round` and the lifetime markers. Checked once a body is read, from its uses of globals, as the
+//! `llvm.fptrunc.round`, `llvm.reloc.none` and the lifetime markers. Checked once a body is read, from its uses of globals, as the
 //! metadata its calls name (`verify_metadata`).
 
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, LocalDef, Module, Opcode, Span, Type,
-    TypeId, Value, ValueKind, int_value,
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, LocalDef, MdRef, Module, Opcode, Span,
+    Type, TypeId, Value, ValueKind, int_value,
 };
 
 /// The first of `calls`, the calls of intrinsics in `body`, that LLVM's verifier refuses by
@@ -38,6 +38,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::ThreadLocalAddress => call.thread_local_address_refused(),
             Rule::FptruncRound => call.fptrunc_round_refused(),
             Rule::Lifetime => call.lifetime_refused(),
+            Rule::RelocNone => call.reloc_none_refused(),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -55,6 +56,7 @@ enum Rule {
     ThreadLocalAddress,
     FptruncRound,
     Lifetime,
+    RelocNone,
 }
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -75,6 +77,8 @@ fn rule_of(name: &[u8]) -> Option<Rule> {
         Rule::FptruncRound
     } else if is(b"llvm.lifetime.start") || is(b"llvm.lifetime.end") {
         Rule::Lifetime
+    } else if is(b"llvm.reloc.none") {
+        Rule::RelocNone
     } else {
         return None;
     })
@@ -188,6 +192,13 @@ impl<'a> Call<'a> {
             ValueKind::Global(_) => false,
         };
         (!named).then_some("llvm.lifetime.start/end can only be used on alloca or poison")
+    }
+
+    fn reloc_none_refused(&self) -> Option<&'static str> {
+        let (_, symbol) = self.argument(0)?;
+        let symbol = metadata_argument(self.m, self.body, symbol)?;
+        (!matches!(symbol, MdRef::Str(_)))
+            .then_some("llvm.reloc.none argument must be a metadata string")
     }
 
     fn fptrunc_round_refused(&self) -> Option<&'static str> {

@@ -408,12 +408,16 @@ fn intrinsic_address_untaken(m: &Module, g: GlobalId) -> Result<(), Refusal> {
     }
 }
 
-/// Each node `!llvm.ident` and `!llvm.commandline` list holds one string.
+/// Each node `!llvm.ident` and `!llvm.commandline` list holds one string; `!llvm.errno.tbaa`
+/// lists one node at least.
 fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
     for named in &m.named_metadata {
         let what = match m.bytes(named.name) {
             b"!llvm.ident" => "llvm.ident",
             b"!llvm.commandline" => "llvm.commandline",
+            b"!llvm.errno.tbaa" if named.nodes.is_empty() => {
+                return refuse(named.name, "llvm.errno.tbaa must have at least one operand");
+            }
             _ => continue,
         };
         for &node in &named.nodes {
