@@ -6525,3 +6525,42 @@ fn reloc_none_and_errno_tbaa_are_checked_as_llvm_verifier_checks_them() {
     ];
     as_opt_verifies_at(&refused, &read);
 }
+
+/// `llvm.experimental.guard` and `llvm.experimental.deoptimize` take one `"deopt"` bundle,
+/// and a deoptimization is followed by a `ret` of its value, as LLVM's verifier checks them.
+#[test]
+fn guards_and_deoptimizations_are_checked_as_llvm_verifier_checks_them() {
+    let guard = |bundles: &str| {
+        format!(
+            "declare void @llvm.experimental.guard(i1, ...)\ndefine void @f(i1 %c) {{\n  \
+             call void (i1, ...) @llvm.experimental.guard(i1 %c) {bundles}\n  ret void\n}}\n"
+        )
+    };
+    let deoptimize = |ret: &str| {
+        format!(
+            "declare i32 @llvm.experimental.deoptimize.i32(...)\ndefine i32 @f() {{\n  \
+             %v = call i32 (...) @llvm.experimental.deoptimize.i32() [ \"deopt\"() ]\n  \
+             {ret}\n}}\n"
+        )
+    };
+    let refused = [
+        (
+            guard(""),
+            (3, 23, "@llvm.experimental.guard"),
+            "experimental_guard must have exactly one \"deopt\" operand bundle",
+        ),
+        (
+            deoptimize("ret i32 0"),
+            (3, 23, "@llvm.experimental.deoptimize"),
+            "calls to experimental_deoptimize must be followed by a return of the value computed \
+             by experimental_deoptimize",
+        ),
+        (
+            deoptimize("%w = add i32 %v, 1\n  ret i32 %w"),
+            (3, 23, "@llvm.experimental.deoptimize"),
+            "calls to experimental_deoptimize must be followed by a return",
+        ),
+    ];
+    let read = [guard("[ \"deopt\"() ]"), deoptimize("ret i32 %v")];
+    as_opt_verifies_at(&refused, &read);
+}

@@ -1,16 +1,18 @@
 //! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
 //! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
-//! `llvm.fptrunc.round`, `llvm.reloc.none` and the lifetime markers. Checked once a body is read, from its uses of globals, as the
+//! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`
+//! and `llvm.experimental.deoptimize`. Checked once a body is read, from its uses of globals, as the
 //! metadata its calls name (`verify_metadata`).
 
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, LocalDef, MdRef, Module, Opcode, Span,
-    Type, TypeId, Value, ValueKind, int_value,
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, MdRef, Module, Opcode,
+    Span, Type, TypeId, Value, ValueKind, int_value,
 };
+use cranelift_entity::EntityRef;
 
 /// The first of `calls`, the calls of intrinsics in `body`, that LLVM's verifier refuses by
 /// one of these rules: the callee's span and LLVM's message. `uses` are the body's own uses of
@@ -39,6 +41,9 @@ pub(super) fn intrinsic_calls_hold(
             Rule::FptruncRound => call.fptrunc_round_refused(),
             Rule::Lifetime => call.lifetime_refused(),
             Rule::RelocNone => call.reloc_none_refused(),
+            Rule::Guard => (call.deopt_bundles() != 1)
+                .then_some("experimental_guard must have exactly one \"deopt\" operand bundle"),
+            Rule::Deoptimize => call.deoptimize_refused(),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -57,6 +62,8 @@ enum Rule {
     FptruncRound,
     Lifetime,
     RelocNone,
+    Guard,
+    Deoptimize,
 }
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -79,6 +86,10 @@ fn rule_of(name: &[u8]) -> Option<Rule> {
         Rule::Lifetime
     } else if is(b"llvm.reloc.none") {
         Rule::RelocNone
+    } else if is(b"llvm.experimental.guard") {
+        Rule::Guard
+    } else if is(b"llvm.experimental.deoptimize") {
+        Rule::Deoptimize
     } else {
         return None;
     })
@@ -192,6 +203,43 @@ impl<'a> Call<'a> {
             ValueKind::Global(_) => false,
         };
         (!named).then_some("llvm.lifetime.start/end can only be used on alloca or poison")
+    }
+
+    /// How many of the call's operand bundles are `"deopt"`.
+    fn deopt_bundles(&self) -> usize {
+        let items = self.body.items(self.call);
+        let bundles = items.iter().position(|it| *it == Item::Mark(b'['));
+        items[bundles.map_or(items.len(), |b| b + 1)..]
+            .iter()
+            .filter(|it| match **it {
+                Item::Word { start, len } => {
+                    self.m.bytes(Item::word_span(start, len)) == b"\"deopt\""
+                }
+                _ => false,
+            })
+            .count()
+    }
+
+    /// A deoptimization: one `"deopt"` bundle, and a `ret` (of its value, if any) next.
+    /// (That it returns the caller's type is not checked here.)
+    fn deoptimize_refused(&self) -> Option<&'static str> {
+        if self.deopt_bundles() != 1 {
+            return Some("experimental_deoptimize must have exactly one \"deopt\" operand bundle");
+        }
+        let next = InstId::new(self.call.index() + 1);
+        let next_inst = self.body.insts.get(next)?;
+        if next_inst.opcode != Opcode::Ret {
+            return Some("calls to experimental_deoptimize must be followed by a return");
+        }
+        let result = self.body.insts[self.call].result?;
+        let returned = self.body.items(next).iter().find_map(|it| match *it {
+            Item::Value(v) => Some(v),
+            _ => None,
+        });
+        (returned != Some(Value::local(result))).then_some(
+            "calls to experimental_deoptimize must be followed by a return of the value computed \
+             by experimental_deoptimize",
+        )
     }
 
     fn reloc_none_refused(&self) -> Option<&'static str> {
