@@ -3928,8 +3928,8 @@ fn tbaa_tags_are_checked_as_llvm_verifier_checks_them() {
 /// A called intrinsic is declared with the signature LLVM 22's table gives it, as LLVM's
 /// verifier checks it (return type, parameters, overloaded types matched against each other,
 /// `...`); no function named `llvm.*` is defined. The error points at the declaration's name.
-/// Declarations LLVM upgrades as it reads them (`llvm.coro.end` with two parameters, a named
-/// struct returned) read, and a name given to a vector type is that vector type. An intrinsic
+/// Declarations LLVM upgrades as it reads them (`llvm.coro.end` with two parameters, a masked
+/// access with an alignment, a named struct returned) read, and a name given to a vector type is that vector type. An intrinsic
 /// is called at its declaration's type and its name is no initializer; `va_start` is called
 /// in a function that takes variable arguments.
 #[test]
@@ -4006,6 +4006,17 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "declare void @llvm.icall.branch.funnel()",
             "call void @llvm.icall.branch.funnel()",
             "Callsite was not defined with variable arguments!",
+        ),
+        (
+            "declare i32 @llvm.stepvector.i32()",
+            "call i32 @llvm.stepvector.i32()",
+            "Intrinsic has incorrect return type!",
+        ),
+        // A masked access of three parameters is LLVM 22's, checked; of four, older, upgraded.
+        (
+            "declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, <2 x i1>, <4 x i32>)",
+            "call <4 x i32> @llvm.masked.load.v4i32.p0(ptr null, <2 x i1> poison, <4 x i32> poison)",
+            "Intrinsic has incorrect argument type!",
         ),
     ]
     .map(|(declaration, call, message)| {
@@ -4091,6 +4102,14 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (
             "declare i1 @llvm.coro.end(ptr, i1)",
             "call i1 @llvm.coro.end(ptr null, i1 false)",
+        ),
+        (
+            "declare void @llvm.masked.store.v2f64.p0(<2 x double>, ptr, i32, <2 x i1>)",
+            "call void @llvm.masked.store.v2f64.p0(<2 x double> poison, ptr null, i32 8, <2 x i1> poison)",
+        ),
+        (
+            "declare <vscale x 4 x i32> @llvm.stepvector.nxv4i32()",
+            "call <vscale x 4 x i32> @llvm.stepvector.nxv4i32()",
         ),
         (
             "declare void @llvm.coro.end.async(ptr, i1, ...)",

@@ -145,12 +145,10 @@ const UPGRADED: &[&str] = &[
     "var.annotation",
     "stackprotectorcheck",
     "lifetime.",
-    "masked.",
     "annotation",
     "is.constant",
     "load.relative",
     "prefetch",
-    "stepvector",
     "launder.invariant.group",
     "strip.invariant.group",
     "threadlocal.address",
@@ -215,8 +213,16 @@ pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
         || name.starts_with(b"llvm.experimental.vector.splice")
 }
 
-/// Intrinsics LLVM upgrades when they are declared with this many parameters.
-const UPGRADED_WITH_ARITY: &[(&str, usize)] = &[("coro.end", 2)];
+/// Intrinsics LLVM upgrades when they are declared with this many parameters, and whether
+/// their names take type suffixes (`llvm.masked.load.v2f64.p0`): the masked accesses'
+/// alignment was an argument before LLVM 22.
+const UPGRADED_WITH_ARITY: &[(&str, usize, bool)] = &[
+    ("coro.end", 2, false),
+    ("masked.load", 4, true),
+    ("masked.gather", 4, true),
+    ("masked.store", 4, true),
+    ("masked.scatter", 4, true),
+];
 
 /// Whether the declaration `name` of type `fn_ty` (a function type of `types`) matches the
 /// signature LLVM's table gives the intrinsic it names, as LLVM's verifier asks of a called
@@ -264,10 +270,14 @@ pub(super) fn immediate_params_by_name(name: &[u8]) -> u32 {
 /// parameters (see [`UPGRADED_WITH_ARITY`]).
 fn upgraded_with_arity(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bool {
     let tail = name.strip_prefix(b"llvm.").unwrap_or(name);
+    let named = |upgraded: &str, suffixed: bool| {
+        tail.strip_prefix(upgraded.as_bytes())
+            .is_some_and(|rest| rest.is_empty() || suffixed && rest[0] == b'.')
+    };
     matches!(types.get(fn_ty), Type::Function { params, .. }
-        if UPGRADED_WITH_ARITY
-            .iter()
-            .any(|&(upgraded, arity)| tail == upgraded.as_bytes() && params.len() == arity))
+    if UPGRADED_WITH_ARITY.iter().any(|&(upgraded, arity, suffixed)| {
+        named(upgraded, suffixed) && params.len() == arity
+    }))
 }
 
 /// Whether the function type `fn_ty` matches the signature `codes` (hex, see [`decode`]):
