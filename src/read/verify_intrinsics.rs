@@ -66,33 +66,34 @@ enum Rule {
     Deoptimize,
 }
 
+/// Each checked intrinsic's name (before any type suffix) and its rule.
+const RULES: &[(&[u8], Rule)] = &[
+    (b"llvm.bswap", Rule::Bswap),
+    (b"llvm.scmp", Rule::ThreeWayCompare),
+    (b"llvm.ucmp", Rule::ThreeWayCompare),
+    (
+        b"llvm.experimental.get.vector.length",
+        Rule::GetVectorLength,
+    ),
+    (b"llvm.threadlocal.address", Rule::ThreadLocalAddress),
+    (b"llvm.fptrunc.round", Rule::FptruncRound),
+    (b"llvm.lifetime.start", Rule::Lifetime),
+    (b"llvm.lifetime.end", Rule::Lifetime),
+    (b"llvm.reloc.none", Rule::RelocNone),
+    (b"llvm.experimental.guard", Rule::Guard),
+    (b"llvm.experimental.deoptimize", Rule::Deoptimize),
+];
+
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
 fn rule_of(name: &[u8]) -> Option<Rule> {
     let is = |base: &[u8]| {
         name.strip_prefix(base)
             .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
     };
-    Some(if is(b"llvm.bswap") {
-        Rule::Bswap
-    } else if is(b"llvm.scmp") || is(b"llvm.ucmp") {
-        Rule::ThreeWayCompare
-    } else if is(b"llvm.experimental.get.vector.length") {
-        Rule::GetVectorLength
-    } else if is(b"llvm.threadlocal.address") {
-        Rule::ThreadLocalAddress
-    } else if is(b"llvm.fptrunc.round") {
-        Rule::FptruncRound
-    } else if is(b"llvm.lifetime.start") || is(b"llvm.lifetime.end") {
-        Rule::Lifetime
-    } else if is(b"llvm.reloc.none") {
-        Rule::RelocNone
-    } else if is(b"llvm.experimental.guard") {
-        Rule::Guard
-    } else if is(b"llvm.experimental.deoptimize") {
-        Rule::Deoptimize
-    } else {
-        return None;
-    })
+    RULES
+        .iter()
+        .find(|(base, _)| is(base))
+        .map(|&(_, rule)| rule)
 }
 
 /// A call being checked.
