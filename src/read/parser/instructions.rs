@@ -1984,7 +1984,11 @@ impl Parser<'_> {
         let Some(GlobalKind::Function(f)) = module.globals.get(global).map(|g| g.kind) else {
             return false;
         };
-        module.functions[f].params.iter().any(|p| {
+        // Looked up: after a header that did not read, its global names no function yet.
+        let Some(func) = module.functions.get(f) else {
+            return false;
+        };
+        func.params.iter().any(|p| {
             let ty = module.types.get(module.types.resolve(p.ty));
             ty.is_token_like() || matches!(ty, Type::Metadata)
         })
