@@ -125,6 +125,9 @@ struct Gathered {
     /// What LLVM's verifier checks that the piece leaves to the join, in its own numbering
     /// (see `verify::Checks::absorb`); `None` when the piece fails a check on its own.
     checks: Option<Checks>,
+    /// Locals the piece's lifetime markers name that another piece defines: allocas, the
+    /// join checks.
+    far_allocas: Vec<LocalId>,
 }
 
 struct GatheredBlock {
@@ -169,15 +172,23 @@ impl Gathered {
             .collect();
         let mut checks = Checks::default();
         let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
+        let mut far_allocas = Vec::new();
         let held = checks.gather(body, first, personality, far).is_ok()
-            && verify_metadata::metadata_holds(m, body, &piece.uses, &mut Default::default())
-                .is_ok();
+            && verify_metadata::metadata_holds(
+                m,
+                body,
+                &piece.uses,
+                &mut Default::default(),
+                &mut far_allocas,
+            )
+            .is_ok();
         Gathered {
             blocks,
             opcodes,
             targets,
             passes_distinct_metadata: passes_distinct_metadata(m, body, &piece.uses),
             checks: held.then_some(checks),
+            far_allocas,
         }
     }
 }
@@ -199,6 +210,19 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
     let far = (0..pieces.len())
         .map(|i| links(m, pieces, i))
         .collect::<Option<Vec<_>>>()?;
+    // A lifetime marker's local another piece defines is an alloca there.
+    let is_alloca = |i: usize, l: LocalId| match far[i].get(&l) {
+        Some(&(j, def)) => match pieces[j].body().locals[def].def {
+            LocalDef::Inst(k) => pieces[j].body().insts[k].opcode == Opcode::Alloca,
+            _ => false,
+        },
+        None => false,
+    };
+    let allocas_named =
+        (0..pieces.len()).all(|i| gathered[i].far_allocas.iter().all(|&l| is_alloca(i, l)));
+    if !allocas_named {
+        return None;
+    }
     let far_block = |i: usize, l: LocalId| match far[i].get(&l) {
         Some(&(j, def)) => match pieces[j].body().locals[def].def {
             LocalDef::Block(b) => Some((j, b)),
@@ -487,6 +511,23 @@ mod tests {
         }
     }
 
+    /// A lifetime marker of an alloca another piece makes: the pieces join.
+    #[test]
+    fn pieces_take_lifetime_markers_of_allocas_made_in_others() {
+        let text = long_body(200, None)
+            .replacen("entry:\n", "entry:\n  %p = alloca i32\n", 1)
+            .replacen(
+                "%x170 = load i32, ptr @g",
+                "%x170 = load i32, ptr @g\n  call void @llvm.lifetime.start.p0(ptr %p)",
+                1,
+            );
+        for count in [2, 3, 7] {
+            for (whole, pieces) in whole_and_pieces(&text, count) {
+                assert_eq!(Some(whole), pieces, "{count} pieces");
+            }
+        }
+    }
+
     /// The first debug record, or the first debug intrinsic call, is found in whichever piece
     /// holds it.
     #[test]
@@ -570,6 +611,20 @@ mod tests {
                         1,
                     ),
                 "swifterror value can only be loaded",
+            ),
+            // A lifetime marker of a pointer that is no alloca, made in another piece.
+            (
+                good.replacen(
+                    "entry:\n",
+                    "entry:\n  %p = getelementptr i8, ptr @g, i64 1\n",
+                    1,
+                )
+                .replacen(
+                    "%x50 = load i32, ptr @g",
+                    "%x50 = load i32, ptr @g\n  call void @llvm.lifetime.start.p0(ptr %p)",
+                    1,
+                ),
+                "llvm.lifetime.start/end can only be used on alloca or poison",
             ),
         ];
         for (bad, error) in cases {

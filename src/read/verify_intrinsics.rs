@@ -5,12 +5,13 @@
 //! and `llvm.experimental.deoptimize`. Checked once a body is read, from its uses of globals, as the
 //! metadata its calls name (`verify_metadata`).
 
+use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, MdRef, Module, Opcode,
-    Span, Type, TypeId, Value, ValueKind, int_value,
+    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, MdRef, Module,
+    Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -22,6 +23,7 @@ pub(super) fn intrinsic_calls_hold(
     body: &Body,
     uses: &[GlobalUse],
     calls: &[IntrinsicCall],
+    far_allocas: &mut Vec<LocalId>,
 ) -> Result<(), (Span, &'static str)> {
     for &(callee, ref name, call) in calls {
         let Some(rule) = rule_of(name) else {
@@ -39,7 +41,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::GetVectorLength => call.vector_length_refused(),
             Rule::ThreadLocalAddress => call.thread_local_address_refused(),
             Rule::FptruncRound => call.fptrunc_round_refused(),
-            Rule::Lifetime => call.lifetime_refused(),
+            Rule::Lifetime => call.lifetime_refused(far_allocas),
             Rule::RelocNone => call.reloc_none_refused(),
             Rule::Guard => (call.deopt_bundles() != 1)
                 .then_some("experimental_guard must have exactly one \"deopt\" operand bundle"),
@@ -189,7 +191,9 @@ impl<'a> Call<'a> {
 
     /// A lifetime marker names an alloca or poison. (The form LLVM 22 upgrades, with a
     /// size before the pointer, is not checked: LLVM drops the markers of other pointers.)
-    fn lifetime_refused(&self) -> Option<&'static str> {
+    /// A local that another piece of the body defines goes to `far_allocas`, for the join
+    /// to check.
+    fn lifetime_refused(&self, far_allocas: &mut Vec<LocalId>) -> Option<&'static str> {
         let mut arguments = call_arguments(self.body, self.call);
         let (_, pointer) = arguments.next()?;
         if arguments.next().is_some() {
@@ -198,6 +202,10 @@ impl<'a> Call<'a> {
         let named = match pointer.kind() {
             ValueKind::Local(l) => match self.body.locals[l].def {
                 LocalDef::Inst(i) => self.body.insts[i].opcode == Opcode::Alloca,
+                NOT_YET_DEFINED => {
+                    far_allocas.push(l);
+                    true
+                }
                 _ => false,
             },
             ValueKind::Const(_) => matches!(self.constant(pointer), Some(Const::Poison)),

@@ -18,8 +18,8 @@
 //! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
 
 use crate::model::{
-    Body, Const, GlobalName, GlobalUse, InstId, Item, MdBody, MdId, MdRef, Module, Opcode, Span,
-    Type, TypeId, UseRole, Value, ValueKind,
+    Body, Const, GlobalName, GlobalUse, InstId, Item, LocalId, MdBody, MdId, MdRef, Module, Opcode,
+    Span, Type, TypeId, UseRole, Value, ValueKind,
 };
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
@@ -48,12 +48,14 @@ pub(super) struct ValidTags {
 
 /// The first of the instructions of `body` whose metadata LLVM's verifier refuses: where (the
 /// attachment's kind, or the callee of a scope declaration) and LLVM's message. `uses` are the
-/// body's own uses of globals, the first numbered `m.uses.len()`.
+/// body's own uses of globals, the first numbered `m.uses.len()`. A piece of a body leaves
+/// in `far_allocas` the locals its lifetime markers name that another piece defines.
 pub(super) fn metadata_holds(
     m: &Module,
     body: &Body,
     uses: &[GlobalUse],
     valid: &mut ValidTags,
+    far_allocas: &mut Vec<LocalId>,
 ) -> Result<(), (Span, &'static str)> {
     let nodes = Nodes { m, body };
     for (id, i) in body.insts.iter() {
@@ -80,7 +82,7 @@ pub(super) fn metadata_holds(
             .map_err(|message| (callee, message))?;
     }
     constrained_calls_hold(m, body, &calls)?;
-    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses, &calls)
+    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses, &calls, far_allocas)
 }
 
 /// A call of an intrinsic (see [`intrinsic_calls`]).

@@ -71,7 +71,7 @@ struct MustTail {
 
 /// What a local referred to before its definition stands for until it is defined (no
 /// argument has this index).
-const NOT_YET_DEFINED: LocalDef = LocalDef::Arg(u32::MAX);
+pub(super) const NOT_YET_DEFINED: LocalDef = LocalDef::Arg(u32::MAX);
 
 /// How a local is named: `%7` / `7:`, or `%name` / `name:` (unquoted, unescaped).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
