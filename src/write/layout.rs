@@ -126,12 +126,7 @@ fn statements(text: &[u8]) -> Option<Vec<Statement>> {
             at = line_end;
             continue;
         }
-        // The reader steps over a summary entry to the parenthesis that closes its first,
-        // lines that look like statements too: what follows one stays with it, in its
-        // order, but another entry.
-        let in_summary = statements.last().is_some_and(|s| s.rank == Rank::Summary);
-        let rank = rank_of(line).filter(|&r| !in_summary || r == Rank::Summary);
-        let Some(rank) = rank else {
+        let Some(rank) = rank_of(line) else {
             // What goes on the statement before it.
             statements.last_mut()?.end = line_end;
             at = line_end;
@@ -513,19 +508,6 @@ mod tests {
         ] {
             assert_eq!(split(line), None, "{line}");
         }
-    }
-
-    #[test]
-    fn what_follows_a_summary_entry_stays_with_it() {
-        // The reader steps over an entry to the `)` closing its first `(`: the `define`
-        // inside this one is no function, and stays in it, as does all that follows.
-        let text = "define void @h() {\n  ret void\n}\n@g = global i8 0\n\
-                    ^0 = gv: (name: \"f\",\ndefine void @f() {\n  ret void\n}\n)\n\
-                    @v = global i8 0\n";
-        let expected = "@g = global i8 0\n\ndefine void @h() {\n  ret void\n}\n\n\
-                        ^0 = gv: (name: \"f\",\ndefine void @f() {\n  ret void\n}\n)\n\
-                        @v = global i8 0\n";
-        assert_eq!(laid(text).as_deref(), Some(expected));
     }
 
     #[test]

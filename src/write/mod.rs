@@ -227,7 +227,8 @@ pub fn write_to_as(m: &Module, w: &mut impl Write, style: Style<'_>) -> io::Resu
 }
 
 /// Whether every string in `text`, which holds no comments, ends on the line it starts on,
-/// and so does every summary entry (`^N = gv: (...)`, its parentheses closed on its line).
+/// and so does every summary entry (`^N = gv: (...)`, its parentheses opened and closed on
+/// its line; `^N = flags: 8` and `^N = blockcount: 8` take none).
 fn statements_end_on_their_lines(text: &[u8]) -> bool {
     let mut at = 0;
     while let Some(open) = search::memchr(b'"', &text[at..]) {
@@ -249,7 +250,8 @@ fn statements_end_on_their_lines(text: &[u8]) -> bool {
     loop {
         let end = search::memchr(b'\n', &text[from..]).map_or(text.len(), |i| from + i);
         let line = &text[from..end];
-        if search::count(b'(', line) != search::count(b')', line) {
+        let opened = search::count(b'(', line);
+        if opened != search::count(b')', line) || opened == 0 && !takes_no_parentheses(line) {
             return false;
         }
         match entry.find(&text[end..]) {
@@ -257,6 +259,16 @@ fn statements_end_on_their_lines(text: &[u8]) -> bool {
             None => return true,
         }
     }
+}
+
+/// Whether a summary entry's line `^N = ...` is of a kind written without parentheses.
+fn takes_no_parentheses(line: &[u8]) -> bool {
+    let after = line
+        .iter()
+        .position(|&b| b == b'=')
+        .map_or(&[][..], |i| &line[i + 1..]);
+    let kind = after.trim_ascii_start();
+    kind.starts_with(b"flags") || kind.starts_with(b"blockcount")
 }
 
 /// A replacement of `text[start..end]`, which the writer of `mergefn opt`'s text applies with
@@ -821,6 +833,14 @@ mod tests {
         ));
         assert!(statements_end_on_their_lines(
             b"^1 = gv: (name: \"f\")\n!1 = !{}\n"
+        ));
+        // An entry whose parentheses open on a later line (the fuzz target's find: a
+        // `define` inside it was laid out as a function).
+        assert!(!statements_end_on_their_lines(
+            b"^6 = \ngv: (name: \"f\",\ndefine void @f() {\n}\n)\n"
+        ));
+        assert!(statements_end_on_their_lines(
+            b"^2 = flags: 8\n^3 = blockcount: 5\n"
         ));
         // Two statements on a line (the fuzz target's third find): written as it is too.
         let shared = "declare void @g() !2 = distinct !{!2}\n!llvm.ident = !{!3}\n!3 = !{!\"x\"}\n";
