@@ -210,25 +210,25 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
     let far = (0..pieces.len())
         .map(|i| links(m, pieces, i))
         .collect::<Option<Vec<_>>>()?;
+    // What a local of piece `i` that another piece defines is there: the piece and how.
+    let far_def = |i: usize, l: LocalId| {
+        far[i]
+            .get(&l)
+            .map(|&(j, def)| (j, pieces[j].body().locals[def].def))
+    };
     // A lifetime marker's local another piece defines is an alloca there.
-    let is_alloca = |i: usize, l: LocalId| match far[i].get(&l) {
-        Some(&(j, def)) => match pieces[j].body().locals[def].def {
-            LocalDef::Inst(k) => pieces[j].body().insts[k].opcode == Opcode::Alloca,
-            _ => false,
-        },
-        None => false,
+    let is_alloca = |i: usize, l: LocalId| match far_def(i, l) {
+        Some((j, LocalDef::Inst(k))) => pieces[j].body().insts[k].opcode == Opcode::Alloca,
+        _ => false,
     };
     let allocas_named =
         (0..pieces.len()).all(|i| gathered[i].far_allocas.iter().all(|&l| is_alloca(i, l)));
     if !allocas_named {
         return None;
     }
-    let far_block = |i: usize, l: LocalId| match far[i].get(&l) {
-        Some(&(j, def)) => match pieces[j].body().locals[def].def {
-            LocalDef::Block(b) => Some((j, b)),
-            _ => None,
-        },
-        None => None,
+    let far_block = |i: usize, l: LocalId| match far_def(i, l) {
+        Some((j, LocalDef::Block(b))) => Some((j, b)),
+        _ => None,
     };
     let mut first_block = Vec::with_capacity(pieces.len());
     let mut first_inst = Vec::with_capacity(pieces.len());

@@ -279,16 +279,17 @@ fn linkage_holds(
 /// `llvm.global_dtors`: appending, used by nothing, arrays of `{ i32, ptr, ptr }` (the second a
 /// pointer into the program's address space).
 fn special_global_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
-    if var.init.is_some() && m.types.layout(var.ty).is_some_and(|l| !l.sized) {
+    let layout = m.types.layout(var.ty);
+    if var.init.is_some() && layout.is_some_and(|l| !l.sized) {
         let at = defined_at(m, var.global, var.span);
         return refuse(at, "Global variable initializer must be sized");
     }
     // Its size is known only when the program runs.
-    if m.types.layout(var.ty).is_some_and(|l| l.scalable) {
+    if layout.is_some_and(|l| l.scalable) {
         let at = defined_at(m, var.global, var.span);
         return refuse(at, "Globals cannot contain scalable types");
     }
-    if m.types.layout(var.ty).is_some_and(|l| l.bars_globals) {
+    if layout.is_some_and(|l| l.bars_globals) {
         let at = defined_at(m, var.global, var.span);
         let name = String::from_utf8_lossy(name_of(m, var.global));
         return refuse(

@@ -947,7 +947,8 @@ impl<'a> Parser<'a> {
                 if !self.is_array_element(ty) {
                     return Err(self.err_at(at, "invalid type for alloca"));
                 }
-                if !self.is_scalar(ty) && !self.is_sized(ty) {
+                let layout = self.layout(ty, 0);
+                if !self.is_scalar(ty) && !layout.sized {
                     return Err(self.err_at(at, "Cannot allocate unsized type"));
                 }
                 let mut count = None;
@@ -963,10 +964,10 @@ impl<'a> Parser<'a> {
                 }
                 // With an alignment, LLVM's parser leaves the size to its verifier, which
                 // sees the types the whole text defines.
-                if !self.item_opt_align()? && !self.is_scalar(ty) && !self.is_sized_here(ty) {
+                if !self.item_opt_align()? && !self.is_scalar(ty) && !self.sized_here(layout) {
                     return Err(self.err_at(at, "Cannot allocate unsized type"));
                 }
-                if self.layout(ty, 0).bars_stack {
+                if layout.bars_stack {
                     self.rule_broken(at, "Alloca has illegal target extension type");
                 }
                 // LLVM 22's reader ignores the datalayout's `A` here.
