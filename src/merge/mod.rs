@@ -1492,11 +1492,14 @@ fn llvm_rounds(m: &Module, candidates: &[Candidate], classes: &[Vec<FuncId>]) ->
 /// structural hashes (`BodyInfo::llvm_hash`), functions of one hash in module order.
 fn llvm_insertion_ranks(m: &Module) -> SecondaryMap<FuncId, u32> {
     let hash = |f: FuncId| m.functions[f].body.as_ref().map_or(0, |b| b.llvm_hash);
-    let mut order: Vec<FuncId> = m.definitions().collect();
-    order.sort_by_key(|&f| (hash(f), f));
+    // Keys packed, the function in the low bits: a key built at each comparison cost more.
+    let mut order: Vec<u128> = (m.definitions())
+        .map(|f| u128::from(hash(f)) << 32 | f.index() as u128)
+        .collect();
+    order.sort_unstable();
     let mut ranks = SecondaryMap::new();
-    for (rank, f) in order.into_iter().enumerate() {
-        ranks[f] = rank as u32;
+    for (rank, key) in order.into_iter().enumerate() {
+        ranks[FuncId::new(key as u32 as usize)] = rank as u32;
     }
     ranks
 }
