@@ -1216,6 +1216,52 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_list_read_before_is_placed_at_its_own_text() {
+        let list =
+            "(ptr noundef nonnull align 8 dereferenceable(16) %this, i32 %n, ptr byval(i32) %p)";
+        let text = format!(
+            "define void @a{list} {{\n  ret void\n}}\n\n\
+             declare void @b{list}\n\n\
+             define void @c{list} {{\n  ret void\n}}\n\n\
+             define i32 @d{list} {{\n  ret i32 %n\n}}\n"
+        );
+        let m = parse(text.clone()).unwrap();
+        let expected = [
+            (
+                "ptr",
+                vec!["noundef", "nonnull", "align 8", "dereferenceable(16)"],
+                "%this",
+            ),
+            ("i32", vec![], "%n"),
+            ("ptr", vec!["byval"], "%p"),
+        ];
+        for f in m.functions.values() {
+            let header = &text[f.header_span.range()];
+            assert!(header.contains(list), "{header}");
+            let list_at = f.header_span.start as usize + header.find(list).unwrap();
+            assert_eq!(f.params.len(), expected.len());
+            for (p, (ty, attrs, name)) in f.params.iter().zip(&expected) {
+                assert_eq!(m.types.display(p.ty), *ty);
+                let written: Vec<&str> = m
+                    .attr_list(p.attrs)
+                    .iter()
+                    .map(|a| &text[a.span().range()])
+                    .collect();
+                assert_eq!(&written, attrs);
+                let name_at = p.name.unwrap();
+                assert_eq!(&text[name_at.range()], *name);
+                assert!(name_at.start as usize > list_at);
+                assert_eq!(p.end, name_at.end);
+            }
+        }
+        // Read as a list of another function's result type: a rule that type breaks is found.
+        let broken = "define i32 @a(i32 returned %x) {\n  ret i32 %x\n}\n\n\
+                      define i64 @b(i32 returned %x) {\n  ret i64 0\n}\n";
+        let e = parse(broken.to_string()).unwrap_err();
+        assert!(e.to_string().contains("'returned'"), "{e}");
+    }
+
+    #[test]
     fn a_body_on_one_line_is_stepped_over_exactly() {
         let text = "define void @f() { ret void }\ndefine void @g() {\n  ret void\n}\n";
         let m = read_guessing_ends(Source::from(text.to_string()), None)

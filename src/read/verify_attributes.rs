@@ -519,7 +519,7 @@ fn range_width(text: &[u8]) -> Option<u32> {
 /// The rules over all the parameters of a function or arguments of a call
 /// (`verifyFunctionAttrs`, `verifyCallBase`), fed the lists that hold a checked attribute in
 /// order, then [`Parameters::finish`]ed.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Parameters {
     seen: Kinds,
     inalloca: Option<(usize, bool)>,

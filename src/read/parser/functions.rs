@@ -1,6 +1,7 @@
 //! Function headers, and bodies: stepped over in the first phase, read in the second.
 
 use super::*;
+use std::sync::Arc;
 
 impl<'a> Parser<'a> {
     pub(super) fn function(&mut self) -> PResult<()> {
@@ -31,54 +32,122 @@ impl<'a> Parser<'a> {
             scope.reset(ArenaBase::default());
             self.scope = Some(scope);
         }
-        self.expect(Tok::LParen, "'('")?;
+        // C++ headers repeat their parameter lists (a class's methods, `(ptr noundef nonnull
+        // align 8 dereferenceable(16) %this)`): one read before, with what its reading
+        // decided, is found again by its text.
+        let list_start = self.tok.span.start;
+        let list_end = match rules.intrinsic {
+            None if self.tok.kind == Tok::LParen => {
+                parameter_list_end(self.src, list_start as usize)
+            }
+            _ => None,
+        };
+        let context = (is_definition, ret_ty);
+        let known = list_end.and_then(|end| {
+            let entries = self.known_params.get(&self.src[list_start as usize..end])?;
+            entries.iter().find(|k| k.context == context).cloned()
+        });
+        let broken_before = self.invalid.is_some();
         let mut params = Vec::new();
         let mut varargs = false;
         // Only an intrinsic (`llvm.*`) takes or returns a `token` (or a type like it), takes
         // `metadata`, or takes or returns an `x86_amx`: LLVM's verifier checks it after the
         // attributes.
         let mut only_intrinsics_take = None;
-        if self.tok.kind != Tok::RParen {
-            loop {
-                if self.eat(Tok::DotDotDot) {
-                    varargs = true;
-                    break;
-                }
-                let at = self.tok.span;
-                let ty = self.parse_type()?;
-                self.check_argument_type(ty, at)?;
-                if rules.intrinsic.is_none() && only_intrinsics_take.is_none() {
-                    only_intrinsics_take = match self.ty(ty) {
-                        t if t.is_token_like() => {
-                            Some("Function takes token but isn't an intrinsic")
-                        }
-                        Type::Metadata => Some("Function takes metadata but isn't an intrinsic"),
-                        Type::X86Amx => Some("Function takes x86_amx but isn't an intrinsic"),
+        if let (Some(known), Some(end)) = (known, list_end) {
+            for p in known.params.iter() {
+                let start = self.m.attrs.len();
+                self.m
+                    .attrs
+                    .extend(p.attrs.iter().map(|&a| rebased(a, 0, list_start)));
+                params.push(Param {
+                    ty: p.ty,
+                    attrs: AttrList::since(&self.m.attrs, start),
+                    name: p.name.map(|s| rebased_span(s, 0, list_start)),
+                    end: list_start + p.end,
+                });
+            }
+            varargs = known.varargs;
+            rules.parameters = known.parameters;
+            (rules.count, rules.sret) = (known.params.len(), known.sret);
+            only_intrinsics_take = known.only_intrinsics_take;
+            self.seek(end);
+        } else {
+            self.expect(Tok::LParen, "'('")?;
+            if self.tok.kind != Tok::RParen {
+                loop {
+                    if self.eat(Tok::DotDotDot) {
+                        varargs = true;
+                        break;
+                    }
+                    let at = self.tok.span;
+                    let ty = self.parse_type()?;
+                    self.check_argument_type(ty, at)?;
+                    if rules.intrinsic.is_none() && only_intrinsics_take.is_none() {
+                        only_intrinsics_take = match self.ty(ty) {
+                            t if t.is_token_like() => {
+                                Some("Function takes token but isn't an intrinsic")
+                            }
+                            Type::Metadata => {
+                                Some("Function takes metadata but isn't an intrinsic")
+                            }
+                            Type::X86Amx => Some("Function takes x86_amx but isn't an intrinsic"),
+                            _ => None,
+                        };
+                    }
+                    let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
+                    self.header_parameter(&mut rules, kinds, attrs, ty, ret_ty, name_at);
+                    let pname = match self.tok.kind {
+                        Tok::LocalName | Tok::LocalNum => Some(self.bump()),
                         _ => None,
                     };
-                }
-                let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
-                self.header_parameter(&mut rules, kinds, attrs, ty, ret_ty, name_at);
-                let pname = match self.tok.kind {
-                    Tok::LocalName | Tok::LocalNum => Some(self.bump()),
-                    _ => None,
-                };
-                if is_definition {
-                    let index = params.len() as u32;
-                    self.define_local(pname, LocalDef::Arg(index))?;
-                }
-                params.push(Param {
-                    ty,
-                    attrs,
-                    name: pname.map(|t| t.span),
-                    end: self.prev_end().end,
-                });
-                if !self.eat(Tok::Comma) {
-                    break;
+                    if is_definition {
+                        let index = params.len() as u32;
+                        self.define_local(pname, LocalDef::Arg(index))?;
+                    }
+                    params.push(Param {
+                        ty,
+                        attrs,
+                        name: pname.map(|t| t.span),
+                        end: self.prev_end().end,
+                    });
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
                 }
             }
+            self.expect(Tok::RParen, "')'")?;
+            // Kept when its reading broke no rule (only the first broken is recorded) and
+            // ended where its text was found to.
+            if let Some(end) = list_end
+                && !broken_before
+                && self.invalid.is_none()
+                && self.prev_end().end as usize == end
+            {
+                let known = KnownParams {
+                    context,
+                    params: (params.iter())
+                        .map(|p| KnownParam {
+                            ty: p.ty,
+                            attrs: (self.m.attr_list(p.attrs).iter())
+                                .map(|&a| rebased(a, list_start, 0))
+                                .collect(),
+                            name: p.name.map(|s| rebased_span(s, list_start, 0)),
+                            end: p.end - list_start,
+                        })
+                        .collect(),
+                    varargs,
+                    parameters: rules.parameters.clone(),
+                    sret: rules.sret,
+                    only_intrinsics_take,
+                };
+                let text = &self.src[list_start as usize..end];
+                self.known_params
+                    .entry(text.into())
+                    .or_default()
+                    .push(known);
+            }
         }
-        self.expect(Tok::RParen, "')'")?;
         let intrinsic = rules.intrinsic.is_some();
         self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
         if !intrinsic && only_intrinsics_take.is_none() {
@@ -657,4 +726,62 @@ struct HeaderRules {
     /// The function, if it is an intrinsic (named `llvm.*`): it may take `immarg` and
     /// `elementtype`, and LLVM may replace its attributes (see `header_rule_broken`).
     intrinsic: Option<GlobalId>,
+}
+
+/// A header's parameter list as read (`Parser::known_params`), spans from its `(`: what
+/// reading it decided, which its text decides, with whether it is a definition's (its names
+/// are defined) and its function's result type (`returned` is checked against it). An
+/// intrinsic's is never kept: LLVM may replace its attributes.
+#[derive(Clone)]
+pub(super) struct KnownParams {
+    context: (bool, TypeId),
+    params: Arc<[KnownParam]>,
+    varargs: bool,
+    parameters: verify_attributes::Parameters,
+    sret: bool,
+    only_intrinsics_take: Option<&'static str>,
+}
+
+struct KnownParam {
+    ty: TypeId,
+    attrs: Box<[Attr]>,
+    name: Option<Span>,
+    end: u32,
+}
+
+/// Where the parameter list opening at `open` ends, just past its `)`, when it lies on one
+/// line, holding no string and no comment (a name or attribute in quotes, which may hold
+/// parentheses, is read as it comes); `None` otherwise.
+fn parameter_list_end(src: &[u8], open: usize) -> Option<usize> {
+    let line = &src[open..];
+    let line = &line[..search::memchr(b'\n', line).unwrap_or(line.len())];
+    let (mut depth, mut at) = (0u32, 0);
+    let end = loop {
+        let i = at + search::memchr3(b'(', b')', b'"', &line[at..])?;
+        match line[i] {
+            b'(' => depth += 1,
+            b')' if depth > 1 => depth -= 1,
+            b')' => break i + 1,
+            _ => return None,
+        }
+        at = i + 1;
+    };
+    let list = &line[..end];
+    (search::memchr3(b';', b'/', b'\r', list).is_none()).then_some(open + end)
+}
+
+/// `span`, found at `from` in one text, at `to` in another.
+fn rebased_span(span: Span, from: u32, to: u32) -> Span {
+    Span::new(
+        (span.start - from + to) as usize,
+        (span.end - from + to) as usize,
+    )
+}
+
+fn rebased(a: Attr, from: u32, to: u32) -> Attr {
+    match a {
+        Attr::Group(n, s) => Attr::Group(n, rebased_span(s, from, to)),
+        Attr::Typed(s, t) => Attr::Typed(rebased_span(s, from, to), t),
+        Attr::Text(s) => Attr::Text(rebased_span(s, from, to)),
+    }
 }

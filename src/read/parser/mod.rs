@@ -429,6 +429,8 @@ pub struct Parser<'a> {
     progress: Option<&'a Progress<'a>>,
     /// Attribute lists read before, by their text.
     known_lists: KnownLists,
+    /// Headers' parameter lists read before, by their text (see `functions::KnownParams`).
+    known_params: FxHashMap<Box<[u8]>, Vec<functions::KnownParams>>,
     /// How many types, constants and metadata nodes the one being read is inside (see
     /// [`Parser::nested`]).
     nesting: u32,
@@ -1043,6 +1045,7 @@ impl<'a> Parser<'a> {
             layout_written: false,
             layout_line: false,
             known_lists: KnownLists::default(),
+            known_params: FxHashMap::default(),
             nesting: 0,
         }
     }
