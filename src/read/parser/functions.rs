@@ -32,122 +32,11 @@ impl<'a> Parser<'a> {
             scope.reset(ArenaBase::default());
             self.scope = Some(scope);
         }
-        // C++ headers repeat their parameter lists (a class's methods, `(ptr noundef nonnull
-        // align 8 dereferenceable(16) %this)`): one read before, with what its reading
-        // decided, is found again by its text.
-        let list_start = self.tok.span.start;
-        let list_end = match rules.intrinsic {
-            None if self.tok.kind == Tok::LParen => {
-                parameter_list_end(self.src, list_start as usize)
-            }
-            _ => None,
-        };
-        let context = (is_definition, ret_ty);
-        let known = list_end.and_then(|end| {
-            let entries = self.known_params.get(&self.src[list_start as usize..end])?;
-            entries.iter().find(|k| k.context == context).cloned()
-        });
-        let broken_before = self.invalid.is_some();
-        let mut params = Vec::new();
-        let mut varargs = false;
-        // Only an intrinsic (`llvm.*`) takes or returns a `token` (or a type like it), takes
-        // `metadata`, or takes or returns an `x86_amx`: LLVM's verifier checks it after the
-        // attributes.
-        let mut only_intrinsics_take = None;
-        if let (Some(known), Some(end)) = (known, list_end) {
-            for p in known.params.iter() {
-                let start = self.m.attrs.len();
-                self.m
-                    .attrs
-                    .extend(p.attrs.iter().map(|&a| rebased(a, 0, list_start)));
-                params.push(Param {
-                    ty: p.ty,
-                    attrs: AttrList::since(&self.m.attrs, start),
-                    name: p.name.map(|s| rebased_span(s, 0, list_start)),
-                    end: list_start + p.end,
-                });
-            }
-            varargs = known.varargs;
-            rules.parameters = known.parameters;
-            (rules.count, rules.sret) = (known.params.len(), known.sret);
-            only_intrinsics_take = known.only_intrinsics_take;
-            self.seek(end);
-        } else {
-            self.expect(Tok::LParen, "'('")?;
-            if self.tok.kind != Tok::RParen {
-                loop {
-                    if self.eat(Tok::DotDotDot) {
-                        varargs = true;
-                        break;
-                    }
-                    let at = self.tok.span;
-                    let ty = self.parse_type()?;
-                    self.check_argument_type(ty, at)?;
-                    if rules.intrinsic.is_none() && only_intrinsics_take.is_none() {
-                        only_intrinsics_take = match self.ty(ty) {
-                            t if t.is_token_like() => {
-                                Some("Function takes token but isn't an intrinsic")
-                            }
-                            Type::Metadata => {
-                                Some("Function takes metadata but isn't an intrinsic")
-                            }
-                            Type::X86Amx => Some("Function takes x86_amx but isn't an intrinsic"),
-                            _ => None,
-                        };
-                    }
-                    let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
-                    self.header_parameter(&mut rules, kinds, attrs, ty, ret_ty, name_at);
-                    let pname = match self.tok.kind {
-                        Tok::LocalName | Tok::LocalNum => Some(self.bump()),
-                        _ => None,
-                    };
-                    if is_definition {
-                        let index = params.len() as u32;
-                        self.define_local(pname, LocalDef::Arg(index))?;
-                    }
-                    params.push(Param {
-                        ty,
-                        attrs,
-                        name: pname.map(|t| t.span),
-                        end: self.prev_end().end,
-                    });
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
-                }
-            }
-            self.expect(Tok::RParen, "')'")?;
-            // Kept when its reading broke no rule (only the first broken is recorded) and
-            // ended where its text was found to.
-            if let Some(end) = list_end
-                && !broken_before
-                && self.invalid.is_none()
-                && self.prev_end().end as usize == end
-            {
-                let known = KnownParams {
-                    context,
-                    params: (params.iter())
-                        .map(|p| KnownParam {
-                            ty: p.ty,
-                            attrs: (self.m.attr_list(p.attrs).iter())
-                                .map(|&a| rebased(a, list_start, 0))
-                                .collect(),
-                            name: p.name.map(|s| rebased_span(s, list_start, 0)),
-                            end: p.end - list_start,
-                        })
-                        .collect(),
-                    varargs,
-                    parameters: rules.parameters.clone(),
-                    sret: rules.sret,
-                    only_intrinsics_take,
-                };
-                let text = &self.src[list_start as usize..end];
-                self.known_params
-                    .entry(text.into())
-                    .or_default()
-                    .push(known);
-            }
-        }
+        let ParameterList {
+            params,
+            varargs,
+            mut only_intrinsics_take,
+        } = self.parameter_list(&mut rules, ret_ty, name_at, is_definition)?;
         let intrinsic = rules.intrinsic.is_some();
         self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
         if !intrinsic && only_intrinsics_take.is_none() {
@@ -267,6 +156,141 @@ impl<'a> Parser<'a> {
         f.newlines_after = after.iter().take_while(|&&b| b == b'\n').count() as u32;
         self.m.functions.push(f);
         Ok(())
+    }
+
+    /// A header's parameters, from its `(` to its `)`. C++ headers repeat their lists (a
+    /// class's methods, `(ptr noundef nonnull align 8 dereferenceable(16) %this)`): one read
+    /// before is found again by its text, with what its reading decided ([`KnownParams`]).
+    fn parameter_list(
+        &mut self,
+        rules: &mut HeaderRules,
+        ret_ty: TypeId,
+        name_at: Span,
+        is_definition: bool,
+    ) -> PResult<ParameterList> {
+        let (src, start) = (self.src, self.tok.span.start);
+        let end = match rules.intrinsic {
+            None if self.tok.kind == Tok::LParen => parameter_list_end(src, start as usize),
+            _ => None,
+        };
+        let Some(end) = end else {
+            return self.read_parameter_list(rules, ret_ty, name_at, is_definition);
+        };
+        let text = &src[start as usize..end];
+        let context = (is_definition, ret_ty);
+        let known = (self.known_params.get(text))
+            .and_then(|entries| entries.iter().find(|k| k.context == context));
+        if let Some(known) = known.cloned() {
+            let mut params = Vec::with_capacity(known.params.len());
+            for p in known.params.iter() {
+                let attrs_start = self.m.attrs.len();
+                (self.m.attrs).extend(p.attrs.iter().map(|&a| rebased(a, 0, start)));
+                params.push(Param {
+                    ty: p.ty,
+                    attrs: AttrList::since(&self.m.attrs, attrs_start),
+                    name: p.name.map(|s| rebased_span(s, 0, start)),
+                    end: start + p.end,
+                });
+            }
+            (rules.count, rules.sret) = (params.len(), known.sret);
+            rules.parameters = known.parameters;
+            self.seek(end);
+            return Ok(ParameterList {
+                params,
+                varargs: known.varargs,
+                only_intrinsics_take: known.only_intrinsics_take,
+            });
+        }
+        let broken_before = self.invalid.is_some();
+        let list = self.read_parameter_list(rules, ret_ty, name_at, is_definition)?;
+        // Kept when its reading broke no rule (only the first broken is recorded) and ended
+        // where its text was found to.
+        if !broken_before && self.invalid.is_none() && self.prev_end().end as usize == end {
+            let known = KnownParams {
+                context,
+                params: (list.params.iter())
+                    .map(|p| KnownParam {
+                        ty: p.ty,
+                        attrs: (self.m.attr_list(p.attrs).iter())
+                            .map(|&a| rebased(a, start, 0))
+                            .collect(),
+                        name: p.name.map(|s| rebased_span(s, start, 0)),
+                        end: p.end - start,
+                    })
+                    .collect(),
+                varargs: list.varargs,
+                parameters: rules.parameters.clone(),
+                sret: rules.sret,
+                only_intrinsics_take: list.only_intrinsics_take,
+            };
+            self.known_params
+                .entry(text.into())
+                .or_default()
+                .push(known);
+        }
+        Ok(list)
+    }
+
+    fn read_parameter_list(
+        &mut self,
+        rules: &mut HeaderRules,
+        ret_ty: TypeId,
+        name_at: Span,
+        is_definition: bool,
+    ) -> PResult<ParameterList> {
+        let mut params = Vec::new();
+        let mut varargs = false;
+        // Only an intrinsic (`llvm.*`) takes or returns a `token` (or a type like it), takes
+        // `metadata`, or takes or returns an `x86_amx`: LLVM's verifier checks it after the
+        // attributes.
+        let mut only_intrinsics_take = None;
+        self.expect(Tok::LParen, "'('")?;
+        if self.tok.kind != Tok::RParen {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    varargs = true;
+                    break;
+                }
+                let at = self.tok.span;
+                let ty = self.parse_type()?;
+                self.check_argument_type(ty, at)?;
+                if rules.intrinsic.is_none() && only_intrinsics_take.is_none() {
+                    only_intrinsics_take = match self.ty(ty) {
+                        t if t.is_token_like() => {
+                            Some("Function takes token but isn't an intrinsic")
+                        }
+                        Type::Metadata => Some("Function takes metadata but isn't an intrinsic"),
+                        Type::X86Amx => Some("Function takes x86_amx but isn't an intrinsic"),
+                        _ => None,
+                    };
+                }
+                let (attrs, kinds) = self.attributes(AttrPlace::Parameter)?;
+                self.header_parameter(rules, kinds, attrs, ty, ret_ty, name_at);
+                let pname = match self.tok.kind {
+                    Tok::LocalName | Tok::LocalNum => Some(self.bump()),
+                    _ => None,
+                };
+                if is_definition {
+                    let index = params.len() as u32;
+                    self.define_local(pname, LocalDef::Arg(index))?;
+                }
+                params.push(Param {
+                    ty,
+                    attrs,
+                    name: pname.map(|t| t.span),
+                    end: self.prev_end().end,
+                });
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(ParameterList {
+            params,
+            varargs,
+            only_intrinsics_take,
+        })
     }
 
     /// A header's `prefix`, `prologue` or `personality` (`word`) with its typed value, if
@@ -726,6 +750,14 @@ struct HeaderRules {
     /// The function, if it is an intrinsic (named `llvm.*`): it may take `immarg` and
     /// `elementtype`, and LLVM may replace its attributes (see `header_rule_broken`).
     intrinsic: Option<GlobalId>,
+}
+
+/// A header's parameters as read: what [`Function`] keeps of them, and whether one of them is
+/// of a type only an intrinsic takes (the verifier's message).
+struct ParameterList {
+    params: Vec<Param>,
+    varargs: bool,
+    only_intrinsics_take: Option<&'static str>,
 }
 
 /// A header's parameter list as read (`Parser::known_params`), spans from its `(`: what
