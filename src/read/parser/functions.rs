@@ -36,7 +36,14 @@ impl<'a> Parser<'a> {
             params,
             varargs,
             mut only_intrinsics_take,
-        } = self.parameter_list(&mut rules, ret_ty, name_at, is_definition)?;
+        } = self.parameter_list(
+            &mut rules,
+            ListOf {
+                ret_ty,
+                name_at,
+                is_definition,
+            },
+        )?;
         let intrinsic = rules.intrinsic.is_some();
         self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
         if !intrinsic && only_intrinsics_take.is_none() {
@@ -161,23 +168,17 @@ impl<'a> Parser<'a> {
     /// A header's parameters, from its `(` to its `)`. C++ headers repeat their lists (a
     /// class's methods, `(ptr noundef nonnull align 8 dereferenceable(16) %this)`): one read
     /// before is found again by its text, with what its reading decided ([`KnownParams`]).
-    fn parameter_list(
-        &mut self,
-        rules: &mut HeaderRules,
-        ret_ty: TypeId,
-        name_at: Span,
-        is_definition: bool,
-    ) -> PResult<ParameterList> {
+    fn parameter_list(&mut self, rules: &mut HeaderRules, of: ListOf) -> PResult<ParameterList> {
         let (src, start) = (self.src, self.tok.span.start);
         let end = match rules.intrinsic {
             None if self.tok.kind == Tok::LParen => parameter_list_end(src, start as usize),
             _ => None,
         };
         let Some(end) = end else {
-            return self.read_parameter_list(rules, ret_ty, name_at, is_definition);
+            return self.read_parameter_list(rules, of);
         };
         let text = &src[start as usize..end];
-        let context = (is_definition, ret_ty);
+        let context = (of.is_definition, of.ret_ty);
         let known = (self.known_params.get(text))
             .and_then(|entries| entries.iter().find(|k| k.context == context));
         if let Some(known) = known.cloned() {
@@ -202,7 +203,7 @@ impl<'a> Parser<'a> {
             });
         }
         let broken_before = self.invalid.is_some();
-        let list = self.read_parameter_list(rules, ret_ty, name_at, is_definition)?;
+        let list = self.read_parameter_list(rules, of)?;
         // Kept when its reading broke no rule (only the first broken is recorded) and ended
         // where its text was found to.
         if !broken_before && self.invalid.is_none() && self.prev_end().end as usize == end {
@@ -234,10 +235,13 @@ impl<'a> Parser<'a> {
     fn read_parameter_list(
         &mut self,
         rules: &mut HeaderRules,
-        ret_ty: TypeId,
-        name_at: Span,
-        is_definition: bool,
+        of: ListOf,
     ) -> PResult<ParameterList> {
+        let ListOf {
+            ret_ty,
+            name_at,
+            is_definition,
+        } = of;
         let mut params = Vec::new();
         let mut varargs = false;
         // Only an intrinsic (`llvm.*`) takes or returns a `token` (or a type like it), takes
@@ -750,6 +754,16 @@ struct HeaderRules {
     /// The function, if it is an intrinsic (named `llvm.*`): it may take `immarg` and
     /// `elementtype`, and LLVM may replace its attributes (see `header_rule_broken`).
     intrinsic: Option<GlobalId>,
+}
+
+/// Of which header a parameter list is: its function's result type, where its name is (where
+/// a rule the list breaks is reported), and whether it defines the function (its parameters'
+/// names are defined then).
+#[derive(Clone, Copy)]
+struct ListOf {
+    ret_ty: TypeId,
+    name_at: Span,
+    is_definition: bool,
 }
 
 /// A header's parameters as read: what [`Function`] keeps of them, and whether one of them is
