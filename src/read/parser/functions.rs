@@ -1,7 +1,6 @@
 //! Function headers, and bodies: stepped over in the first phase, read in the second.
 
 use super::*;
-use std::sync::Arc;
 
 impl<'a> Parser<'a> {
     pub(super) fn function(&mut self) -> PResult<()> {
@@ -181,26 +180,28 @@ impl<'a> Parser<'a> {
         let context = (of.is_definition, of.ret_ty);
         let known = (self.known_params.get(text))
             .and_then(|entries| entries.iter().find(|k| k.context == context));
-        if let Some(known) = known.cloned() {
+        if let Some(known) = known {
+            let attrs = &mut self.m.attrs;
             let mut params = Vec::with_capacity(known.params.len());
             for p in known.params.iter() {
-                let attrs_start = self.m.attrs.len();
-                (self.m.attrs).extend(p.attrs.iter().map(|&a| rebased(a, 0, start)));
+                let attrs_start = attrs.len();
+                attrs.extend(p.attrs.iter().map(|&a| rebased(a, 0, start)));
                 params.push(Param {
                     ty: p.ty,
-                    attrs: AttrList::since(&self.m.attrs, attrs_start),
+                    attrs: AttrList::since(attrs, attrs_start),
                     name: p.name.map(|s| rebased_span(s, 0, start)),
                     end: start + p.end,
                 });
             }
             (rules.count, rules.sret) = (params.len(), known.sret);
-            rules.parameters = known.parameters;
-            self.seek(end);
-            return Ok(ParameterList {
+            rules.parameters = known.parameters.clone();
+            let list = ParameterList {
                 params,
                 varargs: known.varargs,
                 only_intrinsics_take: known.only_intrinsics_take,
-            });
+            };
+            self.seek(end);
+            return Ok(list);
         }
         let broken_before = self.invalid.is_some();
         let list = self.read_parameter_list(rules, of)?;
@@ -778,10 +779,9 @@ struct ParameterList {
 /// reading it decided, which its text decides, with whether it is a definition's (its names
 /// are defined) and its function's result type (`returned` is checked against it). An
 /// intrinsic's is never kept: LLVM may replace its attributes.
-#[derive(Clone)]
 pub(super) struct KnownParams {
     context: (bool, TypeId),
-    params: Arc<[KnownParam]>,
+    params: Box<[KnownParam]>,
     varargs: bool,
     parameters: verify_attributes::Parameters,
     sret: bool,
