@@ -799,21 +799,11 @@ struct KnownParam {
 /// line, holding no string and no comment (a name or attribute in quotes, which may hold
 /// parentheses, is read as it comes); `None` otherwise.
 fn parameter_list_end(src: &[u8], open: usize) -> Option<usize> {
-    let line = &src[open..];
-    let line = &line[..search::memchr(b'\n', line).unwrap_or(line.len())];
-    let (mut depth, mut at) = (0u32, 0);
-    let end = loop {
-        let i = at + search::memchr3(b'(', b')', b'"', &line[at..])?;
-        match line[i] {
-            b'(' => depth += 1,
-            b')' if depth > 1 => depth -= 1,
-            b')' => break i + 1,
-            _ => return None,
-        }
-        at = i + 1;
-    };
-    let list = &line[..end];
-    (search::memchr3(b';', b'/', b'\r', list).is_none()).then_some(open + end)
+    let end = balanced_parenthesis_end(src, open)?;
+    let list = &src[open..end];
+    let plain = search::memchr3(b'"', b';', b'/', list).is_none()
+        && search::memchr2(b'\n', b'\r', list).is_none();
+    plain.then_some(end)
 }
 
 /// `span`, found at `from` in one text, at `to` in another.

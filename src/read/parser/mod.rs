@@ -534,25 +534,31 @@ fn next_skim_stop(src: &[u8], from: usize) -> Option<usize> {
 /// that is 11 M instructions fewer than `skim_body`'s eight-bytes-at-a-time search, which must
 /// also stop at comments.
 fn skim_md_fields(src: &[u8], open: usize) -> Option<usize> {
+    let end = balanced_parenthesis_end(src, open)?;
+    let fields = &src[open..end];
+    let c_comment = fields.windows(2).any(|pair| pair == b"/*");
+    (search::memchr3(b'@', b'%', b';', fields).is_none() && !c_comment).then_some(end)
+}
+
+/// Just past the `)` that balances the `(` at `open`, stepping over strings (jumping between
+/// parentheses and quotes with `memchr3`); `None` when the text ends first.
+fn balanced_parenthesis_end(src: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0u32;
     let mut i = open;
-    let end = loop {
+    loop {
         i += search::memchr3(b'(', b')', b'"', src.get(i..)?)?;
         match src[i] {
             b'(' => depth += 1,
             b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    break i + 1;
+                    return Some(i + 1);
                 }
             }
             _ => i += 1 + search::memchr(b'"', &src[i + 1..])?,
         }
         i += 1;
-    };
-    let fields = &src[open..end];
-    let c_comment = fields.windows(2).any(|pair| pair == b"/*");
-    (search::memchr3(b'@', b'%', b';', fields).is_none() && !c_comment).then_some(end)
+    }
 }
 
 /// Why LLVM 22 refuses a target extension type with this many type and integer parameters
