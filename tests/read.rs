@@ -3332,6 +3332,127 @@ fn alias_scopes_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies(&refused, (2, 26, "!alias.scope"), &read);
 }
 
+/// Debug-information types and subranges named by named metadata that is not debug
+/// information are checked as LLVM's verifier checks them; the same nodes named only from
+/// debug information, which LLVM's parser drops when its verifier refuses it, or named by
+/// nothing, are read.
+#[test]
+fn debug_information_types_are_checked_as_llvm_verifier_checks_them() {
+    let basic = "!DIBasicType(name: \"int\", size: 32, encoding: DW_ATE_signed)";
+    let invalid = [
+        (
+            "!DIDerivedType(tag: DW_TAG_const_type, baseType: !1, dwarfAddressSpace: 1)",
+            "DWARF address space only applies to pointer or reference types",
+        ),
+        (
+            "!DIDerivedType(tag: DW_TAG_pointer_type, baseType: !\"x\", size: 64)",
+            "invalid base type",
+        ),
+        (
+            "!DIDerivedType(tag: DW_TAG_base_type, baseType: !1)",
+            "invalid tag",
+        ),
+        (
+            "!DIDerivedType(tag: DW_TAG_member, name: \"m\", baseType: !1, extraData: !2)",
+            "extraData must be ConstantAsMetadata, MDString, DIObjCProperty, or MDTuple",
+        ),
+        (
+            "!DIDerivedType(tag: DW_TAG_variable, name: \"v\", baseType: !1)",
+            "invalid tag",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", rank: !DIExpression())",
+            "rank can only appear in array type",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", flags: DIFlagLValueReference | DIFlagRValueReference)",
+            "invalid reference flags",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", elements: !3)",
+            "DISubprogram contains null entry in `elements` field",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", elements: !1)",
+            "invalid composite elements",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_array_type, size: 64, elements: !2)",
+            "array types must have a base type",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_array_type, baseType: !1, flags: DIFlagVector, elements: !2)",
+            "invalid vector, expected one element of type subrange",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", templateParams: !4)",
+            "invalid template parameter",
+        ),
+        (
+            "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", discriminator: !1)",
+            "discriminator can only appear on variant part",
+        ),
+        (
+            "!DISubrange(count: 2, upperBound: 1)",
+            "Subrange can have any one of count or upperBound",
+        ),
+        (
+            "!DISubrange(lowerBound: !1, upperBound: 1)",
+            "LowerBound must be signed constant or DIVariable or DIExpression",
+        ),
+        (
+            "!DIGenericSubrange(lowerBound: !DIExpression(), upperBound: !DIExpression())",
+            "GenericSubrange must contain stride",
+        ),
+    ];
+    // `!2` is empty, `!3` holds a null, `!4` a type where a template parameter goes.
+    let module = |named: &str, node: &str| {
+        format!("{named}!0 = {node}\n!1 = {basic}\n!2 = !{{}}\n!3 = !{{null}}\n!4 = !{{!1}}\n")
+    };
+    let refused: Vec<_> = invalid
+        .iter()
+        .map(|&(node, message)| (module("!named = !{!0}\n", node), message))
+        .collect();
+    as_opt_verifies(&refused, (2, 1, "!0 = "), &[]);
+    // Through a tuple, at the node refused.
+    let through = format!(
+        "!named = !{{!5}}\n!5 = !{{!0}}\n{}",
+        module("", invalid[0].0)
+    );
+    as_opt_verifies(&[(through, invalid[0].1)], (3, 1, "!0 = "), &[]);
+    let flags = "!llvm.module.flags = !{!9}\n!9 = !{i32 2, !\"Debug Info Version\", i32 3}\n";
+    let unit = "!llvm.dbg.cu = !{!8}\n!8 = distinct !DICompileUnit(language: DW_LANG_C99, \
+                file: !7, retainedTypes: !6)\n!7 = !DIFile(filename: \"a.c\", directory: \"/\")\n\
+                !6 = !{!0}\n";
+    let mut read: Vec<String> = invalid
+        .iter()
+        .flat_map(|&(node, _)| {
+            [
+                // Named by nothing.
+                module("", node),
+                // Named only by debug information, dropped as LLVM reads it (with a warning
+                // when the version is LLVM's).
+                module(unit, node),
+                module(&format!("{flags}{unit}"), node),
+            ]
+        })
+        .collect();
+    for node in [
+        "!DIDerivedType(tag: DW_TAG_pointer_type, baseType: !1, size: 64, dwarfAddressSpace: 1)",
+        "!DIDerivedType(tag: DW_TAG_member, name: \"m\", baseType: !1, extraData: i64 0)",
+        "!DIDerivedType(tag: DW_TAG_member, name: \"m\", baseType: !1, extraData: !\"s\")",
+        "!DIDerivedType(tag: DW_TAG_variable, name: \"v\", baseType: !1, flags: DIFlagStaticMember)",
+        "!DICompositeType(tag: DW_TAG_array_type, baseType: !1, rank: !DIExpression(), elements: !2)",
+        "!DICompositeType(tag: DW_TAG_structure_type, name: \"s\", flags: DIFlagTypePassByValue | DIFlagLValueReference)",
+        "!DISubrange(count: -1)",
+        "!DISubrange(lowerBound: !DIExpression(), upperBound: 4, stride: 1)",
+        "!DIGenericSubrange(lowerBound: !DIExpression(), count: !DIExpression(), stride: !DIExpression())",
+    ] {
+        read.push(module("!named = !{!0}\n", node));
+    }
+    as_opt_verifies(&[], (1, 1, ""), &read);
+}
+
 /// Each of `refused` is refused as LLVM's verifier refuses it (`ReadError::Invalid`), at `at`
 /// (line, column, the start of the text there), with its message, and each of `read` is read; opt-22, when present,
 /// agrees on every one (its first message that one).

@@ -20,6 +20,7 @@ mod parser;
 mod pieces;
 pub(crate) mod verify;
 mod verify_attributes;
+mod verify_debug_info;
 mod verify_intrinsics;
 mod verify_metadata;
 mod verify_module;

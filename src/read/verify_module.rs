@@ -79,6 +79,7 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     );
     refusals.extend(gc_intrinsics_hold(m).err());
     refusals.extend(named_metadata_holds(m).err());
+    refusals.extend(super::verify_debug_info::debug_info_holds(m).err());
     refusals.extend(module_flags_hold(m).err());
     match refusals.into_iter().min_by_key(|(at, _)| at.start) {
         Some(refusal) => Err(refusal),
