@@ -408,6 +408,8 @@ pub struct Parser<'a> {
     md_ops_stack: Vec<Option<MdRef>>,
     /// The key of a quoted named type, made here (see `named_type`).
     key_buffer: Vec<u8>,
+    /// By named type: what it holds by value is all defined (see `holds_by_value`).
+    complete_types: Vec<bool>,
     body_end: BodyEnd,
     /// The number the next unnamed global takes, and the least a numbered one may have.
     next_global_number: u32,
@@ -1043,6 +1045,7 @@ impl<'a> Parser<'a> {
             md_fields_scratch: Vec::new(),
             md_ops_stack: Vec::new(),
             key_buffer: Vec::new(),
+            complete_types: Vec::new(),
             deferred_fields: Vec::new(),
             use_list_checks: Vec::new(),
             progress: None,
