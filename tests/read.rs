@@ -701,6 +701,20 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (4, 1),
             "identified structure type 'b' is recursive",
         ),
+        // A cycle closed through types whose walk met one still undefined, and one
+        // closed beside types already found complete.
+        (
+            "%a = type { %b }\n%c = type { [2 x %a] }\n%b = type { i8, %c }\n".into(),
+            (4, 1),
+            "identified structure type 'b' is recursive",
+        ),
+        (
+            "%z = type { %y }\n%c = type { i32 }\n%b = type { %c, %c }\n\
+             %y = type { %b, <{ %c, %z }> }\n@x = external global i32\n"
+                .into(),
+            (5, 1),
+            "identified structure type 'y' is recursive",
+        ),
         (
             "define void @f(i32 %v) {\n  ret void, !foo !{i32 %v}\n}\n",
             (2, 24),
@@ -1045,6 +1059,10 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "target datalayout = \"P1-G1\"\n@g = global i32 0\n@p = global ptr @g\n\
              define void @f() {\n  call void @f()\n  ret void\n}\n\
              @q = global ptr addrspace(1) @f\n",
+            // Types held by value, complete or not yet, in every order, without a cycle.
+            "%c = type { i32 }\n%b = type { %c }\n%a = type { %b, [2 x %c] }\n\
+             %d = type { %a, %b, ptr }\n%e = type { %f, %d }\n%f = type { %d, <2 x ptr> }\n\
+             %g = type { %e, %f }\n@x = global %g zeroinitializer\n",
         ],
     );
 }
