@@ -84,25 +84,33 @@ fn refine(prints: &[Candidate], global_of: impl Fn(FuncId) -> GlobalId) -> Vec<V
     };
 
     // The members of each class lie together in `by_class`, class `c` at `span[c]`. A class
-    // is split by the classes its members' holes name; the members that leave it for new
-    // classes change the keys of their callers, whose classes are examined again, and only
-    // those (Hopcroft's refinement: the largest part keeps the class, so a function changes
-    // class O(log n) times). Whatever the order of the splits, the result is the coarsest
-    // partition in which every class's members name the same classes, hole by hole.
+    // is split by the classes its members' holes name. The members that leave it for new
+    // classes change the keys of their callers: each such caller is marked, moved to the end
+    // of its class's span, and its class examined again, and there only the marked members
+    // are keyed again and sorted, the others keeping the key they all had (Hopcroft's
+    // refinement, as Paige and Tarjan keep it: the largest part keeps the class, so a
+    // function changes class O(log n) times, and examining a class costs what was marked in
+    // it). Each class is examined whole once, at the start. Whatever the order of the splits,
+    // the result is the coarsest partition in which every class's members name the same
+    // classes, hole by hole.
     let mut by_class: Vec<u64> = (class_of.iter().enumerate())
         .map(|(i, &c)| u64::from(c) << 32 | i as u64)
         .collect();
     by_class.sort_unstable();
     let mut by_class: Vec<u32> = by_class.into_iter().map(|k| k as u32).collect();
+    let mut place = vec![0u32; by_class.len()];
     let mut span: Vec<(u32, u32)> = vec![(0, 0); class_count as usize];
     for (at, &i) in by_class.iter().enumerate() {
+        place[i as usize] = at as u32;
         let c = class_of[i as usize] as usize;
         if span[c].1 == 0 {
             span[c].0 = at as u32;
         }
         span[c].1 = at as u32 + 1;
     }
-    let mut queued: Vec<bool> = span.iter().map(|&(s, e)| e - s > 1).collect();
+    let mut whole: Vec<bool> = span.iter().map(|&(s, e)| e - s > 1).collect();
+    let mut queued = whole.clone();
+    let mut marked: Vec<u32> = vec![0; span.len()];
     let mut pending: Vec<u32> = (0..class_count)
         .filter(|&c| queued[c as usize])
         .rev()
@@ -110,13 +118,21 @@ fn refine(prints: &[Candidate], global_of: impl Fn(FuncId) -> GlobalId) -> Vec<V
     let mut keys: Vec<u32> = Vec::new();
     let mut key_ranges: Vec<(usize, usize)> = Vec::new();
     let mut by_key: Vec<usize> = Vec::new();
-    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut members: Vec<u32> = Vec::new();
+    let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut moved: Vec<u32> = Vec::new();
     while let Some(c) = pending.pop() {
-        queued[c as usize] = false;
-        let (s, e) = (span[c as usize].0 as usize, span[c as usize].1 as usize);
-        let class = &by_class[s..e];
-        if class.len() < 2 || class.iter().all(|&i| holes(i).is_empty()) {
+        let c = c as usize;
+        queued[c] = false;
+        let (s, e) = (span[c].0 as usize, span[c].1 as usize);
+        let keyed = match std::mem::take(&mut whole[c]) {
+            true => e - s,
+            false => marked[c] as usize,
+        };
+        marked[c] = 0;
+        let from = e - keyed;
+        let class = &by_class[from..e];
+        if class.iter().all(|&i| holes(i).is_empty()) {
             continue;
         }
         keys.clear();
@@ -130,44 +146,66 @@ fn refine(prints: &[Candidate], global_of: impl Fn(FuncId) -> GlobalId) -> Vec<V
         by_key.clear();
         by_key.extend(0..class.len());
         by_key.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
-        runs.clear();
-        let mut at = 0;
+        // The parts: the members not keyed again (their key is the one the class had), then
+        // the keyed ones, a part for each key.
+        parts.clear();
+        if from > s {
+            parts.push((s, from));
+        }
+        let mut at = from;
         for run in by_key.chunk_by(|&a, &b| key(a) == key(b)) {
-            runs.push((at, at + run.len()));
+            parts.push((at, at + run.len()));
             at += run.len();
         }
-        if runs.len() == 1 {
+        if parts.len() == 1 {
             continue;
         }
-        let largest = (0..runs.len())
-            .max_by_key(|&r| (runs[r].1 - runs[r].0, std::cmp::Reverse(r)))
+        members.clear();
+        members.extend(by_key.iter().map(|&k| class[k]));
+        by_class[from..e].copy_from_slice(&members);
+        for (at, &i) in (from..e).zip(&members) {
+            place[i as usize] = at as u32;
+        }
+        let largest = (0..parts.len())
+            .max_by_key(|&p| (parts[p].1 - parts[p].0, std::cmp::Reverse(p)))
             .unwrap_or(0);
-        // The class's members rewritten run by run; the largest run keeps the class.
-        let members: Vec<u32> = by_key.iter().map(|&k| class[k]).collect();
-        by_class[s..e].copy_from_slice(&members);
         moved.clear();
-        for (r, &(from, to)) in runs.iter().enumerate() {
-            let (first, last) = ((s + from) as u32, (s + to) as u32);
-            if r == largest {
-                span[c as usize] = (first, last);
+        for (p, &(first, last)) in parts.iter().enumerate() {
+            if p == largest {
+                span[c] = (first as u32, last as u32);
                 continue;
             }
             let fresh = span.len() as u32;
-            span.push((first, last));
+            span.push((first as u32, last as u32));
             queued.push(false);
-            for &i in &by_class[first as usize..last as usize] {
+            whole.push(false);
+            marked.push(0);
+            for &i in &by_class[first..last] {
                 class_of[i as usize] = fresh;
                 moved.push(i);
             }
         }
-        // Each run's members name the same classes, but through a function that moved.
+        // Each part's members name the same classes, but through a function that moved:
+        // its callers are marked, at the end of their classes.
         for &i in &moved {
             for &caller in callers_of(i) {
-                let cc = class_of[caller as usize];
-                let (cs, ce) = span[cc as usize];
-                if !queued[cc as usize] && ce - cs > 1 {
-                    queued[cc as usize] = true;
-                    pending.push(cc);
+                let cc = class_of[caller as usize] as usize;
+                let (cs, ce) = (span[cc].0 as usize, span[cc].1 as usize);
+                if ce - cs < 2 {
+                    continue;
+                }
+                let unmarked_end = ce - marked[cc] as usize;
+                let at = place[caller as usize] as usize;
+                if !whole[cc] && at < unmarked_end {
+                    let other = by_class[unmarked_end - 1];
+                    by_class.swap(at, unmarked_end - 1);
+                    place[other as usize] = at as u32;
+                    place[caller as usize] = (unmarked_end - 1) as u32;
+                    marked[cc] += 1;
+                }
+                if !queued[cc] {
+                    queued[cc] = true;
+                    pending.push(cc as u32);
                 }
             }
         }
