@@ -704,14 +704,13 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
         // A cycle closed through types whose walk met one still undefined, and one
         // closed beside types already found complete.
         (
-            "%a = type { %b }\n%c = type { [2 x %a] }\n%b = type { i8, %c }\n".into(),
+            "%a = type { %b }\n%c = type { [2 x %a] }\n%b = type { i8, %c }\n",
             (4, 1),
             "identified structure type 'b' is recursive",
         ),
         (
             "%z = type { %y }\n%c = type { i32 }\n%b = type { %c, %c }\n\
-             %y = type { %b, <{ %c, %z }> }\n@x = external global i32\n"
-                .into(),
+             %y = type { %b, <{ %c, %z }> }\n@x = external global i32\n",
             (5, 1),
             "identified structure type 'y' is recursive",
         ),
