@@ -5714,6 +5714,23 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (3, 1, "@a"),
             "Alias cannot point to an interposable alias",
         ),
+        // An alias whose own walk held is not walked again, but is still checked where met.
+        (
+            "@g = global i32 0\n@w = weak alias i32, ptr @g\n@a = alias i32, ptr @g\n\
+             @b = alias i32, ptr @a\n@c = alias i32, ptr @w\n"
+                .into(),
+            (5, 1, "@c"),
+            "Alias cannot point to an interposable alias",
+        ),
+        (
+            "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @c\n\
+             @c = alias i32, ptr getelementptr (i8, ptr @a, i64 0)\n@d = alias i32, ptr @b\n\
+             @e = alias i32, ptr @d\n@f = alias i32, ptr @e\n@x = alias i32, ptr @y\n\
+             @y = alias i32, ptr @f\n@z = alias i32, ptr @x\n@q = alias i32, ptr @q\n"
+                .into(),
+            (11, 1, "@q"),
+            "Aliases cannot form a cycle",
+        ),
         (
             "@g = global i32 0\n@i = ifunc void (), ptr @g\n".into(),
             (2, 1, "@i"),
@@ -6020,6 +6037,11 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         )
         .collect();
     let read = [
+        // Aliases through aliases whose own walks held.
+        "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @a\n\
+         @c = alias i32, ptr getelementptr (i8, ptr @b, i64 4)\n@d = alias i32, ptr @c\n\
+         @e = alias i32, ptr @f\n@f = alias i32, ptr @d\n"
+            .to_string(),
         "@a = external constant [8 x i8], !associated !0\n@b = external addrspace(1) global i8\n\
          define void @f() !associated !1 {\n  ret void\n}\n\
          !0 = !{ptr addrspace(1) @b}\n!1 = !{ptr null}\n"
