@@ -154,8 +154,10 @@ pub struct Context<'m> {
 pub struct Tables {
     /// The encoding of an attribute list that is one group (`#N`), as [`Encoder::attrs`]
     /// writes it, for the groups of text attributes only. Call sites of C++ and Rust modules
-    /// mostly carry one such group, so this saves expanding and sorting it at each.
-    single_groups: FxHashMap<u32, Vec<u8>>,
+    /// mostly carry one such group, so this saves expanding and sorting it at each. Shared by
+    /// every copy of the tables: each thread that adds headers' lists takes a copy, and a
+    /// module may have tens of thousands of groups.
+    single_groups: Arc<FxHashMap<u32, Vec<u8>>>,
     /// The encoding of each list of text attributes only that a function header holds, found
     /// by the list's text. C++ and Rust parameters repeat a few lists thousands of times
     /// (`noundef nonnull align 8 dereferenceable(16)`), at headers and at call sites alike,
@@ -288,7 +290,7 @@ impl Tables {
             })
             .collect();
         Tables {
-            single_groups,
+            single_groups: Arc::new(single_groups),
             text_lists: FxHashMap::default(),
             scalar_types,
             named_types: (0..module.types.named.len())
