@@ -41,26 +41,29 @@ def block_fan_in(f, n=50000):
         f.write(f"b{n}:\n  ret i32 0\nout:\n  %r = phi i32 {entries}\n  ret i32 %r\n}}\n")
 
 
+def two_chains(f, n, link, bottom_g=1, linkage="", params="i32 %x", after=""):
+    """@f0 and @g0, adding 1 and `bottom_g`, then for each i below `n` @f{i} and @g{i}, each
+    naming the one before in `link` (`{callee}` in it), then multiplying by 3."""
+    for p, add in (("f", 1), ("g", bottom_g)):
+        f.write(f"define {linkage}i32 @{p}0(i32 %x){after} {{\n  %r = add i32 %x, {add}\n"
+                f"  ret i32 %r\n}}\n")
+    for i in range(1, n):
+        for p in "fg":
+            body = link.format(callee=f"{p}{i - 1}")
+            f.write(f"define {linkage}i32 @{p}{i}({params}){after} {{\n  {body}\n  ret i32 %s\n}}\n")
+
+
 def call_chains(f, n=20000):
     """Two chains of functions each calling the one before, alike but at the bottom
     (partition refinement sorted the whole class again at each split)."""
-    f.write("define i32 @f0(i32 %x) {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n")
-    f.write("define i32 @g0(i32 %x) {\n  %r = add i32 %x, 2\n  ret i32 %r\n}\n")
-    for i in range(1, n):
-        for p in "fg":
-            f.write(f"define i32 @{p}{i}(i32 %x) {{\n  %r = call i32 @{p}{i - 1}(i32 %x)\n"
-                    f"  %s = mul i32 %r, 3\n  ret i32 %s\n}}\n")
+    two_chains(f, n, "%r = call i32 @{callee}(i32 %x)\n  %s = mul i32 %r, 3", bottom_g=2)
 
 
 def address_chains(f, n=3000):
     """Two chains of functions each storing the address of the one before, equal: one link
     folds a round (each round encoded the whole group again)."""
-    f.write("define internal i32 @f0(i32 %x) unnamed_addr {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n")
-    f.write("define internal i32 @g0(i32 %x) unnamed_addr {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n")
-    for i in range(1, n):
-        for p in "fg":
-            f.write(f"define internal i32 @{p}{i}(ptr %p, i32 %x) unnamed_addr {{\n"
-                    f"  store ptr @{p}{i - 1}, ptr %p\n  %s = mul i32 %x, 3\n  ret i32 %s\n}}\n")
+    two_chains(f, n, "store ptr @{callee}, ptr %p\n  %s = mul i32 %x, 3",
+               linkage="internal ", params="ptr %p, i32 %x", after=" unnamed_addr")
     f.write(f"define i32 @main(ptr %p, i32 %x) {{\n  %a = call i32 @f{n - 1}(ptr %p, i32 %x)\n"
             f"  %b = call i32 @g{n - 1}(ptr %p, i32 %x)\n  %c = add i32 %a, %b\n  ret i32 %c\n}}\n")
 

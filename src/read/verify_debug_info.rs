@@ -406,56 +406,52 @@ impl<'m> Node<'m> {
         if self.has("count") && self.has("upperBound") {
             return Some("Subrange can have any one of count or upperBound");
         }
-        for (field, message) in [
-            (
-                "count",
-                "Count must be signed constant or DIVariable or DIExpression",
-            ),
-            (
-                "lowerBound",
-                "LowerBound must be signed constant or DIVariable or DIExpression",
-            ),
-            (
-                "upperBound",
-                "UpperBound must be signed constant or DIVariable or DIExpression",
-            ),
-            (
-                "stride",
-                "Stride must be signed constant or DIVariable or DIExpression",
-            ),
-        ] {
-            if self.field(field).and_then(|v| v.is_bound(true)) == Some(false) {
-                return Some(message);
-            }
-        }
-        None
+        BOUNDS.into_iter().find_map(|(field, message)| {
+            (self.field(field).and_then(|v| v.is_bound(true)) == Some(false)).then_some(message)
+        })
     }
 
+    /// A generic subrange's bounds: variables or expressions, a lower bound and a stride
+    /// required.
     fn generic_subrange_refusal(&self) -> Option<&'static str> {
         if self.has("count") && self.has("upperBound") {
             return Some("GenericSubrange can have any one of count or upperBound");
         }
-        if self.field("count").and_then(|c| c.is_bound(false)) == Some(false) {
-            return Some("Count must be signed constant or DIVariable or DIExpression");
-        }
-        if !self.has("lowerBound") {
-            return Some("GenericSubrange must contain lowerBound");
-        }
-        if self.field("lowerBound").and_then(|c| c.is_bound(false)) == Some(false) {
-            return Some("LowerBound must be signed constant or DIVariable or DIExpression");
-        }
-        if self.field("upperBound").and_then(|c| c.is_bound(false)) == Some(false) {
-            return Some("UpperBound must be signed constant or DIVariable or DIExpression");
-        }
-        if !self.has("stride") {
-            return Some("GenericSubrange must contain stride");
-        }
-        if self.field("stride").and_then(|c| c.is_bound(false)) == Some(false) {
-            return Some("Stride must be signed constant or DIVariable or DIExpression");
-        }
-        None
+        BOUNDS.into_iter().find_map(|(field, message)| {
+            let required = match field {
+                "lowerBound" => Some("GenericSubrange must contain lowerBound"),
+                "stride" => Some("GenericSubrange must contain stride"),
+                _ => None,
+            };
+            match required {
+                Some(missing) if !self.has(field) => Some(missing),
+                _ => (self.field(field).and_then(|v| v.is_bound(false)) == Some(false))
+                    .then_some(message),
+            }
+        })
     }
 }
+
+/// A subrange's bounds, in the order LLVM's verifier checks them, with its message for one
+/// of a kind it does not take.
+const BOUNDS: [(&str, &str); 4] = [
+    (
+        "count",
+        "Count must be signed constant or DIVariable or DIExpression",
+    ),
+    (
+        "lowerBound",
+        "LowerBound must be signed constant or DIVariable or DIExpression",
+    ),
+    (
+        "upperBound",
+        "UpperBound must be signed constant or DIVariable or DIExpression",
+    ),
+    (
+        "stride",
+        "Stride must be signed constant or DIVariable or DIExpression",
+    ),
+];
 
 /// LLVM's `isMDTuple`: null or a tuple; `None` when this cannot tell.
 fn is_tuple(op: Operand) -> Option<bool> {
