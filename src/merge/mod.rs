@@ -832,16 +832,18 @@ struct RoundEdits {
     redirected: FxHashMap<GlobalId, GlobalId>,
 }
 
-/// What a round's encodings leave to the next: each candidate's encoding number, holes and
-/// attachments set aside, and which functions may encode otherwise now ([`RoundEdits`]). A
+/// What a round's encodings leave to the next: each candidate's encoding number and digest,
+/// holes and attachments set aside, and which functions may encode otherwise now
+/// ([`RoundEdits`]). A
 /// function encodes as before unless a fold edited its text or it names a kept body's old
 /// name: its text and every fact its encoding asks of another global are as they were (what
 /// else folding edits in a kept body, its comdat and linkage, the encoding leaves out; the
 /// members folded take no part in later rounds, and a hole naming one is the same hole), but
-/// for the holes naming members whose calls were redirected. A group of functions none of
-/// which may encode otherwise keeps its numbers, so a later round reads again only the groups
-/// where a fold changed something (jsonprog-O0, two rounds: the second read 624 functions
-/// again, now 4; merge 26.9 -> 24.1 ms, 31 alternated runs).
+/// for the holes naming members whose calls were redirected. A function that may not encode
+/// otherwise keeps its number, so a later round reads again only the functions a fold may have
+/// changed (jsonprog-O0, two rounds: the second read 624 functions again when it read every
+/// function, 4 when it read the groups a fold changed, whole; merge 26.9 -> 24.1 ms, 31
+/// alternated runs), compared with the others of their groups by digest ([`encode_again`]).
 struct LastRound {
     encoded: FxHashMap<FuncId, Encoded>,
     changed: SecondaryMap<FuncId, bool>,
@@ -990,8 +992,9 @@ fn encode_again(
 }
 
 /// The functions marked eligible that could equal another, in module order, with their
-/// encoding classes and holes, and their encodings' digests. A function whose shape no other eligible function has cannot
-/// equal one (see [`BodyInfo::shape`]); the others are encoded a shape at a time, in
+/// encoding classes and holes, and their encodings' digests. A function whose shape no other
+/// eligible function has cannot equal one (see [`BodyInfo::shape`]); the others are encoded a
+/// shape at a time, in
 /// parallel, so only one shape's encodings are alive at once per thread. What `first_read`
 /// holds (made as the module was read: encodings before any edit, the tables and header keys
 /// for every round) is taken from it.
