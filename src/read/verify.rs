@@ -939,16 +939,19 @@ impl Dominators {
     /// Each reached vertex's immediate dominator, by preorder number, in `dom`.
     fn immediate_dominators(&mut self, flow: &Flow) {
         let r = self.vertices.len();
-        let reset = |v: &mut Vec<u32>, f: &dyn Fn(u32) -> u32| {
+        for (v, value) in [
+            (&mut self.ancestor, NONE),
+            (&mut self.dom, 0),
+            (&mut self.bucket, NONE),
+            (&mut self.next_in_bucket, NONE),
+        ] {
             v.clear();
-            v.extend((0..r as u32).map(f));
-        };
-        reset(&mut self.semi, &|w| w);
-        reset(&mut self.label, &|w| w);
-        reset(&mut self.ancestor, &|_| NONE);
-        reset(&mut self.dom, &|_| 0);
-        reset(&mut self.bucket, &|_| NONE);
-        reset(&mut self.next_in_bucket, &|_| NONE);
+            v.resize(r, value);
+        }
+        for v in [&mut self.semi, &mut self.label] {
+            v.clear();
+            v.extend(0..r as u32);
+        }
         for w in (1..r).rev() {
             for &p in flow.predecessors(self.vertices[w]) {
                 let v = self.order[p as usize];
