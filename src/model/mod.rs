@@ -1422,6 +1422,26 @@ impl Module {
         &self.attrs[list.start as usize..][..list.len as usize]
     }
 
+    /// Hand the memory the allocator holds free back to the system, in a module large enough
+    /// for it to count (a text of [`RELEASE_MIN`] or more). Each stage frees much of what it
+    /// made on the pool's threads (the bodies' results, the first reading's encodings, the
+    /// groups of candidates), in pieces the allocator keeps for those threads, and the next
+    /// stage, which allocates on the calling thread, cannot reuse: 9 MiB of rocksdb-O0's (a
+    /// C++ module of 31 MB) were free when merging ended. Given back when the bodies are read
+    /// (before their results join the module), before each round of merging and after the
+    /// last, and once more when merging is done (writing, which allocates again, reuses none
+    /// of it): rocksdb-O0's merge peak is 33.9 MiB rather than 36.9, for about 1% more time.
+    pub(crate) fn give_back_free_memory(&self) {
+        if self.source.len() < RELEASE_MIN {
+            return;
+        }
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: glibc's `malloc_trim` only returns free memory; it takes no pointer.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+
     /// The global named `name` as LLVM prints it (`@f`, `@7`, `@"a b"`, `@"\01-[C m]"`, as
     /// [`Module::name_of`] and the report give it) or without its `@`.
     pub fn lookup(&self, name: &str) -> Option<GlobalId> {

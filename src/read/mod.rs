@@ -438,6 +438,9 @@ fn read_bodies(
         }
     };
 
+    // The bodies' buffers are free, in the pool's threads' pieces; joining their results
+    // allocates on this thread: rocksdb-O0's peak was there, 34.6 MiB, now 33.9.
+    m.give_back_free_memory();
     let mut first_error: Option<ReadError> = None;
     let mut ends_held = fields_held;
     let mut block_addresses: Vec<(Span, Span)> = m
