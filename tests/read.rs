@@ -3470,6 +3470,60 @@ fn debug_information_types_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies(&[], (1, 1, ""), &read);
 }
 
+#[test]
+fn debug_information_expressions_are_checked_as_llvm_verifier_checks_them() {
+    // `DIExpression::isValid`: operations LLVM knows, room for their arguments, a fragment
+    // last, a stack value last or before a fragment, an entry value first (or after
+    // `DW_OP_LLVM_arg 0`) covering one operation; a register ends what is checked.
+    let refused = [
+        "!DIExpression(DW_OP_swap)",
+        "!DIExpression(DW_OP_entry_value, 1)",
+        "!DIExpression(DW_OP_LLVM_entry_value, 4, DW_OP_constu, 0)",
+        "!DIExpression(DW_OP_constu, 0, DW_OP_LLVM_entry_value, 1)",
+        "!DIExpression(DW_OP_LLVM_arg, 1, DW_OP_LLVM_entry_value, 1)",
+        "!DIExpression(DW_OP_LLVM_fragment, 0, 32, DW_OP_deref)",
+        "!DIExpression(DW_OP_plus_uconst, 8, DW_OP_LLVM_fragment, 0)",
+        "!DIExpression(DW_OP_stack_value, DW_OP_deref)",
+        "!DIExpression(DW_OP_constu)",
+        "!DIExpression(0, 1, 9, 7, 2)",
+        "!DIExpression(DW_ATE_signed)",
+    ];
+    let read = [
+        "!DIExpression()",
+        "!DIExpression(DW_OP_deref)",
+        "!DIExpression(DW_OP_plus_uconst, 8, DW_OP_stack_value)",
+        "!DIExpression(DW_OP_stack_value, DW_OP_LLVM_fragment, 0, 32)",
+        "!DIExpression(DW_OP_LLVM_entry_value, 1, DW_OP_stack_value)",
+        "!DIExpression(DW_OP_LLVM_arg, 0, DW_OP_LLVM_entry_value, 1)",
+        "!DIExpression(DW_OP_breg3, 4, 99999)",
+        "!DIExpression(DW_OP_LLVM_convert, 32, DW_ATE_signed, DW_OP_LLVM_convert, 64, DW_ATE_unsigned)",
+        "!DIExpression(DW_OP_constu, 1, DW_OP_swap)",
+        // Elements are numbers: 16 is `DW_OP_constu`, `DW_ATE_signed_char` (6) `DW_OP_deref`.
+        "!DIExpression(16, 0)",
+        "!DIExpression(u0x10, 0)",
+        "!DIExpression(DW_ATE_signed_char)",
+    ];
+    let named = |e: &str| format!("!named = !{{!0}}\n!0 = {e}\n");
+    let refused: Vec<_> = refused
+        .iter()
+        .map(|e| (named(e), "invalid expression"))
+        .collect();
+    as_opt_verifies(&refused, (2, 1, "!0 = "), &[]);
+    // Written inside a tuple, and named only by debug information.
+    let inline = "!named = !{!0}\n!0 = !{!DIExpression(DW_OP_swap)}\n".to_string();
+    as_opt_verifies(
+        &[(inline, "invalid expression")],
+        (2, 8, "!DIExpression"),
+        &[],
+    );
+    let unit = "!llvm.dbg.cu = !{!8}\n!8 = distinct !DICompileUnit(language: DW_LANG_C99, \
+                file: !7, retainedTypes: !6)\n!7 = !DIFile(filename: \"a.c\", directory: \"/\")\n\
+                !6 = !{!0}\n!0 = !DIExpression(DW_OP_swap)\n";
+    let mut read: Vec<String> = read.iter().map(|e| named(e)).collect();
+    read.push(unit.to_string());
+    as_opt_verifies(&[], (1, 1, ""), &read);
+}
+
 /// Each of `refused` is refused as LLVM's verifier refuses it (`ReadError::Invalid`), at `at`
 /// (line, column, the start of the text there), with its message, and each of `read` is read; opt-22, when present,
 /// agrees on every one (its first message that one).

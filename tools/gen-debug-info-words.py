@@ -8,7 +8,7 @@ Usage: python3 tools/gen-debug-info-words.py [/usr/lib/llvm-22/include]
 Run again when moving to another LLVM; the output is committed, so building mergefn needs no
 LLVM headers.
 """
-import os, re, sys
+import os, re, subprocess, sys
 
 include = sys.argv[1] if len(sys.argv) > 1 else "/usr/lib/llvm-22/include"
 dwarf_def = open(os.path.join(include, "llvm/BinaryFormat/Dwarf.def")).read()
@@ -38,9 +38,20 @@ def flags(macro, prefix):
     return sorted(out)
 
 
-def llvm_ops():
+def handled_values(macro, prefix):
+    """The value each name of a HANDLE_<macro>(ID, NAME, ...) list stands for (its ID)."""
+    return {prefix + name: int(value, 0) for value, name in
+            re.findall(r"^HANDLE_%s\(\s*([^,]+),\s*(\w+)" % macro, dwarf_def, re.M)}
+
+
+def llvm_op_values():
     """The DW_OP_LLVM_* operations of Dwarf.h, which getOperationEncoding adds by hand."""
-    return sorted(set(re.findall(r"^\s*(DW_OP_LLVM_\w+) = 0x", dwarf_h, re.M)))
+    return {name: int(value, 16) for name, value in
+            re.findall(r"^\s*(DW_OP_LLVM_\w+) = 0x([0-9a-fA-F]+)", dwarf_h, re.M)}
+
+
+def llvm_ops():
+    return sorted(llvm_op_values())
 
 
 def disp_values():
@@ -71,9 +82,24 @@ for name, doc, words in tables:
     out += [f'    "{w}",' for w in words]
     out.append("];")
     out.append("")
+# What a `!DIExpression(...)` element written as a word stands for (LLVM's verifier checks
+# the numbers: `DIExpression::isValid`).
+op_values = {**handled_values("DW_OP", "DW_OP_"), **llvm_op_values()}
+ate_values = handled_values("DW_ATE", "DW_ATE_")
+for name, doc, words in tables:
+    values = {"DW_OP": op_values, "DW_ATE": ate_values}.get(name)
+    if values is None:
+        continue
+    out.append(f"/// The value of each word of [`{name}`], in its order.")
+    out.append(f"pub const {name}_VALUE: &[u16] = &[")
+    out += [f"    {values[w]:#06x}," for w in words]
+    out.append("];")
+    out.append("")
 definition = disp_values()["Definition"]
 out.append("/// The value of `DISPFlagDefinition`: a subprogram with it must be `distinct`.")
 out.append(f"pub const DISP_FLAG_DEFINITION: u64 = {definition};")
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../src/read/debug_info_words.rs")
 open(path, "w").write("\n".join(out) + "\n")
+# As `cargo fmt` keeps it (short lists on one line, numbers packed).
+subprocess.run(["rustfmt", "--edition", "2024", path], check=True)
 print(f"wrote {os.path.normpath(path)}: " + ", ".join(f"{n} {len(w)}" for n, _, w in tables))

@@ -12,6 +12,7 @@
 //! as a number, a node written inside a field) is taken as valid: mergefn must read whatever
 //! `opt-22` reads.
 
+use super::debug_info::words::{DW_ATE, DW_ATE_VALUE, DW_OP, DW_OP_VALUE};
 use super::verify_module::Refusal;
 use crate::model::{MdBody, MdId, MdRef, Module, Span};
 use rustc_hash::FxHashSet;
@@ -220,6 +221,14 @@ impl<'m> Node<'m> {
             b"DICompositeType" => self.composite_type_refusal(),
             b"DISubrange" => self.subrange_refusal(),
             b"DIGenericSubrange" => self.generic_subrange_refusal(),
+            b"DIExpression" => {
+                let elements: Option<Vec<u64>> = self
+                    .fields
+                    .iter()
+                    .map(|f| expression_element(f.text))
+                    .collect();
+                (elements.is_some_and(|e| !expression_is_valid(&e))).then_some("invalid expression")
+            }
             _ => None,
         }
     }
@@ -453,6 +462,173 @@ const BOUNDS: [(&str, &str); 4] = [
     ),
 ];
 
+/// The number a `!DIExpression(...)` element stands for: a DWARF operation or type encoding
+/// by its value, or an unsigned integer; `None` for what LLVM 22 does not read.
+fn expression_element(text: &[u8]) -> Option<u64> {
+    let words = |names: &[&str], values: &[u16]| {
+        let at = names.binary_search_by(|w| w.as_bytes().cmp(text)).ok()?;
+        Some(u64::from(values[at]))
+    };
+    if text.starts_with(b"DW_OP_") {
+        words(DW_OP, DW_OP_VALUE)
+    } else if text.starts_with(b"DW_ATE_") {
+        words(DW_ATE, DW_ATE_VALUE)
+    } else {
+        super::parser::unsigned_literal(text)
+    }
+}
+
+/// `DIExpression::isValid` over the expression's elements: each operation known to LLVM's
+/// debug information, with room for its arguments, and where it may stand.
+fn expression_is_valid(elements: &[u64]) -> bool {
+    let mut at = 0;
+    while let Some(&op) = elements.get(at) {
+        let size = operation_size(op);
+        if at + size > elements.len() {
+            return false;
+        }
+        // LLVM stops looking at a register: what follows is the location's, not checked.
+        if (op::REG0..=op::BREG31).contains(&op) {
+            return true;
+        }
+        match op {
+            op::LLVM_FRAGMENT => return at + size == elements.len(),
+            op::STACK_VALUE => {
+                if elements
+                    .get(at + size)
+                    .is_some_and(|&next| next != op::LLVM_FRAGMENT)
+                {
+                    return false;
+                }
+            }
+            op::SWAP if elements.len() == 1 => return false,
+            op::LLVM_ENTRY_VALUE => {
+                // First, or after `DW_OP_LLVM_arg 0`; covering one operation.
+                let first = match elements {
+                    [op::LLVM_ARG, 0, ..] => operation_size(op::LLVM_ARG),
+                    _ => 0,
+                };
+                return at == first && elements[at + 1] == 1;
+            }
+            op::SWAP
+            | op::LLVM_IMPLICIT_POINTER
+            | op::LLVM_CONVERT
+            | op::LLVM_ARG
+            | op::LLVM_TAG_OFFSET
+            | op::LLVM_EXTRACT_BITS_SEXT
+            | op::LLVM_EXTRACT_BITS_ZEXT
+            | op::CONSTU
+            | op::PLUS_UCONST
+            | op::PLUS
+            | op::MINUS
+            | op::MUL
+            | op::DIV
+            | op::MOD
+            | op::OR
+            | op::AND
+            | op::XOR
+            | op::SHL
+            | op::SHR
+            | op::SHRA
+            | op::DEREF
+            | op::DEREF_SIZE
+            | op::XDEREF
+            | op::LIT0
+            | op::NOT
+            | op::DUP
+            | op::REGX
+            | op::BREGX
+            | op::PUSH_OBJECT_ADDRESS
+            | op::OVER
+            | op::ROT
+            | op::CONSTS
+            | op::EQ
+            | op::NE
+            | op::GT
+            | op::GE
+            | op::LT
+            | op::LE
+            | op::NEG
+            | op::ABS => {}
+            _ => return false,
+        }
+        at += size;
+    }
+    true
+}
+
+/// How many elements an operation takes with its arguments (`ExprOperand::getSize`).
+fn operation_size(op: u64) -> usize {
+    match op {
+        op::BREG0..=op::BREG31 => 2,
+        op::LLVM_CONVERT
+        | op::LLVM_FRAGMENT
+        | op::LLVM_EXTRACT_BITS_SEXT
+        | op::LLVM_EXTRACT_BITS_ZEXT
+        | op::BREGX => 3,
+        op::CONSTU
+        | op::CONSTS
+        | op::DEREF_SIZE
+        | op::PLUS_UCONST
+        | op::LLVM_TAG_OFFSET
+        | op::LLVM_ENTRY_VALUE
+        | op::LLVM_ARG
+        | op::REGX => 2,
+        _ => 1,
+    }
+}
+
+/// The DWARF operations `DIExpression::isValid` names, by value (`Dwarf.def`, `Dwarf.h`; a
+/// test checks them against the table of words).
+mod op {
+    pub const DEREF: u64 = 0x06;
+    pub const CONSTU: u64 = 0x10;
+    pub const CONSTS: u64 = 0x11;
+    pub const DUP: u64 = 0x12;
+    pub const OVER: u64 = 0x14;
+    pub const SWAP: u64 = 0x16;
+    pub const ROT: u64 = 0x17;
+    pub const XDEREF: u64 = 0x18;
+    pub const ABS: u64 = 0x19;
+    pub const AND: u64 = 0x1a;
+    pub const DIV: u64 = 0x1b;
+    pub const MINUS: u64 = 0x1c;
+    pub const MOD: u64 = 0x1d;
+    pub const MUL: u64 = 0x1e;
+    pub const NEG: u64 = 0x1f;
+    pub const NOT: u64 = 0x20;
+    pub const OR: u64 = 0x21;
+    pub const PLUS: u64 = 0x22;
+    pub const PLUS_UCONST: u64 = 0x23;
+    pub const SHL: u64 = 0x24;
+    pub const SHR: u64 = 0x25;
+    pub const SHRA: u64 = 0x26;
+    pub const XOR: u64 = 0x27;
+    pub const EQ: u64 = 0x29;
+    pub const GE: u64 = 0x2a;
+    pub const GT: u64 = 0x2b;
+    pub const LE: u64 = 0x2c;
+    pub const LT: u64 = 0x2d;
+    pub const NE: u64 = 0x2e;
+    pub const LIT0: u64 = 0x30;
+    pub const REG0: u64 = 0x50;
+    pub const BREG0: u64 = 0x70;
+    pub const BREG31: u64 = 0x8f;
+    pub const REGX: u64 = 0x90;
+    pub const BREGX: u64 = 0x92;
+    pub const DEREF_SIZE: u64 = 0x94;
+    pub const PUSH_OBJECT_ADDRESS: u64 = 0x97;
+    pub const STACK_VALUE: u64 = 0x9f;
+    pub const LLVM_FRAGMENT: u64 = 0x1000;
+    pub const LLVM_CONVERT: u64 = 0x1001;
+    pub const LLVM_TAG_OFFSET: u64 = 0x1002;
+    pub const LLVM_ENTRY_VALUE: u64 = 0x1003;
+    pub const LLVM_IMPLICIT_POINTER: u64 = 0x1004;
+    pub const LLVM_ARG: u64 = 0x1005;
+    pub const LLVM_EXTRACT_BITS_SEXT: u64 = 0x1006;
+    pub const LLVM_EXTRACT_BITS_ZEXT: u64 = 0x1007;
+}
+
 /// LLVM's `isMDTuple`: null or a tuple; `None` when this cannot tell.
 fn is_tuple(op: Operand) -> Option<bool> {
     match op {
@@ -544,4 +720,68 @@ fn di_flag(word: &[u8]) -> Option<u64> {
         b"TypePassByReference" => PASS_BY_REFERENCE,
         _ => 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operations_named_have_their_dwarf_values() {
+        let value = |name: &str| expression_element(name.as_bytes());
+        for (name, expected) in [
+            ("DW_OP_deref", op::DEREF),
+            ("DW_OP_constu", op::CONSTU),
+            ("DW_OP_consts", op::CONSTS),
+            ("DW_OP_dup", op::DUP),
+            ("DW_OP_over", op::OVER),
+            ("DW_OP_swap", op::SWAP),
+            ("DW_OP_rot", op::ROT),
+            ("DW_OP_xderef", op::XDEREF),
+            ("DW_OP_abs", op::ABS),
+            ("DW_OP_and", op::AND),
+            ("DW_OP_div", op::DIV),
+            ("DW_OP_minus", op::MINUS),
+            ("DW_OP_mod", op::MOD),
+            ("DW_OP_mul", op::MUL),
+            ("DW_OP_neg", op::NEG),
+            ("DW_OP_not", op::NOT),
+            ("DW_OP_or", op::OR),
+            ("DW_OP_plus", op::PLUS),
+            ("DW_OP_plus_uconst", op::PLUS_UCONST),
+            ("DW_OP_shl", op::SHL),
+            ("DW_OP_shr", op::SHR),
+            ("DW_OP_shra", op::SHRA),
+            ("DW_OP_xor", op::XOR),
+            ("DW_OP_eq", op::EQ),
+            ("DW_OP_ge", op::GE),
+            ("DW_OP_gt", op::GT),
+            ("DW_OP_le", op::LE),
+            ("DW_OP_lt", op::LT),
+            ("DW_OP_ne", op::NE),
+            ("DW_OP_lit0", op::LIT0),
+            ("DW_OP_reg0", op::REG0),
+            ("DW_OP_breg0", op::BREG0),
+            ("DW_OP_breg31", op::BREG31),
+            ("DW_OP_regx", op::REGX),
+            ("DW_OP_bregx", op::BREGX),
+            ("DW_OP_deref_size", op::DEREF_SIZE),
+            ("DW_OP_push_object_address", op::PUSH_OBJECT_ADDRESS),
+            ("DW_OP_stack_value", op::STACK_VALUE),
+            ("DW_OP_LLVM_fragment", op::LLVM_FRAGMENT),
+            ("DW_OP_LLVM_convert", op::LLVM_CONVERT),
+            ("DW_OP_LLVM_tag_offset", op::LLVM_TAG_OFFSET),
+            ("DW_OP_LLVM_entry_value", op::LLVM_ENTRY_VALUE),
+            ("DW_OP_LLVM_implicit_pointer", op::LLVM_IMPLICIT_POINTER),
+            ("DW_OP_LLVM_arg", op::LLVM_ARG),
+            ("DW_OP_LLVM_extract_bits_sext", op::LLVM_EXTRACT_BITS_SEXT),
+            ("DW_OP_LLVM_extract_bits_zext", op::LLVM_EXTRACT_BITS_ZEXT),
+        ] {
+            assert_eq!(value(name), Some(expected), "{name}");
+        }
+        assert_eq!(value("DW_OP_reg31"), Some(op::BREG0 - 1));
+        assert_eq!(value("DW_ATE_signed"), Some(5));
+        assert_eq!(value("DW_OP_nonsense"), None);
+        assert_eq!(value("u0x10"), Some(16));
+    }
 }

@@ -907,7 +907,7 @@ fn unsigned(text: &[u8]) -> Option<u64> {
 
 /// An unsigned number as LLVM reads one where it takes a number: decimal ([`unsigned`]), or
 /// hexadecimal written `u0x1F`; `None` for a signed `s0x` one or one past 64 bits.
-fn unsigned_literal(text: &[u8]) -> Option<u64> {
+pub(in crate::read) fn unsigned_literal(text: &[u8]) -> Option<u64> {
     match text.strip_prefix(b"u0x") {
         Some(hex) => u64::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok(),
         None => unsigned(text),
