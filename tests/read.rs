@@ -6515,6 +6515,164 @@ fn captures_nofree_mmra_and_realtime_are_checked_as_llvm_verifier_checks_them() 
     as_opt_verifies_at(&refused, &read);
 }
 
+/// `!llvm.access.group` (an access group, distinct and empty, or a list of them),
+/// `!memprof` (MemInfoBlocks of a call stack, a string and pairs of integers, on a call),
+/// `!callsite` (a call stack of integers, on a call) and `!callee_type` (generalized type
+/// nodes, on a call) attachments: each refused where opt-22 refuses it.
+#[test]
+fn access_groups_memprof_and_callee_types_are_checked_as_llvm_verifier_checks_them() {
+    let body = |inst: &str, after: &str| {
+        format!("define void @f(ptr %p) {{\n  {inst}\n  ret void\n}}\ndeclare void @g()\n{after}")
+    };
+    // At the attachment's kind, on the instruction's line.
+    let at =
+        |inst: &'static str, kind: &'static str| (2, inst.find(kind).unwrap() as u32 + 3, kind);
+    let call = |kind: &str| format!("call void @g(), {kind} !0");
+    let cases: Vec<(&str, &str, String, &str)> = vec![
+        (
+            "%v = load i8, ptr %p, !llvm.access.group !1",
+            "!0 = !{}\n!1 = !{!0}\n",
+            "Access scope list contains invalid access scope".into(),
+            "!llvm.access.group",
+        ),
+        (
+            "%v = load i8, ptr %p, !llvm.access.group !0",
+            "!0 = !{!\"foo\"}\n",
+            "Access scope list must consist of MDNodes".into(),
+            "!llvm.access.group",
+        ),
+        (
+            "%v = load i8, ptr %p, !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\"}\n!2 = !{i64 1}\n",
+            "!memprof metadata should only exist on calls".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{}\n",
+            "!memprof annotations should have at least 1 metadata operand (MemInfoBlock)".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2}\n!2 = !{i64 1}\n",
+            "Each !memprof MemInfoBlock should have at least 2 operands".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{null, !\"cold\"}\n",
+            "!memprof MemInfoBlock first operand should not be null".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{i64 0, !\"cold\"}\n",
+            "!memprof MemInfoBlock first operand should be an MDNode".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\"}\n!2 = !{!\"x\"}\n",
+            "call stack metadata operand should be constant integer".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, i64 3}\n!2 = !{i64 1}\n",
+            "!memprof MemInfoBlock second operand should be an MDString".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\", i64 3}\n!2 = !{i64 1}\n",
+            "Not all !memprof MemInfoBlock operands 2 to N are MDNode".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\", !3}\n!2 = !{i64 1}\n!3 = !{i64 1}\n",
+            "Not all !memprof MemInfoBlock operands 2 to N are MDNode with 2 operands".into(),
+            "!memprof",
+        ),
+        (
+            "call void @g(), !memprof !0",
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\", !3}\n!2 = !{i64 1}\n!3 = !{i64 1, !\"x\"}\n",
+            "Not all !memprof MemInfoBlock operands 2 to N are MDNode with ConstantInt operands"
+                .into(),
+            "!memprof",
+        ),
+        (
+            "%v = load i8, ptr %p, !callsite !0",
+            "!0 = !{i64 1}\n",
+            "!callsite metadata should only exist on calls".into(),
+            "!callsite",
+        ),
+        (
+            "call void @g(), !callsite !0",
+            "!0 = !{}\n",
+            "call stack metadata should have at least 1 operand".into(),
+            "!callsite",
+        ),
+        (
+            "%v = load i8, ptr %p, !callee_type !0",
+            "!0 = !{!1}\n!1 = !{i64 0, !\"_ZTSFvE.generalized\"}\n",
+            "!callee_type metadata should only exist on calls".into(),
+            "!callee_type",
+        ),
+        (
+            "call void @g(), !callee_type !0",
+            "!0 = !{i64 0, !\"_ZTSFvE.generalized\"}\n",
+            "The callee_type metadata must be a list of type metadata nodes".into(),
+            "!callee_type",
+        ),
+        (
+            "call void @g(), !callee_type !0",
+            "!0 = !{!1}\n!1 = !{!\"_ZTSFvE.generalized\"}\n",
+            "Well-formed generalized type metadata must contain exactly two operands".into(),
+            "!callee_type",
+        ),
+        (
+            "call void @g(), !callee_type !0",
+            "!0 = !{!1}\n!1 = !{i64 1, !\"_ZTSFvE.generalized\"}\n",
+            "The first operand of type metadata for functions must be zero".into(),
+            "!callee_type",
+        ),
+        (
+            "call void @g(), !callee_type !0",
+            "!0 = !{!1}\n!1 = !{i64 0, !\"_ZTSFvE\"}\n",
+            "Only generalized type metadata can be part of the callee_type metadata list".into(),
+            "!callee_type",
+        ),
+    ];
+    let refused: Vec<_> = cases
+        .iter()
+        .map(|(inst, after, message, kind)| (body(inst, after), at(inst, kind), message.as_str()))
+        .collect();
+    let read = [
+        body(
+            "%v = load i8, ptr %p, !llvm.access.group !0",
+            "!0 = distinct !{}\n",
+        ),
+        body(
+            "%v = load i8, ptr %p, !llvm.access.group !1",
+            "!0 = distinct !{}\n!1 = !{!0, !2}\n!2 = distinct !{}\n",
+        ),
+        body(
+            &call("!memprof"),
+            "!0 = !{!1}\n!1 = !{!2, !\"cold\", !3}\n!2 = !{i64 1, i64 2}\n!3 = !{i64 4, i64 5}\n",
+        ),
+        body(&call("!callsite"), "!0 = !{i64 1, i64 -2}\n"),
+        body(
+            &call("!callee_type"),
+            "!0 = !{!1, !2}\n!1 = !{i64 0, !\"_ZTSFvE.generalized\"}\n\
+             !2 = !{i32 0, !\"_ZTSFivE.generalized\"}\n",
+        ),
+        body(&call("!callee_type"), "!0 = !{}\n"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// What an atomic access moves, as LLVM's verifier checks it: a load or store of integers,
 /// pointers or floats (or a vector of them), a `cmpxchg` of an integer or a pointer, and any
 /// of them (and an `atomicrmw`) of a power-of-two number of bytes, pointers by the

@@ -794,6 +794,28 @@ impl<'a> Nodes<'a> {
                 check(operands.len() == 1, "fpmath takes one operand!")?;
                 self.fpmath_accuracy_holds(operands[0])
             }
+            b"!llvm.access.group" => self.access_group_holds(md),
+            b"!memprof" => {
+                check(
+                    opcode.is_call(),
+                    "!memprof metadata should only exist on calls",
+                )?;
+                self.memprof_holds(md)
+            }
+            b"!callsite" => {
+                check(
+                    opcode.is_call(),
+                    "!callsite metadata should only exist on calls",
+                )?;
+                self.call_stack_holds(md)
+            }
+            b"!callee_type" => {
+                check(
+                    opcode.is_call(),
+                    "!callee_type metadata should only exist on calls",
+                )?;
+                self.callee_types_hold(md)
+            }
             b"!annotation" => {
                 let operands = operands()?;
                 check(
@@ -820,6 +842,138 @@ impl<'a> Nodes<'a> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// An `!llvm.access.group` attachment, as `Verifier::visitAccessGroupMetadata` checks it:
+    /// an access group (a distinct empty node) or a list of them.
+    fn access_group_holds(self, md: MdRef) -> Checked<()> {
+        let is_group = |node: Node| Ok(self.is_distinct(node) && self.operands(node)?.is_empty());
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        if is_group(Node::Id(id))? {
+            return Ok(());
+        }
+        for &op in self.operands(Node::Id(id))?.iter() {
+            check(
+                self.is_node(op)?,
+                "Access scope list must consist of MDNodes",
+            )?;
+            let node = self.node(op)?.ok_or(Stop::Unknown)?;
+            check(
+                is_group(node)?,
+                "Access scope list contains invalid access scope",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A `!memprof` attachment, as `Verifier::visitMemProfMetadata` checks it: one or more
+    /// MemInfoBlocks, each a call stack, a string and pairs of integers.
+    fn memprof_holds(self, md: MdRef) -> Checked<()> {
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        let blocks = self.operands(Node::Id(id))?;
+        check(
+            !blocks.is_empty(),
+            "!memprof annotations should have at least 1 metadata operand (MemInfoBlock)",
+        )?;
+        for &block in blocks.iter() {
+            let block = self.node(block)?.ok_or(Stop::Unknown)?;
+            let operands = self.operands(block)?;
+            check(
+                operands.len() >= 2,
+                "Each !memprof MemInfoBlock should have at least 2 operands",
+            )?;
+            check(
+                operands[0].is_some(),
+                "!memprof MemInfoBlock first operand should not be null",
+            )?;
+            check(
+                self.is_node(operands[0])?,
+                "!memprof MemInfoBlock first operand should be an MDNode",
+            )?;
+            let Some(MdRef::Node(stack)) = operands[0] else {
+                return Err(Stop::Unknown);
+            };
+            self.call_stack_holds(MdRef::Node(stack))?;
+            check(
+                Nodes::is_string(operands[1])?,
+                "!memprof MemInfoBlock second operand should be an MDString",
+            )?;
+            for &pair in &operands[2..] {
+                check(
+                    self.is_node(pair)?,
+                    "Not all !memprof MemInfoBlock operands 2 to N are MDNode",
+                )?;
+                let pair = self.operands(self.node(pair)?.ok_or(Stop::Unknown)?)?;
+                check(
+                    pair.len() == 2,
+                    "Not all !memprof MemInfoBlock operands 2 to N are MDNode with 2 operands",
+                )?;
+                let mut ints = true;
+                for &op in pair.iter() {
+                    ints &= self.int(op)?.is_some();
+                }
+                check(
+                    ints,
+                    "Not all !memprof MemInfoBlock operands 2 to N are MDNode with ConstantInt \
+                     operands",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A call stack (`!callsite`, or a MemInfoBlock's first operand), as
+    /// `Verifier::visitCallStackMetadata` checks it: one or more integers.
+    fn call_stack_holds(self, md: MdRef) -> Checked<()> {
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        let operands = self.operands(Node::Id(id))?;
+        check(
+            !operands.is_empty(),
+            "call stack metadata should have at least 1 operand",
+        )?;
+        for &op in operands.iter() {
+            check(
+                self.int(op)?.is_some(),
+                "call stack metadata operand should be constant integer",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A `!callee_type` attachment, as `Verifier::visitCalleeTypeMetadata` checks it: a list
+    /// of generalized type nodes, each `!{i64 0, !"<type>.generalized"}`.
+    fn callee_types_hold(self, md: MdRef) -> Checked<()> {
+        let MdRef::Node(id) = md else {
+            return Err(Stop::Unknown);
+        };
+        for &op in self.operands(Node::Id(id))?.iter() {
+            check(
+                self.is_node(op)?,
+                "The callee_type metadata must be a list of type metadata nodes",
+            )?;
+            let ty = self.operands(self.node(op)?.ok_or(Stop::Unknown)?)?;
+            check(
+                ty.len() == 2,
+                "Well-formed generalized type metadata must contain exactly two operands",
+            )?;
+            check(
+                self.int(ty[0])?.is_some_and(|i| i.bits == 0),
+                "The first operand of type metadata for functions must be zero",
+            )?;
+            let generalized = matches!(ty[1], Some(MdRef::Str(_)))
+                && string_operand(self.m, ty[1]).is_some_and(|s| s.ends_with(b".generalized"));
+            check(
+                generalized,
+                "Only generalized type metadata can be part of the callee_type metadata list",
+            )?;
+        }
+        Ok(())
     }
 
     /// An `!mmra` attachment, as `Verifier::visitMMRAMetadata` checks it: a tag (a tuple of
