@@ -6673,6 +6673,73 @@ fn access_groups_memprof_and_callee_types_are_checked_as_llvm_verifier_checks_th
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A global's `!implicit.ref` (on a definition, one pointer naming another global) and the
+/// `CG Profile` module flag (triples of two functions or nulls and an integer count): each
+/// refused where opt-22 refuses it.
+#[test]
+fn implicit_refs_and_call_graph_profiles_are_checked_as_llvm_verifier_checks_them() {
+    let global = |node: &str, after: &str| {
+        format!("@a = global ptr null, !implicit.ref !0\n!0 = {node}\n{after}")
+    };
+    let b = "@b = global i32 0\n";
+    let mut refused: Vec<(String, (u32, u32, &str), &str)> = [
+        ("!{i32 1}", "", "ref value must be pointer typed"),
+        ("!{ptr @a}", "", "values should not reference themselves"),
+        (
+            "!{ptr @x}",
+            "@x = alias ptr, ptr @a\n",
+            "values should not reference themselves",
+        ),
+        ("!{!\"s\"}", "", "ref metadata must be ValueAsMetadata"),
+        ("!{null}", "", "ref metadata must be ValueAsMetadata"),
+        ("!{ptr @b, ptr @b}", b, "ref metadata must have one operand"),
+    ]
+    .into_iter()
+    .map(|(node, after, message)| (global(node, after), (1, 23, "!implicit.ref"), message))
+    .collect();
+    refused.push((
+        format!("@a = external global ptr, !implicit.ref !0\n!0 = !{{ptr @b}}\n{b}"),
+        (1, 27, "!implicit.ref"),
+        "ref metadata must not be placed on a declaration",
+    ));
+    refused.push((
+        "define void @f() !implicit.ref !0 {\n  ret void\n}\n!0 = !{ptr @f}\n".to_string(),
+        (1, 18, "!implicit.ref"),
+        "values should not reference themselves",
+    ));
+    let profile = |entry: &str| {
+        format!(
+            "declare void @b()\ndefine void @a() {{\n  ret void\n}}\n@v = global i32 0\n\
+             @x = alias void (), ptr @a\n!llvm.module.flags = !{{!0}}\n\
+             !0 = !{{i32 5, !\"CG Profile\", !1}}\n!1 = !{{!2, {entry}}}\n\
+             !2 = !{{ptr @a, ptr @b, i64 1}}\n"
+        )
+    };
+    for (entry, message) in [
+        ("!{ptr @a, ptr @b}", "expected a MDNode triple"),
+        ("!\"\"", "expected a MDNode triple"),
+        ("!{!\"a\", ptr @b, i64 32}", "expected a Function or null"),
+        ("!{ptr @x, ptr @b, i64 3}", "expected a Function or null"),
+        ("!{ptr @v, ptr @b, i64 3}", "expected a Function or null"),
+        ("!{ptr @a, ptr @b, !\"\"}", "expected an integer constant"),
+        ("!{ptr @a, ptr @b, null}", "expected an integer constant"),
+        (
+            "!{ptr @a, ptr @b, float 1.0}",
+            "expected an integer constant",
+        ),
+    ] {
+        refused.push((profile(entry), (8, 1, "!0 = "), message));
+    }
+    let read = [
+        global("!{ptr @b}", b),
+        global("!{ptr null}", ""),
+        format!("define void @f() !implicit.ref !0 {{\n  ret void\n}}\n!0 = !{{ptr @b}}\n{b}"),
+        profile("!{null, ptr @b, i64 3}"),
+        profile("!{ptr @a, ptr @a, i32 7}"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// What an atomic access moves, as LLVM's verifier checks it: a load or store of integers,
 /// pointers or floats (or a vector of them), a `cmpxchg` of an integer or a pointer, and any
 /// of them (and an `atomicrmw`) of a power-of-two number of bytes, pointers by the

@@ -57,12 +57,20 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     let attachments = m
         .variables
         .values()
-        .map(|v| (v.global, &v.metadata))
-        .chain(m.functions.values().map(|f| (f.global, &f.metadata)));
-    for (global, metadata) in attachments {
+        .map(|v| (v.global, v.init.is_none(), &v.metadata))
+        .chain(
+            m.functions
+                .values()
+                .map(|f| (f.global, f.body.is_none(), &f.metadata)),
+        );
+    for (global, declared, metadata) in attachments {
         for &(kind, md) in metadata {
             let held = match m.bytes(kind) {
                 b"!associated" => associated_holds(m, global, md),
+                b"!implicit.ref" if declared => {
+                    Err("ref metadata must not be placed on a declaration")
+                }
+                b"!implicit.ref" => implicit_ref_holds(m, global, md),
                 b"!absolute_symbol" => {
                     let bits = m.data_layout.pointer_bits(m.global_addr_space(global));
                     super::verify_metadata::absolute_symbol_holds(m, bits, md)
@@ -141,7 +149,7 @@ fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'sta
     let [op] = ops[..] else {
         return Err("associated metadata must have one operand");
     };
-    let (ty, mut value) = match op {
+    let (ty, value) = match op {
         None => return Err("associated metadata must have a global value"),
         Some(MdRef::Value(ty, value)) => (ty, value),
         Some(_) => return Err("associated metadata must be ValueAsMetadata"),
@@ -149,24 +157,48 @@ fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'sta
     if !matches!(m.types.get(m.types.resolve(ty)), Type::Ptr(_)) {
         return Err("associated value must be pointer typed");
     }
-    // The global named, through aliases (a chain of them ends: `aliasee_holds`).
+    match names_through_aliases(m, value) == Some(global) {
+        true => Err("global values should not associate to themselves"),
+        false => Ok(()),
+    }
+}
+
+/// The global a value names, through aliases (`stripPointerCastsAndAliases` where no cast
+/// is written); `None` when it names none (or through a constant expression).
+fn names_through_aliases(m: &Module, mut value: Value) -> Option<GlobalId> {
+    // A chain of aliases ends (`aliasee_holds`).
     for _ in 0..=m.aliases.len() {
         let ValueKind::Global(u) = value.kind() else {
-            return Ok(());
+            return None;
         };
         let named = m.uses[u].global;
-        if named == global {
-            return Err("global values should not associate to themselves");
-        }
         match m.globals.get(named).map(|g| &g.kind) {
-            Some(&GlobalKind::Alias(a)) => match m.aliases.get(a) {
-                Some(alias) => value = alias.target,
-                None => return Ok(()),
-            },
-            _ => return Ok(()),
+            Some(&GlobalKind::Alias(a)) => value = m.aliases.get(a)?.target,
+            _ => return Some(named),
         }
     }
-    Ok(())
+    None
+}
+
+/// A defined global's `!implicit.ref`, as `Verifier::visitGlobalValue` checks it: one
+/// pointer, naming a global other than this one (through aliases).
+fn implicit_ref_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'static str> {
+    let Some(ops) = tuple_operands(m, md) else {
+        return Ok(());
+    };
+    let [op] = ops[..] else {
+        return Err("ref metadata must have one operand");
+    };
+    let Some(MdRef::Value(ty, value)) = op else {
+        return Err("ref metadata must be ValueAsMetadata");
+    };
+    if !matches!(m.types.get(m.types.resolve(ty)), Type::Ptr(_)) {
+        return Err("ref value must be pointer typed");
+    }
+    match names_through_aliases(m, value) == Some(global) {
+        true => Err("values should not reference themselves"),
+        false => Ok(()),
+    }
 }
 
 /// A function's `!prof`, as `Verifier::verifyFunctionMetadata` checks it: the name
@@ -577,6 +609,11 @@ fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
                 "'Linker Options' named metadata no longer supported",
             );
         }
+        if id == b"!\"CG Profile\""
+            && let Err(message) = cg_profile_holds(m, value)
+        {
+            return refuse(node.span, message);
+        }
     }
     match required.into_iter().find(|(_, flag)| !seen.contains(flag)) {
         Some((at, _)) => refuse(
@@ -585,6 +622,54 @@ fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
         ),
         None => Ok(()),
     }
+}
+
+/// A `CG Profile` module flag's value, as `Verifier::visitModuleFlagCGProfileEntry` checks
+/// each of its entries: a triple of two functions (or nulls) and an integer count.
+fn cg_profile_holds(m: &Module, value: Option<MdRef>) -> Result<(), &'static str> {
+    let tuple = |op: Option<MdRef>| match op {
+        Some(MdRef::Node(n)) => m.metadata.get(n).map(|n| &n.body),
+        _ => None,
+    };
+    // LLVM takes the value for a node (it would fail otherwise): what it is not is left.
+    let Some(MdBody::Tuple(entries)) = tuple(value) else {
+        return Ok(());
+    };
+    for &entry in entries.iter() {
+        let triple = match (entry, tuple(entry)) {
+            (_, Some(MdBody::Tuple(ops))) => ops,
+            (Some(MdRef::Node(_)), _) => return Ok(()),
+            _ => return Err("expected a MDNode triple"),
+        };
+        let [caller, callee, count] = triple[..] else {
+            return Err("expected a MDNode triple");
+        };
+        for function in [caller, callee] {
+            let is_function = match function {
+                None => true,
+                Some(MdRef::Value(_, v)) => match v.kind() {
+                    ValueKind::Global(u) => matches!(
+                        m.globals[m.uses[u].global].kind,
+                        GlobalKind::Function(_) | GlobalKind::Intrinsic
+                    ),
+                    // A cast of a function, which LLVM strips: not looked into.
+                    _ => true,
+                },
+                Some(_) => false,
+            };
+            if !is_function {
+                return Err("expected a Function or null");
+            }
+        }
+        let integer = match count {
+            Some(MdRef::Value(ty, _)) => matches!(m.types.get(m.types.resolve(ty)), Type::Int(_)),
+            _ => false,
+        };
+        if !integer {
+            return Err("expected an integer constant");
+        }
+    }
+    Ok(())
 }
 
 /// A `common` variable: zero, not constant, in no comdat.
