@@ -6740,6 +6740,64 @@ fn implicit_refs_and_call_graph_profiles_are_checked_as_llvm_verifier_checks_the
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The intrinsics whose calls must give a pointer argument its element type: exclusive loads
+/// and stores of AArch64 and ARM (the pointer), `gc.statepoint` (its callee): each refused
+/// without it where opt-22 refuses it, and read with it.
+#[test]
+fn intrinsics_needing_an_element_type_are_checked_as_llvm_verifier_checks_them() {
+    let declarations = "declare void @g()\n\
+        declare i64 @llvm.aarch64.ldxr.p0(ptr)\n\
+        declare i32 @llvm.aarch64.stlxr.p0(i64, ptr)\n\
+        declare i32 @llvm.arm.ldrex.p0(ptr)\n\
+        declare i32 @llvm.arm.strex.p0(i32, ptr)\n\
+        declare token @llvm.experimental.gc.statepoint.p0(i64, i32, ptr, i32, i32, ...)\n";
+    let body = |call: &str| {
+        format!(
+            "define void @f(ptr %p) gc \"statepoint-example\" {{\n  {call}\n  ret void\n}}\n\
+             {declarations}"
+        )
+    };
+    let calls = [
+        (
+            "%a = call i64 @llvm.aarch64.ldxr.p0(ptr elementtype(i32) %p)",
+            "Intrinsic requires elementtype attribute on first argument.",
+        ),
+        (
+            "%b = call i32 @llvm.aarch64.stlxr.p0(i64 1, ptr elementtype(i32) %p)",
+            "Intrinsic requires elementtype attribute on second argument.",
+        ),
+        (
+            "%c = call i32 @llvm.arm.ldrex.p0(ptr elementtype(i8) %p)",
+            "Intrinsic requires elementtype attribute on first argument.",
+        ),
+        (
+            "%d = call i32 @llvm.arm.strex.p0(i32 1, ptr elementtype(i8) %p)",
+            "Intrinsic requires elementtype attribute on second argument.",
+        ),
+        (
+            "%t = call token (i64, i32, ptr, i32, i32, ...) @llvm.experimental.gc.statepoint.p0(\
+             i64 0, i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0)",
+            "gc.statepoint callee argument must have elementtype attribute",
+        ),
+    ];
+    // The same calls with their `elementtype(...)` taken out.
+    let without = |call: &str| {
+        let start = call.find(" elementtype(").unwrap();
+        let end = start + call[start..].find(") ").unwrap() + 1;
+        format!("{}{}", &call[..start], &call[end..])
+    };
+    let refused: Vec<_> = calls
+        .iter()
+        .map(|&(call, message)| {
+            let call = without(call);
+            let callee = call.find("@llvm").unwrap() as u32 + 3;
+            (body(&call), (2, callee, "@llvm."), message)
+        })
+        .collect();
+    let read: Vec<_> = calls.iter().map(|&(call, _)| body(call)).collect();
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// What an atomic access moves, as LLVM's verifier checks it: a load or store of integers,
 /// pointers or floats (or a vector of them), a `cmpxchg` of an integer or a pointer, and any
 /// of them (and an `atomicrmw`) of a power-of-two number of bytes, pointers by the

@@ -1448,6 +1448,11 @@ impl<'a> Parser<'a> {
             _ => usize::MAX,
         };
         let mut non_intrinsic_takes: Option<&str> = None;
+        let element_type_rule = match callee_tok.kind {
+            Tok::GlobalName => element_type_rule(&self.text(callee_tok)[1..]),
+            _ => None,
+        };
+        let (mut argument_index, mut element_type_given) = (0, false);
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
@@ -1482,6 +1487,12 @@ impl<'a> Parser<'a> {
                 }
                 typed_params = typed_params.saturating_sub(1);
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
+                if element_type_rule.is_some_and(|(index, _)| index == argument_index) {
+                    element_type_given = self.body_attrs()[attrs.1.clone()]
+                        .iter()
+                        .any(|a| matches!(self.attribute_keyword(a), Some(b"elementtype")));
+                }
+                argument_index += 1;
                 if musttail || inline_asm || ptrmask {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
@@ -1526,6 +1537,11 @@ impl<'a> Parser<'a> {
         }
         if let Some(call) = intrinsic {
             self.intrinsic_call_holds(callee_tok.span, call, (fn_or_ret, ret));
+        }
+        if let Some((_, message)) = element_type_rule
+            && !element_type_given
+        {
+            self.rule_broken(callee_tok.span, message);
         }
         if ptrmask {
             self.ptrmask_holds(callee_tok.span, &arguments_read);
@@ -2385,4 +2401,34 @@ impl CallRules {
             );
         }
     }
+}
+
+/// The intrinsics (by their names without `@`) whose calls must give one pointer argument
+/// its element type (`elementtype(T)`): which argument, and LLVM's verifier's message when
+/// it is missing.
+fn element_type_rule(name: &[u8]) -> Option<(usize, &'static str)> {
+    const FIRST: &str = "Intrinsic requires elementtype attribute on first argument.";
+    const SECOND: &str = "Intrinsic requires elementtype attribute on second argument.";
+    const RULES: &[(&[u8], usize, &str)] = &[
+        (b"llvm.preserve.array.access.index", 0, FIRST),
+        (b"llvm.preserve.struct.access.index", 0, FIRST),
+        (b"llvm.aarch64.ldaxr", 0, FIRST),
+        (b"llvm.aarch64.ldxr", 0, FIRST),
+        (b"llvm.arm.ldaex", 0, FIRST),
+        (b"llvm.arm.ldrex", 0, FIRST),
+        (b"llvm.aarch64.stlxr", 1, SECOND),
+        (b"llvm.aarch64.stxr", 1, SECOND),
+        (b"llvm.arm.stlex", 1, SECOND),
+        (b"llvm.arm.strex", 1, SECOND),
+        (
+            b"llvm.experimental.gc.statepoint",
+            2,
+            "gc.statepoint callee argument must have elementtype attribute",
+        ),
+    ];
+    let name = name.strip_prefix(b"\"").unwrap_or(name);
+    RULES.iter().find_map(|&(base, index, message)| {
+        let rest = name.strip_prefix(base)?;
+        matches!(rest.first(), None | Some(b'.') | Some(b'"')).then_some((index, message))
+    })
 }
