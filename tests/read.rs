@@ -3569,6 +3569,43 @@ fn as_opt_verifies_at<T: AsRef<str>, R: AsRef<str>>(
     }
 }
 
+/// A `catchret` returns from a `catchpad`, a `cleanupret` from a `cleanuppad`, as LLVM's
+/// verifier checks them: each refused otherwise where opt-22 refuses it.
+#[test]
+fn returns_from_pads_are_checked_as_llvm_verifier_checks_them() {
+    let module = |catch: &str, cleanup: &str| {
+        format!(
+            "declare void @g()\ndeclare i32 @p(...)\n\
+             define void @f() personality ptr @p {{\nentry:\n\
+             \x20 invoke void @g() to label %ok unwind label %dispatch\nok:\n  ret void\n\
+             dispatch:\n  %cs = catchswitch within none [label %handler] unwind label %cleanup\n\
+             handler:\n  %cp = catchpad within %cs [ptr null]\n  {catch}\n\
+             cleanup:\n  %c = cleanuppad within none []\n  {cleanup}\n}}\n"
+        )
+    };
+    let (catch, cleanup) = (
+        "catchret from %cp to label %ok",
+        "cleanupret from %c unwind to caller",
+    );
+    let catch_message = "CatchReturnInst needs to be provided a CatchPad";
+    let cleanup_message = "CleanupReturnInst needs to be provided a CleanupPad";
+    let mut refused: Vec<_> = [
+        "catchret from %c to label %ok",
+        "catchret from %cs to label %ok",
+        "catchret from none to label %ok",
+    ]
+    .map(|c| (module(c, cleanup), (12, 3, "catchret"), catch_message))
+    .to_vec();
+    refused.extend(
+        [
+            "cleanupret from none unwind to caller",
+            "cleanupret from undef unwind to caller",
+        ]
+        .map(|c| (module(catch, c), (15, 3, "cleanupret"), cleanup_message)),
+    );
+    as_opt_verifies_at(&refused, &[module(catch, cleanup)]);
+}
+
 /// A `swifterror` alloca is of one pointer, as LLVM's verifier checks it: the error points at
 /// the type, or at the count of an array allocation.
 #[test]

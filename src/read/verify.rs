@@ -13,6 +13,7 @@
 //! told within a block is told as the body is gathered ([`Checks`]); the rest, once the
 //! function's branches are known ([`Checks::hold`]).
 
+use super::parser::NOT_YET_DEFINED;
 use crate::model::{
     Attr, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module, Opcode, Param,
     Span, Value, ValueKind,
@@ -47,6 +48,8 @@ pub(super) enum FaultKind {
     LandingPadWithoutPersonality,
     LandingPadNotFirst,
     ResumeWithoutPersonality,
+    CatchReturnWithoutCatchPad,
+    CleanupReturnWithoutCleanupPad,
 }
 
 impl FaultKind {
@@ -111,6 +114,14 @@ impl FaultKind {
             FaultKind::ResumeWithoutPersonality => {
                 "a resume in a function without a personality (LLVM's verifier: ResumeInst \
                  needs to be in a function with a personality.)"
+            }
+            FaultKind::CatchReturnWithoutCatchPad => {
+                "a catchret from something other than a catchpad (LLVM's verifier: \
+                 CatchReturnInst needs to be provided a CatchPad)"
+            }
+            FaultKind::CleanupReturnWithoutCleanupPad => {
+                "a cleanupret from something other than a cleanuppad (LLVM's verifier: \
+                 CleanupReturnInst needs to be provided a CleanupPad)"
             }
         }
     }
@@ -699,8 +710,8 @@ impl Branches {
     }
 }
 
-/// Whether an instruction of `opcode` is an exception-handling pad or a `resume`, which
-/// [`pad_or_resume_holds`] checks.
+/// Whether an instruction of `opcode` is an exception-handling pad, a `resume` or a return
+/// from a pad, which [`pad_or_resume_holds`] checks.
 fn is_pad_or_resume(opcode: Opcode) -> bool {
     matches!(
         opcode,
@@ -709,13 +720,17 @@ fn is_pad_or_resume(opcode: Opcode) -> bool {
             | Opcode::CatchSwitch
             | Opcode::CatchPad
             | Opcode::CleanupPad
+            | Opcode::CatchRet
+            | Opcode::CleanupRet
     )
 }
 
-/// What LLVM's verifier asks of pad or `resume` `i` that its block settles, in its order: a
-/// landing pad has a clause or `cleanup`, no pad stands in the entry block, a landing pad or
-/// `resume` is in a function with a personality, and a landing pad comes before any other
-/// instruction of its block but phis (`after_others`: one came before it).
+/// What LLVM's verifier asks of pad, `resume` or return from a pad `i` that its block
+/// settles, in its order: a `catchret` returns from a `catchpad` and a `cleanupret` from a
+/// `cleanuppad` (one another piece of the body defines is taken as one), a landing pad has a
+/// clause or `cleanup`, no pad stands in the entry block, a landing pad or `resume` is in a
+/// function with a personality, and a landing pad comes before any other instruction of its
+/// block but phis (`after_others`: one came before it).
 fn pad_or_resume_holds(
     body: &Body,
     i: InstId,
@@ -730,7 +745,28 @@ fn pad_or_resume_holds(
             kind,
         })
     };
+    let returns_from = |pad: Opcode| {
+        let from = body.items(i).iter().find_map(|it| match it {
+            Item::Value(v) => Some(v.kind()),
+            _ => None,
+        });
+        match from {
+            Some(ValueKind::Local(l)) => match body.locals[l].def {
+                LocalDef::Inst(d) => body.insts[d].opcode == pad,
+                NOT_YET_DEFINED => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    };
     match body.insts[i].opcode {
+        Opcode::CatchRet if !returns_from(Opcode::CatchPad) => {
+            fault(FaultKind::CatchReturnWithoutCatchPad)
+        }
+        Opcode::CleanupRet if !returns_from(Opcode::CleanupPad) => {
+            fault(FaultKind::CleanupReturnWithoutCleanupPad)
+        }
+        Opcode::CatchRet | Opcode::CleanupRet => Ok(()),
         Opcode::Resume if !personality => fault(FaultKind::ResumeWithoutPersonality),
         Opcode::Resume => Ok(()),
         // The type, then `cleanup` and the clauses.
