@@ -7049,7 +7049,7 @@ fn byval_arguments_are_checked_as_llvm_verifier_checks_them() {
 }
 
 /// `llvm.reloc.none` names a symbol by a metadata string, and `!llvm.errno.tbaa` lists one
-/// node at least, as LLVM's verifier checks them.
+/// node at least, each a struct-path access tag, as LLVM's verifier checks them.
 #[test]
 fn reloc_none_and_errno_tbaa_are_checked_as_llvm_verifier_checks_them() {
     let reloc = |argument: &str| {
@@ -7070,12 +7070,38 @@ fn reloc_none_and_errno_tbaa_are_checked_as_llvm_verifier_checks_them() {
             "llvm.errno.tbaa must have at least one operand",
         ),
     ];
-    let read = [
-        reloc("!\"symbol\""),
-        "!llvm.errno.tbaa = !{!0}\n!0 = !{!1, !1, i64 0}\n!1 = !{!\"int\", !2, i64 0}\n\
-         !2 = !{!\"omnipotent char\", !3, i64 0}\n!3 = !{!\"Simple C/C++ TBAA\"}\n"
-            .to_string(),
-    ];
+    let errno = |tag: &str| {
+        format!(
+            "!llvm.errno.tbaa = !{{!0}}\n!0 = {tag}\n!1 = !{{!\"int\", !2, i64 0}}\n\
+             !2 = !{{!\"omnipotent char\", !3, i64 0}}\n!3 = !{{!\"Simple C/C++ TBAA\"}}\n"
+        )
+    };
+    let refused: Vec<_> = refused
+        .into_iter()
+        .chain(
+            [
+                (
+                    "!{!1, i64 0, !1}",
+                    "Malformed struct tag metadata: base and access-type should be non-null",
+                ),
+                (
+                    "!{!\"int\", !2, i64 0}",
+                    "Old-style TBAA is no longer allowed, use struct-path TBAA instead",
+                ),
+                (
+                    "!{!1, !1}",
+                    "Old-style TBAA is no longer allowed, use struct-path TBAA instead",
+                ),
+                (
+                    "!{!1, !1, i64 0, i64 2}",
+                    "Immutability part of the struct tag metadata must be either 0 or 1",
+                ),
+                ("!{}", "TBAA metadata cannot have 0 operands"),
+            ]
+            .map(|(tag, message)| (errno(tag), (2, 1, "!0 = "), message)),
+        )
+        .collect();
+    let read = [reloc("!\"symbol\""), errno("!{!1, !1, i64 0}")];
     as_opt_verifies_at(&refused, &read);
 }
 

@@ -528,6 +528,26 @@ pub(super) fn absolute_symbol_holds(
     }))
 }
 
+/// A node `!llvm.errno.tbaa` lists, as `Verifier::visitModuleErrnoTBAA` checks it: a TBAA
+/// access tag of the struct-path form (LLVM's parser upgrades older tags only on
+/// instructions), on no instruction.
+pub(super) fn errno_tbaa_holds(m: &Module, tag: MdId) -> Result<(), &'static str> {
+    let body = Body {
+        base: crate::model::ArenaBase::of(m),
+        ..Body::default()
+    };
+    let nodes = Nodes { m, body: &body };
+    let held = nodes.operands(Node::Id(tag)).and_then(|ops| {
+        check(!ops.is_empty(), "TBAA metadata cannot have 0 operands")?;
+        check(
+            nodes.is_node(ops[0])? && ops.len() >= 3,
+            "Old-style TBAA is no longer allowed, use struct-path TBAA instead",
+        )?;
+        nodes.tag_holds(nodes.struct_path_tag(&ops)?, &mut ValidTags::default())
+    });
+    known(held)
+}
+
 /// The metadata nodes as the body sees them.
 #[derive(Clone, Copy)]
 struct Nodes<'a> {

@@ -449,7 +449,7 @@ fn intrinsic_address_untaken(m: &Module, g: GlobalId) -> Result<(), Refusal> {
 }
 
 /// Each node `!llvm.ident` and `!llvm.commandline` list holds one string; `!llvm.errno.tbaa`
-/// lists one node at least.
+/// lists one node at least, each a struct-path access tag.
 fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
     for named in &m.named_metadata {
         let what = match m.bytes(named.name) {
@@ -457,6 +457,13 @@ fn named_metadata_holds(m: &Module) -> Result<(), Refusal> {
             b"!llvm.commandline" => "llvm.commandline",
             b"!llvm.errno.tbaa" if named.nodes.is_empty() => {
                 return refuse(named.name, "llvm.errno.tbaa must have at least one operand");
+            }
+            b"!llvm.errno.tbaa" => {
+                for &node in &named.nodes {
+                    super::verify_metadata::errno_tbaa_holds(m, node)
+                        .or_else(|message| refuse(m.metadata[node].span, message))?;
+                }
+                continue;
             }
             _ => continue,
         };
