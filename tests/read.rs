@@ -4762,6 +4762,69 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A function's `"modular-format"`: five arguments or more, the third the index of one of
+/// its parameters (from 1; the variable arguments one more). A group's value is checked
+/// against each function that takes it.
+#[test]
+fn modular_format_is_checked_as_llvm_verifier_checks_it() {
+    let own = |params: &str, value: &str| {
+        let text =
+            format!("define void @f({params}) \"modular-format\"=\"{value}\" {{\n  ret void\n}}\n");
+        let col = text.find("\"modular-format\"").unwrap() as u32 + 1;
+        (text, (1, col, "\"modular-format\""))
+    };
+    let refused = [
+        (
+            "i32 %a, ...",
+            "printf,1,2,basic_mod",
+            "modular-format attribute requires at least 5 arguments",
+        ),
+        (
+            "i32 %a, ...",
+            "printf,1,foo,m,i",
+            "modular-format attribute first arg index is not an integer",
+        ),
+        (
+            "i32 %a",
+            "printf,1,+1,m,i",
+            "modular-format attribute first arg index is not an integer",
+        ),
+        (
+            "i32 %a",
+            "printf,1,0,m,i",
+            "modular-format attribute first arg index is out of bounds",
+        ),
+        (
+            "i32 %a",
+            "printf,1,2,m,i",
+            "modular-format attribute first arg index is out of bounds",
+        ),
+        (
+            "i32 %a, ...",
+            "printf,1,3,m,i",
+            "modular-format attribute first arg index is out of bounds",
+        ),
+    ]
+    .map(|(params, value, message)| {
+        let (text, at) = own(params, value);
+        (text, at, message)
+    });
+    let mut refused = refused.to_vec();
+    // One group, in bounds for the first function, not for the second.
+    let group = "attributes #0 = { \"modular-format\"=\"printf,1,2,m,i\" }\n";
+    refused.push((
+        format!("declare void @g(i32, i32) #0\ndeclare void @h(i32) #0\n{group}"),
+        (3, 19, "\"modular-format\""),
+        "modular-format attribute first arg index is out of bounds",
+    ));
+    let read = [
+        own("i32 %a, ...", "printf,1,2,m,i").0,
+        own("i32 %a", "printf,1,1,m,i,x,y").0,
+        format!("declare void @g(i32, i32) #0\ndeclare void @h(i32, ...) #0\n{group}"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The arguments of `allocsize`, `allockind` and `vscale_range`, AArch64's exclusive SME
 /// modes, and what a calling convention asks of a function and of a call, as LLVM's verifier
 /// checks them (`verifyFunctionAttrs`, `visitFunction`, `visitCallBase`): in a header (a

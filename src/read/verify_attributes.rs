@@ -948,13 +948,16 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
             true => Err(Broken::at("cannot use argument of naked function", None)),
             false => Ok(()),
         });
-        let held =
-            held.and_then(
-                |()| match strings.function_refused(src, m.attr_list(func.fn_attrs)) {
-                    Some((at, message)) => Err(Broken::at(message, Some(at))),
-                    None => Ok(()),
-                },
-            );
+        let held = held.and_then(|()| {
+            match strings.function_refused(
+                src,
+                m.attr_list(func.fn_attrs),
+                (func.params.len(), func.varargs),
+            ) {
+                Some((at, message)) => Err(Broken::at(message, Some(at))),
+                None => Ok(()),
+            }
+        });
         let held = held.and_then(|()| calling_convention_holds(m, func, &groups));
         // LLVM replaces a known intrinsic's attributes with its own (see
         // `Parser::header_rule_broken`).

@@ -3,13 +3,13 @@
 //! `Attributes.td` declares `StrBoolAttr`): `"frame-pointer"` one of four words,
 //! `"denormal-fp-math"` one or two modes, `"target-features"` a list of `+f` and `-f`,
 //! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty,
-//! AArch64's SME modes not two of a group... clang writes several in every function's
-//! attribute group.
+//! AArch64's SME modes not two of a group, `"modular-format"` naming one of the function's
+//! parameters... clang writes several in every function's attribute group.
 //!
 //! A function's value of a key is the last one written, a group's over the header's own
 //! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
-//! checked once for the functions that take it alone. The attributes of calls are not
-//! checked.
+//! checked once for the functions that take it alone (but for what their parameters decide).
+//! The attributes of calls are not checked.
 
 use super::lexer::unescape;
 use crate::model::{Attr, Module, Span};
@@ -73,7 +73,7 @@ const EXCLUSIVE_MODES: [(&[usize], &str); 3] = [
 
 /// The other attributes checked, in the order LLVM's verifier checks them (after the
 /// booleans and the SME modes).
-const OTHERS: [&[u8]; 11] = [
+const OTHERS: [&[u8]; 12] = [
     b"frame-pointer",
     b"patchable-function-prefix",
     b"patchable-function-entry",
@@ -84,8 +84,12 @@ const OTHERS: [&[u8]; 11] = [
     b"branch-target-enforcement",
     b"denormal-fp-math",
     b"denormal-fp-math-f32",
+    b"modular-format",
     b"target-features",
 ];
+
+/// The function's parameters: how many, and whether it takes variable arguments.
+type Parameters = (usize, bool);
 
 const KEYS: usize = BOOLEANS.len() + SME.len() + OTHERS.len();
 
@@ -144,8 +148,9 @@ impl Values {
         }
     }
 
-    /// The first value LLVM's verifier refuses, in its order: where, and its message.
-    fn first_refused(&self, src: &[u8]) -> Option<(Span, String)> {
+    /// The first value LLVM's verifier refuses, in its order: where, and its message. Without
+    /// the function's `parameters`, what depends on them is not checked.
+    fn first_refused(&self, src: &[u8], parameters: Option<Parameters>) -> Option<(Span, String)> {
         let value = |i: usize| {
             self.0[i].map(|span| {
                 let value = split(&src[span.range()]).and_then(|(_, v)| v);
@@ -216,6 +221,7 @@ impl Values {
                 b"denormal-fp-math" | b"denormal-fp-math-f32" => {
                     (!is_denormal_mode(v)).then(|| invalid(i, v))
                 }
+                b"modular-format" => modular_format_refused(v, parameters).map(str::to_string),
                 b"target-features" => target_features_refused(v),
                 _ => None,
             };
@@ -280,6 +286,23 @@ fn is_denormal_mode(v: &[u8]) -> bool {
     }
 }
 
+/// Why LLVM refuses `v` as `"modular-format"`: five arguments or more, separated by commas,
+/// the third a decimal index of one of the function's `parameters` (counted from 1, the
+/// variable arguments one more).
+fn modular_format_refused(v: &[u8], parameters: Option<Parameters>) -> Option<&'static str> {
+    let args: Vec<&[u8]> = v.split(|&b| b == b',').collect();
+    if args.len() < 5 {
+        return Some("modular-format attribute requires at least 5 arguments");
+    }
+    if !is_unsigned_32(args[2]) {
+        return Some("modular-format attribute first arg index is not an integer");
+    }
+    let (count, varargs) = parameters?;
+    let index = std::str::from_utf8(args[2]).ok()?.parse::<usize>().ok()?;
+    (index == 0 || index > count + usize::from(varargs))
+        .then_some("modular-format attribute first arg index is out of bounds")
+}
+
 /// Why LLVM refuses `v` as `"target-features"`: an empty feature, or one that does not start
 /// with `+` or `-` (an empty value is none).
 fn target_features_refused(v: &[u8]) -> Option<String> {
@@ -314,29 +337,43 @@ impl StringRules {
             .map(|(&n, &list)| {
                 let mut values = Values::default();
                 values.add_own(src, m.attr_list(list));
-                (n, (values, values.first_refused(src)))
+                (n, (values, values.first_refused(src, None)))
             })
             .collect();
         StringRules { groups }
     }
 
     /// What the verifier refuses of the string attributes of a function whose own attributes
-    /// are `attrs`: where, and its message.
-    pub(crate) fn function_refused(&self, src: &[u8], attrs: &[Attr]) -> Option<(Span, String)> {
+    /// are `attrs` and that takes `parameters`: where, and its message.
+    pub(crate) fn function_refused(
+        &self,
+        src: &[u8],
+        attrs: &[Attr],
+        parameters: Parameters,
+    ) -> Option<(Span, String)> {
         let mut groups = attrs.iter().filter_map(|a| match a {
             Attr::Group(n, _) => self.groups.get(n),
             _ => None,
         });
         let mut values = Values::default();
         let own = values.add_own(src, attrs);
+        let modular_format = slot(b"modular-format").expect("a key checked");
         match (groups.clone().count(), own) {
             (0, false) => None,
-            (1, false) => groups.next().and_then(|(_, refused)| refused.clone()),
+            // A group's refusal holds for every function but what its parameters decide.
+            (1, false) => {
+                groups
+                    .next()
+                    .and_then(|(group, refused)| match group.0[modular_format] {
+                        Some(_) => group.first_refused(src, Some(parameters)),
+                        None => refused.clone(),
+                    })
+            }
             _ => {
                 for (group, _) in groups {
                     values.overlay(group);
                 }
-                values.first_refused(src)
+                values.first_refused(src, Some(parameters))
             }
         }
     }
