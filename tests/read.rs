@@ -6898,6 +6898,35 @@ fn intrinsics_needing_an_element_type_are_checked_as_llvm_verifier_checks_them()
     as_opt_verifies_at(&refused, &read);
 }
 
+/// An intrinsic takes no constant `x86_amx` argument, as LLVM's verifier checks it: a value
+/// made by an instruction only.
+#[test]
+fn constant_x86_amx_arguments_are_checked_as_llvm_verifier_checks_them() {
+    let module = |argument: &str| {
+        format!(
+            "@buf = global [1024 x i8] zeroinitializer\n\
+             define void @f(i16 %r, i16 %c, <256 x i32> %v) {{\n  \
+             %t = bitcast <256 x i32> %v to x86_amx\n  \
+             call void @llvm.x86.tilestored64.internal(i16 %r, i16 %c, ptr @buf, i64 64, \
+             x86_amx {argument})\n  ret void\n}}\n\
+             declare void @llvm.x86.tilestored64.internal(i16, i16, ptr, i64, x86_amx)\n"
+        )
+    };
+    let refused = [
+        "bitcast (<256 x i32> zeroinitializer to x86_amx)",
+        "undef",
+        "poison",
+    ]
+    .map(|argument| {
+        (
+            module(argument),
+            (4, 13, "@llvm.x86.tilestored64.internal"),
+            "const x86_amx is not allowed in argument!",
+        )
+    });
+    as_opt_verifies_at(&refused, &[module("%t")]);
+}
+
 /// What an atomic access moves, as LLVM's verifier checks it: a load or store of integers,
 /// pointers or floats (or a vector of them), a `cmpxchg` of an integer or a pointer, and any
 /// of them (and an `atomicrmw`) of a power-of-two number of bytes, pointers by the

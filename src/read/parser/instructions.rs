@@ -1453,6 +1453,7 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         let (mut argument_index, mut element_type_given) = (0, false);
+        let mut constant_amx = false;
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
@@ -1507,6 +1508,9 @@ impl<'a> Parser<'a> {
                 } else {
                     self.item_value(ty)?
                 };
+                constant_amx |= intrinsic_named
+                    && matches!(value.kind(), ValueKind::Const(_))
+                    && matches!(self.body_ty(ty), Type::X86Amx);
                 if let Some(call) = &mut intrinsic {
                     self.intrinsic_argument(call, ty, value, value_at);
                 }
@@ -1537,6 +1541,9 @@ impl<'a> Parser<'a> {
         }
         if let Some(call) = intrinsic {
             self.intrinsic_call_holds(callee_tok.span, call, (fn_or_ret, ret));
+        }
+        if constant_amx {
+            self.rule_broken(callee_tok.span, "const x86_amx is not allowed in argument!");
         }
         if let Some((_, message)) = element_type_rule
             && !element_type_given
