@@ -7197,6 +7197,41 @@ fn reloc_none_and_errno_tbaa_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// `llvm.get.dynamic.area.offset` returns an integer as wide as a pointer into the allocas'
+/// address space (the datalayout's `A`, or the triple's layout), as LLVM's verifier checks it.
+#[test]
+fn dynamic_area_offsets_are_checked_as_llvm_verifier_checks_them() {
+    let module = |header: &str, suffix: &str, ty: &str| {
+        format!(
+            "{header}\ndeclare {ty} @llvm.get.dynamic.area.offset.{suffix}()\ndefine {ty} @f() {{\n  \
+             %res = call {ty} @llvm.get.dynamic.area.offset.{suffix}()\n  ret {ty} %res\n}}\n"
+        )
+    };
+    let a5 = "target datalayout = \"p0:64:64-p5:32:32-A5\"";
+    let i686 = "target triple = \"i686-unknown-linux-gnu\"";
+    let message = "get_dynamic_area_offset result type must be scalar integer matching alloca address space width";
+    let refused = [
+        (a5, "i64", "i64", 19),
+        (a5, "i16", "i16", 19),
+        (a5, "v2i32", "<2 x i32>", 25),
+        ("", "i32", "i32", 19),
+        (i686, "i64", "i64", 19),
+    ]
+    .map(|(header, suffix, ty, col)| {
+        (
+            module(header, suffix, ty),
+            (4, col, "@llvm.get.dynamic.area.offset"),
+            message,
+        )
+    });
+    let read = [
+        module(a5, "i32", "i32"),
+        module("", "i64", "i64"),
+        module(i686, "i32", "i32"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// `llvm.experimental.guard` and `llvm.experimental.deoptimize` take one `"deopt"` bundle,
 /// and a deoptimization is followed by a `ret` of its value, as LLVM's verifier checks them.
 #[test]

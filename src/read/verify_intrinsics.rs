@@ -46,6 +46,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::Guard => (call.deopt_bundles() != 1)
                 .then_some("experimental_guard must have exactly one \"deopt\" operand bundle"),
             Rule::Deoptimize => call.deoptimize_refused(),
+            Rule::DynamicAreaOffset => call.dynamic_area_offset_refused(),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -66,6 +67,7 @@ enum Rule {
     RelocNone,
     Guard,
     Deoptimize,
+    DynamicAreaOffset,
 }
 
 /// Each checked intrinsic's name (before any type suffix) and its rule.
@@ -84,6 +86,7 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.reloc.none", Rule::RelocNone),
     (b"llvm.experimental.guard", Rule::Guard),
     (b"llvm.experimental.deoptimize", Rule::Deoptimize),
+    (b"llvm.get.dynamic.area.offset", Rule::DynamicAreaOffset),
 ];
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -249,6 +252,18 @@ impl<'a> Call<'a> {
             "calls to experimental_deoptimize must be followed by a return of the value computed \
              by experimental_deoptimize",
         )
+    }
+
+    /// The offset is an integer as wide as a pointer into the allocas' address space.
+    fn dynamic_area_offset_refused(&self) -> Option<&'static str> {
+        let layout = &self.m.data_layout;
+        let bits = layout.pointer_bits(layout.alloca_addr_space);
+        let ty = self.body.insts[self.call].ty;
+        (!matches!(self.shape(ty), (Type::Int(b), None) if u64::from(*b) == u64::from(bits)))
+            .then_some(
+                "get_dynamic_area_offset result type must be scalar integer matching alloca \
+                 address space width",
+            )
     }
 
     fn reloc_none_refused(&self) -> Option<&'static str> {
