@@ -3524,6 +3524,46 @@ fn debug_information_expressions_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies(&[], (1, 1, ""), &read);
 }
 
+/// A `DIExpression` may be written in a named metadata list, as LLVM prints it there (a node
+/// numbered in the input is written so by `mergefn opt`), and read back; a `DIArgList` may not.
+/// Found by the fuzzer: `mergefn opt`'s output of `!named = !{!0}` naming an expression did
+/// not read.
+#[test]
+fn expressions_in_named_metadata_read_as_llvm_reads_them() {
+    let read = [
+        "!named = !{!DIExpression(DW_OP_constu, 0)}\n",
+        "!named = !{!0, !DIExpression()}\n!0 = !{}\n",
+        "!named = !{!DIExpression(DW_OP_LLVM_fragment, 0, 8), !0}\n!0 = !{}\n",
+    ];
+    as_opt_reads(
+        &[(
+            "!named = !{!DIArgList(i32 1)}\n",
+            (1, 12),
+            "found DIArgList outside of function",
+        )],
+        &read,
+    );
+    as_opt_verifies(
+        &[(
+            "!named = !{!DIExpression(DW_OP_swap)}\n".to_string(),
+            "invalid expression",
+        )],
+        (1, 12, "!DIExpression"),
+        &[],
+    );
+    let numbered = "!named = !{!0}\n!0 = !DIExpression(u0x10, 0)\n";
+    for text in read.into_iter().chain([numbered]) {
+        let m = parse(text.to_string()).unwrap();
+        assert_eq!(mergefn::write::to_string(&m), text);
+        let mut as_opt = Vec::new();
+        let style = mergefn::write::Style::AsOpt { module_id: "m" };
+        mergefn::write::write_to_as(&m, &mut as_opt, style).unwrap();
+        let as_opt = String::from_utf8(as_opt).unwrap();
+        assert!(as_opt.contains("!named = !{"), "{as_opt}");
+        parse(as_opt.clone()).unwrap_or_else(|e| panic!("{e}\n{as_opt}"));
+    }
+}
+
 /// Each of `refused` is refused as LLVM's verifier refuses it (`ReadError::Invalid`), at `at`
 /// (line, column, the start of the text there), with its message, and each of `read` is read; opt-22, when present,
 /// agrees on every one (its first message that one).

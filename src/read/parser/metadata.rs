@@ -12,8 +12,27 @@ impl<'a> Parser<'a> {
         let mut nodes = Vec::new();
         if self.tok.kind != Tok::RBrace {
             loop {
-                let t = self.expect(Tok::MdNum, "a metadata node '!N'")?;
-                nodes.push(self.md_number_ref(t)?);
+                // A `DIExpression` may be written in the list (LLVM prints it there); a
+                // `DIArgList` names locals, which only a body has.
+                let node = match self.tok.kind {
+                    Tok::MdName if self.text(self.tok) == b"!DIExpression" => {
+                        let (body, span) = self.md_node_body(false)?;
+                        self.push_md_node(MdNode {
+                            distinct: false,
+                            body,
+                            span,
+                        })
+                    }
+                    Tok::MdName if self.text(self.tok) == b"!DIArgList" => {
+                        let message = "found DIArgList outside of function";
+                        return Err(self.err_at(self.tok.span, message));
+                    }
+                    _ => {
+                        let t = self.expect(Tok::MdNum, "a metadata node '!N'")?;
+                        self.md_number_ref(t)?
+                    }
+                };
+                nodes.push(node);
                 if !self.eat(Tok::Comma) {
                     break;
                 }
