@@ -567,6 +567,14 @@ impl<'a> Nodes<'a> {
         }
     }
 
+    /// The operands of the tuple an attachment (or an operand) names.
+    fn operands_of(self, md: MdRef) -> Checked<Operands<'a>> {
+        match md {
+            MdRef::Node(id) => self.operands(Node::Id(id)),
+            _ => Err(Stop::Unknown),
+        }
+    }
+
     /// Whether node `id` is the module's, whose id means the same node in every body (a
     /// body's own nodes are numbered anew in the next).
     fn is_module_node(self, id: MdId) -> bool {
@@ -696,10 +704,7 @@ impl<'a> Nodes<'a> {
         // Found only for the kinds checked: most attachments are others.
         let ty = || self.body.ty(self.m, self.body.resolve_ty(self.m, ty));
         let pointer = || matches!(ty(), Type::Ptr(_));
-        let operands = || match md {
-            MdRef::Node(id) => self.operands(Node::Id(id)),
-            _ => Err(Stop::Unknown),
-        };
+        let operands = || self.operands_of(md);
         // What only a load of a pointer takes: LLVM's messages for another type, another
         // instruction.
         let on_loaded_pointer = |[not_pointer, not_load]: [&'static str; 2]| {
@@ -891,10 +896,7 @@ impl<'a> Nodes<'a> {
     /// A `!memprof` attachment, as `Verifier::visitMemProfMetadata` checks it: one or more
     /// MemInfoBlocks, each a call stack, a string and pairs of integers.
     fn memprof_holds(self, md: MdRef) -> Checked<()> {
-        let MdRef::Node(id) = md else {
-            return Err(Stop::Unknown);
-        };
-        let blocks = self.operands(Node::Id(id))?;
+        let blocks = self.operands_of(md)?;
         check(
             !blocks.is_empty(),
             "!memprof annotations should have at least 1 metadata operand (MemInfoBlock)",
@@ -914,10 +916,7 @@ impl<'a> Nodes<'a> {
                 self.is_node(operands[0])?,
                 "!memprof MemInfoBlock first operand should be an MDNode",
             )?;
-            let Some(MdRef::Node(stack)) = operands[0] else {
-                return Err(Stop::Unknown);
-            };
-            self.call_stack_holds(MdRef::Node(stack))?;
+            self.call_stack_holds(operands[0].ok_or(Stop::Unknown)?)?;
             check(
                 Nodes::is_string(operands[1])?,
                 "!memprof MemInfoBlock second operand should be an MDString",
@@ -949,10 +948,7 @@ impl<'a> Nodes<'a> {
     /// A call stack (`!callsite`, or a MemInfoBlock's first operand), as
     /// `Verifier::visitCallStackMetadata` checks it: one or more integers.
     fn call_stack_holds(self, md: MdRef) -> Checked<()> {
-        let MdRef::Node(id) = md else {
-            return Err(Stop::Unknown);
-        };
-        let operands = self.operands(Node::Id(id))?;
+        let operands = self.operands_of(md)?;
         check(
             !operands.is_empty(),
             "call stack metadata should have at least 1 operand",
@@ -969,10 +965,7 @@ impl<'a> Nodes<'a> {
     /// A `!callee_type` attachment, as `Verifier::visitCalleeTypeMetadata` checks it: a list
     /// of generalized type nodes, each `!{i64 0, !"<type>.generalized"}`.
     fn callee_types_hold(self, md: MdRef) -> Checked<()> {
-        let MdRef::Node(id) = md else {
-            return Err(Stop::Unknown);
-        };
-        for &op in self.operands(Node::Id(id))?.iter() {
+        for &op in self.operands_of(md)?.iter() {
             check(
                 self.is_node(op)?,
                 "The callee_type metadata must be a list of type metadata nodes",
@@ -1053,10 +1046,7 @@ impl<'a> Nodes<'a> {
             ),
             "!captures metadata can only be applied to store with value operand of pointer type",
         )?;
-        let MdRef::Node(id) = md else {
-            return Err(Stop::Unknown);
-        };
-        let operands = self.operands(Node::Id(id))?;
+        let operands = self.operands_of(md)?;
         check(!operands.is_empty(), "!captures metadata cannot be empty")?;
         for &op in operands.iter() {
             let name = match op {
@@ -1079,10 +1069,7 @@ impl<'a> Nodes<'a> {
     /// way the instruction may go), `VP` (a kind of value profile, then pairs) or `unknown`
     /// (the name of the pass that dropped the weights).
     fn prof_holds(self, inst: InstId, md: MdRef) -> Checked<()> {
-        let MdRef::Node(id) = md else {
-            return Err(Stop::Unknown);
-        };
-        let operands = self.operands(Node::Id(id))?;
+        let operands = self.operands_of(md)?;
         check(
             !operands.is_empty(),
             "!prof annotations should have at least 1 operand",
