@@ -3470,11 +3470,12 @@ fn debug_information_types_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies(&[], (1, 1, ""), &read);
 }
 
+/// A `DIExpression` that non-debug named metadata reaches, as `DIExpression::isValid` takes
+/// it: operations LLVM knows, room for their arguments, a fragment last, a stack value last
+/// or before a fragment, an entry value first (or after `DW_OP_LLVM_arg 0`) covering one
+/// operation; a register ends what is checked.
 #[test]
 fn debug_information_expressions_are_checked_as_llvm_verifier_checks_them() {
-    // `DIExpression::isValid`: operations LLVM knows, room for their arguments, a fragment
-    // last, a stack value last or before a fragment, an entry value first (or after
-    // `DW_OP_LLVM_arg 0`) covering one operation; a register ends what is checked.
     let refused = [
         "!DIExpression(DW_OP_swap)",
         "!DIExpression(DW_OP_entry_value, 1)",
