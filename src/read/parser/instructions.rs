@@ -1448,9 +1448,9 @@ impl<'a> Parser<'a> {
             _ => usize::MAX,
         };
         let mut non_intrinsic_takes: Option<&str> = None;
-        let element_type_rule = match callee_tok.kind {
-            Tok::GlobalName => element_type_rule(&self.text(callee_tok)[1..]),
-            _ => None,
+        let element_type_rule = match intrinsic_named {
+            true => element_type_rule(&self.text(callee_tok)[1..]),
+            false => None,
         };
         let (mut argument_index, mut element_type_given) = (0, false);
         let mut constant_amx = false;
