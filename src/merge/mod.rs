@@ -946,7 +946,8 @@ fn encode_again(
         bytes: Option<Vec<u8>>,
     }
     let mut next = kept.iter().map(|e| e.local + 1).max().unwrap_or(0);
-    let mut by_digest: FxHashMap<Digest, Vec<Slot>> = FxHashMap::default();
+    let mut by_digest: FxHashMap<Digest, Vec<Slot>> =
+        FxHashMap::with_capacity_and_hasher(kept.len() + again.len(), Default::default());
     for e in &kept {
         let slots = by_digest.entry(e.digest).or_default();
         if !slots.iter().any(|slot| slot.local == e.local) {
@@ -1025,14 +1026,18 @@ fn candidates<'m>(
     shared.sort_unstable();
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
     // thousands of functions share a shape (jsonprog-O0: 1522).
+    // A header whose key the first reading made costs a lookup: threads are woken only for
+    // those it did not (a later round of a module of many rounds would wake them each time).
     let guesses = &first_read.guesses;
-    let keys = per_function(m, &shared, |f| {
-        let header = match guesses.get(f).copied().flatten() {
-            Some((key, _)) => key,
-            None => fingerprint::header_key(&cx, f),
-        };
+    let guessed = |f: FuncId| guesses.get(f).copied().flatten().map(|(key, _)| key);
+    let key = |f: FuncId| {
+        let header = guessed(f).unwrap_or_else(|| fingerprint::header_key(&cx, f));
         (shape(f), header)
-    });
+    };
+    let keys = match shared.iter().all(|&f| guessed(f).is_some()) {
+        true => shared.iter().map(|&f| key(f)).collect(),
+        false => per_function(m, &shared, key),
+    };
     let first_encodings = first_read.take_encodings();
     let mut by_header: FxHashMap<(u64, u64), Vec<Member>> = FxHashMap::default();
     for (f, key) in shared.into_iter().zip(keys) {
