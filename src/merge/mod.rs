@@ -1025,9 +1025,9 @@ fn candidates<'m>(
         .collect();
     shared.sort_unstable();
     // Encoding a header takes microseconds: worth threads for C++ and Rust modules, where
-    // thousands of functions share a shape (jsonprog-O0: 1522).
-    // A header whose key the first reading made costs a lookup: threads are woken only for
-    // those it did not (a later round of a module of many rounds would wake them each time).
+    // thousands of functions share a shape (jsonprog-O0: 1522). A header whose key the first
+    // reading made costs a lookup: threads are woken only when some key is missing (a module
+    // of many rounds would wake them at each).
     let guesses = &first_read.guesses;
     let guessed = |f: FuncId| guesses.get(f).copied().flatten().map(|(key, _)| key);
     let key = |f: FuncId| {

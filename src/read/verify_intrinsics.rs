@@ -259,11 +259,10 @@ impl<'a> Call<'a> {
         let layout = &self.m.data_layout;
         let bits = layout.pointer_bits(layout.alloca_addr_space);
         let ty = self.body.insts[self.call].ty;
-        (!matches!(self.shape(ty), (Type::Int(b), None) if u64::from(*b) == u64::from(bits)))
-            .then_some(
-                "get_dynamic_area_offset result type must be scalar integer matching alloca \
+        (!matches!(self.shape(ty), (Type::Int(b), None) if *b == bits)).then_some(
+            "get_dynamic_area_offset result type must be scalar integer matching alloca \
                  address space width",
-            )
+        )
     }
 
     fn reloc_none_refused(&self) -> Option<&'static str> {

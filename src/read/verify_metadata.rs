@@ -515,37 +515,39 @@ pub(super) fn absolute_symbol_holds(
     address_bits: u32,
     md: MdRef,
 ) -> Result<(), &'static str> {
-    let body = Body {
-        base: crate::model::ArenaBase::of(m),
-        ..Body::default()
-    };
-    let nodes = Nodes { m, body: &body };
     let MdRef::Node(id) = md else {
         return Ok(());
     };
-    known(nodes.operands(Node::Id(id)).and_then(|operands| {
-        nodes.ranges_hold(&operands, &Type::Int(address_bits), Ranges::AbsoluteSymbol)
-    }))
+    module_nodes(m, |nodes| {
+        known(nodes.operands(Node::Id(id)).and_then(|operands| {
+            nodes.ranges_hold(&operands, &Type::Int(address_bits), Ranges::AbsoluteSymbol)
+        }))
+    })
 }
 
 /// A node `!llvm.errno.tbaa` lists, as `Verifier::visitModuleErrnoTBAA` checks it: a TBAA
 /// access tag of the struct-path form (LLVM's parser upgrades older tags only on
 /// instructions), on no instruction.
 pub(super) fn errno_tbaa_holds(m: &Module, tag: MdId) -> Result<(), &'static str> {
+    module_nodes(m, |nodes| {
+        known(nodes.operands(Node::Id(tag)).and_then(|ops| {
+            check(!ops.is_empty(), "TBAA metadata cannot have 0 operands")?;
+            check(
+                nodes.is_node(ops[0])? && ops.len() >= 3,
+                "Old-style TBAA is no longer allowed, use struct-path TBAA instead",
+            )?;
+            nodes.tag_holds(nodes.struct_path_tag(&ops)?, &mut ValidTags::default())
+        }))
+    })
+}
+
+/// `run` on the module's metadata nodes alone, as no body sees them.
+fn module_nodes<R>(m: &Module, run: impl FnOnce(Nodes) -> R) -> R {
     let body = Body {
         base: crate::model::ArenaBase::of(m),
         ..Body::default()
     };
-    let nodes = Nodes { m, body: &body };
-    let held = nodes.operands(Node::Id(tag)).and_then(|ops| {
-        check(!ops.is_empty(), "TBAA metadata cannot have 0 operands")?;
-        check(
-            nodes.is_node(ops[0])? && ops.len() >= 3,
-            "Old-style TBAA is no longer allowed, use struct-path TBAA instead",
-        )?;
-        nodes.tag_holds(nodes.struct_path_tag(&ops)?, &mut ValidTags::default())
-    });
-    known(held)
+    run(Nodes { m, body: &body })
 }
 
 /// The metadata nodes as the body sees them.

@@ -66,11 +66,11 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     for (global, declared, metadata) in attachments {
         for &(kind, md) in metadata {
             let held = match m.bytes(kind) {
-                b"!associated" => associated_holds(m, global, md),
+                b"!associated" => reference_holds(m, global, md, &ASSOCIATED),
                 b"!implicit.ref" if declared => {
                     Err("ref metadata must not be placed on a declaration")
                 }
-                b"!implicit.ref" => implicit_ref_holds(m, global, md),
+                b"!implicit.ref" => reference_holds(m, global, md, &IMPLICIT_REF),
                 b"!absolute_symbol" => {
                     let bits = m.data_layout.pointer_bits(m.global_addr_space(global));
                     super::verify_metadata::absolute_symbol_holds(m, bits, md)
@@ -140,25 +140,59 @@ fn tuple_operands(m: &Module, md: MdRef) -> Option<&[Option<MdRef>]> {
     }
 }
 
+/// What LLVM's verifier says of a global's attachment that must name another global
+/// (`!associated`, `!implicit.ref`), for each way it fails.
+struct ReferenceMessages {
+    not_one_operand: &'static str,
+    null: &'static str,
+    not_a_value: &'static str,
+    not_a_pointer: &'static str,
+    itself: &'static str,
+}
+
 /// A global's `!associated`, as `Verifier::visitGlobalObject` checks it: one operand, a
 /// pointer, that is not the global itself (through aliases).
-fn associated_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'static str> {
+const ASSOCIATED: ReferenceMessages = ReferenceMessages {
+    not_one_operand: "associated metadata must have one operand",
+    null: "associated metadata must have a global value",
+    not_a_value: "associated metadata must be ValueAsMetadata",
+    not_a_pointer: "associated value must be pointer typed",
+    itself: "global values should not associate to themselves",
+};
+
+/// A defined global's `!implicit.ref`, as `Verifier::visitGlobalValue` checks it: likewise.
+const IMPLICIT_REF: ReferenceMessages = ReferenceMessages {
+    not_one_operand: "ref metadata must have one operand",
+    null: "ref metadata must be ValueAsMetadata",
+    not_a_value: "ref metadata must be ValueAsMetadata",
+    not_a_pointer: "ref value must be pointer typed",
+    itself: "values should not reference themselves",
+};
+
+/// That attachment `md` of `global` is one pointer naming another global (through aliases),
+/// or LLVM's message for how it is not.
+fn reference_holds(
+    m: &Module,
+    global: GlobalId,
+    md: MdRef,
+    says: &ReferenceMessages,
+) -> Result<(), &'static str> {
     let Some(ops) = tuple_operands(m, md) else {
         return Ok(());
     };
     let [op] = ops[..] else {
-        return Err("associated metadata must have one operand");
+        return Err(says.not_one_operand);
     };
     let (ty, value) = match op {
-        None => return Err("associated metadata must have a global value"),
+        None => return Err(says.null),
         Some(MdRef::Value(ty, value)) => (ty, value),
-        Some(_) => return Err("associated metadata must be ValueAsMetadata"),
+        Some(_) => return Err(says.not_a_value),
     };
     if !matches!(m.types.get(m.types.resolve(ty)), Type::Ptr(_)) {
-        return Err("associated value must be pointer typed");
+        return Err(says.not_a_pointer);
     }
     match names_through_aliases(m, value) == Some(global) {
-        true => Err("global values should not associate to themselves"),
+        true => Err(says.itself),
         false => Ok(()),
     }
 }
@@ -178,27 +212,6 @@ fn names_through_aliases(m: &Module, mut value: Value) -> Option<GlobalId> {
         }
     }
     None
-}
-
-/// A defined global's `!implicit.ref`, as `Verifier::visitGlobalValue` checks it: one
-/// pointer, naming a global other than this one (through aliases).
-fn implicit_ref_holds(m: &Module, global: GlobalId, md: MdRef) -> Result<(), &'static str> {
-    let Some(ops) = tuple_operands(m, md) else {
-        return Ok(());
-    };
-    let [op] = ops[..] else {
-        return Err("ref metadata must have one operand");
-    };
-    let Some(MdRef::Value(ty, value)) = op else {
-        return Err("ref metadata must be ValueAsMetadata");
-    };
-    if !matches!(m.types.get(m.types.resolve(ty)), Type::Ptr(_)) {
-        return Err("ref value must be pointer typed");
-    }
-    match names_through_aliases(m, value) == Some(global) {
-        true => Err("values should not reference themselves"),
-        false => Ok(()),
-    }
 }
 
 /// A function's `!prof`, as `Verifier::verifyFunctionMetadata` checks it: the name
