@@ -361,9 +361,32 @@ fn function(m: &mergefn::Module, name: &str) -> Result<mergefn::model::FuncId, S
         .ok_or_else(|| format!("no function named {name}"))
 }
 
+/// Why `first` and `second` would or would not merge; when only their calls keep them apart,
+/// why the functions called do not merge, down to two that differ in themselves.
 fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, String> {
-    use mergefn::merge::Explanation;
     let (f, g) = (function(m, first)?, function(m, second)?);
+    let chain = mergefn::merge::Explainer::new(m).explain_through_calls(f, g);
+    let name = |x: mergefn::model::FuncId| m.name_of(m.functions[x].global);
+    let steps: Vec<String> = chain
+        .iter()
+        .map(|(a, b, explanation)| explain_one(m, &name(*a), &name(*b), explanation))
+        .collect();
+    // The pair asked about by the names as given.
+    let asked = explain_one(m, first, second, &chain[0].2);
+    Ok(std::iter::once(asked)
+        .chain(steps.into_iter().skip(1))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// One step of [`explain`]: `first` and `second`, and why they would or would not merge.
+fn explain_one(
+    m: &mergefn::Module,
+    first: &str,
+    second: &str,
+    explanation: &mergefn::merge::Explanation,
+) -> String {
+    use mergefn::merge::Explanation;
     let line_of = |span: mergefn::model::Span| {
         let start = span.start as usize;
         let line = m.source[..start].matches('\n').count() + 1;
@@ -373,7 +396,7 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
             .map_or(m.source.len(), |i| start + i);
         format!("line {line}: {}", m.source[line_start..line_end].trim())
     };
-    Ok(match mergefn::merge::explain(m, f, g) {
+    match *explanation {
         Explanation::Merge {
             attachments_dropped: 0,
         } => format!("{first} and {second} merge: they are equal (spec §2-§5, §7)"),
@@ -384,7 +407,10 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
              attachment(s) of loads and stores, which the kept body does without (spec §5, \
              going further)"
         ),
-        Explanation::Ineligible { function, reason } => {
+        Explanation::Ineligible {
+            ref function,
+            reason,
+        } => {
             format!("{first} and {second} do not merge: {function} does not take part ({reason})")
         }
         Explanation::Differ { left, right } => {
@@ -394,6 +420,9 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
                     Some(mk) => {
                         let adds = match mk.part {
                             Part::GepOffset(n) => format!(" (adds {n} bytes)"),
+                            Part::BlockShape { instructions } => {
+                                format!(" (the block holds {instructions} instructions)")
+                            }
                             _ => String::new(),
                         };
                         out.push_str(&format!("  {name}: {}{adds}\n", line_of(mk.span)))
@@ -417,12 +446,22 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
             out.push_str(&format!("  rule: {rule}"));
             out
         }
-        Explanation::Callees { index, left, right } => format!(
-            "{first} and {second} do not merge: their bodies are equal but call {index} names {} in one and {} in the other, which are not equal functions (spec §3, §7)",
+        Explanation::Callees {
+            left,
+            right,
+            left_at,
+            right_at,
+            ..
+        } => format!(
+            "{first} and {second} do not merge: their bodies are equal but a call names {} \
+             in one and {} in the other, which do not merge (spec §3, §7):\n  {first}: {}\n  \
+             {second}: {}",
             m.name_of(left),
-            m.name_of(right)
+            m.name_of(right),
+            line_of(left_at),
+            line_of(right_at)
         ),
-    })
+    }
 }
 
 /// `mergefn opt ...`: the arguments of `opt` that make sense for this pass.

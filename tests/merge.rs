@@ -733,6 +733,52 @@ fn mergefn_cli(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Two functions kept apart by their calls alone: the calls' lines, then why the functions
+/// called differ, down to two that differ in themselves, by the shortest way (not round the
+/// cycle the first call starts, nor through a callee met before).
+#[test]
+fn explain_follows_calls_to_the_difference() {
+    let chain = root().join("tests/fixtures/merge/explain_chain.ll");
+    let explain = |f: &str, g: &str| mergefn_cli(&["explain", chain.to_str().unwrap(), f, g]);
+    let (ok, out, err) = explain("@top1", "@top2");
+    assert!(ok, "{err}");
+    let expected = [
+        "@top1 and @top2 do not merge: their bodies are equal but a call names @ping1 in one and \
+         @ping2 in the other, which do not merge (spec §3, §7):",
+        "  @top1: line 47: %a = call i32 @ping1(i32 %x)",
+        "  @top2: line 51: %a = call i32 @ping2(i32 %x)",
+        "@ping1 and @ping2 do not merge: their bodies are equal but a call names @leaf1 in one \
+         and @leaf2 in the other, which do not merge (spec §3, §7):",
+        "  @ping1: line 30: %b = call i32 @leaf1(i32 %a)",
+        "  @ping2: line 41: %b = call i32 @leaf2(i32 %a)",
+        "@leaf1 and @leaf2 do not merge; first difference:",
+        "  @leaf1: line 7: %a = add i32 %x, 3",
+        "  @leaf2: line 11: %a = add i32 %x, 4",
+    ];
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..expected.len()], expected, "{out}");
+    assert!(lines[expected.len()].starts_with("  rule: §5:"), "{out}");
+    // From the cycle's other side, the same way down.
+    let (_, out, _) = explain("@pong1", "@pong2");
+    assert!(
+        out.contains("a call names @ping1 in one and @ping2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("@leaf1 and @leaf2 do not merge; first difference:"),
+        "{out}"
+    );
+    assert!(
+        !out.contains(
+            "@pong1 and @pong2 do not merge: their bodies are equal but a call names @pong"
+        )
+    );
+    // Blocks of different sizes say how many instructions each holds.
+    let (_, out, _) = explain("@leaf1", "@pong1");
+    assert!(out.contains("(the block holds 2 instructions)"), "{out}");
+    assert!(out.contains("(the block holds 3 instructions)"), "{out}");
+}
+
 #[test]
 fn explain_names_lines_and_rule() {
     let dir = root().join("tests/fixtures/merge");

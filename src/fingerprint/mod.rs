@@ -68,7 +68,10 @@ pub enum Part {
     /// The address space the function lives in.
     AddressSpace,
     CfiType,
-    BlockShape,
+    /// A block reached in the control-flow walk, of this many instructions.
+    BlockShape {
+        instructions: u32,
+    },
     Instruction(Opcode),
     Metadata(Opcode),
     /// `inbounds`, `nusw`, `nuw` of a getelementptr.
@@ -95,7 +98,7 @@ impl Part {
             Part::FunctionType => "§2.6 and §4: the function types must be equal (ptr in address space 0 equals the pointer-sized integer)".into(),
             Part::AddressSpace => "§2.6 (we differ): the functions' address spaces must be equal, as a use of one is replaced by the other".into(),
             Part::CfiType => "§2 (we differ): function-level !type and !kcfi_type must be equal".into(),
-            Part::BlockShape => "§3: the control-flow walks must meet blocks of the same size in the same order".into(),
+            Part::BlockShape { .. } => "§3: the control-flow walks must meet blocks of the same size in the same order".into(),
             Part::Instruction(op) => format!(
                 "§5: instructions must agree in opcode, types, operands (locals by first appearance, globals by identity, constants by §4) and flags; here `{}`",
                 format!("{op:?}").to_lowercase()
@@ -553,17 +556,45 @@ pub fn header_key(cx: &Context, f: FuncId) -> u64 {
     h.finish()
 }
 
+/// An encoding with where in the source each stretch of it comes from.
+pub struct Traced {
+    pub print: Fingerprint,
+    /// In the order of the encoding.
+    pub marks: Vec<TraceMark>,
+    /// The instruction that makes each of the encoding's holes, in their order.
+    pub hole_spans: Vec<Span>,
+}
+
 /// The encoding with a trace of which source text each stretch comes from.
-pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> (Fingerprint, Vec<TraceMark>) {
-    let mut trace = Vec::new();
-    let mut e = Encoder::new(cx, f, body, Some(&mut trace));
+pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
+    let mut marks = Vec::new();
+    let mut e = Encoder::new(cx, f, body, Some(&mut marks));
     e.function();
-    let fp = Fingerprint {
-        bytes: e.out,
-        holes: e.holes,
-        droppable: e.droppable,
-    };
-    (fp, trace)
+    let (hole_at, print) = (
+        e.hole_at,
+        Fingerprint {
+            bytes: e.out,
+            holes: e.holes,
+            droppable: e.droppable,
+        },
+    );
+    let hole_spans = hole_at
+        .iter()
+        .map(|&at| {
+            let instruction =
+                |mk: &&TraceMark| mk.at <= at && matches!(mk.part, Part::Instruction(_));
+            marks
+                .iter()
+                .rev()
+                .find(instruction)
+                .map_or_else(Span::default, |mk| mk.span)
+        })
+        .collect();
+    Traced {
+        print,
+        marks,
+        hole_spans,
+    }
 }
 
 const UNNUMBERED: u32 = u32::MAX;
@@ -581,6 +612,8 @@ struct Encoder<'a, 'm> {
     next_local: u32,
     md_number: FxHashMap<MdId, u32>,
     trace: Option<&'a mut Vec<TraceMark>>,
+    /// Where in the encoding each hole is, when tracing.
+    hole_at: Vec<usize>,
     /// Block labels of this function, for `blockaddress(@self, %bb)`.
     labels: Option<FxHashMap<&'m [u8], LocalId>>,
     /// The keys of the attribute list being encoded (a buffer kept between lists).
@@ -635,6 +668,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             set_aside_nodes: FxHashMap::default(),
             set_aside_kinds: Vec::new(),
             trace,
+            hole_at: Vec::new(),
             labels: None,
             attr_keys: Vec::new(),
             body_uses: &[],
@@ -748,7 +782,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let body = self.body;
         for b in body.reachable_blocks() {
             let block = &body.blocks[b];
-            self.mark(block.span, Part::BlockShape);
+            let instructions = block.inst_count;
+            self.mark(block.span, Part::BlockShape { instructions });
             self.byte(tag::BLOCK);
             let n = self.local(block.local);
             self.num(n.into());
@@ -1302,6 +1337,9 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 if is_callee && g == own {
                     self.byte(tag::SELF_CALL);
                 } else if is_callee && (self.cx.is_hole)(g) {
+                    if self.trace.is_some() {
+                        self.hole_at.push(self.out.len());
+                    }
                     self.byte(tag::HOLE);
                     self.holes.push(g);
                 } else {

@@ -1964,13 +1964,19 @@ pub enum Explanation {
         left: Option<TraceMark>,
         right: Option<TraceMark>,
     },
-    /// Their encodings are equal, but the functions their calls name are not (hole `index`).
+    /// Their encodings are equal, but the functions their calls name are not (hole `index`,
+    /// made by the instruction at `left_at` in one and `right_at` in the other).
     Callees {
         index: usize,
         left: GlobalId,
         right: GlobalId,
+        left_at: Span,
+        right_at: Span,
     },
 }
+
+/// The most pairs of callees [`Explainer::explain_through_calls`] compares.
+const MAX_PAIRS_EXPLAINED: usize = 10_000;
 
 /// Compare two functions as `merge` would.
 pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
@@ -2012,23 +2018,94 @@ impl<'m> Explainer<'m> {
 
     /// Why `f` and `g` would or would not merge.
     pub fn explain(&self, f: FuncId, g: FuncId) -> Explanation {
+        self.explain_with_callees(f, g).0
+    }
+
+    /// Why `f` and `g` would or would not merge, followed through the calls that keep them
+    /// apart down to a pair of functions that differ in themselves: the explanations from
+    /// `f` and `g` to that pair, the shortest such chain (calls can go round in circles). One
+    /// explanation when `f` and `g` merge or differ in themselves.
+    pub fn explain_through_calls(
+        &self,
+        f: FuncId,
+        g: FuncId,
+    ) -> Vec<(FuncId, FuncId, Explanation)> {
+        // Breadth first over pairs of callees, each pair once. Each pair found keeps the pair
+        // it was found from and the calls (an `Explanation::Callees`) that led to it.
+        struct Found {
+            pair: (FuncId, FuncId),
+            explanation: Explanation,
+            from: Option<(usize, Explanation)>,
+        }
+        let mut seen = FxHashSet::from_iter([(f, g)]);
+        let (explanation, callees) = self.explain_with_callees(f, g);
+        let mut found = vec![Found {
+            pair: (f, g),
+            explanation,
+            from: None,
+        }];
+        let mut waiting = std::collections::VecDeque::from([(0, callees)]);
+        let mut end = 0;
+        'search: while let Some((from, callees)) = waiting.pop_front() {
+            for calls in callees {
+                let Explanation::Callees { left, right, .. } = calls else {
+                    continue;
+                };
+                let (Some(a), Some(b)) = (self.m.function_of(left), self.m.function_of(right))
+                else {
+                    continue;
+                };
+                if found.len() >= MAX_PAIRS_EXPLAINED || !seen.insert((a, b)) {
+                    continue;
+                }
+                let (explanation, further) = self.explain_with_callees(a, b);
+                let differs_itself = matches!(
+                    explanation,
+                    Explanation::Differ { .. } | Explanation::Ineligible { .. }
+                );
+                found.push(Found {
+                    pair: (a, b),
+                    explanation,
+                    from: Some((from, calls)),
+                });
+                if differs_itself {
+                    end = found.len() - 1;
+                    break 'search;
+                }
+                waiting.push_back((found.len() - 1, further));
+            }
+        }
+        // From the end back to `f` and `g`: each pair told by the calls that lead on.
+        let last = &found[end];
+        let mut chain = vec![(last.pair.0, last.pair.1, last.explanation.clone())];
+        let mut from = last.from.clone();
+        while let Some((at, calls)) = from {
+            let (a, b) = found[at].pair;
+            chain.push((a, b, calls));
+            from = found[at].from.clone();
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// [`Explainer::explain`], and each call, in order, whose callees keep them apart (as
+    /// `Explanation::Callees`, the first of them the explanation).
+    fn explain_with_callees(&self, f: FuncId, g: FuncId) -> (Explanation, Vec<Explanation>) {
         let m = self.m;
         for x in [f, g] {
             if let Some(reason) = ineligibility(m, x) {
-                return Explanation::Ineligible {
-                    function: global_name(&m.globals[m.functions[x].global].name),
-                    reason,
-                };
+                let function = global_name(&m.globals[m.functions[x].global].name);
+                return (Explanation::Ineligible { function, reason }, Vec::new());
             }
         }
         let (Ok(body_f), Ok(body_g)) = (m.body(f), m.body(g)) else {
-            return Explanation::Ineligible {
-                function: global_name(&m.globals[m.functions[f].global].name),
-                reason: "its body cannot be read",
-            };
+            let function = global_name(&m.globals[m.functions[f].global].name);
+            let reason = "its body cannot be read";
+            return (Explanation::Ineligible { function, reason }, Vec::new());
         };
-        let (pf, tf) = fingerprint::fingerprint_traced(&self.cx, f, &body_f);
-        let (pg, tg) = fingerprint::fingerprint_traced(&self.cx, g, &body_g);
+        let traced_f = fingerprint::fingerprint_traced(&self.cx, f, &body_f);
+        let traced_g = fingerprint::fingerprint_traced(&self.cx, g, &body_g);
+        let (pf, pg) = (&traced_f.print, &traced_g.print);
         if pf.bytes != pg.bytes {
             let at = pf
                 .bytes
@@ -2037,10 +2114,9 @@ impl<'m> Explainer<'m> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(pf.bytes.len().min(pg.bytes.len()));
             let find = |t: &[TraceMark]| t.iter().rev().find(|mk| mk.at <= at).copied();
-            return Explanation::Differ {
-                left: find(&tf),
-                right: find(&tg),
-            };
+            let left = find(&traced_f.marks);
+            let right = find(&traced_g.marks);
+            return (Explanation::Differ { left, right }, Vec::new());
         }
         // The places (instruction, kind) where the two do not hold one equal attachment.
         fn at<'a>(x: &'a [Droppable], inst: u32, kind: &[u8]) -> Option<&'a [u8]> {
@@ -2059,23 +2135,30 @@ impl<'m> Explainer<'m> {
                 .count(),
         };
         if pf.holes == pg.holes {
-            return merge;
+            return (merge, Vec::new());
         }
         let class = self.class_of(f);
         if class.is_some() && class == self.class_of(g) {
-            return merge;
+            return (merge, Vec::new());
         }
         let class_of = |h: GlobalId| m.function_of(h).and_then(|x| self.class_of(x));
-        for (index, (&a, &b)) in pf.holes.iter().zip(&pg.holes).enumerate() {
-            if a != b && (class_of(a).is_none() || class_of(a) != class_of(b)) {
-                return Explanation::Callees {
-                    index,
-                    left: a,
-                    right: b,
-                };
-            }
+        let apart = |&(_, (&a, &b)): &(usize, (&GlobalId, &GlobalId))| {
+            a != b && (class_of(a).is_none() || class_of(a) != class_of(b))
+        };
+        let callees: Vec<Explanation> = (pf.holes.iter().zip(&pg.holes).enumerate())
+            .filter(apart)
+            .map(|(index, (&left, &right))| Explanation::Callees {
+                index,
+                left,
+                right,
+                left_at: traced_f.hole_spans[index],
+                right_at: traced_g.hole_spans[index],
+            })
+            .collect();
+        match callees.first() {
+            Some(first) => (first.clone(), callees),
+            None => (merge, Vec::new()),
         }
-        merge
     }
 }
 
