@@ -367,16 +367,14 @@ fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, Str
     let (f, g) = (function(m, first)?, function(m, second)?);
     let chain = mergefn::merge::Explainer::new(m).explain_through_calls(f, g);
     let name = |x: mergefn::model::FuncId| m.name_of(m.functions[x].global);
-    let steps: Vec<String> = chain
-        .iter()
-        .map(|(a, b, explanation)| explain_one(m, &name(*a), &name(*b), explanation))
+    let steps: Vec<String> = (chain.iter().enumerate())
+        .map(|(step, (a, b, explanation))| match step {
+            // The pair asked about, by the names as given.
+            0 => explain_one(m, first, second, explanation),
+            _ => explain_one(m, &name(*a), &name(*b), explanation),
+        })
         .collect();
-    // The pair asked about by the names as given.
-    let asked = explain_one(m, first, second, &chain[0].2);
-    Ok(std::iter::once(asked)
-        .chain(steps.into_iter().skip(1))
-        .collect::<Vec<_>>()
-        .join("\n"))
+    Ok(steps.join("\n"))
 }
 
 /// One step of [`explain`]: `first` and `second`, and why they would or would not merge.

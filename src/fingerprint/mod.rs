@@ -570,14 +570,13 @@ pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
     let mut marks = Vec::new();
     let mut e = Encoder::new(cx, f, body, Some(&mut marks));
     e.function();
-    let (hole_at, print) = (
-        e.hole_at,
-        Fingerprint {
-            bytes: e.out,
-            holes: e.holes,
-            droppable: e.droppable,
-        },
-    );
+    let Encoder {
+        out,
+        holes,
+        droppable,
+        hole_at,
+        ..
+    } = e;
     let hole_spans = hole_at
         .iter()
         .map(|&at| {
@@ -591,7 +590,11 @@ pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
         })
         .collect();
     Traced {
-        print,
+        print: Fingerprint {
+            bytes: out,
+            holes,
+            droppable,
+        },
         marks,
         hole_spans,
     }
