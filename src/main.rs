@@ -65,6 +65,18 @@ fn cli() -> clap::Command {
         .about("Find functions in LLVM IR that do the same thing and keep one copy")
         .subcommand_required(true)
         .arg_required_else_help(true)
+        .arg(
+            Arg::new("threads")
+                .short('j')
+                .long("threads")
+                .value_name("N")
+                .global(true)
+                .value_parser(value_parser!(u16).range(1..))
+                .help(
+                    "Use at most N threads (default: one a core; as RAYON_NUM_THREADS=N). The \
+                     output is the same for any number",
+                ),
+        )
         .subcommand(
             clap::Command::new("read")
                 .about(
@@ -631,7 +643,13 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
     // Writing to a closed pipe is an error to report, not a signal that ends the process.
     // SAFETY: no other thread runs yet, and SIG_IGN is a valid disposition.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    let status = match run(Command::from_matches(&cli().get_matches())) {
+    let matches = cli().get_matches();
+    if let Some(threads) = matches.get_one::<u16>("threads") {
+        // The thread pool reads it when it starts, as a module is read.
+        // SAFETY: no other thread runs yet.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", threads.to_string()) };
+    }
+    let status = match run(Command::from_matches(&matches)) {
         Ok(()) => 0,
         Err(msg) => {
             eprintln!("mergefn: error: {msg}");

@@ -1283,24 +1283,28 @@ fn small_and_large_modules() -> Vec<PathBuf> {
 }
 
 /// The same input gives byte-identical output and report whatever the thread count: bodies
-/// are read and fingerprinted in parallel, and every result goes back to its place.
+/// are read and fingerprinted in parallel, and every result goes back to its place. The count
+/// is set by `--threads` (`-j`) or by `RAYON_NUM_THREADS`; `--threads 0` is refused.
 #[test]
 fn output_does_not_depend_on_threads() {
     let inputs = small_and_large_modules();
     let dir = tempfile::tempdir().unwrap();
     for input in &inputs {
         let mut outputs = Vec::new();
-        for threads in ["1", "2", "3"] {
+        for (threads, set_by) in [("1", "RAYON_NUM_THREADS"), ("2", "-j"), ("3", "--threads")] {
             let out = dir.path().join(format!("out-{threads}.ll"));
             let report = dir.path().join(format!("report-{threads}.json"));
-            let status = Command::new(env!("CARGO_BIN_EXE_mergefn"))
+            let mut command = Command::new(env!("CARGO_BIN_EXE_mergefn"));
+            command
                 .args(["merge", input.to_str().unwrap(), "-o"])
                 .arg(&out)
                 .arg("--report")
-                .arg(&report)
-                .env("RAYON_NUM_THREADS", threads)
-                .status()
-                .unwrap();
+                .arg(&report);
+            match set_by {
+                "RAYON_NUM_THREADS" => command.env(set_by, threads),
+                flag => command.args([flag, threads]),
+            };
+            let status = command.status().unwrap();
             assert!(status.success(), "{}", input.display());
             outputs.push((
                 std::fs::read(&out).unwrap(),
@@ -1313,6 +1317,14 @@ fn output_does_not_depend_on_threads() {
             input.display()
         );
     }
+    let input = inputs[0].to_str().unwrap();
+    let out = dir.path().join("out-0.ll");
+    let out = out.to_str().unwrap();
+    let (ok, _, stderr) = mergefn_cli(&["merge", input, "-o", out, "--threads", "0"]);
+    assert!(
+        !ok && stderr.contains("invalid value '0' for '--threads <N>'"),
+        "{stderr}"
+    );
 }
 
 /// A module that cannot be written leaves its report unwritten: the report says what the
