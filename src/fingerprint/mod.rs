@@ -282,10 +282,7 @@ impl Tables {
             single_groups.insert(n, out);
         }
         // As `Encoder::ty` finds it: a named type by its body.
-        let empty = Body {
-            base: ArenaBase::of(module),
-            ..Body::default()
-        };
+        let empty = Body::empty_of(module);
         let scalar_types = (0..module.types.len())
             .map(|t| {
                 let ty = empty.ty(module, empty.resolve_ty(module, TypeId::new(t)));
@@ -545,10 +542,7 @@ pub fn fingerprint_first_read(
 /// convention...), computed without its body: functions whose keys differ never have equal
 /// encodings, so only those with equal keys need their bodies read.
 pub fn header_key(cx: &Context, f: FuncId) -> u64 {
-    let no_body = Body {
-        base: ArenaBase::of(cx.module),
-        ..Body::default()
-    };
+    let no_body = Body::empty_of(cx.module);
     let mut e = Encoder::new(cx, f, &no_body, None);
     e.header();
     let mut h = FxHasher::default();

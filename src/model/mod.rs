@@ -992,7 +992,15 @@ impl BodyInfo {
 }
 
 impl Body {
-    /// The attribute list `Item::Attrs(i)` names.
+    /// A body holding nothing, over `m`'s arenas: the module's types, constants and metadata
+    /// seen as a body sees them, where there is no body (a header, the module's own nodes).
+    pub fn empty_of(m: &Module) -> Body {
+        Body {
+            base: ArenaBase::of(m),
+            ..Body::default()
+        }
+    }
+
     /// The items of a call's arguments, between its parentheses (not its operand bundles'):
     /// for each, its type, attributes and value.
     pub fn call_argument_items(&self, call: InstId) -> &[Item] {
@@ -1005,6 +1013,7 @@ impl Body {
         &arguments[..close.unwrap_or(arguments.len())]
     }
 
+    /// The attribute list `Item::Attrs(i)` names.
     pub fn attr_list(&self, i: u32) -> &[Attr] {
         if i == Body::NO_ATTRS {
             return &[];

@@ -543,11 +543,10 @@ pub(super) fn errno_tbaa_holds(m: &Module, tag: MdId) -> Result<(), &'static str
 
 /// `run` on the module's metadata nodes alone, as no body sees them.
 fn module_nodes<R>(m: &Module, run: impl FnOnce(Nodes) -> R) -> R {
-    let body = Body {
-        base: crate::model::ArenaBase::of(m),
-        ..Body::default()
-    };
-    run(Nodes { m, body: &body })
+    run(Nodes {
+        m,
+        body: &Body::empty_of(m),
+    })
 }
 
 /// The metadata nodes as the body sees them.
