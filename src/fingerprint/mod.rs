@@ -571,16 +571,18 @@ pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
         hole_at,
         ..
     } = e;
+    // Holes and marks both in the encoding's order: one walk finds each hole's instruction.
+    let mut instructions = (marks.iter())
+        .filter(|mk| matches!(mk.part, Part::Instruction(_)))
+        .peekable();
+    let mut instruction = Span::default();
     let hole_spans = hole_at
         .iter()
         .map(|&at| {
-            let instruction =
-                |mk: &&TraceMark| mk.at <= at && matches!(mk.part, Part::Instruction(_));
-            marks
-                .iter()
-                .rev()
-                .find(instruction)
-                .map_or_else(Span::default, |mk| mk.span)
+            while let Some(mk) = instructions.next_if(|mk| mk.at <= at) {
+                instruction = mk.span;
+            }
+            instruction
         })
         .collect();
     Traced {
