@@ -2034,18 +2034,18 @@ impl<'m> Explainer<'m> {
         // it was found from and the calls (an `Explanation::Callees`) that led to it.
         struct Found {
             pair: (FuncId, FuncId),
-            explanation: Explanation,
             from: Option<(usize, Explanation)>,
         }
         let mut seen = FxHashSet::from_iter([(f, g)]);
         let (explanation, callees) = self.explain_with_callees(f, g);
         let mut found = vec![Found {
             pair: (f, g),
-            explanation,
             from: None,
         }];
+        // The pair the chain ends at, and why: `f` and `g` themselves unless a pair of callees
+        // differs in itself.
+        let mut end = (0, explanation);
         let mut waiting = std::collections::VecDeque::from([(0, callees)]);
-        let mut end = 0;
         'search: while let Some((from, callees)) = waiting.pop_front() {
             for calls in callees {
                 let Explanation::Callees { left, right, .. } = calls else {
@@ -2059,30 +2059,26 @@ impl<'m> Explainer<'m> {
                     continue;
                 }
                 let (explanation, further) = self.explain_with_callees(a, b);
-                let differs_itself = matches!(
-                    explanation,
-                    Explanation::Differ { .. } | Explanation::Ineligible { .. }
-                );
                 found.push(Found {
                     pair: (a, b),
-                    explanation,
                     from: Some((from, calls)),
                 });
-                if differs_itself {
-                    end = found.len() - 1;
+                if matches!(
+                    explanation,
+                    Explanation::Differ { .. } | Explanation::Ineligible { .. }
+                ) {
+                    end = (found.len() - 1, explanation);
                     break 'search;
                 }
                 waiting.push_back((found.len() - 1, further));
             }
         }
         // From the end back to `f` and `g`: each pair told by the calls that lead on.
-        let last = &found[end];
-        let mut chain = vec![(last.pair.0, last.pair.1, last.explanation.clone())];
-        let mut from = last.from.clone();
-        while let Some((at, calls)) = from {
-            let (a, b) = found[at].pair;
-            chain.push((a, b, calls));
-            from = found[at].from.clone();
+        let (mut at, explanation) = end;
+        let mut chain = vec![(found[at].pair.0, found[at].pair.1, explanation)];
+        while let Some((from, calls)) = found[at].from.take() {
+            chain.push((found[from].pair.0, found[from].pair.1, calls));
+            at = from;
         }
         chain.reverse();
         chain
