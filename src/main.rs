@@ -210,7 +210,7 @@ fn load_and_merge(
     input: &Path,
     opts: &mergefn::Options,
 ) -> Result<(mergefn::Module, mergefn::Report), String> {
-    let encodings = mergefn::merge::FirstReadEncodings::default();
+    let encodings = mergefn::merge::FirstReadEncodings::for_options(opts);
     let mut m = load_with(input, Some(&encodings))?;
     let report = mergefn::merge::merge_first_read(&mut m, opts, encodings);
     Ok((m, report))
@@ -373,11 +373,12 @@ fn function(m: &mergefn::Module, name: &str) -> Result<mergefn::model::FuncId, S
         .ok_or_else(|| format!("no function named {name}"))
 }
 
-/// Why `first` and `second` would or would not merge; when only their calls keep them apart,
-/// why the functions called do not merge, down to two that differ in themselves.
+/// Why `first` and `second` would or would not merge; when only the functions they call or
+/// take the address of keep them apart, why those do not merge, down to two that differ in
+/// themselves.
 fn explain(m: &mergefn::Module, first: &str, second: &str) -> Result<String, String> {
     let (f, g) = (function(m, first)?, function(m, second)?);
-    let chain = mergefn::merge::Explainer::new(m).explain_through_calls(f, g);
+    let chain = mergefn::merge::Explainer::new(m).explain_through_holes(f, g);
     let name = |x: mergefn::model::FuncId| m.name_of(m.functions[x].global);
     let steps: Vec<String> = (chain.iter().enumerate())
         .map(|(step, (a, b, explanation))| match step {
@@ -456,16 +457,21 @@ fn explain_one(
             out.push_str(&format!("  rule: {rule}"));
             out
         }
-        Explanation::Callees {
+        Explanation::Holes {
+            reference,
             left,
             right,
             left_at,
             right_at,
             ..
         } => format!(
-            "{first} and {second} do not merge: their bodies are equal but a call names {} \
+            "{first} and {second} do not merge: their bodies are equal but {} names {} \
              in one and {} in the other, which do not merge (spec §3, §7):\n  {first}: {}\n  \
              {second}: {}",
+            match reference {
+                mergefn::fingerprint::Reference::Call => "a call",
+                mergefn::fingerprint::Reference::Address => "an address",
+            },
             m.name_of(left),
             m.name_of(right),
             line_of(left_at),

@@ -7,7 +7,7 @@ mod near_twins;
 use common::*;
 use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
-use mergefn::merge::{Explainer, Explanation, eligible_functions, ineligibility, is_hole};
+use mergefn::merge::{Explainer, Explanation, HoleRule, eligible_functions, ineligibility};
 use mergefn::model::{
     FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, ValueKind, Visibility,
 };
@@ -22,7 +22,8 @@ fn read(p: &Path) -> String {
 
 /// Directives in a fixture's comments: `; OPTIONS: --aliases --preserve-debug-info`,
 /// `; FOLDED: @a @b` (exactly these lose their body), `; DIFFERS: @a` (folded by opt-22 but
-/// not by us: a "we differ" rule), `; BEYOND: @a` (folded by us, not by opt-22).
+/// not by us: a "we differ" rule), `; BEYOND: @a` (folded by us, not by opt-22), `; ROUNDS: 2`
+/// (the rounds of merging the report counts).
 fn directive(text: &str, key: &str) -> Option<Vec<String>> {
     let prefix = format!("; {key}:");
     let rest = text.lines().find_map(|l| l.strip_prefix(prefix.as_str()))?;
@@ -253,7 +254,7 @@ fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String
                     return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
                 }
             }
-            Explanation::Callees { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
+            Explanation::Holes { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
                 let (a, b) = (m.function_of(left)?, m.function_of(right)?);
                 if let Some(r) =
                     we_differ(ex, m, a, depth + 1).or_else(|| we_differ(ex, m, b, depth + 1))
@@ -268,12 +269,16 @@ fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String
 }
 
 /// Whether `f` was folded with the help of partition refinement (§7): some function of its
-/// shape has the same encoding but calls different functions.
-fn beyond_llvm(m: &Module, f: FuncId) -> bool {
+/// shape has the same encoding but calls or takes the address of different functions.
+fn beyond_llvm(m: &Module, opts: &Options, f: FuncId) -> bool {
     let eligible = eligible_functions(m);
-    // Holes only where the callee takes part: calls of two functions that take no part then
-    // differ in their bytes, not in their holes, and are not counted here.
-    let hole = |g| is_hole(m, g) && m.function_of(g).is_some_and(|h| eligible[h]);
+    // Holes only where the function named takes part: references to two functions that take
+    // no part then differ in their bytes, not in their holes, and are not counted here.
+    let rule = HoleRule::new(m, opts);
+    let eligible = &eligible;
+    let hole = move |g, reference| {
+        rule.is_hole(m, g, reference) && m.function_of(g).is_some_and(|h| eligible[h])
+    };
     let cx = Context::new(m, Box::new(hole));
     let pf = fingerprint(&cx, f, &m.body(f).unwrap());
     m.functions.keys().any(|g| {
@@ -530,7 +535,7 @@ fn differential(path: &Path) -> Differences {
                 };
                 (
                     n.clone(),
-                    survivor_swap_extra(n) || beyond_llvm(&before, func(n)) || alone(),
+                    survivor_swap_extra(n) || beyond_llvm(&before, &opts, func(n)) || alone(),
                 )
             })
             .collect(),
@@ -546,13 +551,21 @@ fn fixtures_fold_what_they_say() {
     }
     for path in fixtures("merge") {
         let text = read(&path);
-        let (out, folded, _) = merged(&text, &options(&text));
+        let (out, folded, report) = merged(&text, &options(&text));
         verify(&out).unwrap_or_else(|e| panic!("{}: invalid output:\n{e}\n{out}", path.display()));
         let expected: BTreeSet<String> = directive(&text, "FOLDED")
             .unwrap_or_else(|| panic!("{}: no FOLDED directive", path.display()))
             .into_iter()
             .collect();
         assert_eq!(folded, expected, "{}:\n{out}", path.display());
+        if let Some(rounds) = directive(&text, "ROUNDS") {
+            assert_eq!(
+                [report.rounds.to_string()].as_slice(),
+                rounds.as_slice(),
+                "{}: rounds of merging",
+                path.display()
+            );
+        }
         let d = differential(&path);
         let missing: BTreeSet<String> = d.missing.iter().map(|m| m.0.clone()).collect();
         let extra: BTreeSet<String> = d.extra.iter().map(|m| m.0.clone()).collect();
@@ -777,6 +790,32 @@ fn explain_follows_calls_to_the_difference() {
     let (_, out, _) = explain("@leaf1", "@pong1");
     assert!(out.contains("(the block holds 2 instructions)"), "{out}");
     assert!(out.contains("(the block holds 3 instructions)"), "{out}");
+}
+
+/// Two functions kept apart by the addresses they take alone: the stores' lines, then why
+/// the functions named differ; two that take the addresses of equal functions merge.
+#[test]
+fn explain_follows_addresses_to_the_difference() {
+    let holes = root().join("tests/fixtures/merge/address_holes.ll");
+    let explain = |f: &str, g: &str| mergefn_cli(&["explain", holes.to_str().unwrap(), f, g]);
+    let (ok, out, err) = explain("@mid1", "@mid_other");
+    assert!(ok, "{err}");
+    let expected = [
+        "@mid1 and @mid_other do not merge: their bodies are equal but an address names @leaf1 \
+         in one and @other in the other, which do not merge (spec §3, §7):",
+        "  @mid1: line 30: store ptr @leaf1, ptr %p",
+        "  @mid_other: line 60: store ptr @other, ptr %p",
+        "@leaf1 and @other do not merge; first difference:",
+        "  @leaf1: line 20: %r = add i32 %x, 1",
+        "  @other: line 55: %r = add i32 %x, 2",
+    ];
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..expected.len()], expected, "{out}");
+    let (_, out, _) = explain("@top1", "@top2");
+    assert_eq!(
+        out.trim(),
+        "@top1 and @top2 merge: they are equal (spec §2-§5, §7)"
+    );
 }
 
 #[test]
@@ -1246,7 +1285,7 @@ fn header_keys_agree_with_encodings() {
     for path in fixtures("merge").into_iter().chain(corpus()) {
         let m = parse(read(&path)).unwrap();
         let eligible = eligible_functions(&m);
-        let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
+        let cx = Context::new(&m, HoleRule::new(&m, &Options::default()).for_module(&m));
         let mut key_of_encoding = std::collections::HashMap::new();
         let mut keys_of_shape: std::collections::HashMap<u64, BTreeSet<u64>> = Default::default();
         for f in m.functions.keys().filter(|&f| eligible[f]) {

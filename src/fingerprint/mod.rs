@@ -1,7 +1,7 @@
 //! fingerprint: the canonical encoding of a function (merge-semantics spec §2–§5).
 //!
 //! Two functions are equal exactly when their encodings are equal byte for byte and the
-//! functions their call holes name fall in the same classes (see `partition`). The encoding
+//! functions their holes name fall in the same classes (see `partition`). The encoding
 //! is a flat byte string of tagged, length-prefixed pieces, so equality is plain equality,
 //! transitive by construction, and a hash of the bytes agrees with it.
 //!
@@ -11,8 +11,9 @@
 //! values numbered by first appearance (arguments first) and, per instruction, its opcode,
 //! result type and operand items. Pointers in address space 0 encode as the pointer-sized
 //! integer; nulls of any type encode alike (their type is encoded beside them); named structs
-//! encode by their body. Direct calls of another mergeable function are holes; every other
-//! reference to a global encodes its name.
+//! encode by their body. References to other functions that merging makes holes (direct
+//! calls, and addresses whose every use a fold moves: see `merge::HoleRule`) encode as a
+//! hole; every other reference to a global encodes its name.
 
 mod attributes;
 
@@ -28,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fingerprint {
     pub bytes: Vec<u8>,
-    /// The callee of every call hole, in the order the holes appear in `bytes`.
+    /// The function every hole names, in the order the holes appear in `bytes`.
     pub holes: Vec<GlobalId>,
     /// The attachments of loads and stores left out of `bytes`, which a survivor drops
     /// where the members of its class differ.
@@ -140,13 +141,21 @@ pub struct TraceMark {
     pub part: Part,
 }
 
+/// How a function names another global: as the callee of a direct call, or otherwise (its
+/// address, an operand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    Call,
+    Address,
+}
+
 /// What encoding a function needs to know of the module: how references to other globals are
 /// encoded, and the encodings of attribute lists made once for the module ([`Tables`]).
 pub struct Context<'m> {
     module: &'m Module,
-    /// Whether direct calls of this global are holes compared by class (merging's rule:
-    /// a defined function that cannot be interposed, see `merge::is_hole`).
-    is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
+    /// Whether a reference to this global is a hole compared by class (merging's rule, see
+    /// `merge::HoleRule`).
+    is_hole: Box<dyn Fn(GlobalId, Reference) -> bool + Send + Sync + 'm>,
     tables: Arc<Tables>,
 }
 
@@ -339,7 +348,7 @@ impl Tables {
 impl<'m> Context<'m> {
     pub fn new(
         module: &'m Module,
-        is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
+        is_hole: Box<dyn Fn(GlobalId, Reference) -> bool + Send + Sync + 'm>,
     ) -> Self {
         Context::with_tables(module, is_hole, Arc::new(Tables::new(module)))
     }
@@ -347,7 +356,7 @@ impl<'m> Context<'m> {
     /// A context with `tables` made for this module as it is now.
     pub fn with_tables(
         module: &'m Module,
-        is_hole: Box<dyn Fn(GlobalId) -> bool + Send + Sync + 'm>,
+        is_hole: Box<dyn Fn(GlobalId, Reference) -> bool + Send + Sync + 'm>,
         tables: Arc<Tables>,
     ) -> Self {
         Context {
@@ -466,6 +475,7 @@ mod tag {
     pub const CALLING_CONV: u8 = 47;
     pub const NUMBER: u8 = 48;
     pub const CALL_TYPE: u8 = 49;
+    pub const ADDRESS_HOLE: u8 = 50;
     pub const END_ITEMS: u8 = 0xff;
 }
 
@@ -555,8 +565,9 @@ pub struct Traced {
     pub print: Fingerprint,
     /// In the order of the encoding.
     pub marks: Vec<TraceMark>,
-    /// The instruction that makes each of the encoding's holes, in their order.
-    pub hole_spans: Vec<Span>,
+    /// The instruction that makes each of the encoding's holes, and how it names the
+    /// function, in their order.
+    pub hole_spans: Vec<(Span, Reference)>,
 }
 
 /// The encoding with a trace of which source text each stretch comes from.
@@ -578,11 +589,11 @@ pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
     let mut instruction = Span::default();
     let hole_spans = hole_at
         .iter()
-        .map(|&at| {
+        .map(|&(at, reference)| {
             while let Some(mk) = instructions.next_if(|mk| mk.at <= at) {
                 instruction = mk.span;
             }
-            instruction
+            (instruction, reference)
         })
         .collect();
     Traced {
@@ -611,8 +622,8 @@ struct Encoder<'a, 'm> {
     next_local: u32,
     md_number: FxHashMap<MdId, u32>,
     trace: Option<&'a mut Vec<TraceMark>>,
-    /// Where in the encoding each hole is, when tracing.
-    hole_at: Vec<usize>,
+    /// Where in the encoding each hole is and what kind, when tracing.
+    hole_at: Vec<(usize, Reference)>,
     /// Block labels of this function, for `blockaddress(@self, %bb)`.
     labels: Option<FxHashMap<&'m [u8], LocalId>>,
     /// The keys of the attribute list being encoded (a buffer kept between lists).
@@ -1333,13 +1344,21 @@ impl<'a, 'm> Encoder<'a, 'm> {
             ValueKind::Global(u) => {
                 let g = self.use_global(u);
                 let own = self.m.functions[self.func].global;
+                let reference = match is_callee {
+                    true => Reference::Call,
+                    false => Reference::Address,
+                };
+                // The function's own address outside calls is an ordinary global (§3).
                 if is_callee && g == own {
                     self.byte(tag::SELF_CALL);
-                } else if is_callee && (self.cx.is_hole)(g) {
+                } else if g != own && (self.cx.is_hole)(g, reference) {
                     if self.trace.is_some() {
-                        self.hole_at.push(self.out.len());
+                        self.hole_at.push((self.out.len(), reference));
                     }
-                    self.byte(tag::HOLE);
+                    self.byte(match reference {
+                        Reference::Call => tag::HOLE,
+                        Reference::Address => tag::ADDRESS_HOLE,
+                    });
                     self.holes.push(g);
                 } else {
                     self.global(g);
@@ -2059,7 +2078,7 @@ pub(crate) mod tests {
             }
         }
         let m = crate::read::parse(text).unwrap();
-        let cx = Context::new(&m, Box::new(|_| false));
+        let cx = Context::new(&m, Box::new(|_, _| false));
         let print = |name: String| {
             let f = m.function_of(m.lookup(&name).unwrap()).unwrap();
             fingerprint(&cx, f, &m.body(f).unwrap()).bytes
@@ -2121,7 +2140,7 @@ attributes #0 = { nounwind "k"="v" }
 attributes #1 = { "k"="v" }
 "#;
         let m = crate::read::parse(text.to_string()).unwrap();
-        let no_holes = |_| false;
+        let no_holes = |_, _| false;
         let cx = Context::new(&m, Box::new(no_holes));
         assert_eq!(cx.tables.single_groups.len(), 2);
         let print = |name: &str| {
@@ -2153,7 +2172,7 @@ define void @other(ptr noundef nonnull align 4 %p) {
 }
 "#;
         let m = crate::read::parse(text.to_string()).unwrap();
-        let cx = Context::new(&m, Box::new(|_| false));
+        let cx = Context::new(&m, Box::new(|_, _| false));
         assert!(
             cx.tables
                 .text_lists
@@ -2186,8 +2205,8 @@ define void @other(ptr noundef nonnull align 4 %p) {
             text += "  ret void\n}\n";
         }
         let m = crate::read::parse(text).unwrap();
-        let known = Context::new(&m, Box::new(|_| false));
-        let mut anew = Context::new(&m, Box::new(|_| false));
+        let known = Context::new(&m, Box::new(|_, _| false));
+        let mut anew = Context::new(&m, Box::new(|_, _| false));
         Arc::make_mut(&mut anew.tables).named_types = Arc::new([]);
         // Twice over: first as the types become known, then as they are.
         for name in ["f", "g", "h", "f", "g", "h"] {
@@ -2220,13 +2239,13 @@ define %int @f(%int %x, ptr addrspace(1) %p, half %h, i128 %w) {
 }
 "#;
         let m = crate::read::parse(text.to_string()).unwrap();
-        let cx = Context::new(&m, Box::new(|_| false));
+        let cx = Context::new(&m, Box::new(|_, _| false));
         let i32_type = m.types.lookup(&Type::Int(32)).unwrap();
         assert_eq!(
             cx.tables.scalar_types[i32_type.index()].bytes(),
             [tag::TYPE, 6, 32]
         );
-        let mut anew = Context::new(&m, Box::new(|_| false));
+        let mut anew = Context::new(&m, Box::new(|_, _| false));
         Arc::make_mut(&mut anew.tables).scalar_types = Arc::new([]);
         let f = m.function_of(m.lookup("f").unwrap()).unwrap();
         let body = m.body(f).unwrap();

@@ -6,7 +6,7 @@
 //! (an `unnamed_addr` member's every use), because that can make two more functions equal.
 
 use crate::decide::{self, ClassPlan, Redirect};
-use crate::fingerprint::{self, Context, Droppable, Fingerprint, TraceMark};
+use crate::fingerprint::{self, Context, Droppable, Fingerprint, Reference, TraceMark};
 use crate::model::*;
 use crate::partition::{Candidate, partition};
 use crate::read::{BodyWork, Scratch, Visit};
@@ -334,6 +334,63 @@ pub fn is_hole(m: &Module, g: GlobalId) -> bool {
     })
 }
 
+/// Which references to other functions are holes, compared by the class of the function they
+/// name (§7). A direct call, of a function [`is_hole`] says. An address (any other operand),
+/// unless `-mergefunc-preserve-debug-info` keeps every member, of a defined function that is
+/// neither interposable nor ODR, `unnamed_addr` and not in `llvm.used`: whichever member of
+/// its class keeps the body, folding moves every use of the others to it
+/// ([`decide::decide`]: such a member ranks before the interposable and ODR ones, so its
+/// class keeps its body in place), and afterwards two references to members of the class name
+/// one function. LLVM gets there by a round of re-examination per fold: a chain of functions
+/// each taking the address of the one before took mergefn a round a link too (3,000 rounds).
+/// A function's own address outside calls stays an ordinary global (§3, the encoder's rule).
+#[derive(Clone)]
+pub struct HoleRule {
+    used: Arc<SecondaryMap<FuncId, bool>>,
+    addresses: bool,
+}
+
+impl HoleRule {
+    pub fn new(m: &Module, opts: &Options) -> HoleRule {
+        HoleRule {
+            used: Arc::new(used_functions(m)),
+            addresses: !opts.preserve_debug_info,
+        }
+    }
+
+    /// Whether `reference` to `g` in `m` is a hole.
+    pub fn is_hole(&self, m: &Module, g: GlobalId, reference: Reference) -> bool {
+        match reference {
+            Reference::Call => is_hole(m, g),
+            Reference::Address => {
+                self.addresses
+                    && m.function_of(g).is_some_and(|f| {
+                        let func = &m.functions[f];
+                        func.body.is_some()
+                            && !m.is_interposable(f)
+                            && !func.link.linkage.is_odr()
+                            && func.link.unnamed_addr == UnnamedAddr::Global
+                            && !self.used[f]
+                    })
+            }
+        }
+    }
+
+    /// The rule as an encoding [`Context`] takes it, for `m` as it is now.
+    pub fn for_module<'m>(
+        &self,
+        m: &'m Module,
+    ) -> Box<dyn Fn(GlobalId, Reference) -> bool + Send + Sync + 'm> {
+        let rule = self.clone();
+        Box::new(move |g, reference| rule.is_hole(m, g, reference))
+    }
+
+    /// Whether `f` is named in `llvm.used` or `llvm.compiler.used`.
+    fn is_used(&self, f: FuncId) -> bool {
+        self.used[f]
+    }
+}
+
 /// Encodings made as a module's bodies are first read, so that merging reads again only
 /// those it could not make then. Of the functions that share a shape and a header, the first
 /// one read is left to be read again and the others are encoded: memory goes only to
@@ -366,6 +423,8 @@ pub struct FirstReadEncodings {
     /// function's droppables share theirs already, and most functions tag their loads and
     /// stores with the same few nodes.
     droppable_texts: Mutex<FxHashSet<Arc<[u8]>>>,
+    /// The options of the merge the encodings are for: they say which references are holes.
+    opts: Options,
 }
 
 /// As many shards as make two threads, or a few, seldom meet in one.
@@ -388,6 +447,8 @@ impl<T> Shard<T> {
 struct Head {
     /// Where the text read lies in memory and its length.
     text: (usize, usize),
+    /// Whether the encodings' holes include addresses ([`HoleRule`]).
+    address_holes: bool,
     guesses: Arc<Guesses>,
     prints: Arc<Prints>,
     tables: Option<Arc<fingerprint::Tables>>,
@@ -406,6 +467,8 @@ type Prints = Vec<OnceLock<StoredPrint>>;
 struct FirstRead {
     /// Where the text read lies in memory and its length.
     text: (usize, usize),
+    /// Whether the encodings' holes include addresses ([`HoleRule`]).
+    address_holes: bool,
     guesses: Guesses,
     /// Each encoding made once, with its number (most functions encoded equal another), in
     /// the shards they were made in: gathered into one, they would take a table again.
@@ -576,16 +639,23 @@ impl FirstRead {
 }
 
 impl Default for FirstReadEncodings {
+    /// The encodings for a merge with LLVM's default options.
     fn default() -> FirstReadEncodings {
-        FirstReadEncodings::with_long_budget(LONG_BUDGET)
+        FirstReadEncodings::for_options(&Options::default())
     }
 }
 
 impl FirstReadEncodings {
+    /// The encodings for a merge with `opts`.
+    pub fn for_options(opts: &Options) -> FirstReadEncodings {
+        FirstReadEncodings::with_long_budget(LONG_BUDGET, opts)
+    }
+
     /// Keeping whole at most `long_budget` bytes of long encodings met for the first time
     /// (see [`LONG_ENCODING`]).
-    fn with_long_budget(long_budget: usize) -> FirstReadEncodings {
+    fn with_long_budget(long_budget: usize, opts: &Options) -> FirstReadEncodings {
         FirstReadEncodings {
+            opts: *opts,
             head: Mutex::default(),
             seen: Default::default(),
             encodings: Default::default(),
@@ -619,6 +689,7 @@ impl FirstReadEncodings {
         let head = into_inner(self.head);
         FirstRead {
             text: head.text,
+            address_holes: head.address_holes,
             guesses: Arc::try_unwrap(head.guesses).unwrap_or_else(|shared| (*shared).clone()),
             encodings: self
                 .encodings
@@ -634,13 +705,15 @@ impl FirstReadEncodings {
 
 impl BodyWork for FirstReadEncodings {
     fn begin<'m>(&'m self, m: &'m Module) -> Box<Visit<'m>> {
-        let (tables, guesses) = tables_and_guesses(m);
-        let cx = Context::with_tables(m, Box::new(move |g| is_hole(m, g)), Arc::new(tables));
+        let holes = HoleRule::new(m, &self.opts);
+        let (tables, guesses) = tables_and_guesses(m, &holes);
+        let cx = Context::with_tables(m, holes.for_module(m), Arc::new(tables));
         let guesses = Arc::new(guesses);
         let prints: Arc<Prints> = Arc::new(m.functions.keys().map(|_| OnceLock::new()).collect());
         // A module read again from its start starts the work over.
         *locked(&self.head) = Head {
             text: text_identity(m),
+            address_holes: holes.addresses,
             guesses: guesses.clone(),
             prints: prints.clone(),
             tables: Some(cx.tables().clone()),
@@ -719,9 +792,9 @@ fn share_droppable_texts(texts: &mut FxHashSet<Arc<[u8]>>, droppables: &mut [Dro
 /// the functions makes them, in parallel when there are many, each function's text read once
 /// (made one after another, the tables, the keys and the profiles took three passes, each
 /// mapping the text in again: harfbuzz-O0 merge 149.5 -> 140.7 ms, 11 alternated runs).
-fn tables_and_guesses(m: &Module) -> (fingerprint::Tables, Guesses) {
+fn tables_and_guesses(m: &Module, holes: &HoleRule) -> (fingerprint::Tables, Guesses) {
     let groups = fingerprint::Tables::of_groups(m);
-    let context = || Context::with_tables(m, Box::new(|g| is_hole(m, g)), Arc::new(groups.clone()));
+    let context = || Context::with_tables(m, holes.for_module(m), Arc::new(groups.clone()));
     // Every header's lists go into the tables (call sites repeat them); a definition also
     // gets its keys.
     let each = |cx: &mut Context, behind: &mut ReleaseBehind, keys: &mut Vec<_>, f: FuncId| {
@@ -1002,10 +1075,11 @@ fn encode_again(
 fn candidates<'m>(
     m: &'m Module,
     eligible: &SecondaryMap<FuncId, bool>,
+    holes: &HoleRule,
     first_read: &mut FirstRead,
     last_round: Option<&LastRound>,
 ) -> (Vec<Candidate>, Vec<Digest>, Droppables) {
-    let hole = Box::new(|g| is_hole(m, g));
+    let hole = holes.for_module(m);
     let tables = first_read
         .tables
         .get_or_insert_with(|| Arc::new(fingerprint::Tables::new(m)));
@@ -1276,10 +1350,10 @@ fn merge_rounds(
     later: Later,
 ) -> Report {
     let mut first_read = encodings.into_first_read();
-    if first_read.text != text_identity(m) {
+    let holes = HoleRule::new(m, opts);
+    if first_read.text != text_identity(m) || first_read.address_holes != holes.addresses {
         first_read = FirstRead::default();
     }
-    let used = used_functions(m);
     let mut eligible = eligible_functions(m);
     let mut report = Report {
         functions: m.definitions().count(),
@@ -1296,7 +1370,7 @@ fn merge_rounds(
     loop {
         report.rounds += 1;
         let (candidates, digests, set_aside) =
-            candidates(m, &eligible, &mut first_read, last_round.as_ref());
+            candidates(m, &eligible, &holes, &mut first_read, last_round.as_ref());
         let classes = partition(m, &candidates);
         let llvm_rounds = llvm_rounds(m, &candidates, &classes);
         first_read.forget_encodings();
@@ -1313,7 +1387,7 @@ fn merge_rounds(
                 (report.rounds as u32, llvm_round, at, second)
             };
             decide::rank_members(m, &mut members);
-            let Some(plan) = decide::decide(m, opts, &members, &|f| used[f]) else {
+            let Some(plan) = decide::decide(m, opts, &members, &|f| holes.is_used(f)) else {
                 continue;
             };
             let survivor = plan.survivor;
@@ -1964,10 +2038,11 @@ pub enum Explanation {
         left: Option<TraceMark>,
         right: Option<TraceMark>,
     },
-    /// Their encodings are equal, but the functions their calls name are not (hole `index`,
-    /// made by the instruction at `left_at` in one and `right_at` in the other).
-    Callees {
+    /// Their encodings are equal, but the functions they name at hole `index` (by `reference`,
+    /// in the instruction at `left_at` in one and `right_at` in the other) do not merge.
+    Holes {
         index: usize,
+        reference: Reference,
         left: GlobalId,
         right: GlobalId,
         left_at: Span,
@@ -1975,7 +2050,7 @@ pub enum Explanation {
     },
 }
 
-/// The most pairs of callees [`Explainer::explain_through_calls`] compares.
+/// The most pairs of functions named [`Explainer::explain_through_holes`] compares.
 const MAX_PAIRS_EXPLAINED: usize = 10_000;
 
 /// Compare two functions as `merge` would.
@@ -1985,7 +2060,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
 
 /// Compares functions of one module as `merge` would. What every comparison needs is made
 /// once: the encoding tables at once, the module's classes when a comparison first needs
-/// them (two equal encodings whose calls name other functions), so comparing many pairs costs
+/// them (two equal encodings whose holes name other functions), so comparing many pairs costs
 /// each pair's two encodings and not a merge of the whole module.
 pub struct Explainer<'m> {
     m: &'m Module,
@@ -1999,7 +2074,7 @@ impl<'m> Explainer<'m> {
     pub fn new(m: &'m Module) -> Explainer<'m> {
         Explainer {
             m,
-            cx: Context::new(m, Box::new(|h| is_hole(m, h))),
+            cx: Context::new(m, HoleRule::new(m, &Options::default()).for_module(m)),
             class_of: std::cell::OnceCell::new(),
         }
     }
@@ -2007,7 +2082,8 @@ impl<'m> Explainer<'m> {
     fn class_of(&self, f: FuncId) -> Option<usize> {
         let class_of = self.class_of.get_or_init(|| {
             let eligible = eligible_functions(self.m);
-            let prints = candidates(self.m, &eligible, &mut FirstRead::default(), None).0;
+            let holes = HoleRule::new(self.m, &Options::default());
+            let prints = candidates(self.m, &eligible, &holes, &mut FirstRead::default(), None).0;
             let classes = partition(self.m, &prints).into_iter().enumerate();
             classes
                 .flat_map(|(class, members)| members.into_iter().map(move |x| (x, class)))
@@ -2018,37 +2094,38 @@ impl<'m> Explainer<'m> {
 
     /// Why `f` and `g` would or would not merge.
     pub fn explain(&self, f: FuncId, g: FuncId) -> Explanation {
-        self.explain_with_callees(f, g).0
+        self.explain_with_holes(f, g).0
     }
 
-    /// Why `f` and `g` would or would not merge, followed through the calls that keep them
-    /// apart down to a pair of functions that differ in themselves: the explanations from
-    /// `f` and `g` to that pair, the shortest such chain (calls can go round in circles). One
-    /// explanation when `f` and `g` merge or differ in themselves.
-    pub fn explain_through_calls(
+    /// Why `f` and `g` would or would not merge, followed through the holes (calls and
+    /// addresses) that keep them apart down to a pair of functions that differ in themselves:
+    /// the explanations from `f` and `g` to that pair, the shortest such chain (references
+    /// can go round in circles). One explanation when `f` and `g` merge or differ in
+    /// themselves.
+    pub fn explain_through_holes(
         &self,
         f: FuncId,
         g: FuncId,
     ) -> Vec<(FuncId, FuncId, Explanation)> {
-        // Breadth first over pairs of callees, each pair once. Each pair found keeps the pair
-        // it was found from and the calls (an `Explanation::Callees`) that led to it.
+        // Breadth first over pairs of functions named, each pair once. Each pair found keeps the pair
+        // it was found from and the holes (an `Explanation::Holes`) that led to it.
         struct Found {
             pair: (FuncId, FuncId),
             from: Option<(usize, Explanation)>,
         }
         let mut seen = FxHashSet::from_iter([(f, g)]);
-        let (explanation, callees) = self.explain_with_callees(f, g);
+        let (explanation, apart) = self.explain_with_holes(f, g);
         let mut found = vec![Found {
             pair: (f, g),
             from: None,
         }];
-        // The pair the chain ends at, and why: `f` and `g` themselves unless a pair of callees
+        // The pair the chain ends at, and why: `f` and `g` themselves unless a pair named
         // differs in itself.
         let mut end = (0, explanation);
-        let mut waiting = std::collections::VecDeque::from([(0, callees)]);
-        'search: while let Some((from, callees)) = waiting.pop_front() {
-            for calls in callees {
-                let Explanation::Callees { left, right, .. } = calls else {
+        let mut waiting = std::collections::VecDeque::from([(0, apart)]);
+        'search: while let Some((from, apart)) = waiting.pop_front() {
+            for holes in apart {
+                let Explanation::Holes { left, right, .. } = holes else {
                     continue;
                 };
                 let (Some(a), Some(b)) = (self.m.function_of(left), self.m.function_of(right))
@@ -2058,10 +2135,10 @@ impl<'m> Explainer<'m> {
                 if found.len() >= MAX_PAIRS_EXPLAINED || !seen.insert((a, b)) {
                     continue;
                 }
-                let (explanation, further) = self.explain_with_callees(a, b);
+                let (explanation, further) = self.explain_with_holes(a, b);
                 found.push(Found {
                     pair: (a, b),
-                    from: Some((from, calls)),
+                    from: Some((from, holes)),
                 });
                 if matches!(
                     explanation,
@@ -2073,20 +2150,20 @@ impl<'m> Explainer<'m> {
                 waiting.push_back((found.len() - 1, further));
             }
         }
-        // From the end back to `f` and `g`: each pair told by the calls that lead on.
+        // From the end back to `f` and `g`: each pair told by the holes that lead on.
         let (mut at, explanation) = end;
         let mut chain = vec![(found[at].pair.0, found[at].pair.1, explanation)];
-        while let Some((from, calls)) = found[at].from.take() {
-            chain.push((found[from].pair.0, found[from].pair.1, calls));
+        while let Some((from, holes)) = found[at].from.take() {
+            chain.push((found[from].pair.0, found[from].pair.1, holes));
             at = from;
         }
         chain.reverse();
         chain
     }
 
-    /// [`Explainer::explain`], and each call, in order, whose callees keep them apart (as
-    /// `Explanation::Callees`, the first of them the explanation).
-    fn explain_with_callees(&self, f: FuncId, g: FuncId) -> (Explanation, Vec<Explanation>) {
+    /// [`Explainer::explain`], and each hole, in order, whose functions keep them apart (as
+    /// `Explanation::Holes`, the first of them the explanation).
+    fn explain_with_holes(&self, f: FuncId, g: FuncId) -> (Explanation, Vec<Explanation>) {
         let m = self.m;
         for x in [f, g] {
             if let Some(reason) = ineligibility(m, x) {
@@ -2141,18 +2218,22 @@ impl<'m> Explainer<'m> {
         let apart = |&(_, (&a, &b)): &(usize, (&GlobalId, &GlobalId))| {
             a != b && (class_of(a).is_none() || class_of(a) != class_of(b))
         };
-        let callees: Vec<Explanation> = (pf.holes.iter().zip(&pg.holes).enumerate())
+        let apart: Vec<Explanation> = (pf.holes.iter().zip(&pg.holes).enumerate())
             .filter(apart)
-            .map(|(index, (&left, &right))| Explanation::Callees {
-                index,
-                left,
-                right,
-                left_at: traced_f.hole_spans[index],
-                right_at: traced_g.hole_spans[index],
+            .map(|(index, (&left, &right))| {
+                let (left_at, reference) = traced_f.hole_spans[index];
+                Explanation::Holes {
+                    index,
+                    reference,
+                    left,
+                    right,
+                    left_at,
+                    right_at: traced_g.hole_spans[index].0,
+                }
             })
             .collect();
-        match callees.first() {
-            Some(first) => (first.clone(), callees),
+        match apart.first() {
+            Some(first) => (first.clone(), apart),
             None => (merge, Vec::new()),
         }
     }
@@ -2196,24 +2277,34 @@ mod tests {
     /// Merging with the encodings made as the module was read gives what merging without
     /// them gives, on every fixture, with long encodings kept whole and, as past the budget,
     /// the first of each as its digest (`long_bodies.ll` has long encodings, two of them
-    /// equal).
+    /// equal); with `-mergefunc-preserve-debug-info` too (no address is a hole), whether the
+    /// encodings were made for it or for the defaults (then they are not used).
     #[test]
     fn merging_with_first_read_encodings_changes_nothing() {
         let mut merged = 0;
         for path in crate::read::ll_files(FIXTURES) {
             let text = std::fs::read_to_string(&path).unwrap();
-            let opts = Options::default();
-            let mut plain = crate::read::parse_source_with(text.clone().into(), None).unwrap();
-            let expected = merge(&mut plain, &opts);
-            for long_budget in [LONG_BUDGET, 0] {
-                let encodings = FirstReadEncodings::with_long_budget(long_budget);
-                let mut m =
-                    crate::read::parse_source_with(text.clone().into(), Some(&encodings)).unwrap();
-                let report = merge_first_read(&mut m, &opts, encodings);
-                let what = format!("{} (budget {long_budget})", path.display());
-                assert_eq!(report.folded_names(), expected.folded_names(), "{what}");
-                let written = crate::write::to_string(&m);
-                assert_eq!(written, crate::write::to_string(&plain), "{what}");
+            let preserving = Options {
+                preserve_debug_info: true,
+                ..Options::default()
+            };
+            for opts in [Options::default(), preserving] {
+                let mut plain = crate::read::parse_source_with(text.clone().into(), None).unwrap();
+                let expected = merge(&mut plain, &opts);
+                for (long_budget, made_for) in [
+                    (LONG_BUDGET, opts),
+                    (0, opts),
+                    (LONG_BUDGET, Options::default()),
+                ] {
+                    let encodings = FirstReadEncodings::with_long_budget(long_budget, &made_for);
+                    let source = text.clone().into();
+                    let mut m = crate::read::parse_source_with(source, Some(&encodings)).unwrap();
+                    let report = merge_first_read(&mut m, &opts, encodings);
+                    let what = format!("{} (budget {long_budget}, {opts:?})", path.display());
+                    assert_eq!(report.folded_names(), expected.folded_names(), "{what}");
+                    let written = crate::write::to_string(&m);
+                    assert_eq!(written, crate::write::to_string(&plain), "{what}");
+                }
             }
             merged += 1;
         }
@@ -2275,11 +2366,12 @@ mod tests {
             let (mut compared, mut long_digests, mut long_whole) = (0, 0, 0);
             for path in &paths {
                 let text = std::fs::read_to_string(path).unwrap();
-                let encodings = FirstReadEncodings::with_long_budget(long_budget);
+                let opts = Options::default();
+                let encodings = FirstReadEncodings::with_long_budget(long_budget, &opts);
                 let m = crate::read::parse_source_with(text.into(), Some(&encodings)).unwrap();
                 let mut first = encodings.into_first_read();
                 let bytes = first.take_encodings();
-                let cx = Context::new(&m, Box::new(|g| is_hole(&m, g)));
+                let cx = Context::new(&m, HoleRule::new(&m, &opts).for_module(&m));
                 for f in m.functions.keys() {
                     let Some((kept, holes, droppable)) = first.take_print(f) else {
                         continue;
