@@ -1,9 +1,11 @@
 //! merge: the single-module pass, stage by stage: eligible functions → fingerprints →
 //! classes → decisions → redirections, then the texts of the folded members.
 //!
-//! Calls between functions are settled by partition refinement in one round. A round is
-//! repeated only when it replaced a function's address inside another mergeable function
-//! (an `unnamed_addr` member's every use), because that can make two more functions equal.
+//! Calls between functions, and the addresses of functions whose every use a fold moves, are
+//! settled by partition refinement in one round ([`HoleRule`]). A round is repeated only when
+//! it replaced a function's address inside another mergeable function (an `unnamed_addr`
+//! member's every use), because that can make two more functions equal where the address was
+//! no hole (a function's own, an ODR member's moved to its class's private body).
 
 use crate::decide::{self, ClassPlan, Redirect};
 use crate::fingerprint::{self, Context, Droppable, Fingerprint, Reference, TraceMark};

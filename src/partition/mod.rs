@@ -1,15 +1,16 @@
 //! partition: classes of equal functions (spec §7), as lld's ICF and GCC's ipa-icf build them.
 //!
-//! Start optimistic: functions with equal encodings share a class, whatever their call holes
-//! name. Then split every class until, hole by hole, all members call functions of one class.
-//! What remains is the coarsest partition consistent with both, so mutually recursive groups
-//! and whole call trees of duplicates come out as classes in one pass.
+//! Start optimistic: functions with equal encodings share a class, whatever their holes (the
+//! functions they call, or take the address of, see `merge::HoleRule`) name. Then split every
+//! class until, hole by hole, all members name functions of one class. What remains is the
+//! coarsest partition consistent with both, so mutually recursive groups and whole call trees
+//! of duplicates come out as classes in one pass.
 
 use crate::model::{FuncId, GlobalId, Module};
 use rustc_hash::FxHashMap;
 
 /// A function that may equal others: which encoding it has (equal numbers for equal
-/// encodings) and the callees of its holes, in order. The encodings themselves need not be
+/// encodings) and the functions its holes name, in order. The encodings themselves need not be
 /// kept: the number says all that refinement needs.
 #[derive(Clone, Debug)]
 pub struct Candidate {
