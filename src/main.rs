@@ -528,12 +528,10 @@ fn opt(args: &[String]) -> Result<(), String> {
                 "-S" => text_output = true,
                 "-disable-output" => disable_output = true,
                 "-stats" => statistics = true,
-                "-mergefunc-use-aliases" | "-mergefunc-use-aliases=true" => opts.aliases = true,
-                "-mergefunc-use-aliases=false" => opts.aliases = false,
-                "-mergefunc-preserve-debug-info" | "-mergefunc-preserve-debug-info=true" => {
-                    opts.preserve_debug_info = true
+                f if let Some(on) = bool_option(f, "-mergefunc-use-aliases")? => opts.aliases = on,
+                f if let Some(on) = bool_option(f, "-mergefunc-preserve-debug-info")? => {
+                    opts.preserve_debug_info = on
                 }
-                "-mergefunc-preserve-debug-info=false" => opts.preserve_debug_info = false,
                 "-" => set_input(&mut input, "-")?,
                 f if f.starts_with('-') => {
                     return Err(format!(
@@ -587,6 +585,28 @@ fn opt(args: &[String]) -> Result<(), String> {
         eprint!("{}", llvm_statistics(&report));
     }
     Ok(())
+}
+
+/// The value of LLVM's boolean option `name` if `flag` sets it: alone, or with `=` and a
+/// value LLVM's option parser takes (`true`, `1`, `false`, `0`...).
+fn bool_option(flag: &str, name: &str) -> Result<Option<bool>, String> {
+    let Some(rest) = flag.strip_prefix(name) else {
+        return Ok(None);
+    };
+    if rest.is_empty() {
+        return Ok(Some(true));
+    }
+    let Some(value) = rest.strip_prefix('=') else {
+        return Ok(None);
+    };
+    match value {
+        "" | "true" | "TRUE" | "True" | "1" => Ok(Some(true)),
+        "false" | "FALSE" | "False" | "0" => Ok(Some(false)),
+        _ => Err(format!(
+            "opt: for the -{} option: '{value}' is invalid value for boolean argument! Try 0 or 1",
+            name.trim_start_matches('-')
+        )),
+    }
 }
 
 /// What `opt -stats` prints at exit for this pass, in LLVM's words and layout: the statistics

@@ -936,6 +936,29 @@ fn opt_is_a_drop_in_for_this_pass() {
         "{err}"
     );
     assert!(err.starts_with("===---"), "{err}");
+    // A boolean option takes a value as LLVM's option parser does.
+    let with = |option: &str| {
+        let args = ["opt", "-S", "-passes=mergefunc", option, weak, "-o", "-"];
+        mergefn_cli(&args)
+    };
+    let (_, aliased, _) = with("-mergefunc-use-aliases");
+    let (_, thunked, _) = with("-mergefunc-use-aliases=false");
+    assert_ne!(aliased, thunked);
+    for (value, expected) in [
+        ("1", &aliased),
+        ("TRUE", &aliased),
+        ("", &aliased),
+        ("0", &thunked),
+    ] {
+        let (ok, out, err) = with(&format!("--mergefunc-use-aliases={value}"));
+        assert!(ok, "{value}: {err}");
+        assert_eq!(&out, expected, "{value}");
+    }
+    let (ok, _, err) = with("-mergefunc-use-aliases=yes");
+    assert!(
+        !ok && err.contains("'yes' is invalid value for boolean argument"),
+        "{err}"
+    );
     let none = root().join("tests/fixtures/merge/must_not_merge.ll");
     let none = none.to_str().unwrap();
     let (ok, _, err) = mergefn_cli(&[
