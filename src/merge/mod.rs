@@ -2072,7 +2072,9 @@ pub struct Explainer<'m> {
 }
 
 impl<'m> Explainer<'m> {
-    /// An explainer of `m`'s functions: its encoding tables are made here.
+    /// An explainer of `m`'s functions, compared as `merge` with LLVM's default options
+    /// compares them (under `-mergefunc-preserve-debug-info` no address is a hole): its
+    /// encoding tables are made here.
     pub fn new(m: &'m Module) -> Explainer<'m> {
         Explainer {
             m,
