@@ -3,7 +3,9 @@
 //! has others: `align(8)` and `align 8`, `dereferenceable( 08 )`, `"k" = "v"` and `"k"=""`,
 //! `nocapture` (read as `captures(none)`), `uwtable(async)`, `alignstack=16` (as attribute
 //! groups print it), `memory(...)` locations in any order, `nofpclass(nan)` or
-//! `nofpclass(qnan snan)`, `vscale_range(2)`.
+//! `nofpclass(qnan snan)`, `vscale_range(2)`; and a list's memory keywords of LLVM before 16
+//! (`readonly argmemonly`) as the one `memory(...)` LLVM's parser makes of them
+//! ([`upgrade_memory_keys`]).
 
 use std::borrow::Cow;
 
@@ -163,6 +165,21 @@ const MEMORY_LOCATIONS: [&[u8]; 6] = [
     b"other",
 ];
 
+/// The key of a `memory(...)` giving each of [`MEMORY_LOCATIONS`] its access.
+fn memory_key<'k>(access: impl Iterator<Item = &'k [u8]>) -> Vec<u8> {
+    let mut key = b"memory(".to_vec();
+    for (i, (location, kind)) in MEMORY_LOCATIONS.iter().zip(access).enumerate() {
+        if i > 0 {
+            key.extend_from_slice(b", ");
+        }
+        key.extend_from_slice(location);
+        key.extend_from_slice(b": ");
+        key.extend_from_slice(kind);
+    }
+    key.push(b')');
+    key
+}
+
 /// `memory(read, argmem: none)`: every location's access, in one order.
 fn memory(tokens: &[&[u8]]) -> Option<Vec<u8>> {
     let mut access: [Option<&[u8]>; MEMORY_LOCATIONS.len()] = [None; MEMORY_LOCATIONS.len()];
@@ -177,17 +194,61 @@ fn memory(tokens: &[&[u8]]) -> Option<Vec<u8>> {
             _ => return None,
         }
     }
-    let mut key = b"memory(".to_vec();
-    for (i, (location, kind)) in MEMORY_LOCATIONS.iter().zip(access).enumerate() {
-        if i > 0 {
-            key.extend_from_slice(b", ");
-        }
-        key.extend_from_slice(location);
-        key.extend_from_slice(b": ");
-        key.extend_from_slice(kind.or(default).unwrap_or(b"none"));
+    Some(memory_key(
+        access
+            .into_iter()
+            .map(|kind| kind.or(default).unwrap_or(b"none")),
+    ))
+}
+
+/// The accesses a memory keyword of LLVM before 16 allows, by location of
+/// [`MEMORY_LOCATIONS`] (bit 1 read, bit 2 write), as LLVM's `upgradeMemoryAttr` reads it.
+fn legacy_memory(word: &[u8]) -> Option<[u8; MEMORY_LOCATIONS.len()]> {
+    const ARGMEM: usize = 0;
+    const INACCESSIBLEMEM: usize = 1;
+    let only = |locations: &[usize]| {
+        let mut access = [0; MEMORY_LOCATIONS.len()];
+        locations.iter().for_each(|&l| access[l] = 3);
+        access
+    };
+    Some(match word {
+        b"readnone" => [0; MEMORY_LOCATIONS.len()],
+        b"readonly" => [1; MEMORY_LOCATIONS.len()],
+        b"writeonly" => [2; MEMORY_LOCATIONS.len()],
+        b"argmemonly" => only(&[ARGMEM]),
+        b"inaccessiblememonly" => only(&[INACCESSIBLEMEM]),
+        b"inaccessiblemem_or_argmemonly" => only(&[ARGMEM, INACCESSIBLEMEM]),
+        _ => return None,
+    })
+}
+
+/// The keys of one list as LLVM's parser reads it (`parseFnAttributeValuePairs`): its memory
+/// keywords of LLVM before 16 (`readnone`, `argmemonly`...) become one `memory(...)`, the
+/// accesses they allow intersected, in place of any `memory(...)` the list holds (LLVM's
+/// order, whatever the text's: `readnone memory(read)` is `memory(none)`). A parameter's
+/// `readnone`, `readonly` or `writeonly` is keyed so too: a list LLVM takes holds one of them
+/// at most and no `memory(...)`, so its keys still tell such lists apart.
+pub(super) fn upgrade_memory_keys(keys: &mut Vec<Cow<'_, [u8]>>) {
+    if !keys.iter().any(|k| legacy_memory(k).is_some()) {
+        return;
     }
-    key.push(b')');
-    Some(key)
+    let mut access = [3u8; MEMORY_LOCATIONS.len()];
+    keys.retain(|k| match legacy_memory(k) {
+        Some(allowed) => {
+            access.iter_mut().zip(allowed).for_each(|(a, b)| *a &= b);
+            false
+        }
+        None => !is_memory_key(k),
+    });
+    let names: [&[u8]; 4] = [b"none", b"read", b"write", b"readwrite"];
+    keys.push(Cow::Owned(memory_key(
+        access.iter().map(|&a| names[usize::from(a)]),
+    )));
+}
+
+/// Whether `key` is a `memory(...)` attribute's.
+pub(super) fn is_memory_key(key: &[u8]) -> bool {
+    key.starts_with(b"memory(")
 }
 
 /// `nofpclass(nan ninf)`, by the classes' bits (`nan` is `snan qnan`; a number is the bits).
@@ -315,5 +376,51 @@ mod tests {
                 "{printed}"
             );
         }
+    }
+
+    /// A list's memory keywords of LLVM before 16 are the `memory(...)` LLVM's parser makes
+    /// of them (as opt-22 prints each list, in `attributes #N = { ... }`); a spelling's
+    /// attributes are apart by `;`.
+    #[test]
+    fn memory_keywords_of_old_are_read_as_llvm_reads_them() {
+        let groups: &[&[&str]] = &[
+            &[
+                "readnone",
+                "memory(none)",
+                "readonly;readnone",
+                "memory(read);readnone",
+            ],
+            &["readonly", "memory(read)"],
+            &["writeonly", "memory(write)"],
+            &[
+                "argmemonly",
+                "memory(argmem: readwrite)",
+                "argmemonly;inaccessiblemem_or_argmemonly",
+            ],
+            &["inaccessiblememonly", "memory(inaccessiblemem: readwrite)"],
+            &[
+                "inaccessiblemem_or_argmemonly",
+                "memory(argmem: readwrite, inaccessiblemem: readwrite)",
+            ],
+            &[
+                "readonly;argmemonly",
+                "memory(argmem: read)",
+                "argmemonly;memory(write);readonly",
+            ],
+            &[
+                "writeonly;inaccessiblememonly",
+                "memory(inaccessiblemem: write)",
+            ],
+            &["nounwind;readnone", "memory(none);nounwind"],
+        ];
+        let key = |g: usize, i: usize| {
+            let mut keys: Vec<Cow<[u8]>> = (groups[g][i].split(';'))
+                .map(|a| attribute_key(a.as_bytes()))
+                .collect();
+            upgrade_memory_keys(&mut keys);
+            keys.sort();
+            keys
+        };
+        crate::fingerprint::tests::assert_spelling_groups(groups, key);
     }
 }

@@ -18,7 +18,7 @@
 mod attributes;
 
 use crate::model::*;
-use attributes::attribute_key;
+use attributes::{attribute_key, is_memory_key, upgrade_memory_keys};
 use cranelift_entity::EntityRef;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::borrow::Cow;
@@ -286,6 +286,7 @@ impl Tables {
             if keys.len() != group.len() {
                 continue;
             }
+            upgrade_memory_keys(&mut keys);
             let mut out = vec![tag::ATTRS];
             put_attribute_keys(&mut out, &mut keys);
             single_groups.insert(n, out);
@@ -328,6 +329,7 @@ impl Tables {
                     _ => None,
                 })
                 .collect();
+            upgrade_memory_keys(&mut keys);
             let mut out = vec![tag::ATTRS];
             put_attribute_keys(&mut out, &mut keys);
             self.text_lists.insert(text.into(), out);
@@ -1539,7 +1541,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let m = self.m;
         // Attribute text is borrowed from the source; only typed attributes are encoded anew.
         let mut keys = std::mem::take(&mut self.attr_keys);
-        let mut push = |e: &mut Self, a: &Attr| match *a {
+        let push = |e: &mut Self, keys: &mut Vec<Cow<'m, [u8]>>, a: &Attr| match *a {
             Attr::Text(s) => keys.push(attribute_key(m.bytes(s))),
             Attr::Typed(s, t) => {
                 let saved = std::mem::take(&mut e.out);
@@ -1549,17 +1551,29 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             Attr::Group(..) => {}
         };
+        // The list's own attributes, then each group's merged in, as LLVM merges them: a
+        // group's `memory(...)` replaces the one before.
         for a in list {
-            match a {
-                Attr::Group(n, _) => {
-                    if let Some(&group) = m.attr_groups.get(n) {
-                        for a in m.attr_list(group) {
-                            push(self, a);
-                        }
-                    }
-                }
-                _ => push(self, a),
+            if !matches!(a, Attr::Group(..)) {
+                push(self, &mut keys, a);
             }
+        }
+        upgrade_memory_keys(&mut keys);
+        for a in list {
+            let Attr::Group(n, _) = a else { continue };
+            let Some(&group) = m.attr_groups.get(n) else {
+                continue;
+            };
+            let own = keys.len();
+            for a in m.attr_list(group) {
+                push(self, &mut keys, a);
+            }
+            let mut of_group = keys.split_off(own);
+            upgrade_memory_keys(&mut of_group);
+            if of_group.iter().any(|k| is_memory_key(k)) {
+                keys.retain(|k| !is_memory_key(k));
+            }
+            keys.append(&mut of_group);
         }
         put_attribute_keys(&mut self.out, &mut keys);
         keys.clear();
