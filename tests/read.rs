@@ -5430,6 +5430,53 @@ fn call_sites_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A `callbr` calls inline assembly that does not unwind, or `llvm.amdgcn.kill` directly,
+/// without operand bundles and with one indirect destination, as LLVM 22's verifier checks
+/// it. opt-22 agrees on every module.
+#[test]
+fn callbr_is_checked_as_llvm_verifier_checks_it() {
+    let callbr = |call: &str| {
+        format!(
+            "declare void @g()
+declare void @llvm.amdgcn.kill(i1)
+\
+             define void @f(ptr %p, i1 %c) {{\n  {call}\nk:\n  unreachable\ncont:\n  ret void\n}}\n"
+        )
+    };
+    let refused = [
+        (
+            callbr("callbr void @g() to label %cont []"),
+            (4, 15, "@g"),
+            "Callbr currently only supports asm-goto and selected intrinsics",
+        ),
+        (
+            callbr("callbr void %p() to label %cont []"),
+            (4, 15, "%p"),
+            "Callbr: indirect function / invalid signature",
+        ),
+        (
+            callbr("callbr void @llvm.amdgcn.kill(i1 %c) [ \"foo\"() ] to label %cont [label %k]"),
+            (4, 15, "@llvm.amdgcn.kill"),
+            "Callbr for intrinsics currently doesn't support operand bundles",
+        ),
+        (
+            callbr("callbr void @llvm.amdgcn.kill(i1 %c) to label %cont [label %k, label %k]"),
+            (4, 15, "@llvm.amdgcn.kill"),
+            "Callbr amdgcn_kill only supports one indirect dest",
+        ),
+        (
+            callbr("callbr void asm unwind \"\", \"\"() to label %cont []"),
+            (4, 15, "asm"),
+            "Unwinding from Callbr is not allowed",
+        ),
+    ];
+    let read = [
+        callbr("callbr void @llvm.amdgcn.kill(i1 %c) to label %cont [label %k]"),
+        callbr("callbr void asm sideeffect \"\", \"!i\"() to label %cont [label %k]"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// A call's `"clang.arc.attachedcall"` bundle, as LLVM's verifier checks it: the call returns
 /// a pointer, or `void` and does not return (by its own attributes, a group's or its
 /// callee's); its one operand is one of the ObjC runtime's three functions the bundle may

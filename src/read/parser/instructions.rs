@@ -1574,7 +1574,8 @@ impl<'a> Parser<'a> {
             self.rule_broken(callee_tok.span, message);
         }
         // Operand bundles.
-        if self.tok.kind == Tok::LSquare {
+        let bundled = self.tok.kind == Tok::LSquare;
+        if bundled {
             self.bump();
             self.push_item(Item::Mark(b'['));
             let mut tags_seen = 0;
@@ -1626,7 +1627,14 @@ impl<'a> Parser<'a> {
             Opcode::CallBr => {
                 self.expect_word("to")?;
                 self.item_label()?;
-                self.item_bracketed(|p| p.item_label().map(drop))?;
+                let mut indirect = 0;
+                self.item_bracketed(|p| {
+                    indirect += 1;
+                    p.item_label().map(drop)
+                })?;
+                if let Some(message) = self.callbr_refused(callee, callee_tok, bundled, indirect) {
+                    self.rule_broken(callee_tok.span, message);
+                }
             }
             _ => {}
         }
@@ -1635,6 +1643,49 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// What LLVM 22's verifier refuses in a `callbr` (`visitCallBrInst`): an inline assembly
+    /// callee that may unwind, or another callee than `llvm.amdgcn.kill` (a function called
+    /// directly, without operand bundles) with one indirect destination. (That the
+    /// destination starts with `unreachable` is not checked.)
+    fn callbr_refused(
+        &mut self,
+        callee: Value,
+        callee_tok: Token,
+        bundled: bool,
+        indirect: usize,
+    ) -> Option<&'static str> {
+        if callee_tok.kind == Tok::Word {
+            let unwinds = match self.constant_of(callee) {
+                Some(Const::InlineAsm(span)) => {
+                    let text = &self.src[span.range()];
+                    let words = &text[..text.iter().position(|&b| b == b'"').unwrap_or(0)];
+                    words.split(u8::is_ascii_whitespace).any(|w| w == b"unwind")
+                }
+                _ => false,
+            };
+            return unwinds.then_some("Unwinding from Callbr is not allowed");
+        }
+        let function = match self.callee_global(callee) {
+            Callee::Indirect => false,
+            Callee::Unrecorded => return None,
+            Callee::Global(g) => matches!(
+                self.names_module().globals.get(g).map(|g| g.kind),
+                Some(GlobalKind::Function(_))
+            ),
+        };
+        if !function {
+            Some("Callbr: indirect function / invalid signature")
+        } else if bundled {
+            Some("Callbr for intrinsics currently doesn't support operand bundles")
+        } else if self.text(callee_tok) != b"@llvm.amdgcn.kill" {
+            Some("Callbr currently only supports asm-goto and selected intrinsics")
+        } else if indirect != 1 {
+            Some("Callbr amdgcn_kill only supports one indirect dest")
+        } else {
+            None
+        }
+    }
+
     /// What LLVM's verifier asks of the instruction after a `musttail` call (`tail`): a
     /// `ret` of the call's result (or of nothing, or `undef`), or a `bitcast` of the result
     /// then such a `ret`.
