@@ -5430,6 +5430,26 @@ fn call_sites_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// An `inalloca` argument that is an alloca is one marked `inalloca`, as LLVM's verifier
+/// checks it. opt-22 agrees on every module.
+#[test]
+fn inalloca_arguments_are_checked_as_llvm_verifier_checks_them() {
+    let call = |alloca: &str| {
+        format!(
+            "declare void @doit(ptr inalloca(i64))\ndefine void @f() {{\n  \
+             %a = alloca {alloca}, align 4\n  call void @doit(ptr inalloca(i64) %a)\n  \
+             ret void\n}}\n"
+        )
+    };
+    let refused = [(
+        call("[2 x i32]"),
+        (4, 37, "%a"),
+        "inalloca argument for call has mismatched alloca",
+    )];
+    let read = [call("inalloca i64"), call("inalloca [2 x i32]")];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// A `callbr` calls inline assembly that does not unwind, or `llvm.amdgcn.kill` directly,
 /// without operand bundles and with one indirect destination, as LLVM 22's verifier checks
 /// it. opt-22 agrees on every module.

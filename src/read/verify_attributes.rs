@@ -263,6 +263,8 @@ pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
 
 /// The bit of `speculatable`, which a call takes only when its callee does.
 pub(crate) const SPECULATABLE: Kinds = kind::Speculatable;
+/// `inalloca`, whose argument, when an alloca, must be one marked so.
+pub(crate) const INALLOCA: Kinds = kind::InAlloca;
 
 /// The bit of `noreturn`, by which a call returning `void` may carry a
 /// `"clang.arc.attachedcall"` bundle.

@@ -1497,6 +1497,7 @@ impl<'a> Parser<'a> {
                 if musttail || inline_asm || ptrmask {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
+                let inalloca = attrs.0.has(verify_attributes::INALLOCA);
                 rules.argument(self, ty, attrs);
                 let value_at = self.tok.span;
                 let value = if metadata {
@@ -1508,6 +1509,10 @@ impl<'a> Parser<'a> {
                 } else {
                     self.item_value(ty)?
                 };
+                if inalloca && self.allocated_without_inalloca(value) {
+                    let message = "inalloca argument for call has mismatched alloca";
+                    self.rule_broken(value_at, message);
+                }
                 constant_amx |= intrinsic_named
                     && matches!(value.kind(), ValueKind::Const(_))
                     && matches!(self.body_ty(ty), Type::X86Amx);
@@ -1643,6 +1648,30 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// Whether `value` is the result of an `alloca` read before here and not marked
+    /// `inalloca`, which LLVM's verifier refuses as an `inalloca` argument. (One defined
+    /// later in the text, or reached through `getelementptr`s and casts, is not checked.)
+    fn allocated_without_inalloca(&mut self, value: Value) -> bool {
+        let ValueKind::Local(l) = value.kind() else {
+            return false;
+        };
+        let src = self.src;
+        let body = &self.scope().body;
+        let LocalDef::Inst(i) = body.locals[l].def else {
+            return false;
+        };
+        let Some(inst) = body.insts.get(i) else {
+            return false;
+        };
+        let marked = match body.items.get(inst.items_start as usize) {
+            Some(&Item::Word { start, len }) => {
+                &src[start as usize..][..usize::from(len)] == b"inalloca"
+            }
+            _ => false,
+        };
+        inst.opcode == Opcode::Alloca && !marked
+    }
+
     /// What LLVM 22's verifier refuses in a `callbr` (`visitCallBrInst`): an inline assembly
     /// callee that may unwind, or another callee than `llvm.amdgcn.kill` (a function called
     /// directly, without operand bundles) with one indirect destination. (That the
