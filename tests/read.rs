@@ -5450,6 +5450,62 @@ fn inalloca_arguments_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A call of a function other than an intrinsic neither passes nor returns a type whose ABI
+/// alignment passes 2^32 bytes (a vector of more than 4 GiB), as LLVM's verifier checks it;
+/// variable arguments are not checked. opt-22 agrees on every module.
+#[test]
+fn calls_of_huge_alignments_are_checked_as_llvm_verifier_checks_them() {
+    let call = |declare: &str, call: &str| {
+        format!(
+            "declare {declare}\ndefine void @f(<2147483648 x float> %v) {{\n  {call}\n  \
+             ret void\n}}\n"
+        )
+    };
+    let huge = "<2147483648 x float>";
+    let refused = [
+        (
+            call(
+                &format!("void @g({huge})"),
+                &format!("call void @g({huge} %v)"),
+            ),
+            (3, 16, "<"),
+            "Incorrect alignment of argument passed to called function!",
+        ),
+        (
+            call(
+                &format!("void @g({{ i8, [2 x {huge}] }})"),
+                "call void @g({ i8, [2 x <2147483648 x float>] } poison)",
+            ),
+            (3, 16, "{"),
+            "Incorrect alignment of argument passed to called function!",
+        ),
+        (
+            call(&format!("{huge} @g()"), &format!("%r = call {huge} @g()")),
+            (3, 34, "@g"),
+            "Incorrect alignment of return type to called function!",
+        ),
+    ];
+    let read = [
+        call(
+            "void @g(<1073741824 x float>)",
+            "call void @g(<1073741824 x float> poison)",
+        ),
+        call(
+            &format!("void @g(<{{ i8, {huge} }}>)"),
+            &format!("call void @g(<{{ i8, {huge} }}> poison)"),
+        ),
+        call(
+            "void @g(i32, ...)",
+            &format!("call void (i32, ...) @g(i32 1, {huge} %v)"),
+        ),
+        call(
+            &format!("{huge} @llvm.fabs.v2147483648f32({huge})"),
+            &format!("%r = call {huge} @llvm.fabs.v2147483648f32({huge} %v)"),
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// A `callbr` calls inline assembly that does not unwind, or `llvm.amdgcn.kill` directly,
 /// without operand bundles and with one indirect destination, as LLVM 22's verifier checks
 /// it. opt-22 agrees on every module.

@@ -1454,6 +1454,11 @@ impl<'a> Parser<'a> {
         };
         let (mut argument_index, mut element_type_given) = (0, false);
         let mut constant_amx = false;
+        // LLVM checks the types of the result and of the parameters the call's type names.
+        if !intrinsic_named && self.aligned_past_maximum(ret, 0) {
+            let message = "Incorrect alignment of return type to called function!";
+            self.rule_broken(callee_tok.span, message);
+        }
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.tok.kind == Tok::DotDotDot {
@@ -1485,6 +1490,14 @@ impl<'a> Parser<'a> {
                     } else {
                         None
                     };
+                }
+                if !intrinsic_named
+                    && !metadata
+                    && typed_params > 0
+                    && self.aligned_past_maximum(ty, 0)
+                {
+                    let message = "Incorrect alignment of argument passed to called function!";
+                    self.rule_broken(at, message);
                 }
                 typed_params = typed_params.saturating_sub(1);
                 let attrs = self.item_attributes((!metadata).then_some(AttrPlace::Parameter))?;
@@ -1648,6 +1661,36 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// Whether LLVM's ABI alignment of `ty` passes its largest, 2^32 bytes, which a call of a
+    /// function other than an intrinsic may neither pass nor return (LLVM's verifier): only a
+    /// vector of more than 4 GiB (its store size rounded up to a power of two), alone or in
+    /// an array or a struct that is not packed, has such an alignment.
+    fn aligned_past_maximum(&self, ty: TypeId, depth: u32) -> bool {
+        const MAXIMUM: u64 = 1 << 32;
+        if depth > Layout::NESTING_LIMIT {
+            return false;
+        }
+        match self.body_ty(ty) {
+            Type::Vector { len, elem, .. } => {
+                let bits = match self.body_ty(*elem) {
+                    Type::Int(bits) => u64::from(*bits),
+                    Type::Float(kind) => kind.bits(),
+                    Type::Ptr(space) => u64::from(self.data_layout().pointer_bits(*space)),
+                    _ => return false,
+                };
+                len.saturating_mul(bits).div_ceil(8) > MAXIMUM
+            }
+            Type::Array(_, elem) => self.aligned_past_maximum(*elem, depth + 1),
+            Type::Struct {
+                packed: false,
+                elems,
+            } => elems
+                .iter()
+                .any(|&e| self.aligned_past_maximum(e, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// Whether `value` is the result of an `alloca` read before here and not marked
     /// `inalloca`, which LLVM's verifier refuses as an `inalloca` argument. (One defined
     /// later in the text, or reached through `getelementptr`s and casts, is not checked.)
