@@ -246,8 +246,19 @@ pub(super) fn upgrade_memory_keys(keys: &mut Vec<Cow<'_, [u8]>>) {
     )));
 }
 
+/// The keys of an attribute group's list (`group`, as written) merged into those of the list
+/// that names it (`keys`, upgraded), as LLVM merges a group into a list: the group's
+/// `memory(...)` replaces the list's.
+pub(super) fn merge_group_keys<'k>(keys: &mut Vec<Cow<'k, [u8]>>, mut group: Vec<Cow<'k, [u8]>>) {
+    upgrade_memory_keys(&mut group);
+    if group.iter().any(|k| is_memory_key(k)) {
+        keys.retain(|k| !is_memory_key(k));
+    }
+    keys.append(&mut group);
+}
+
 /// Whether `key` is a `memory(...)` attribute's.
-pub(super) fn is_memory_key(key: &[u8]) -> bool {
+fn is_memory_key(key: &[u8]) -> bool {
     key.starts_with(b"memory(")
 }
 

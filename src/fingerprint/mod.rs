@@ -18,7 +18,7 @@
 mod attributes;
 
 use crate::model::*;
-use attributes::{attribute_key, is_memory_key, upgrade_memory_keys};
+use attributes::{attribute_key, merge_group_keys, upgrade_memory_keys};
 use cranelift_entity::EntityRef;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::borrow::Cow;
@@ -1551,8 +1551,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
             }
             Attr::Group(..) => {}
         };
-        // The list's own attributes, then each group's merged in, as LLVM merges them: a
-        // group's `memory(...)` replaces the one before.
+        // The list's own attributes, then each group's merged in, as LLVM merges them.
         for a in list {
             if !matches!(a, Attr::Group(..)) {
                 push(self, &mut keys, a);
@@ -1568,12 +1567,8 @@ impl<'a, 'm> Encoder<'a, 'm> {
             for a in m.attr_list(group) {
                 push(self, &mut keys, a);
             }
-            let mut of_group = keys.split_off(own);
-            upgrade_memory_keys(&mut of_group);
-            if of_group.iter().any(|k| is_memory_key(k)) {
-                keys.retain(|k| !is_memory_key(k));
-            }
-            keys.append(&mut of_group);
+            let of_group = keys.split_off(own);
+            merge_group_keys(&mut keys, of_group);
         }
         put_attribute_keys(&mut self.out, &mut keys);
         keys.clear();

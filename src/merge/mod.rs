@@ -356,8 +356,14 @@ impl HoleRule {
     pub fn new(m: &Module, opts: &Options) -> HoleRule {
         HoleRule {
             used: Arc::new(used_functions(m)),
-            addresses: !opts.preserve_debug_info,
+            addresses: takes_addresses(opts),
         }
+    }
+
+    /// Whether this is the rule of a merge with `opts` (the functions in `llvm.used` are the
+    /// same in any module of the text it was made for).
+    fn serves(&self, opts: &Options) -> bool {
+        self.addresses == takes_addresses(opts)
     }
 
     /// Whether `reference` to `g` in `m` is a hole.
@@ -391,6 +397,11 @@ impl HoleRule {
     fn is_used(&self, f: FuncId) -> bool {
         self.used[f]
     }
+}
+
+/// Whether addresses are holes in a merge with `opts`: not when every member is kept.
+fn takes_addresses(opts: &Options) -> bool {
+    !opts.preserve_debug_info
 }
 
 /// Encodings made as a module's bodies are first read, so that merging reads again only
@@ -449,8 +460,8 @@ impl<T> Shard<T> {
 struct Head {
     /// Where the text read lies in memory and its length.
     text: (usize, usize),
-    /// Whether the encodings' holes include addresses ([`HoleRule`]).
-    address_holes: bool,
+    /// The rule the encodings' holes follow.
+    holes: Option<HoleRule>,
     guesses: Arc<Guesses>,
     prints: Arc<Prints>,
     tables: Option<Arc<fingerprint::Tables>>,
@@ -469,8 +480,8 @@ type Prints = Vec<OnceLock<StoredPrint>>;
 struct FirstRead {
     /// Where the text read lies in memory and its length.
     text: (usize, usize),
-    /// Whether the encodings' holes include addresses ([`HoleRule`]).
-    address_holes: bool,
+    /// The rule the encodings' holes follow, which merging takes when it serves its options.
+    holes: Option<HoleRule>,
     guesses: Guesses,
     /// Each encoding made once, with its number (most functions encoded equal another), in
     /// the shards they were made in: gathered into one, they would take a table again.
@@ -691,7 +702,7 @@ impl FirstReadEncodings {
         let head = into_inner(self.head);
         FirstRead {
             text: head.text,
-            address_holes: head.address_holes,
+            holes: head.holes,
             guesses: Arc::try_unwrap(head.guesses).unwrap_or_else(|shared| (*shared).clone()),
             encodings: self
                 .encodings
@@ -715,7 +726,7 @@ impl BodyWork for FirstReadEncodings {
         // A module read again from its start starts the work over.
         *locked(&self.head) = Head {
             text: text_identity(m),
-            address_holes: holes.addresses,
+            holes: Some(holes.clone()),
             guesses: guesses.clone(),
             prints: prints.clone(),
             tables: Some(cx.tables().clone()),
@@ -1352,10 +1363,13 @@ fn merge_rounds(
     later: Later,
 ) -> Report {
     let mut first_read = encodings.into_first_read();
-    let holes = HoleRule::new(m, opts);
-    if first_read.text != text_identity(m) || first_read.address_holes != holes.addresses {
-        first_read = FirstRead::default();
-    }
+    let holes = match first_read.holes.take() {
+        Some(holes) if first_read.text == text_identity(m) && holes.serves(opts) => holes,
+        _ => {
+            first_read = FirstRead::default();
+            HoleRule::new(m, opts)
+        }
+    };
     let mut eligible = eligible_functions(m);
     let mut report = Report {
         functions: m.definitions().count(),
@@ -2066,6 +2080,7 @@ pub fn explain(m: &Module, f: FuncId, g: FuncId) -> Explanation {
 /// each pair's two encodings and not a merge of the whole module.
 pub struct Explainer<'m> {
     m: &'m Module,
+    holes: HoleRule,
     cx: Context<'m>,
     /// The class of each function that takes part.
     class_of: std::cell::OnceCell<FxHashMap<FuncId, usize>>,
@@ -2076,9 +2091,11 @@ impl<'m> Explainer<'m> {
     /// compares them (under `-mergefunc-preserve-debug-info` no address is a hole): its
     /// encoding tables are made here.
     pub fn new(m: &'m Module) -> Explainer<'m> {
+        let holes = HoleRule::new(m, &Options::default());
         Explainer {
             m,
-            cx: Context::new(m, HoleRule::new(m, &Options::default()).for_module(m)),
+            cx: Context::new(m, holes.for_module(m)),
+            holes,
             class_of: std::cell::OnceCell::new(),
         }
     }
@@ -2086,8 +2103,8 @@ impl<'m> Explainer<'m> {
     fn class_of(&self, f: FuncId) -> Option<usize> {
         let class_of = self.class_of.get_or_init(|| {
             let eligible = eligible_functions(self.m);
-            let holes = HoleRule::new(self.m, &Options::default());
-            let prints = candidates(self.m, &eligible, &holes, &mut FirstRead::default(), None).0;
+            let holes = &self.holes;
+            let prints = candidates(self.m, &eligible, holes, &mut FirstRead::default(), None).0;
             let classes = partition(self.m, &prints).into_iter().enumerate();
             classes
                 .flat_map(|(class, members)| members.into_iter().map(move |x| (x, class)))
@@ -2111,8 +2128,8 @@ impl<'m> Explainer<'m> {
         f: FuncId,
         g: FuncId,
     ) -> Vec<(FuncId, FuncId, Explanation)> {
-        // Breadth first over pairs of functions named, each pair once. Each pair found keeps the pair
-        // it was found from and the holes (an `Explanation::Holes`) that led to it.
+        // Breadth first over pairs of functions named, each pair once. Each pair found keeps
+        // the pair it was found from and the holes (an `Explanation::Holes`) that led to it.
         struct Found {
             pair: (FuncId, FuncId),
             from: Option<(usize, Explanation)>,
@@ -2219,11 +2236,11 @@ impl<'m> Explainer<'m> {
             return (merge, Vec::new());
         }
         let class_of = |h: GlobalId| m.function_of(h).and_then(|x| self.class_of(x));
-        let apart = |&(_, (&a, &b)): &(usize, (&GlobalId, &GlobalId))| {
+        let named_apart = |&(_, (&a, &b)): &(usize, (&GlobalId, &GlobalId))| {
             a != b && (class_of(a).is_none() || class_of(a) != class_of(b))
         };
         let apart: Vec<Explanation> = (pf.holes.iter().zip(&pg.holes).enumerate())
-            .filter(apart)
+            .filter(named_apart)
             .map(|(index, (&left, &right))| {
                 let (left_at, reference) = traced_f.hole_spans[index];
                 Explanation::Holes {

@@ -385,7 +385,7 @@ impl DataLayout {
     }
 
     /// The width in bits of an integer, float or pointer type.
-    fn primitive_bits(&self, ty: &Type) -> Option<u64> {
+    pub fn primitive_bits(&self, ty: &Type) -> Option<u64> {
         Some(match *ty {
             Type::Int(bits) => u64::from(bits),
             Type::Ptr(space) => u64::from(self.pointer(space).bits),

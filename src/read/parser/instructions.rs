@@ -1672,13 +1672,8 @@ impl Parser<'_> {
         }
         match self.body_ty(ty) {
             Type::Vector { len, elem, .. } => {
-                let bits = match self.body_ty(*elem) {
-                    Type::Int(bits) => u64::from(*bits),
-                    Type::Float(kind) => kind.bits(),
-                    Type::Ptr(space) => u64::from(self.data_layout().pointer_bits(*space)),
-                    _ => return false,
-                };
-                len.saturating_mul(bits).div_ceil(8) > MAXIMUM
+                let bits = self.data_layout().primitive_bits(self.body_ty(*elem));
+                bits.is_some_and(|bits| len.saturating_mul(bits).div_ceil(8) > MAXIMUM)
             }
             Type::Array(_, elem) => self.aligned_past_maximum(*elem, depth + 1),
             Type::Struct {
