@@ -572,6 +572,69 @@ pub struct Traced {
     pub hole_spans: Vec<(Span, Reference)>,
 }
 
+/// Where two traced encodings that first differ in a block's size (written at its start,
+/// marks `left` and `right`) differ in the order LLVM compares blocks, instruction by
+/// instruction and the shorter block's end last: the marks of the first of the block's
+/// instructions that differ, at the first byte they differ; `None` when the blocks differ
+/// elsewhere than in their size, or the shorter is the start of the longer.
+pub fn first_unequal_instructions(
+    f: &Traced,
+    left: usize,
+    g: &Traced,
+    right: usize,
+) -> Option<(Option<TraceMark>, Option<TraceMark>)> {
+    let is_block = |mk: &TraceMark| matches!(mk.part, Part::BlockShape { .. });
+    // Each instruction of the block at mark `block`: its first mark and where its encoding
+    // ends (at the next instruction, the next block or the end).
+    let instructions = |t: &Traced, block: usize| {
+        let rest = &t.marks[block + 1..];
+        let end = rest.iter().position(is_block).unwrap_or(rest.len());
+        let starts: Vec<usize> = (0..end)
+            .filter(|&i| matches!(rest[i].part, Part::Instruction(_)))
+            .map(|i| block + 1 + i)
+            .collect();
+        let ends = (starts.iter().skip(1).map(|&i| t.marks[i].at))
+            .chain([rest.get(end).map_or(t.print.bytes.len(), |mk| mk.at)]);
+        starts.iter().copied().zip(ends).collect::<Vec<_>>()
+    };
+    /// The block's tag and number, without the count of its instructions that ends them.
+    fn head<'t>(t: &'t Traced, block: usize, first: Option<&(usize, usize)>) -> Option<&'t [u8]> {
+        let Part::BlockShape { instructions } = t.marks[block].part else {
+            return None;
+        };
+        let mut count = 0;
+        num_bytes(instructions.into(), |_| count += 1);
+        let end = t.marks[first?.0].at.checked_sub(count)?;
+        t.print.bytes.get(t.marks[block].at..end)
+    }
+    let (ours, theirs) = (instructions(f, left), instructions(g, right));
+    let (our_head, their_head) = (
+        head(f, left, ours.first())?,
+        head(g, right, theirs.first())?,
+    );
+    if our_head != their_head {
+        return None;
+    }
+    ours.iter()
+        .zip(&theirs)
+        .find_map(|(&(a, a_end), &(b, b_end))| {
+            let ours = &f.print.bytes[f.marks[a].at..a_end];
+            let theirs = &g.print.bytes[g.marks[b].at..b_end];
+            let differ = (ours.iter().zip(theirs).position(|(x, y)| x != y))
+                .or_else(|| (ours.len() != theirs.len()).then(|| ours.len().min(theirs.len())))?;
+            // The instruction's last mark at or before the difference.
+            let mark = |t: &Traced, first: usize| {
+                let at = t.marks[first].at + differ;
+                let last = (first..t.marks.len())
+                    .take_while(|&i| t.marks[i].at <= at)
+                    .last()
+                    .unwrap_or(first);
+                t.marks[last]
+            };
+            Some((Some(mark(f, a)), Some(mark(g, b))))
+        })
+}
+
 /// The encoding with a trace of which source text each stretch comes from.
 pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
     let mut marks = Vec::new();

@@ -2207,9 +2207,16 @@ impl<'m> Explainer<'m> {
                 .zip(&pg.bytes)
                 .position(|(a, b)| a != b)
                 .unwrap_or(pf.bytes.len().min(pg.bytes.len()));
-            let find = |t: &[TraceMark]| t.iter().rev().find(|mk| mk.at <= at).copied();
-            let left = find(&traced_f.marks);
-            let right = find(&traced_g.marks);
+            let find = |t: &[TraceMark]| t.iter().rposition(|mk| mk.at <= at);
+            let (left, right) = (find(&traced_f.marks), find(&traced_g.marks));
+            let (left, right) = (left.zip(right))
+                .and_then(|(l, r)| {
+                    fingerprint::first_unequal_instructions(&traced_f, l, &traced_g, r)
+                })
+                .unwrap_or((
+                    left.map(|l| traced_f.marks[l]),
+                    right.map(|r| traced_g.marks[r]),
+                ));
             return (Explanation::Differ { left, right }, Vec::new());
         }
         // The places (instruction, kind) where the two do not hold one equal attachment.
