@@ -434,6 +434,14 @@ fn explain_one(
                             Part::BlockShape { instructions } => {
                                 format!(" (the block holds {instructions} instructions)")
                             }
+                            Part::Attributes(of) => match mk.span.is_empty() {
+                                true => format!(" ({}: none)", of.describe()),
+                                false => format!(
+                                    " ({}: `{}`)",
+                                    of.describe(),
+                                    &m.source[mk.span.range()]
+                                ),
+                            },
                             _ => String::new(),
                         };
                         out.push_str(&format!("  {name}: {}{adds}\n", line_of(mk.span)))

@@ -858,6 +858,32 @@ fn explain_names_lines_and_rule() {
     assert!(out.contains("(adds -4 bytes)"), "{out}");
     assert!(out.contains("where the steps matter"), "{out}");
     assert!(explain("@field_a", "@bytes").contains("merge: they are equal"));
+    // Attribute lists: which one, and its text on each side.
+    let negative = dir.join("must_not_merge.ll");
+    let (_, out, _) = mergefn_cli(&["explain", negative.to_str().unwrap(), "@base", "@attr"]);
+    assert!(out.contains("(the function's attributes: none)\n"), "{out}");
+    assert!(
+        out.contains("(the function's attributes: `nounwind`)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("must be equal; here the function's attributes"),
+        "{out}"
+    );
+    let text = "define void @a(ptr %p, ptr align 8 byval(i64) %q) {\n  ret void\n}\n\
+                define void @b(ptr %p, ptr %q) {\n  ret void\n}\n";
+    let scratch = tempfile::tempdir().unwrap();
+    let lists = scratch.path().join("lists.ll");
+    std::fs::write(&lists, text).unwrap();
+    let (_, out, _) = mergefn_cli(&["explain", lists.to_str().unwrap(), "@a", "@b"]);
+    assert!(
+        out.contains("(the attributes of parameter 2: `align 8 byval(i64)`)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(the attributes of parameter 2: none)"),
+        "{out}"
+    );
     let tree = dir.join("call_tree.ll");
     let (_, out, _) = mergefn_cli(&["explain", tree.to_str().unwrap(), "@mid1", "@mid2"]);
     assert!(out.contains("merge: they are equal"), "{out}");

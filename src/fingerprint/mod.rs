@@ -60,7 +60,9 @@ pub struct Droppable {
 /// Which part of a function a stretch of the encoding comes from, for `explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
-    Attributes,
+    /// One of the attribute lists; its mark's span covers the list's text (empty when the
+    /// list is).
+    Attributes(AttributesOf),
     Gc,
     Section,
     Varargs,
@@ -87,11 +89,31 @@ pub enum Part {
     AtomicAlign,
 }
 
+/// Which of a function's attribute lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttributesOf {
+    Function,
+    Return,
+    /// The parameter of this index, from 0.
+    Parameter(u32),
+}
+
+impl AttributesOf {
+    /// How people call the list.
+    pub fn describe(self) -> String {
+        match self {
+            AttributesOf::Function => "the function's attributes".into(),
+            AttributesOf::Return => "the return value's attributes".into(),
+            AttributesOf::Parameter(i) => format!("the attributes of parameter {}", i + 1),
+        }
+    }
+}
+
 impl Part {
     /// The rule of the merge-semantics spec that compares this part.
     pub fn rule(self) -> String {
         match self {
-            Part::Attributes => "§2.1: the attribute lists (function, return, each parameter) must be equal".into(),
+            Part::Attributes(of) => format!("§2.1: the attribute lists (function, return, each parameter) must be equal; here {}", of.describe()),
             Part::Gc => "§2.2: the garbage collector names must be equal".into(),
             Part::Section => "§2.3: the sections must be equal".into(),
             Part::Varargs => "§2.4: both or neither must be varargs".into(),
@@ -635,6 +657,23 @@ pub fn first_unequal_instructions(
         })
 }
 
+/// The text of an attribute list of the header at `header`, for `explain`: from its first
+/// attribute to its last (a typed one to its closing parenthesis); empty at the header's
+/// start for an empty list.
+fn list_span(m: &Module, list: AttrList, header: Span) -> Span {
+    let attrs = m.attr_list(list);
+    let (Some(first), Some(last)) = (attrs.first(), attrs.last()) else {
+        return Span::new(header.start as usize, header.start as usize);
+    };
+    let mut end = last.span().end as usize;
+    if let Attr::Typed(..) = last
+        && let Some(close) = search::memchr(b')', &m.source.as_bytes()[end..])
+    {
+        end += close + 1;
+    }
+    Span::new(first.span().start as usize, end)
+}
+
 /// The encoding with a trace of which source text each stretch comes from.
 pub fn fingerprint_traced(cx: &Context, f: FuncId, body: &Body) -> Traced {
     let mut marks = Vec::new();
@@ -809,11 +848,20 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let m = self.m;
         let f = &m.functions[self.func];
         let header = f.header_span;
-        self.mark(header, Part::Attributes);
-        self.attrs(m.attr_list(f.fn_attrs));
-        self.attrs(m.attr_list(f.ret_attrs));
+        let lists = [
+            (AttributesOf::Function, f.fn_attrs),
+            (AttributesOf::Return, f.ret_attrs),
+        ];
+        for (of, list) in lists {
+            self.mark(list_span(m, list, header), Part::Attributes(of));
+            self.attrs(m.attr_list(list));
+        }
+        // A count that differs is a function type that does.
+        self.mark(header, Part::FunctionType);
         self.num(f.params.len() as u64);
-        for p in &f.params {
+        for (i, p) in f.params.iter().enumerate() {
+            let of = AttributesOf::Parameter(i as u32);
+            self.mark(list_span(m, p.attrs, header), Part::Attributes(of));
             self.attrs(m.attr_list(p.attrs));
         }
         self.mark(header, Part::Gc);
