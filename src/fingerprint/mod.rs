@@ -666,8 +666,13 @@ fn list_span(m: &Module, list: AttrList, header: Span) -> Span {
         return Span::new(header.start as usize, header.start as usize);
     };
     let mut end = last.span().end as usize;
+    let rest = m
+        .source
+        .as_bytes()
+        .get(end..header.end as usize)
+        .unwrap_or_default();
     if let Attr::Typed(..) = last
-        && let Some(close) = search::memchr(b')', &m.source.as_bytes()[end..])
+        && let Some(close) = search::memchr(b')', rest)
     {
         end += close + 1;
     }
@@ -809,6 +814,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
         }
     }
 
+    /// Mark an attribute list of the header, by its text ([`list_span`]).
+    fn mark_list(&mut self, list: AttrList, of: AttributesOf) {
+        if self.trace.is_some() {
+            let header = self.m.functions[self.func].header_span;
+            self.mark(list_span(self.m, list, header), Part::Attributes(of));
+        }
+    }
+
     fn byte(&mut self, b: u8) {
         self.out.push(b);
     }
@@ -853,15 +866,14 @@ impl<'a, 'm> Encoder<'a, 'm> {
             (AttributesOf::Return, f.ret_attrs),
         ];
         for (of, list) in lists {
-            self.mark(list_span(m, list, header), Part::Attributes(of));
+            self.mark_list(list, of);
             self.attrs(m.attr_list(list));
         }
         // A count that differs is a function type that does.
         self.mark(header, Part::FunctionType);
         self.num(f.params.len() as u64);
         for (i, p) in f.params.iter().enumerate() {
-            let of = AttributesOf::Parameter(i as u32);
-            self.mark(list_span(m, p.attrs, header), Part::Attributes(of));
+            self.mark_list(p.attrs, AttributesOf::Parameter(i as u32));
             self.attrs(m.attr_list(p.attrs));
         }
         self.mark(header, Part::Gc);
