@@ -17,15 +17,17 @@ link_program() {
 }
 
 # Merge module $1; build it as it is and merged with the command $2 (given the module and the
-# executable to write) and run both: they must print the same.
+# executable to write) and run both, with the arguments after $2: they must print the same.
 prints_the_same_merged() {
   local ll=$1 build=$2 name
+  shift 2
   name=$(basename "$ll" .ll)
   "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
   # Both executables in the build folder: the modules' folder holds modules only.
   "$build" "$ll" "$out/run/$name.exe"
   "$build" "$out/run/$name.merged.ll" "$out/run/$name.merged.exe"
-  (cd "$out/run" && "./$name.exe" >"$name.out" 2>&1 && "./$name.merged.exe" >"$name.merged.out" 2>&1)
+  (cd "$out/run" && "./$name.exe" "$@" >"$name.out" 2>&1 &&
+    "./$name.merged.exe" "$@" >"$name.merged.out" 2>&1)
   cmp "$out/run/$name.out" "$out/run/$name.merged.out"
   log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
 }
