@@ -5186,6 +5186,95 @@ fn intrinsic_operands_are_checked_as_llvm_verifier_checks_them() {
     );
 }
 
+/// The vector intrinsics LLVM's verifier checks by their constant operands: a subvector
+/// inserted or extracted of the vector's element type, at a multiple of its length, within
+/// the vector (unless one of the two is scalable and the other not); a splice's offset within
+/// the vectors' known minimum length, for a scalable vector the elements times the minimum of
+/// the function's `vscale_range` (a group's included), and the splice before LLVM 22's two
+/// read as LLVM upgrades it (a negative offset splices from the right). opt-22 agrees on
+/// every module.
+#[test]
+fn vector_intrinsic_offsets_are_checked_as_llvm_verifier_checks_them() {
+    let call = |call: &str| {
+        format!(
+            "define void @f(<8 x i32> %v, <4 x i32> %s, <vscale x 8 x i32> %n, <2 x double> %d, \
+             <vscale x 2 x double> %nd) #0 {{\n  {call}\n  ret void\n}}\n\
+             attributes #0 = {{ vscale_range(2,16) }}\n"
+        )
+    };
+    let refused = [
+        (
+            call("%r = call <4 x i32> @llvm.vector.extract.v4i32.v8i32(<8 x i32> %v, i64 2)"),
+            (2, 23, "@llvm.vector.extract.v4i32.v8i32"),
+            "vector_extract index must be a constant multiple of the result type's known \
+             minimum vector length.",
+        ),
+        (
+            call("%r = call <4 x i32> @llvm.vector.extract.v4i32.v8i32(<8 x i32> %v, i64 8)"),
+            (2, 23, "@llvm.vector.extract.v4i32.v8i32"),
+            "vector_extract would overrun.",
+        ),
+        (
+            call("%r = call <4 x i16> @llvm.vector.extract.v4i16.v8i32(<8 x i32> %v, i64 0)"),
+            (2, 23, "@llvm.vector.extract.v4i16.v8i32"),
+            "vector_extract result must have the same element type as the input vector.",
+        ),
+        (
+            call(
+                "%r = call <8 x i32> @llvm.vector.insert.v8i32.v4i32(<8 x i32> %v, <4 x i32> %s, i64 6)",
+            ),
+            (2, 23, "@llvm.vector.insert.v8i32.v4i32"),
+            "vector_insert index must be a constant multiple of the subvector's known minimum \
+             vector length.",
+        ),
+        (
+            call(
+                "%r = call <vscale x 8 x i32> @llvm.vector.insert.nxv8i32.nxv8i32(<vscale x 8 x i32> %n, <vscale x 8 x i32> %n, i64 8)",
+            ),
+            (2, 32, "@llvm.vector.insert.nxv8i32.nxv8i32"),
+            "subvector operand of vector_insert would overrun the vector being inserted into.",
+        ),
+        (
+            call(
+                "%r = call <2 x double> @llvm.vector.splice.left.v2f64(<2 x double> %d, <2 x double> %d, i32 2)",
+            ),
+            (2, 26, "@llvm.vector.splice.left.v2f64"),
+            "The splice index exceeds the range [0, VL-1] where VL is the known minimum number \
+             of elements in the vector. For scalable vectors the minimum number of elements is \
+             determined from vscale_range.",
+        ),
+        (
+            call(
+                "%r = call <vscale x 2 x double> @llvm.vector.splice.nxv2f64(<vscale x 2 x double> %nd, <vscale x 2 x double> %nd, i32 -5)",
+            ),
+            (2, 35, "@llvm.vector.splice.nxv2f64"),
+            "The splice index exceeds the range [0, VL] where VL is the known minimum number of \
+             elements in the vector. For scalable vectors the minimum number of elements is \
+             determined from vscale_range.",
+        ),
+    ];
+    let read = [
+        call("%r = call <4 x i32> @llvm.vector.extract.v4i32.v8i32(<8 x i32> %v, i64 4)"),
+        call(
+            "%r = call <4 x i32> @llvm.vector.extract.v4i32.nxv8i32(<vscale x 8 x i32> %n, i64 12)",
+        ),
+        call(
+            "%r = call <8 x i32> @llvm.vector.insert.v8i32.v4i32(<8 x i32> %v, <4 x i32> %s, i64 4)",
+        ),
+        // Four elements at least, with a `vscale_range` of at least 2.
+        call(
+            "%r = call <vscale x 2 x double> @llvm.vector.splice.left.nxv2f64(<vscale x 2 x double> %nd, <vscale x 2 x double> %nd, i32 3)",
+        ),
+        call(
+            "%r = call <vscale x 2 x double> @llvm.vector.splice.nxv2f64(<vscale x 2 x double> %nd, <vscale x 2 x double> %nd, i32 -4)",
+        ),
+        call(
+            "%r = call <2 x double> @llvm.vector.splice.right.v2f64(<2 x double> %d, <2 x double> %d, i32 2)",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// An inline assembly call's constraints, as LLVM reads them against the call's type (its
 /// parser: outputs against the result, inputs against the arguments, clobbers last) and
 /// against the arguments (its verifier: an operand passed by pointer has an `elementtype`,

@@ -1074,14 +1074,19 @@ fn body_verifies(
     {
         Err(fault) => Err(fault_error(m.source.as_bytes(), body, scratch, fault)),
         // A whole body defines every local it names: nothing is left for a join.
-        Ok(()) => {
-            verify_metadata::metadata_holds(m, body, uses, &mut scratch.valid_tags, &mut Vec::new())
-                .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
-                .map_err(|(at, message)| {
-                    let message = format!("{message} (LLVM's verifier)");
-                    ReadError::invalid(m.source.as_bytes(), at, message)
-                })
-        }
+        Ok(()) => verify_metadata::metadata_holds(
+            m,
+            f,
+            body,
+            uses,
+            &mut scratch.valid_tags,
+            &mut Vec::new(),
+        )
+        .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
+        .map_err(|(at, message)| {
+            let message = format!("{message} (LLVM's verifier)");
+            ReadError::invalid(m.source.as_bytes(), at, message)
+        }),
     }
 }
 

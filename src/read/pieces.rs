@@ -64,7 +64,7 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .map(|&(from, to)| {
             let piece = Parser::read_piece(&m.source, m, f, from, to)?;
             let personality = m.functions[f].extras().personality.is_some();
-            let gathered = Gathered::of(m, &piece, from == span.start as usize, personality);
+            let gathered = Gathered::of(m, f, &piece, from == span.start as usize, personality);
             Ok((piece, gathered))
         })
         .collect::<Result<Vec<_>, crate::ReadError>>()
@@ -144,9 +144,9 @@ enum Target {
 }
 
 impl Gathered {
-    /// What the join needs of `piece`, the body's first when `first`, of a function with a
-    /// personality or not.
-    fn of(m: &Module, piece: &Piece, first: bool, personality: bool) -> Gathered {
+    /// What the join needs of `piece` of `f`'s body, the body's first when `first`, of a
+    /// function with a personality or not.
+    fn of(m: &Module, f: FuncId, piece: &Piece, first: bool, personality: bool) -> Gathered {
         let body = piece.body();
         let opcodes = body.insts.values().map(|i| i.opcode).collect();
         let mut targets = Vec::new();
@@ -176,6 +176,7 @@ impl Gathered {
         let held = checks.gather(body, first, personality, far).is_ok()
             && verify_metadata::metadata_holds(
                 m,
+                f,
                 body,
                 &piece.uses,
                 &mut Default::default(),

@@ -742,6 +742,27 @@ pub(crate) fn valued_attributes_hold<'a>(
     Ok(())
 }
 
+/// The minimum of `f`'s `vscale_range`, as LLVM's verifier takes it (`getVScaleRangeMin`): the
+/// last one written, a group's over the list's own; `None` without one.
+pub(crate) fn vscale_range_min(m: &Module, f: FuncId) -> Option<u64> {
+    let src = m.source.as_bytes();
+    let attrs = m.attr_list(m.functions[f].fn_attrs);
+    let groups = attrs.iter().filter_map(|a| match *a {
+        Attr::Group(n, _) => m.attr_groups.get(&n).map(|&list| m.attr_list(list)),
+        _ => None,
+    });
+    let last = std::iter::once(attrs)
+        .chain(groups)
+        .flatten()
+        .filter_map(|a| match *a {
+            Attr::Text(span) if kind_at(src, span).has(kind::VScaleRange) => Some(span),
+            _ => None,
+        })
+        .next_back()?;
+    // `vscale_range(0, 0)` is dropped by LLVM's parser: no attribute.
+    numbers_in_parens(&src[last.range()])[0].filter(|&min| min > 0)
+}
+
 /// The one or two unsigned numbers of `keyword(N)` or `keyword(N, M)`, none past 32 bits
 /// (the parser has checked the rest of the syntax).
 fn numbers_in_parens(text: &[u8]) -> [Option<u64>; 2] {

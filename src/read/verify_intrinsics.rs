@@ -1,25 +1,27 @@
 //! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
 //! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
-//! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`
-//! and `llvm.experimental.deoptimize`. Checked once a body is read, from its uses of globals, as the
-//! metadata its calls name (`verify_metadata`).
+//! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
+//! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract` and the vector
+//! splices. Checked once a body is read, from its uses of globals, as the metadata its calls
+//! name (`verify_metadata`).
 
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, MdRef, Module,
-    Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
+    Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, MdRef,
+    Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
 };
 use cranelift_entity::EntityRef;
 
-/// The first of `calls`, the calls of intrinsics in `body`, that LLVM's verifier refuses by
-/// one of these rules: the callee's span and LLVM's message. `uses` are the body's own uses of
-/// globals.
+/// The first of `calls`, the calls of intrinsics in `f`'s `body`, that LLVM's verifier refuses
+/// by one of these rules: the callee's span and LLVM's message. `uses` are the body's own uses
+/// of globals.
 pub(super) fn intrinsic_calls_hold(
     m: &Module,
+    f: FuncId,
     body: &Body,
     uses: &[GlobalUse],
     calls: &[IntrinsicCall],
@@ -47,6 +49,9 @@ pub(super) fn intrinsic_calls_hold(
                 .then_some("experimental_guard must have exactly one \"deopt\" operand bundle"),
             Rule::Deoptimize => call.deoptimize_refused(),
             Rule::DynamicAreaOffset => call.dynamic_area_offset_refused(),
+            Rule::VectorInsert => call.vector_insert_refused(),
+            Rule::VectorExtract => call.vector_extract_refused(),
+            Rule::Splice(form) => call.splice_refused(form, f),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -68,6 +73,19 @@ enum Rule {
     Guard,
     Deoptimize,
     DynamicAreaOffset,
+    VectorInsert,
+    VectorExtract,
+    Splice(Splice),
+}
+
+/// Which vector splice a call is: LLVM 22's two, or the one before them, which its reader
+/// upgrades to the first for an offset of 0 or more, else to the second with the offset's
+/// magnitude (`upgradeVectorSplice`).
+#[derive(Clone, Copy)]
+enum Splice {
+    Left,
+    Right,
+    Signed,
 }
 
 /// Each checked intrinsic's name (before any type suffix) and its rule.
@@ -87,6 +105,16 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.experimental.guard", Rule::Guard),
     (b"llvm.experimental.deoptimize", Rule::Deoptimize),
     (b"llvm.get.dynamic.area.offset", Rule::DynamicAreaOffset),
+    (b"llvm.vector.insert", Rule::VectorInsert),
+    (b"llvm.vector.extract", Rule::VectorExtract),
+    // Before `llvm.vector.splice`, which names the old one and prefixes these.
+    (b"llvm.vector.splice.left", Rule::Splice(Splice::Left)),
+    (b"llvm.vector.splice.right", Rule::Splice(Splice::Right)),
+    (b"llvm.vector.splice", Rule::Splice(Splice::Signed)),
+    (
+        b"llvm.experimental.vector.splice",
+        Rule::Splice(Splice::Signed),
+    ),
 ];
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -138,6 +166,120 @@ impl<'a> Call<'a> {
     fn constant(&self, v: Value) -> Option<&'a Const> {
         match v.kind() {
             ValueKind::Const(c) => Some(self.body.constant(self.m, c)),
+            _ => None,
+        }
+    }
+
+    /// Argument `index` when it is an integer constant of at most 64 bits: its bits and width.
+    fn integer_argument(&self, index: usize) -> Option<(u64, u32)> {
+        let (_, v) = self.argument(index)?;
+        let &Const::Int(span, width) = self.constant(v)? else {
+            return None;
+        };
+        match int_value(self.m.bytes(span), width)? {
+            IntValue::Bits(bits) if width <= 64 => Some((bits as u64, width)),
+            _ => None,
+        }
+    }
+
+    /// What LLVM's verifier refuses of inserting or extracting a vector `part` at `index` (its
+    /// `getZExtValue` taken as an `unsigned`, as there) in or from a vector `whole`.
+    fn subvector_refused(
+        &self,
+        whole: TypeId,
+        part: TypeId,
+        index: usize,
+        messages: [&'static str; 3],
+    ) -> Option<&'static str> {
+        let [element_types, multiple, overrun] = messages;
+        let (index, _) = self.integer_argument(index)?;
+        let index = u64::from(index as u32);
+        let (
+            (whole_element, Some((whole_scalable, whole_len))),
+            (part_element, Some((part_scalable, part_len))),
+        ) = (self.shape(whole), self.shape(part))
+        else {
+            return None;
+        };
+        if whole_element != part_element {
+            Some(element_types)
+        } else if part_len == 0 || index % part_len != 0 {
+            Some(multiple)
+        } else if whole_scalable == part_scalable
+            && !(index < whole_len && index + part_len <= whole_len)
+        {
+            Some(overrun)
+        } else {
+            None
+        }
+    }
+
+    fn vector_insert_refused(&self) -> Option<&'static str> {
+        let ((whole, _), (part, _)) = (self.argument(0)?, self.argument(1)?);
+        self.subvector_refused(
+            whole,
+            part,
+            2,
+            [
+                "vector_insert parameters must have the same element type.",
+                "vector_insert index must be a constant multiple of the subvector's known minimum \
+                 vector length.",
+                "subvector operand of vector_insert would overrun the vector being inserted into.",
+            ],
+        )
+    }
+
+    fn vector_extract_refused(&self) -> Option<&'static str> {
+        let (whole, _) = self.argument(0)?;
+        let part = self.body.insts[self.call].ty;
+        self.subvector_refused(
+            whole,
+            part,
+            1,
+            [
+                "vector_extract result must have the same element type as the input vector.",
+                "vector_extract index must be a constant multiple of the result type's known \
+                 minimum vector length.",
+                "vector_extract would overrun.",
+            ],
+        )
+    }
+
+    /// A splice's offset within the vectors' known minimum length: the elements of a scalable
+    /// vector times the minimum of `f`'s `vscale_range`, when it has one.
+    fn splice_refused(&self, form: Splice, f: FuncId) -> Option<&'static str> {
+        let (bits, width) = self.integer_argument(2)?;
+        let (form, offset) = match form {
+            Splice::Signed => {
+                let signed = ((bits << (64 - width.max(1))) as i64) >> (64 - width.max(1));
+                // Upgraded to an `i32` of the offset's magnitude.
+                let magnitude = u64::from(signed.unsigned_abs() as u32);
+                match signed >= 0 {
+                    true => (Splice::Left, magnitude),
+                    false => (Splice::Right, magnitude),
+                }
+            }
+            form => (form, bits),
+        };
+        let (_, Some((scalable, len))) = self.shape(self.body.insts[self.call].ty) else {
+            return None;
+        };
+        let scale = match scalable {
+            true => super::verify_attributes::vscale_range_min(self.m, f).unwrap_or(1),
+            false => 1,
+        };
+        let known_min = len.saturating_mul(scale);
+        match form {
+            Splice::Left if offset >= known_min => Some(
+                "The splice index exceeds the range [0, VL-1] where VL is the known minimum \
+                 number of elements in the vector. For scalable vectors the minimum number of \
+                 elements is determined from vscale_range.",
+            ),
+            Splice::Right if offset > known_min => Some(
+                "The splice index exceeds the range [0, VL] where VL is the known minimum number \
+                 of elements in the vector. For scalable vectors the minimum number of elements \
+                 is determined from vscale_range.",
+            ),
             _ => None,
         }
     }

@@ -18,8 +18,8 @@
 //! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
 
 use crate::model::{
-    Body, Const, GlobalName, GlobalUse, InstId, Item, LocalId, MdBody, MdId, MdRef, Module, Opcode,
-    Span, Type, TypeId, UseRole, Value, ValueKind,
+    Body, Const, FuncId, GlobalName, GlobalUse, InstId, Item, LocalId, MdBody, MdId, MdRef, Module,
+    Opcode, Span, Type, TypeId, UseRole, Value, ValueKind,
 };
 use cranelift_entity::EntityRef;
 use cranelift_entity::packed_option::ReservedValue;
@@ -52,6 +52,7 @@ pub(super) struct ValidTags {
 /// in `far_allocas` the locals its lifetime markers name that another piece defines.
 pub(super) fn metadata_holds(
     m: &Module,
+    f: FuncId,
     body: &Body,
     uses: &[GlobalUse],
     valid: &mut ValidTags,
@@ -82,7 +83,7 @@ pub(super) fn metadata_holds(
             .map_err(|message| (callee, message))?;
     }
     constrained_calls_hold(m, body, &calls)?;
-    super::verify_intrinsics::intrinsic_calls_hold(m, body, uses, &calls, far_allocas)
+    super::verify_intrinsics::intrinsic_calls_hold(m, f, body, uses, &calls, far_allocas)
 }
 
 /// A call of an intrinsic (see [`intrinsic_calls`]).
