@@ -1461,7 +1461,8 @@ fn c_style_comments_are_blank_as_llvm_reads_them() {
 
 /// Literals as LLVM 22's lexer and parser read them: a half's or a bfloat's hexadecimal
 /// literal of more than 16 bits is an error, a double's of more than 64 reads (as 0: the
-/// lexer's error is lost); a `ptrauth` constant takes a fifth operand, a pointer.
+/// lexer's error is lost); a `ptrauth` constant takes a fifth operand, a pointer, which
+/// LLVM's verifier asks to be a global or null.
 #[test]
 fn literals_are_read_as_llvm_reads_them() {
     let refused = [
@@ -1502,9 +1503,26 @@ fn literals_are_read_as_llvm_reads_them() {
         "@d = global double 0x10000000000000000\n@e = global double 0x00000000000000001\n",
         "define half @f() {\n  ret half 0xH00001\n}\n",
         "@g = global i32 0\n@p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr @g)\n",
+        "@g = global i32 0\n@p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr null)\n",
+        "@g = global i32 0\n\
+         @p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr zeroinitializer)\n",
     ];
-    let none: [(&str, (u32, u32, &str), &str); 0] = [];
-    as_opt_verifies_at(&none, &read);
+    // The deactivation symbol is a global or null for LLVM's verifier, in a body too.
+    let refused = [
+        (
+            "@g = global i32 0\n\
+             @p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr inttoptr (i64 16 to ptr))\n",
+            (2, 17, "ptrauth"),
+            "signed ptrauth constant deactivation symbol must be a global value or null",
+        ),
+        (
+            "@g = global i32 0\n\
+             define ptr @f() {\n  ret ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr undef)\n}\n",
+            (3, 11, "ptrauth"),
+            "signed ptrauth constant deactivation symbol must be a global value or null",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
 }
 
 /// A name holds no NUL character, and a comdat is defined once and before the module ends;

@@ -585,7 +585,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The constant `v` is, if it is one.
-    fn constant_of(&self, v: Value) -> Option<&Const> {
+    pub(super) fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
             return None;
         };

@@ -504,6 +504,19 @@ impl<'a> Parser<'a> {
                 if let Some(message) = message {
                     return Err(self.err_at(t.span, message));
                 }
+                // LLVM's verifier asks more of the deactivation symbol than its parser: a
+                // global, or null (`visitConstantPtrAuth`).
+                if let Some(&(_, symbol)) = parts.get(4) {
+                    let global_or_null = matches!(symbol.kind(), ValueKind::Global(_))
+                        || matches!(self.constant_of(symbol), Some(Const::Null | Const::Zero));
+                    if !global_or_null {
+                        self.rule_broken(
+                            t.span,
+                            "signed ptrauth constant deactivation symbol must be a global value \
+                             or null",
+                        );
+                    }
+                }
                 Ok(self.push_const(Const::PtrAuth(Box::new(parts))))
             }
             b"splat" => {
