@@ -5293,6 +5293,71 @@ fn vector_intrinsic_offsets_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The operand bundles of `llvm.assume`, as LLVM's verifier checks them: an `i1 true`
+/// condition, tags that name attributes (or `ignore`, or `separate_storage` of two pointers),
+/// `align` of a pointer and one or two integers, `dereferenceable` of a pointer and an
+/// integer, at most two operands for any other; nothing after an `ignore`. opt-22 agrees on
+/// every module.
+#[test]
+fn assumption_bundles_are_checked_as_llvm_verifier_checks_them() {
+    let call = |bundles: &str| {
+        format!(
+            "define void @f(ptr %p, i64 %n, i1 %c) {{\n  call void @llvm.assume({bundles}\n  \
+             ret void\n}}\ndeclare void @llvm.assume(i1)\n"
+        )
+    };
+    let refused = [
+        (
+            call("i1 %c) [\"nonnull\"(ptr %p)]"),
+            (2, 13, "@llvm.assume"),
+            "assume with operand bundles must have i1 true condition",
+        ),
+        (
+            call("i1 true) [\"nonnull\"(ptr %p), \"nonsense\"()]"),
+            (2, 55, "\"nonsense\""),
+            "tags must be valid attribute names",
+        ),
+        (
+            call("i1 true) [\"nocapture\"(ptr %p)]"),
+            (2, 36, "\"nocapture\""),
+            "tags must be valid attribute names",
+        ),
+        (
+            call("i1 true) [\"align\"(ptr %p)]"),
+            (2, 36, "\"align\""),
+            "alignment assumptions should have 2 or 3 arguments",
+        ),
+        (
+            call("i1 true) [\"align\"(ptr %p, i64 8, ptr %p)]"),
+            (2, 36, "\"align\""),
+            "third argument should be an integer if present",
+        ),
+        (
+            call("i1 true) [\"dereferenceable\"(ptr %p, ptr %p)]"),
+            (2, 36, "\"dereferenceable\""),
+            "second argument should be an integer",
+        ),
+        (
+            call("i1 true) [\"separate_storage\"(ptr %p, i64 %n)]"),
+            (2, 36, "\"separate_storage\""),
+            "arguments to separate_storage assumptions should be pointers",
+        ),
+        (
+            call("i1 true) [\"nonnull\"(ptr %p, i64 1, i64 2)]"),
+            (2, 36, "\"nonnull\""),
+            "too many arguments",
+        ),
+    ];
+    let read = [
+        call("i1 true) [\"align\"(ptr %p, i64 16), \"align\"(ptr %p, i64 64, i64 %n)]"),
+        call("i1 true) [\"dereferenceable\"(ptr %p, i64 %n), \"nonnull\"(ptr %p), \"cold\"()]"),
+        call("i1 true) [\"separate_storage\"(ptr %p, ptr null)]"),
+        call("i1 true) [\"ignore\"(ptr %p), \"nonsense\"()]"),
+        call("i1 %c)"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// An inline assembly call's constraints, as LLVM reads them against the call's type (its
 /// parser: outputs against the result, inputs against the arguments, clobbers last) and
 /// against the arguments (its verifier: an operand passed by pointer has an `elementtype`,

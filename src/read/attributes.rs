@@ -40,6 +40,8 @@ pub(super) struct Keyword {
     pub argument: Argument,
     /// Its bit, if LLVM's verifier has rules for it (see `verify_attributes`).
     pub checks: Kinds,
+    /// A spelling LLParser upgrades to another: no attribute of LLVM 22's own.
+    pub upgraded: bool,
 }
 
 const ALL: u8 = FUNCTION | PARAMETER | RETURN;
@@ -51,6 +53,7 @@ const fn kw(name: &'static str, applies: u8, argument: Argument) -> Keyword {
         applies,
         argument,
         checks: verify_attributes::kind_of(name),
+        upgraded: false,
     }
 }
 
@@ -63,6 +66,7 @@ const fn legacy(name: &'static str, places: u8) -> Keyword {
         applies: places,
         argument: Argument::None,
         checks: verify_attributes::kind_of(name),
+        upgraded: true,
     }
 }
 

@@ -1432,6 +1432,8 @@ impl<'a> Parser<'a> {
             let name = self.text(callee_tok);
             name == b"@llvm.ptrmask" || name.starts_with(b"@llvm.ptrmask.")
         };
+        let assume = callee_tok.kind == Tok::GlobalName && self.text(callee_tok) == b"@llvm.assume";
+        let mut assumed = None;
         let mut arguments_read = Vec::new();
         // Only an intrinsic takes metadata or a token (LLVM checks the call's function type's
         // parameters: not the variable arguments after them).
@@ -1522,6 +1524,9 @@ impl<'a> Parser<'a> {
                 } else {
                     self.item_value(ty)?
                 };
+                if assume {
+                    assumed.get_or_insert(value);
+                }
                 if inalloca && self.allocated_without_inalloca(value) {
                     let message = "inalloca argument for call has mismatched alloca";
                     self.rule_broken(value_at, message);
@@ -1594,9 +1599,15 @@ impl<'a> Parser<'a> {
         // Operand bundles.
         let bundled = self.tok.kind == Tok::LSquare;
         if bundled {
+            if assume && !assumed.is_some_and(|v| self.is_true(v)) {
+                let message = "assume with operand bundles must have i1 true condition";
+                self.rule_broken(callee_tok.span, message);
+            }
             self.bump();
             self.push_item(Item::Mark(b'['));
             let mut tags_seen = 0;
+            // LLVM's verifier stops at an assumption's bundle whose tag names no attribute.
+            let mut assumptions_checked = assume;
             loop {
                 let tag = self.expect(Tok::Str, "an operand bundle tag")?;
                 self.push_word(tag.span)?;
@@ -1621,6 +1632,13 @@ impl<'a> Parser<'a> {
                 };
                 if let Some(message) = message {
                     self.rule_broken(tag.span, &message);
+                }
+                if assumptions_checked {
+                    let (message, go_on) = self.assumption_refused(tag, &operands);
+                    if let Some(message) = message {
+                        self.rule_broken(tag.span, message);
+                    }
+                    assumptions_checked = go_on;
                 }
                 self.expect(Tok::RParen, "')'")?;
                 self.push_item(Item::Mark(b')'));
@@ -2246,6 +2264,74 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// Whether `v` is the constant `i1 true`.
+    fn is_true(&self, v: Value) -> bool {
+        match self.constant_of(v) {
+            Some(&Const::Int(span, 1)) => {
+                matches!(
+                    int_value(&self.src[span.range()], 1),
+                    Some(IntValue::Bits(1))
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// What LLVM's verifier refuses of an operand bundle `tag` of `llvm.assume` (its
+    /// `visitIntrinsicCall`): a tag that names no attribute (but `ignore` and
+    /// `separate_storage`), the operands of `separate_storage`, `align` and `dereferenceable`,
+    /// more than two of any other; and whether the bundles after it are checked (not after a
+    /// tag that names no attribute, as there). What other attributes' operands must be is not
+    /// checked.
+    fn assumption_refused(
+        &self,
+        tag: Token,
+        operands: &BundleOperands,
+    ) -> (Option<&'static str>, bool) {
+        let text = self.text(tag);
+        let name = &text[1..text.len() - 1];
+        let typed = |i: usize, pointer: bool| {
+            operands.first[i].is_some_and(|(ty, _)| match self.body_ty(ty) {
+                Type::Ptr(_) => pointer,
+                Type::Int(_) => !pointer,
+                _ => false,
+            })
+        };
+        let count = operands.count;
+        let attribute = super::super::attributes::keyword(name).filter(|k| !k.upgraded);
+        let message = match name {
+            b"separate_storage" if count != 2 => {
+                Some("separate_storage assumptions should have 2 arguments")
+            }
+            b"separate_storage" if !(typed(0, true) && typed(1, true)) => {
+                Some("arguments to separate_storage assumptions should be pointers")
+            }
+            b"separate_storage" => None,
+            _ if name != b"ignore" && attribute.is_none() => {
+                Some("tags must be valid attribute names")
+            }
+            b"align" if !(2..=3).contains(&count) => {
+                Some("alignment assumptions should have 2 or 3 arguments")
+            }
+            b"dereferenceable" if count != 2 => {
+                Some("dereferenceable assumptions should have 2 arguments")
+            }
+            b"align" | b"dereferenceable" if !typed(0, true) => {
+                Some("first argument should be a pointer")
+            }
+            b"align" | b"dereferenceable" if !typed(1, false) => {
+                Some("second argument should be an integer")
+            }
+            b"align" if count == 3 && !typed(2, false) => {
+                Some("third argument should be an integer if present")
+            }
+            b"align" | b"dereferenceable" => None,
+            _ if count > 2 => Some("too many arguments"),
+            _ => None,
+        };
+        (message, attribute.is_some() || name == b"separate_storage")
+    }
+
     /// What LLVM's verifier refuses of a call's `"clang.arc.attachedcall"` bundle
     /// (`verifyAttachedCallBundle`): a call that returns neither a pointer nor, not
     /// returning, `void` (its own attributes `call_kinds`, or its callee's, say `noreturn`),
@@ -2320,12 +2406,12 @@ enum Callee {
     Global(GlobalId),
 }
 
-/// The operands of an operand bundle, as [`Parser::bundle_refused`] checks them: how many,
-/// and the first two.
+/// The operands of an operand bundle, as [`Parser::bundle_refused`] and
+/// [`Parser::assumption_refused`] check them: how many, and the first three.
 #[derive(Default)]
 struct BundleOperands {
     count: usize,
-    first: [Option<(TypeId, Value)>; 2],
+    first: [Option<(TypeId, Value)>; 3],
 }
 
 impl BundleOperands {
