@@ -5209,8 +5209,9 @@ fn intrinsic_operands_are_checked_as_llvm_verifier_checks_them() {
 /// the vector (unless one of the two is scalable and the other not); a splice's offset within
 /// the vectors' known minimum length, for a scalable vector the elements times the minimum of
 /// the function's `vscale_range` (a group's included), and the splice before LLVM 22's two
-/// read as LLVM upgrades it (a negative offset splices from the right). opt-22 agrees on
-/// every module.
+/// read as LLVM upgrades it (a negative offset splices from the right); the vector-predicated
+/// casts' lanes and element types, comparisons' predicates and splice's signed offset. opt-22
+/// agrees on every module.
 #[test]
 fn vector_intrinsic_offsets_are_checked_as_llvm_verifier_checks_them() {
     let call = |call: &str| {
@@ -5288,6 +5289,64 @@ fn vector_intrinsic_offsets_are_checked_as_llvm_verifier_checks_them() {
         ),
         call(
             "%r = call <2 x double> @llvm.vector.splice.right.v2f64(<2 x double> %d, <2 x double> %d, i32 2)",
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+    // The vector-predicated casts, comparisons and splice.
+    let call = |call: &str| {
+        format!(
+            "define void @f(<8 x float> %s, <4 x i32> %a, <4 x i1> %m, i32 %n, <2 x double> %d) \
+             #0 {{\n  {call}\n  ret void\n}}\nattributes #0 = {{ vscale_range(2,16) }}\n"
+        )
+    };
+    let refused = [
+        (
+            call(
+                "%r = call <4 x i32> @llvm.vp.fptosi.v4i32.v8f32(<8 x float> %s, <4 x i1> %m, i32 %n)",
+            ),
+            (2, 23, "@llvm.vp.fptosi"),
+            "VP cast intrinsic first argument and result vector lengths must be equal",
+        ),
+        (
+            call(
+                "%r = call <4 x i64> @llvm.vp.trunc.v4i64.v4i32(<4 x i32> %a, <4 x i1> %m, i32 %n)",
+            ),
+            (2, 23, "@llvm.vp.trunc"),
+            "llvm.vp.trunc intrinsic the bit size of first argument must be larger than the bit \
+             size of the return type",
+        ),
+        (
+            call(
+                "%r = call <4 x float> @llvm.vp.fpext.v4f32.v4i32(<4 x i32> %a, <4 x i1> %m, i32 %n)",
+            ),
+            (2, 25, "@llvm.vp.fpext"),
+            "llvm.vp.fpext intrinsic first argument and result element type must be \
+             floating-point",
+        ),
+        (
+            call(
+                "%r = call <4 x i1> @llvm.vp.icmp.v4i32(<4 x i32> %a, <4 x i32> %a, metadata !\"oeq\", <4 x i1> %m, i32 %n)",
+            ),
+            (2, 22, "@llvm.vp.icmp"),
+            "invalid predicate for VP integer comparison intrinsic",
+        ),
+        (
+            call(
+                "%r = call <2 x double> @llvm.experimental.vp.splice.v2f64(<2 x double> %d, <2 x double> %d, i32 -5, <2 x i1> splat (i1 true), i32 %n, i32 %n)",
+            ),
+            (2, 26, "@llvm.experimental.vp.splice"),
+            "The splice index exceeds the range [-VL, VL-1] where VL is the known minimum number \
+             of elements in the vector.",
+        ),
+    ];
+    let read = [
+        call("%r = call <4 x i64> @llvm.vp.zext.v4i64.v4i32(<4 x i32> %a, <4 x i1> %m, i32 %n)"),
+        call(
+            "%r = call <4 x i1> @llvm.vp.icmp.v4i32(<4 x i32> %a, <4 x i32> %a, metadata !\"sle\", <4 x i1> %m, i32 %n)",
+        ),
+        // Two elements, times a `vscale_range` of at least 2 though the vectors are fixed.
+        call(
+            "%r = call <2 x double> @llvm.experimental.vp.splice.v2f64(<2 x double> %d, <2 x double> %d, i32 -4, <2 x i1> splat (i1 true), i32 %n, i32 %n)",
         ),
     ];
     as_opt_verifies_at(&refused, &read);

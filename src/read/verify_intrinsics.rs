@@ -2,9 +2,9 @@
 //! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
 //! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
-//! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract` and the vector
-//! splices. Checked once a body is read, from its uses of globals, as the metadata its calls
-//! name (`verify_metadata`).
+//! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract`, the vector
+//! splices and the vector-predicated casts and comparisons. Checked once a body is read, from
+//! its uses of globals, as the metadata its calls name (`verify_metadata`).
 
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
@@ -52,6 +52,8 @@ pub(super) fn intrinsic_calls_hold(
             Rule::VectorInsert => call.vector_insert_refused(),
             Rule::VectorExtract => call.vector_extract_refused(),
             Rule::Splice(form) => call.splice_refused(form, f),
+            Rule::VpCast(cast) => call.vp_cast_refused(cast),
+            Rule::VpCompare { float } => call.vp_compare_refused(float),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -76,16 +78,43 @@ enum Rule {
     VectorInsert,
     VectorExtract,
     Splice(Splice),
+    VpCast(VpCast),
+    VpCompare { float: bool },
+}
+
+/// A vector-predicated cast (`VPCastIntrinsic`), by what LLVM's verifier asks of its element
+/// types.
+#[derive(Clone, Copy)]
+enum VpCast {
+    /// `llvm.vp.trunc`: integers, narrower.
+    Trunc,
+    /// `llvm.vp.zext`, `llvm.vp.sext`: integers, wider.
+    Extend,
+    /// `llvm.vp.fptoui`, `llvm.vp.fptosi`, `llvm.vp.lrint`, `llvm.vp.llrint`: floating point
+    /// to integer.
+    FloatToInt,
+    /// `llvm.vp.uitofp`, `llvm.vp.sitofp`: integer to floating point.
+    IntToFloat,
+    /// `llvm.vp.fptrunc`: floating point, narrower.
+    FloatTrunc,
+    /// `llvm.vp.fpext`: floating point, wider.
+    FloatExtend,
+    /// `llvm.vp.ptrtoint`: pointer to integer.
+    PtrToInt,
+    /// `llvm.vp.inttoptr`: integer to pointer.
+    IntToPtr,
 }
 
 /// Which vector splice a call is: LLVM 22's two, or the one before them, which its reader
 /// upgrades to the first for an offset of 0 or more, else to the second with the offset's
-/// magnitude (`upgradeVectorSplice`).
+/// magnitude (`upgradeVectorSplice`); or the vector-predicated one, whose signed offset counts
+/// from the end when negative.
 #[derive(Clone, Copy)]
 enum Splice {
     Left,
     Right,
     Signed,
+    Predicated,
 }
 
 /// Each checked intrinsic's name (before any type suffix) and its rule.
@@ -115,6 +144,25 @@ const RULES: &[(&[u8], Rule)] = &[
         b"llvm.experimental.vector.splice",
         Rule::Splice(Splice::Signed),
     ),
+    (
+        b"llvm.experimental.vp.splice",
+        Rule::Splice(Splice::Predicated),
+    ),
+    (b"llvm.vp.trunc", Rule::VpCast(VpCast::Trunc)),
+    (b"llvm.vp.zext", Rule::VpCast(VpCast::Extend)),
+    (b"llvm.vp.sext", Rule::VpCast(VpCast::Extend)),
+    (b"llvm.vp.fptoui", Rule::VpCast(VpCast::FloatToInt)),
+    (b"llvm.vp.fptosi", Rule::VpCast(VpCast::FloatToInt)),
+    (b"llvm.vp.lrint", Rule::VpCast(VpCast::FloatToInt)),
+    (b"llvm.vp.llrint", Rule::VpCast(VpCast::FloatToInt)),
+    (b"llvm.vp.uitofp", Rule::VpCast(VpCast::IntToFloat)),
+    (b"llvm.vp.sitofp", Rule::VpCast(VpCast::IntToFloat)),
+    (b"llvm.vp.fptrunc", Rule::VpCast(VpCast::FloatTrunc)),
+    (b"llvm.vp.fpext", Rule::VpCast(VpCast::FloatExtend)),
+    (b"llvm.vp.ptrtoint", Rule::VpCast(VpCast::PtrToInt)),
+    (b"llvm.vp.inttoptr", Rule::VpCast(VpCast::IntToPtr)),
+    (b"llvm.vp.fcmp", Rule::VpCompare { float: true }),
+    (b"llvm.vp.icmp", Rule::VpCompare { float: false }),
 ];
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -246,12 +294,13 @@ impl<'a> Call<'a> {
     }
 
     /// A splice's offset within the vectors' known minimum length: the elements of a scalable
-    /// vector times the minimum of `f`'s `vscale_range`, when it has one.
+    /// vector (of any, for the predicated splice) times the minimum of `f`'s `vscale_range`,
+    /// when it has one.
     fn splice_refused(&self, form: Splice, f: FuncId) -> Option<&'static str> {
         let (bits, width) = self.integer_argument(2)?;
+        let signed = ((bits << (64 - width.max(1))) as i64) >> (64 - width.max(1));
         let (form, offset) = match form {
             Splice::Signed => {
-                let signed = ((bits << (64 - width.max(1))) as i64) >> (64 - width.max(1));
                 // Upgraded to an `i32` of the offset's magnitude.
                 let magnitude = u64::from(signed.unsigned_abs() as u32);
                 match signed >= 0 {
@@ -259,12 +308,14 @@ impl<'a> Call<'a> {
                     false => (Splice::Right, magnitude),
                 }
             }
+            Splice::Predicated => (form, signed.unsigned_abs()),
             form => (form, bits),
         };
         let (_, Some((scalable, len))) = self.shape(self.body.insts[self.call].ty) else {
             return None;
         };
-        let scale = match scalable {
+        // LLVM scales the predicated splice's length whether the vectors are scalable or not.
+        let scale = match scalable || matches!(form, Splice::Predicated) {
             true => super::verify_attributes::vscale_range_min(self.m, f).unwrap_or(1),
             false => 1,
         };
@@ -275,12 +326,115 @@ impl<'a> Call<'a> {
                  number of elements in the vector. For scalable vectors the minimum number of \
                  elements is determined from vscale_range.",
             ),
+            Splice::Predicated if offset > known_min || (signed >= 0 && offset == known_min) => {
+                Some(
+                    "The splice index exceeds the range [-VL, VL-1] where VL is the known minimum \
+                     number of elements in the vector. For scalable vectors the minimum number \
+                     of elements is determined from vscale_range.",
+                )
+            }
             Splice::Right if offset > known_min => Some(
                 "The splice index exceeds the range [0, VL] where VL is the known minimum number \
                  of elements in the vector. For scalable vectors the minimum number of elements \
                  is determined from vscale_range.",
             ),
             _ => None,
+        }
+    }
+
+    /// A vector-predicated cast: as many lanes in as out, of the element types and widths
+    /// its kind takes (`Verifier::visitVPIntrinsic`).
+    fn vp_cast_refused(&self, cast: VpCast) -> Option<&'static str> {
+        let (from, _) = self.argument(0)?;
+        let ((to_element, to_lanes), (from_element, from_lanes)) =
+            (self.shape(self.body.insts[self.call].ty), self.shape(from));
+        if to_lanes != from_lanes {
+            return Some(
+                "VP cast intrinsic first argument and result vector lengths must be equal",
+            );
+        }
+        let int = |t: &Type| matches!(t, Type::Int(_));
+        let float = |t: &Type| matches!(t, Type::Float(_));
+        let bits = |t: &Type| match *t {
+            Type::Int(bits) => u64::from(bits),
+            Type::Float(kind) => kind.bits(),
+            _ => 0,
+        };
+        let (to, from) = (to_element, from_element);
+        match cast {
+            VpCast::Trunc if !(int(to) && int(from)) => Some(
+                "llvm.vp.trunc intrinsic first argument and result element type must be integer",
+            ),
+            VpCast::Trunc if bits(to) >= bits(from) => Some(
+                "llvm.vp.trunc intrinsic the bit size of first argument must be larger than the \
+                 bit size of the return type",
+            ),
+            VpCast::Extend if !(int(to) && int(from)) => Some(
+                "llvm.vp.zext or llvm.vp.sext intrinsic first argument and result element type \
+                 must be integer",
+            ),
+            VpCast::Extend if bits(to) <= bits(from) => Some(
+                "llvm.vp.zext or llvm.vp.sext intrinsic the bit size of first argument must be \
+                 smaller than the bit size of the return type",
+            ),
+            // LLVM's message runs two of its words together.
+            VpCast::FloatToInt if !(int(to) && float(from)) => Some(
+                "llvm.vp.fptoui, llvm.vp.fptosi, llvm.vp.lrint or llvm.vp.llrintintrinsic first \
+                 argument element type must be floating-point and result element type must be \
+                 integer",
+            ),
+            VpCast::IntToFloat if !(float(to) && int(from)) => Some(
+                "llvm.vp.uitofp or llvm.vp.sitofp intrinsic first argument element type must be \
+                 integer and result element type must be floating-point",
+            ),
+            VpCast::FloatTrunc if !(float(to) && float(from)) => Some(
+                "llvm.vp.fptrunc intrinsic first argument and result element type must be \
+                 floating-point",
+            ),
+            VpCast::FloatTrunc if bits(to) >= bits(from) => Some(
+                "llvm.vp.fptrunc intrinsic the bit size of first argument must be larger than \
+                 the bit size of the return type",
+            ),
+            VpCast::FloatExtend if !(float(to) && float(from)) => Some(
+                "llvm.vp.fpext intrinsic first argument and result element type must be \
+                 floating-point",
+            ),
+            VpCast::FloatExtend if bits(to) <= bits(from) => Some(
+                "llvm.vp.fpext intrinsic the bit size of first argument must be smaller than the \
+                 bit size of the return type",
+            ),
+            VpCast::PtrToInt if !(int(to) && matches!(from, Type::Ptr(_))) => Some(
+                "llvm.vp.ptrtoint intrinsic first argument element type must be pointer and \
+                 result element type must be integer",
+            ),
+            VpCast::IntToPtr if !(matches!(to, Type::Ptr(_)) && int(from)) => Some(
+                "llvm.vp.inttoptr intrinsic first argument element type must be integer and \
+                 result element type must be pointer",
+            ),
+            _ => None,
+        }
+    }
+
+    /// A vector-predicated comparison: its predicate, a metadata string, one of its kind's.
+    fn vp_compare_refused(&self, float: bool) -> Option<&'static str> {
+        const FLOAT: &[&[u8]] = &[
+            b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
+            b"ult", b"ule", b"une",
+        ];
+        const INTEGER: &[&[u8]] = &[
+            b"eq", b"ne", b"ugt", b"uge", b"ult", b"ule", b"sgt", b"sge", b"slt", b"sle",
+        ];
+        let (_, predicate) = self.argument(2)?;
+        let predicate = metadata_argument(self.m, self.body, predicate).copied();
+        let predicate = string_operand(self.m, predicate);
+        let known = match float {
+            true => FLOAT,
+            false => INTEGER,
+        };
+        match predicate {
+            Some(p) if known.contains(&&p[..]) => None,
+            _ if float => Some("invalid predicate for VP FP comparison intrinsic"),
+            _ => Some("invalid predicate for VP integer comparison intrinsic"),
         }
     }
 
