@@ -5352,6 +5352,31 @@ fn vector_intrinsic_offsets_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The pattern `llvm.experimental.memset.pattern` stores is of a sized type: a target
+/// extension type as LLVM's table of them says (an unknown one is not; `aarch64.svcount`
+/// is). opt-22 agrees on every module.
+#[test]
+fn memset_patterns_are_sized_as_llvm_verifier_checks_them() {
+    let call = |ty: &str| {
+        format!(
+            "define void @f(ptr %p, {ty} %v) {{\n  \
+             call void @llvm.experimental.memset.pattern.p0.x.i32(ptr %p, {ty} %v, i32 4, i1 false)\n  \
+             ret void\n}}\n"
+        )
+    };
+    let refused = [(
+        call("target(\"foo\")"),
+        (2, 13, "@llvm.experimental.memset.pattern"),
+        "unsized types cannot be used as memset patterns",
+    )];
+    let read = [
+        call("i64"),
+        call("target(\"aarch64.svcount\")"),
+        call("<4 x float>"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The operand bundles of `llvm.assume`, as LLVM's verifier checks them: an `i1 true`
 /// condition, tags that name attributes (or `ignore`, or `separate_storage` of two pointers),
 /// `align` of a pointer and one or two integers, `dereferenceable` of a pointer and an

@@ -3,16 +3,17 @@
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
 //! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
 //! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract`, the vector
-//! splices and the vector-predicated casts and comparisons. Checked once a body is read, from
-//! its uses of globals, as the metadata its calls name (`verify_metadata`).
+//! splices, the vector-predicated casts and comparisons and `llvm.experimental.memset.pattern`.
+//! Checked once a body is read, from its uses of globals, as the metadata its calls name
+//! (`verify_metadata`).
 
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
     IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, MdRef,
-    Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
+    Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef, LocalId,
+    MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -54,6 +55,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::Splice(form) => call.splice_refused(form, f),
             Rule::VpCast(cast) => call.vp_cast_refused(cast),
             Rule::VpCompare { float } => call.vp_compare_refused(float),
+            Rule::MemsetPattern => call.memset_pattern_refused(),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -80,6 +82,7 @@ enum Rule {
     Splice(Splice),
     VpCast(VpCast),
     VpCompare { float: bool },
+    MemsetPattern,
 }
 
 /// A vector-predicated cast (`VPCastIntrinsic`), by what LLVM's verifier asks of its element
@@ -161,6 +164,7 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.vp.fpext", Rule::VpCast(VpCast::FloatExtend)),
     (b"llvm.vp.ptrtoint", Rule::VpCast(VpCast::PtrToInt)),
     (b"llvm.vp.inttoptr", Rule::VpCast(VpCast::IntToPtr)),
+    (b"llvm.experimental.memset.pattern", Rule::MemsetPattern),
     (b"llvm.vp.fcmp", Rule::VpCompare { float: true }),
     (b"llvm.vp.icmp", Rule::VpCompare { float: false }),
 ];
@@ -436,6 +440,37 @@ impl<'a> Call<'a> {
             _ if float => Some("invalid predicate for VP FP comparison intrinsic"),
             _ => Some("invalid predicate for VP integer comparison intrinsic"),
         }
+    }
+
+    /// Whether `ty` is sized (`Type::isSized`): a target extension type as LLVM's table of
+    /// them says ([`Layout`]).
+    fn is_sized(&self, ty: TypeId, depth: u32) -> bool {
+        let (m, body) = (self.m, self.body);
+        let ty = body.resolve_ty(m, ty);
+        if let Some(layout) = m.types.layout(ty) {
+            return layout.sized;
+        }
+        if depth > Layout::NESTING_LIMIT {
+            return true;
+        }
+        Layout::of(
+            body.ty(m, ty),
+            |t| body.ty(m, body.resolve_ty(m, t)),
+            |t| match self.is_sized(t, depth + 1) {
+                true => Layout::DEEP,
+                false => Layout {
+                    sized: false,
+                    ..Layout::DEEP
+                },
+            },
+        )
+        .sized
+    }
+
+    /// The pattern `llvm.experimental.memset.pattern` stores is of a sized type.
+    fn memset_pattern_refused(&self) -> Option<&'static str> {
+        let (pattern, _) = self.argument(1)?;
+        (!self.is_sized(pattern, 0)).then_some("unsized types cannot be used as memset patterns")
     }
 
     fn bswap_refused(&self) -> Option<&'static str> {

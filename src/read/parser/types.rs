@@ -250,9 +250,8 @@ impl<'a> Parser<'a> {
 
     /// Whether LLVM 22 takes `ty` for sized (`Type::isSized`): what a value in memory may
     /// have. A struct that holds a scalable vector is sized only if its elements are all the
-    /// same scalable vector type. A target extension type is taken for sized: which of them are
-    /// depends on LLVM's table of target types, not kept here, and refusing valid input would
-    /// be worse than reading one LLVM refuses.
+    /// same scalable vector type; a target extension type is sized as LLVM's table of them
+    /// says ([`Layout`]).
     pub(super) fn is_sized(&self, ty: TypeId) -> bool {
         self.layout(ty, 0).sized
     }
