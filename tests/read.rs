@@ -5377,6 +5377,37 @@ fn memset_patterns_are_sized_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A `gc.relocate` names its statepoint, as LLVM's verifier checks it: the token of a call of
+/// `llvm.experimental.gc.statepoint`, or `undef`; not `none`, nor another call's token.
+/// opt-22 agrees on every module.
+#[test]
+fn relocations_are_tied_to_statepoints_as_llvm_verifier_checks_them() {
+    let module = |token: &str| {
+        format!(
+            "define ptr addrspace(1) @f(ptr addrspace(1) %p) gc \"statepoint-example\" {{\n  \
+             %s = call token (i64, i32, ptr, i32, i32, ...) @llvm.experimental.gc.statepoint.p0(i64 0, i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0) [\"gc-live\"(ptr addrspace(1) %p)]\n  \
+             %t = call token @llvm.h()\n  \
+             %r = call ptr addrspace(1) @llvm.experimental.gc.relocate.p1({token}, i32 0, i32 0)\n  \
+             ret ptr addrspace(1) %r\n}}\n\
+             declare void @g()\ndeclare token @llvm.h()\n"
+        )
+    };
+    let refused = [
+        (
+            module("token none"),
+            (4, 30, "@llvm.experimental.gc.relocate"),
+            "gc relocate is incorrectly tied to the statepoint",
+        ),
+        (
+            module("token %t"),
+            (4, 30, "@llvm.experimental.gc.relocate"),
+            "gc relocate is incorrectly tied to the statepoint",
+        ),
+    ];
+    let read = [module("token %s"), module("token undef")];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The operand bundles of `llvm.assume`, as LLVM's verifier checks them: an `i1 true`
 /// condition, tags that name attributes (or `ignore`, or `separate_storage` of two pointers),
 /// `align` of a pointer and one or two integers, `dereferenceable` of a pointer and an

@@ -56,6 +56,7 @@ pub(super) fn intrinsic_calls_hold(
             Rule::VpCast(cast) => call.vp_cast_refused(cast),
             Rule::VpCompare { float } => call.vp_compare_refused(float),
             Rule::MemsetPattern => call.memset_pattern_refused(),
+            Rule::GcRelocate => call.gc_relocate_refused(calls),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -83,6 +84,7 @@ enum Rule {
     VpCast(VpCast),
     VpCompare { float: bool },
     MemsetPattern,
+    GcRelocate,
 }
 
 /// A vector-predicated cast (`VPCastIntrinsic`), by what LLVM's verifier asks of its element
@@ -165,20 +167,23 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.vp.ptrtoint", Rule::VpCast(VpCast::PtrToInt)),
     (b"llvm.vp.inttoptr", Rule::VpCast(VpCast::IntToPtr)),
     (b"llvm.experimental.memset.pattern", Rule::MemsetPattern),
+    (b"llvm.experimental.gc.relocate", Rule::GcRelocate),
     (b"llvm.vp.fcmp", Rule::VpCompare { float: true }),
     (b"llvm.vp.icmp", Rule::VpCompare { float: false }),
 ];
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
 fn rule_of(name: &[u8]) -> Option<Rule> {
-    let is = |base: &[u8]| {
-        name.strip_prefix(base)
-            .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
-    };
     RULES
         .iter()
-        .find(|(base, _)| is(base))
+        .find(|(base, _)| rule_name_is(name, base))
         .map(|&(_, rule)| rule)
+}
+
+/// Whether the intrinsic `name` is `base`, with or without type suffixes.
+fn rule_name_is(name: &[u8], base: &[u8]) -> bool {
+    name.strip_prefix(base)
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
 }
 
 /// A call being checked.
@@ -465,6 +470,34 @@ impl<'a> Call<'a> {
             },
         )
         .sized
+    }
+
+    /// A relocation names its statepoint: the token of a call of `llvm.experimental.gc.statepoint`
+    /// (one of `calls`), of a `landingpad` (whose own rules are not checked here), or `undef`.
+    /// A token an `invoke` makes (`calls` holds calls only), or another piece of the body
+    /// defines, is not checked.
+    fn gc_relocate_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
+        let (_, token) = self.argument(0)?;
+        let statepoint = |name: &[u8]| rule_name_is(name, b"llvm.experimental.gc.statepoint");
+        let tied = match token.kind() {
+            ValueKind::Local(l) => match self.body.locals[l].def {
+                LocalDef::Inst(i) => {
+                    matches!(
+                        self.body.insts[i].opcode,
+                        Opcode::LandingPad | Opcode::Invoke
+                    ) || calls
+                        .iter()
+                        .any(|(_, name, at)| *at == i && statepoint(name))
+                }
+                NOT_YET_DEFINED => true,
+                _ => false,
+            },
+            ValueKind::Const(_) => {
+                matches!(self.constant(token), Some(Const::Undef | Const::Poison))
+            }
+            ValueKind::Global(_) => false,
+        };
+        (!tied).then_some("gc relocate is incorrectly tied to the statepoint")
     }
 
     /// The pattern `llvm.experimental.memset.pattern` stores is of a sized type.
