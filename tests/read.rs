@@ -1506,6 +1506,11 @@ fn literals_are_read_as_llvm_reads_them() {
         "@g = global i32 0\n@p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr null)\n",
         "@g = global i32 0\n\
          @p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr zeroinitializer)\n",
+        // Constant expressions LLVM folds to null and to a global as it reads them.
+        "@g = global i32 0\n\
+         @p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr inttoptr (i64 0 to ptr))\n",
+        "@g = global i32 0\n\
+         @p = global ptr ptrauth (ptr @g, i32 0, i64 1, ptr null, ptr getelementptr (i8, ptr @g, i64 0))\n",
     ];
     // The deactivation symbol is a global or null for LLVM's verifier, in a body too.
     let refused = [

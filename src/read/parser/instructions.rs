@@ -2264,6 +2264,23 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// Whether the constant expression `(opcode, items)` is an `inttoptr` of an integer other
+    /// than 0: no global, and not null. (LLVM folds constant expressions as it reads them, so
+    /// another may turn out a global or null: it is not taken for either.)
+    pub(super) fn is_nonzero_address(&self, (opcode, items): &(Span, Vec<Item>)) -> bool {
+        let operand = items.iter().find_map(|item| match *item {
+            Item::Value(v) => Some(v),
+            _ => None,
+        });
+        &self.src[opcode.range()] == b"inttoptr"
+            && match operand.and_then(|v| self.constant_of(v)) {
+                Some(&Const::Int(span, width)) => {
+                    int_value(&self.src[span.range()], width).is_some_and(|v| !v.is_zero())
+                }
+                _ => false,
+            }
+    }
+
     /// Whether `v` is the constant `i1 true`.
     fn is_true(&self, v: Value) -> bool {
         match self.constant_of(v) {
@@ -2280,9 +2297,9 @@ impl Parser<'_> {
     /// What LLVM's verifier refuses of an operand bundle `tag` of `llvm.assume` (its
     /// `visitIntrinsicCall`): a tag that names no attribute (but `ignore` and
     /// `separate_storage`), the operands of `separate_storage`, `align` and `dereferenceable`,
-    /// more than two of any other; and whether the bundles after it are checked (not after a
-    /// tag that names no attribute, as there). What other attributes' operands must be is not
-    /// checked.
+    /// more than two of any other; and whether the bundles after it are checked (not after
+    /// `ignore`, nor after a tag that names no attribute: LLVM stops there). What other
+    /// attributes' operands must be is not checked.
     fn assumption_refused(
         &self,
         tag: Token,

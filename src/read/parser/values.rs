@@ -508,7 +508,11 @@ impl<'a> Parser<'a> {
                 // global, or null (`visitConstantPtrAuth`).
                 if let Some(&(_, symbol)) = parts.get(4) {
                     let global_or_null = matches!(symbol.kind(), ValueKind::Global(_))
-                        || matches!(self.constant_of(symbol), Some(Const::Null | Const::Zero));
+                        || match self.constant_of(symbol) {
+                            Some(Const::Null | Const::Zero) => true,
+                            Some(Const::Expr(e)) => !self.is_nonzero_address(e),
+                            _ => false,
+                        };
                     if !global_or_null {
                         self.rule_broken(
                             t.span,
