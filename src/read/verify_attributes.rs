@@ -673,30 +673,7 @@ pub(crate) fn valued_attributes_hold<'a>(
     params: usize,
     integer: impl Fn(usize) -> bool,
 ) -> Result<(), Broken> {
-    // The last of each, by keyword: allocsize, allockind, vscale_range.
-    let mut last: [Option<Span>; 3] = [None; 3];
-    let mut note = |list: &[Attr]| {
-        for a in list {
-            if let Attr::Text(span) = *a {
-                let kinds = kind_at(src, span);
-                let slot = [kind::AllocSize, kind::AllocKind, kind::VScaleRange]
-                    .iter()
-                    .position(|&k| kinds.has(k));
-                if let Some(slot) = slot {
-                    last[slot] = Some(span);
-                }
-            }
-        }
-    };
-    note(attrs);
-    for a in attrs {
-        if let Attr::Group(n, _) = *a
-            && let Some(list) = group(n)
-        {
-            note(list);
-        }
-    }
-    let [alloc_size, alloc_kind, vscale_range] = last;
+    let [alloc_size, alloc_kind, vscale_range] = last_valued(src, attrs, group);
     if let Some(at) = alloc_size {
         let numbers = numbers_in_parens(&src[at.range()]);
         let names = ["element size", "number of elements"];
@@ -742,25 +719,48 @@ pub(crate) fn valued_attributes_hold<'a>(
     Ok(())
 }
 
-/// The minimum of `f`'s `vscale_range`, as LLVM's verifier takes it (`getVScaleRangeMin`): the
-/// last one written, a group's over the list's own; `None` without one.
+/// The last `allocsize`, `allockind` and `vscale_range` of a list of attributes `attrs`, whose
+/// groups `group` finds: a group's over the list's own, as LLVM's parser merges them.
+fn last_valued<'a>(
+    src: &[u8],
+    attrs: &'a [Attr],
+    group: impl Fn(u32) -> Option<&'a [Attr]>,
+) -> [Option<Span>; 3] {
+    let mut last: [Option<Span>; 3] = [None; 3];
+    let mut note = |list: &[Attr]| {
+        for a in list {
+            if let Attr::Text(span) = *a {
+                let kinds = kind_at(src, span);
+                let slot = [kind::AllocSize, kind::AllocKind, kind::VScaleRange]
+                    .iter()
+                    .position(|&k| kinds.has(k));
+                if let Some(slot) = slot {
+                    last[slot] = Some(span);
+                }
+            }
+        }
+    };
+    note(attrs);
+    for a in attrs {
+        if let Attr::Group(n, _) = *a
+            && let Some(list) = group(n)
+        {
+            note(list);
+        }
+    }
+    last
+}
+
+/// The minimum of `f`'s `vscale_range`, as LLVM's verifier takes it (`getVScaleRangeMin`);
+/// `None` without one.
 pub(crate) fn vscale_range_min(m: &Module, f: FuncId) -> Option<u64> {
     let src = m.source.as_bytes();
     let attrs = m.attr_list(m.functions[f].fn_attrs);
-    let groups = attrs.iter().filter_map(|a| match *a {
-        Attr::Group(n, _) => m.attr_groups.get(&n).map(|&list| m.attr_list(list)),
-        _ => None,
+    let [_, _, vscale_range] = last_valued(src, attrs, |n| {
+        m.attr_groups.get(&n).map(|&list| m.attr_list(list))
     });
-    let last = std::iter::once(attrs)
-        .chain(groups)
-        .flatten()
-        .filter_map(|a| match *a {
-            Attr::Text(span) if kind_at(src, span).has(kind::VScaleRange) => Some(span),
-            _ => None,
-        })
-        .next_back()?;
     // `vscale_range(0, 0)` is dropped by LLVM's parser: no attribute.
-    numbers_in_parens(&src[last.range()])[0].filter(|&min| min > 0)
+    numbers_in_parens(&src[vscale_range?.range()])[0].filter(|&min| min > 0)
 }
 
 /// The one or two unsigned numbers of `keyword(N)` or `keyword(N, M)`, none past 32 bits

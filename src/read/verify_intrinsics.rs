@@ -9,7 +9,7 @@
 
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
-    IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
+    FP_PREDICATES, IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
     Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef, LocalId,
@@ -429,10 +429,6 @@ impl<'a> Call<'a> {
 
     /// A vector-predicated comparison: its predicate, a metadata string, one of its kind's.
     fn vp_compare_refused(&self, float: bool) -> Option<&'static str> {
-        const FLOAT: &[&[u8]] = &[
-            b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
-            b"ult", b"ule", b"une",
-        ];
         const INTEGER: &[&[u8]] = &[
             b"eq", b"ne", b"ugt", b"uge", b"ult", b"ule", b"sgt", b"sge", b"slt", b"sle",
         ];
@@ -440,7 +436,7 @@ impl<'a> Call<'a> {
         let predicate = metadata_argument(self.m, self.body, predicate).copied();
         let predicate = string_operand(self.m, predicate);
         let known = match float {
-            true => FLOAT,
+            true => FP_PREDICATES,
             false => INTEGER,
         };
         match predicate {
@@ -450,29 +446,22 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// Whether `ty` is sized (`Type::isSized`): a target extension type as LLVM's table of
-    /// them says ([`Layout`]).
-    fn is_sized(&self, ty: TypeId, depth: u32) -> bool {
+    /// The layout of `ty` (whether it is sized, `Type::isSized`: a target extension type as
+    /// LLVM's table of them says): the module's for its types, worked out for a body's own.
+    fn layout(&self, ty: TypeId, depth: u32) -> Layout {
         let (m, body) = (self.m, self.body);
         let ty = body.resolve_ty(m, ty);
         if let Some(layout) = m.types.layout(ty) {
-            return layout.sized;
+            return layout;
         }
         if depth > Layout::NESTING_LIMIT {
-            return true;
+            return Layout::DEEP;
         }
         Layout::of(
             body.ty(m, ty),
             |t| body.ty(m, body.resolve_ty(m, t)),
-            |t| match self.is_sized(t, depth + 1) {
-                true => Layout::DEEP,
-                false => Layout {
-                    sized: false,
-                    ..Layout::DEEP
-                },
-            },
+            |t| self.layout(t, depth + 1),
         )
-        .sized
     }
 
     /// A relocation names its statepoint: the token of a call of `llvm.experimental.gc.statepoint`
@@ -506,7 +495,8 @@ impl<'a> Call<'a> {
     /// The pattern `llvm.experimental.memset.pattern` stores is of a sized type.
     fn memset_pattern_refused(&self) -> Option<&'static str> {
         let (pattern, _) = self.argument(1)?;
-        (!self.is_sized(pattern, 0)).then_some("unsized types cannot be used as memset patterns")
+        (!self.layout(pattern, 0).sized)
+            .then_some("unsized types cannot be used as memset patterns")
     }
 
     fn bswap_refused(&self) -> Option<&'static str> {

@@ -89,6 +89,13 @@ pub(super) fn metadata_holds(
 /// A call of an intrinsic (see [`intrinsic_calls`]).
 pub(super) type IntrinsicCall<'a> = (Span, Cow<'a, [u8]>, InstId);
 
+/// The floating-point predicates LLVM names by strings, as the constrained and the
+/// vector-predicated comparisons take them (`getFPPredicateFromMD`).
+pub(super) const FP_PREDICATES: &[&[u8]] = &[
+    b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge", b"ult",
+    b"ule", b"une",
+];
+
 /// The rounding modes LLVM names by strings (`convertStrToRoundingMode`).
 pub(super) const ROUNDING_MODES: &[&[u8]] = &[
     b"round.dynamic",
@@ -223,10 +230,6 @@ fn constrained_calls_hold(
     const PREFIX: &[u8] = b"llvm.experimental.constrained.";
     const EXCEPTION_BEHAVIOURS: &[&[u8]] =
         &[b"fpexcept.ignore", b"fpexcept.maytrap", b"fpexcept.strict"];
-    const PREDICATES: &[&[u8]] = &[
-        b"oeq", b"ogt", b"oge", b"olt", b"ole", b"one", b"ord", b"uno", b"ueq", b"ugt", b"uge",
-        b"ult", b"ule", b"une",
-    ];
     let names = |md: Option<&MdRef>, known: &[&[u8]]| {
         string_operand(m, md.copied()).is_some_and(|s| known.contains(&&s[..]))
     };
@@ -242,7 +245,8 @@ fn constrained_calls_hold(
             .map(|(_, v)| metadata_argument(m, body, v))
             .collect();
         let trailing = metadata.iter().rev().take_while(|md| md.is_some()).count();
-        if comparison && metadata.len() >= 2 && !names(metadata[metadata.len() - 2], PREDICATES) {
+        if comparison && metadata.len() >= 2 && !names(metadata[metadata.len() - 2], FP_PREDICATES)
+        {
             return Err((
                 callee,
                 "invalid predicate for constrained FP comparison intrinsic",

@@ -564,12 +564,8 @@ impl<'a> Parser<'a> {
     /// LLVM's verifier: one pointer. A count written as a constant expression, which LLVM
     /// folds, is let through.
     fn swifterror_alloca_holds(&mut self, at: Span, ty: TypeId, count: Option<(Span, Value)>) {
-        let one = |p: &Self, count: Value| match p.constant_of(count) {
-            Some(&Const::Int(span, width)) => {
-                int_value(&p.src[span.range()], width) == Some(IntValue::Bits(1))
-            }
-            Some(Const::Expr(_)) => true,
-            _ => false,
+        let one = |p: &Self, count: Value| {
+            p.is_one(count) || matches!(p.constant_of(count), Some(Const::Expr(_)))
         };
         if !self.is_pointer(ty) {
             self.rule_broken(
@@ -1599,7 +1595,7 @@ impl<'a> Parser<'a> {
         // Operand bundles.
         let bundled = self.tok.kind == Tok::LSquare;
         if bundled {
-            if assume && !assumed.is_some_and(|v| self.is_true(v)) {
+            if assume && !assumed.is_some_and(|v| self.is_one(v)) {
                 let message = "assume with operand bundles must have i1 true condition";
                 self.rule_broken(callee_tok.span, message);
             }
@@ -2281,14 +2277,11 @@ impl Parser<'_> {
             }
     }
 
-    /// Whether `v` is the constant `i1 true`.
-    fn is_true(&self, v: Value) -> bool {
+    /// Whether `v` is the integer constant 1 (`i1 true` too).
+    fn is_one(&self, v: Value) -> bool {
         match self.constant_of(v) {
-            Some(&Const::Int(span, 1)) => {
-                matches!(
-                    int_value(&self.src[span.range()], 1),
-                    Some(IntValue::Bits(1))
-                )
+            Some(&Const::Int(span, width)) => {
+                int_value(&self.src[span.range()], width) == Some(IntValue::Bits(1))
             }
             _ => false,
         }
