@@ -4511,6 +4511,91 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// An integer immediate lies in the range its parameter has, as LLVM's verifier checks it:
+/// the range of LLVM's table for an intrinsic it knows (NVPTX's tensor map fence takes 128
+/// alone, whatever its declaration writes), of the declaration's text for a name LLVM does not
+/// know (whose `immarg` it keeps too), or else of the call's own `range`; a range of a
+/// narrow type wraps round (`range(i8 -2, 2)` is -2, -1, 0, 1). The error points at the
+/// argument. A constant expression of constants alone, which LLVM folds as it reads it, is
+/// taken.
+#[test]
+fn immediates_lie_in_their_ranges_as_llvm_verifier_checks_them() {
+    let module = |declaration: &str, call: &str| {
+        format!("{declaration}\ndefine void @f(ptr %p, i32 %x) {{\n  {call}\n  ret void\n}}\n")
+    };
+    let fence = "declare void @llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta(ptr, i32)";
+    let fence_call = |n: &str| {
+        format!("call void @llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta(ptr %p, i32 {n})")
+    };
+    let test = "declare void @llvm.test.range(i32 immarg range(i32 -3, 4))";
+    let narrow = "declare void @llvm.test.narrow(i8 immarg range(i8 -2, 2))";
+    let refused = [
+        (
+            fence,
+            fence_call("127"),
+            "127",
+            "immarg value 127 out of range [128, 129)",
+        ),
+        (
+            test,
+            "call void @llvm.test.range(i32 -4)".into(),
+            "-4",
+            "immarg value -4 out of range [-3, 4)",
+        ),
+        (
+            test,
+            "call void @llvm.test.range(i32 4)".into(),
+            "4",
+            "immarg value 4 out of range [-3, 4)",
+        ),
+        (
+            test,
+            "call void @llvm.test.range(i32 range(i32 0, 2) 3)".into(),
+            "3",
+            "immarg value 3 out of range [0, 2)",
+        ),
+        (
+            narrow,
+            "call void @llvm.test.narrow(i8 2)".into(),
+            "2",
+            "immarg value 2 out of range [-2, 2)",
+        ),
+        (
+            test,
+            "call void @llvm.test.range(i32 %x)".into(),
+            "%x",
+            "immarg operand has non-immediate parameter",
+        ),
+    ]
+    .map(|(declaration, call, found, message)| {
+        let text = module(declaration, &call);
+        let col = (call.rfind(found).unwrap() + 3) as u32;
+        (text, (3, col, found), message)
+    });
+    let read = [
+        (fence, fence_call("128")),
+        (test, "call void @llvm.test.range(i32 -3)".into()),
+        (test, "call void @llvm.test.range(i32 3)".into()),
+        (
+            test,
+            "call void @llvm.test.range(i32 range(i32 0, 10) 5)".into(),
+        ),
+        (
+            test,
+            "call void @llvm.test.range(i32 add (i32 1, i32 2))".into(),
+        ),
+        (narrow, "call void @llvm.test.narrow(i8 -1)".into()),
+        (narrow, "call void @llvm.test.narrow(i8 -2)".into()),
+        // Not `immarg`: the range is the parameter's, not the verifier's to check.
+        (
+            "declare void @llvm.test.free(i32 range(i32 0, 1))",
+            "call void @llvm.test.free(i32 7)".into(),
+        ),
+    ]
+    .map(|(declaration, call)| module(declaration, &call));
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

@@ -88,6 +88,18 @@ signatures = [signature(id) for id in range(1, len(names) + 1)]
 start = text.index("static AttributeSet getIntrinsicArgAttributeSet")
 cases = re.split(r"\n  case (\d+):", text[start : text.index("getIntrinsicFnAttributeSet", start)])
 immarg_sets = {int(cases[i]) for i in range(1, len(cases), 2) if "Attribute::ImmArg" in cases[i + 1]}
+# The range an attribute set gives the values of its position (`Range<ArgIndex<N>, lo, hi>` in
+# the intrinsic's definition): the two ends, signed, of a `ConstantRange` of the parameter's
+# width (the verifier checks an immediate against it).
+RANGE = (r"Attribute::get\(C, Attribute::Range, ConstantRange\("
+         r"APInt\(BitWidth, (-?\d+), /\*isSigned=\*/true, /\*implicitTrunc=\*/true\), "
+         r"APInt\(BitWidth, (-?\d+), /\*isSigned=\*/true, /\*implicitTrunc=\*/true\)\)\)")
+ranges_of_sets = {}
+for i in range(1, len(cases), 2):
+    found = re.findall(RANGE, cases[i + 1])
+    assert len(found) == cases[i + 1].count("Attribute::Range"), cases[i + 1]
+    if found:
+        ranges_of_sets[int(cases[i])] = tuple(map(int, found[0]))
 def pairs(name):
     start = text.index(name)
     body = re.sub(r"/\*.*?\*/", "", text[text.index("{", start) + 1 : text.index("};", start)])
@@ -144,10 +156,18 @@ def immediates(run):
             mask |= 1 << (position - 1)
     return mask
 immarg_masks = [immediates(int(run)) for run, _ in packed]
+def immediate_ranges(run):
+    """The ranges of the parameters that take only an immediate: (parameter, low, high)."""
+    first, count = arg_attr_runs[run]
+    return [(position - 1, *ranges_of_sets[attribute_set])
+            for position, attribute_set in arg_attr_ids[first : first + count]
+            if attribute_set in immarg_sets and attribute_set in ranges_of_sets]
+immarg_ranges = [immediate_ranges(int(run)) for run, _ in packed]
+assert immarg_ranges[names.index("llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta")] == [(1, 128, 129)]
 
 # LLVM sorts each target's names apart (the target-independent ones first); one order here.
-names, overloaded, signatures, immarg_masks, fn_attributes = map(
-    list, zip(*sorted(zip(names, overloaded, signatures, immarg_masks, fn_attributes))))
+names, overloaded, signatures, immarg_masks, immarg_ranges, fn_attributes = map(
+    list, zip(*sorted(zip(names, overloaded, signatures, immarg_masks, immarg_ranges, fn_attributes))))
 for name, expected in [("llvm.memcpy", True), ("llvm.donothing", False), ("llvm.abs", True)]:
     assert overloaded[names.index(name)] == expected, name
 for name, expected in [("llvm.memcpy", 0b1000), ("llvm.ctlz", 0b10), ("llvm.abs", 0b10)]:
@@ -161,10 +181,12 @@ out = [
     f"/// an overloaded one ({sum(overloaded)}: it takes type suffixes) ends in `*`. After a space,",
     "/// its signature: LLVM's codes for it (`IIT_*`), two hex digits each; after another, for",
     f"/// one with parameters that take only an immediate ({sum(1 for m in immarg_masks if m)}), their positions: bit 0 the first",
-    "/// parameter, in hex; after `#`, for one LLVM gives function attributes, their place in",
+    f"/// parameter, in hex; after `r`, for each of those LLVM gives a range ({sum(map(len, immarg_ranges))}), the parameter, the",
+    "/// range's low and high ends (signed, of the parameter's width: a value must lie in",
+    "/// `low..high`); after `#`, for one LLVM gives function attributes, their place in",
     "/// [`FN_ATTRIBUTES`]. One string rather than an array: no pointer a name to relocate when",
     "/// the program starts.",
-    'pub const NAMES: &str = "' + "\n".join(n + ("*" if o else "") + " " + sig + (f" {m:x}" if m else "") + ("" if a is None else f" #{a}") for n, o, sig, m, a in zip(names, overloaded, signatures, immarg_masks, fn_attributes)) + '";',
+    'pub const NAMES: &str = "' + "\n".join(n + ("*" if o else "") + " " + sig + (f" {m:x}" if m else "") + "".join(f" r{i}:{lo}:{hi}" for i, lo, hi in r) + ("" if a is None else f" #{a}") for n, o, sig, m, r, a in zip(names, overloaded, signatures, immarg_masks, immarg_ranges, fn_attributes)) + '";',
     "",
     "/// The function attributes LLVM gives declarations of intrinsics, whatever the text says,",
     "/// as its printer writes them.",
@@ -174,4 +196,4 @@ path = os.path.join(os.path.dirname(__file__), "..", "src", "read", "intrinsic_n
 open(path, "w").write("\n".join(out) + "\n")
 print(f"{len(names)} intrinsics, {sum(overloaded)} overloaded, "
       f"{sum(1 for m in immarg_masks if m)} with immediate parameters, "
-      f"{len(fn_set_texts)} sets of function attributes")
+      f"{len(fn_set_texts)} sets of function attributes, {sum(map(len, immarg_ranges))} ranges of immediates")

@@ -1365,9 +1365,9 @@ pub struct Module {
     /// encoding meets asks it.
     pub semantic_interposition: bool,
     /// The intrinsics declared with LLVM's signature that have parameters taking only an
-    /// immediate, by function, with those parameters (bit `i` for parameter `i`): found once,
-    /// before the bodies, whose calls of them the reader checks.
-    pub(crate) intrinsic_immediates: Vec<(FuncId, u32)>,
+    /// immediate, by function, with those parameters and their ranges: found once, before the
+    /// bodies, whose calls of them the reader checks.
+    pub(crate) intrinsic_immediates: Vec<(FuncId, crate::read::Immediates)>,
     /// Edits made since reading, applied by the writer.
     /// Of two patches of one span and slot, the later replaces the earlier.
     pub patches: Vec<Patch>,

@@ -5,7 +5,9 @@
 /// an overloaded one (4396: it takes type suffixes) ends in `*`. After a space,
 /// its signature: LLVM's codes for it (`IIT_*`), two hex digits each; after another, for
 /// one with parameters that take only an immediate (4262), their positions: bit 0 the first
-/// parameter, in hex; after `#`, for one LLVM gives function attributes, their place in
+/// parameter, in hex; after `r`, for each of those LLVM gives a range (428), the parameter, the
+/// range's low and high ends (signed, of the parameter's width: a value must lie in
+/// `low..high`); after `#`, for one LLVM gives function attributes, their place in
 /// [`FN_ATTRIBUTES`]. One string rather than an array: no pointer a name to relocate when
 /// the program starts.
 pub const NAMES: &str = "llvm.aarch64.addg 0e0e05 #54
@@ -1790,42 +1792,42 @@ llvm.amdgcn.cvt.pk.u8.f32 04070404 #37
 llvm.amdgcn.cvt.pknorm.i16 09030707 #37
 llvm.amdgcn.cvt.pknorm.u16 09030707 #37
 llvm.amdgcn.cvt.pkrtz 09060707 #37
-llvm.amdgcn.cvt.scale.pk16.bf16.bf6 0c282c040404 4 #3
-llvm.amdgcn.cvt.scale.pk16.bf16.fp6 0c282c040404 4 #3
-llvm.amdgcn.cvt.scale.pk16.f16.bf6 0c062c040404 4 #3
-llvm.amdgcn.cvt.scale.pk16.f16.fp6 0c062c040404 4 #3
-llvm.amdgcn.cvt.scale.pk16.f32.bf6 0c072c040404 4 #3
-llvm.amdgcn.cvt.scale.pk16.f32.fp6 0c072c040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.bf16.bf8 0b2809040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.bf16.fp4 0b28040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.bf16.fp8 0b2809040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f16.bf8 0b0609040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f16.fp4 0b06040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f16.fp8 0b0609040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f32.bf8 0b0709040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f32.fp4 0b07040404 4 #3
-llvm.amdgcn.cvt.scale.pk8.f32.fp8 0b0709040404 4 #3
+llvm.amdgcn.cvt.scale.pk16.bf16.bf6 0c282c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk16.bf16.fp6 0c282c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk16.f16.bf6 0c062c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk16.f16.fp6 0c062c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk16.f32.bf6 0c072c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk16.f32.fp6 0c072c040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.bf16.bf8 0b2809040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.bf16.fp4 0b28040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.bf16.fp8 0b2809040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f16.bf8 0b0609040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f16.fp4 0b06040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f16.fp8 0b0609040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f32.bf8 0b0709040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f32.fp4 0b07040404 4 r2:0:16 #3
+llvm.amdgcn.cvt.scale.pk8.f32.fp8 0b0709040404 4 r2:0:16 #3
 llvm.amdgcn.cvt.scalef32.2xpk16.bf6.f32 32040c070c0707 #37
 llvm.amdgcn.cvt.scalef32.2xpk16.fp6.f32 32040c070c0707 #37
-llvm.amdgcn.cvt.scalef32.f16.bf8 0906090604070401 18 #37
-llvm.amdgcn.cvt.scalef32.f16.fp8 0906090604070401 18 #37
-llvm.amdgcn.cvt.scalef32.f32.bf8 07040704 4 #37
-llvm.amdgcn.cvt.scalef32.f32.fp8 07040704 4 #37
+llvm.amdgcn.cvt.scalef32.f16.bf8 0906090604070401 18 r3:0:4 #37
+llvm.amdgcn.cvt.scalef32.f16.fp8 0906090604070401 18 r3:0:4 #37
+llvm.amdgcn.cvt.scalef32.f32.bf8 07040704 4 r2:0:4 #37
+llvm.amdgcn.cvt.scalef32.f32.fp8 07040704 4 r2:0:4 #37
 llvm.amdgcn.cvt.scalef32.pk.bf16.bf8 0928040701 4 #37
-llvm.amdgcn.cvt.scalef32.pk.bf16.fp4 0928040704 4 #37
+llvm.amdgcn.cvt.scalef32.pk.bf16.fp4 0928040704 4 r2:0:4 #37
 llvm.amdgcn.cvt.scalef32.pk.bf16.fp8 0928040701 4 #37
 llvm.amdgcn.cvt.scalef32.pk.bf8.bf16 0903090309280701 8 #37
 llvm.amdgcn.cvt.scalef32.pk.bf8.f16 0903090309060701 8 #37
 llvm.amdgcn.cvt.scalef32.pk.bf8.f32 0903090307070701 10 #37
 llvm.amdgcn.cvt.scalef32.pk.f16.bf8 0906040701 4 #37
-llvm.amdgcn.cvt.scalef32.pk.f16.fp4 0906040704 4 #37
+llvm.amdgcn.cvt.scalef32.pk.f16.fp4 0906040704 4 r2:0:4 #37
 llvm.amdgcn.cvt.scalef32.pk.f16.fp8 0906040701 4 #37
 llvm.amdgcn.cvt.scalef32.pk.f32.bf8 0907040701 4 #37
-llvm.amdgcn.cvt.scalef32.pk.f32.fp4 0907040704 4 #37
+llvm.amdgcn.cvt.scalef32.pk.f32.fp4 0907040704 4 r2:0:4 #37
 llvm.amdgcn.cvt.scalef32.pk.f32.fp8 0907040701 4 #37
-llvm.amdgcn.cvt.scalef32.pk.fp4.bf16 040409280704 8 #37
-llvm.amdgcn.cvt.scalef32.pk.fp4.f16 040409060704 8 #37
-llvm.amdgcn.cvt.scalef32.pk.fp4.f32 040407070704 10 #37
+llvm.amdgcn.cvt.scalef32.pk.fp4.bf16 040409280704 8 r3:0:4 #37
+llvm.amdgcn.cvt.scalef32.pk.fp4.f16 040409060704 8 r3:0:4 #37
+llvm.amdgcn.cvt.scalef32.pk.fp4.f32 040407070704 10 r4:0:4 #37
 llvm.amdgcn.cvt.scalef32.pk.fp8.bf16 0903090309280701 8 #37
 llvm.amdgcn.cvt.scalef32.pk.fp8.f16 0903090309060701 8 #37
 llvm.amdgcn.cvt.scalef32.pk.fp8.f32 0903090307070701 10 #37
@@ -1854,15 +1856,15 @@ llvm.amdgcn.cvt.scalef32.pk8.fp4.f32 040b0707 #37
 llvm.amdgcn.cvt.scalef32.pk8.fp8.bf16 09040b2807 #37
 llvm.amdgcn.cvt.scalef32.pk8.fp8.f16 09040b0607 #37
 llvm.amdgcn.cvt.scalef32.pk8.fp8.f32 09040b0707 #37
-llvm.amdgcn.cvt.scalef32.sr.bf8.bf16 040428040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.bf8.f16 040406040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.bf8.f32 040407040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.fp8.bf16 040428040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.fp8.f16 040406040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.fp8.f32 040407040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.bf16 04040928040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f16 04040906040704 10 #37
-llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f32 04040907040704 10 #37
+llvm.amdgcn.cvt.scalef32.sr.bf8.bf16 040428040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.bf8.f16 040406040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.bf8.f32 040407040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.fp8.bf16 040428040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.fp8.f16 040406040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.fp8.f32 040407040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.bf16 04040928040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f16 04040906040704 10 r4:0:4 #37
+llvm.amdgcn.cvt.scalef32.sr.pk.fp4.f32 04040907040704 10 r4:0:4 #37
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.bf16 2c040c280407 #37
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.f16 2c040c060407 #37
 llvm.amdgcn.cvt.scalef32.sr.pk16.bf6.f32 2c040c070407 #37
@@ -1885,10 +1887,10 @@ llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.bf16 09040b280407 #37
 llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.f16 09040b060407 #37
 llvm.amdgcn.cvt.scalef32.sr.pk8.fp8.f32 09040b070407 #37
 llvm.amdgcn.cvt.sr.bf16.f32 09280928070401 8 #37
-llvm.amdgcn.cvt.sr.bf8.f16 0406040404 8 #37
+llvm.amdgcn.cvt.sr.bf8.f16 0406040404 8 r3:0:4 #37
 llvm.amdgcn.cvt.sr.bf8.f32 0407040404 8 #37
 llvm.amdgcn.cvt.sr.f16.f32 09060906070401 8 #37
-llvm.amdgcn.cvt.sr.fp8.f16 0406040404 8 #37
+llvm.amdgcn.cvt.sr.fp8.f16 0406040404 8 r3:0:4 #37
 llvm.amdgcn.cvt.sr.fp8.f32 0407040404 8 #37
 llvm.amdgcn.cvt.sr.fp8.f32.e5m3 0407040404 8 #37
 llvm.amdgcn.cvt.sr.pk.bf16.f32 0928070704 #37
@@ -8454,21 +8456,21 @@ llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.3d 00180318030e0404040501 80 #5
 llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.4d 00180318030e040404040501 100 #5
 llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.5d 00180318030e04040404040501 200 #5
 llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.gather4.2d 00180318030e04040404040501 200 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.3d 00180718030e040404030305010104 e00 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.4d 00180718030e0404040403030305010104 3800 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.5d 00180718030e04040404040303030305010104 e000 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.3d 00180718030e04040403030305010104 1c00 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.4d 00180718030e0404040403030305010104 3800 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.5d 00180718030e040404040403030305010104 7000 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d 00180718030e04040403030305010104 1c00 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.4d 00180718030e0404040403030305010104 3800 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.5d 00180718030e040404040403030305010104 7000 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d 00180718030e040305010104 1c0 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d 00180718030e04040305010104 380 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d 00180718030e0404040305010104 700 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.4d 00180718030e040404040305010104 e00 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.5d 00180718030e04040404040305010104 1c00 #5
-llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d 00180718030e04040404040305010104 1c00 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.3d 00180718030e040404030305010104 e00 r11:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.4d 00180718030e0404040403030305010104 3800 r13:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.5d 00180718030e04040404040303030305010104 e000 r15:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.3d 00180718030e04040403030305010104 1c00 r12:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.4d 00180718030e0404040403030305010104 3800 r13:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.128.5d 00180718030e040404040403030305010104 7000 r14:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d 00180718030e04040403030305010104 1c00 r12:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.4d 00180718030e0404040403030305010104 3800 r13:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.5d 00180718030e040404040403030305010104 7000 r14:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d 00180718030e040305010104 1c0 r8:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d 00180718030e04040305010104 380 r9:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d 00180718030e0404040305010104 700 r10:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.4d 00180718030e040404040305010104 e00 r11:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.5d 00180718030e04040404040305010104 1c00 r12:0:3 #5
+llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d 00180718030e04040404040305010104 1c00 r12:0:3 #5
 llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.3d 000e040404030501 40 #5
 llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.4d 000e0404040403030501 100 #5
 llvm.nvvm.cp.async.bulk.tensor.prefetch.im2col.5d 000e04040404040303030501 400 #5
@@ -8717,10 +8719,10 @@ llvm.nvvm.fence.proxy.async.shared_cluster 00 #72
 llvm.nvvm.fence.proxy.async.shared_cta 00 #72
 llvm.nvvm.fence.proxy.async_generic.acquire.sync_restrict.space.cluster.scope.cluster 00 #72
 llvm.nvvm.fence.proxy.async_generic.release.sync_restrict.space.cta.scope.cluster 00 #72
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.cluster 000e04 2 #73
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta 000e04 2 #73
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu 000e04 2 #73
-llvm.nvvm.fence.proxy.tensormap_generic.acquire.sys 000e04 2 #73
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.cluster 000e04 2 r1:128:129 #73
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta 000e04 2 r1:128:129 #73
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu 000e04 2 r1:128:129 #73
+llvm.nvvm.fence.proxy.tensormap_generic.acquire.sys 000e04 2 r1:128:129 #73
 llvm.nvvm.fence.proxy.tensormap_generic.release.cluster 00 #72
 llvm.nvvm.fence.proxy.tensormap_generic.release.cta 00 #72
 llvm.nvvm.fence.proxy.tensormap_generic.release.gpu 00 #72
@@ -9245,198 +9247,198 @@ llvm.nvvm.mma.m8n8k4.row.col.f64 1500080808080808 #75
 llvm.nvvm.mma.m8n8k4.row.row.f16.f16 1502090609060906090609060906090609060906090609060906 #75
 llvm.nvvm.mma.m8n8k4.row.row.f32.f16 1506070707070707070709060906090609060906090609060906 #75
 llvm.nvvm.mma.m8n8k4.row.row.f32.f32 1506070707070707070709060906090609060707070707070707 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k16.row.col.bf16 15020707070704040404070707070404 200 #75
-llvm.nvvm.mma.sp.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80 #75
-llvm.nvvm.mma.sp.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200 #75
-llvm.nvvm.mma.sp.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.m16n8k8.row.col.tf32 15020707070704040404070707070404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.bf16 15020707070704040404070707070404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m1.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e3m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e4m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e5m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m1.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e3m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e4m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e5m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m1.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e3m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e4m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e5m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m1.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e3m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e4m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e5m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m1.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e3m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e4m3.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e5m2.f16 1500090609060404040404040404090609060404 800 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m1.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e3m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m1.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e3m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m1.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e3m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m1.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e3m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m1.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e3m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000 #75
-llvm.nvvm.mma.sp.ordered.metadata.m16n8k8.row.col.tf32 15020707070704040404070707070404 200 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k16.row.col.bf16 15020707070704040404070707070404 200 r9:0:4 #75
+llvm.nvvm.mma.sp.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80 r7:0:4 #75
+llvm.nvvm.mma.sp.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200 r9:0:4 #75
+llvm.nvvm.mma.sp.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800 r11:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.m16n8k8.row.col.tf32 15020707070704040404070707070404 200 r9:0:4 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k128.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m1.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e2m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e3m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e4m3.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m1.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e2m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e3m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.block.scale.m16n8k64.row.col.mxf8f6f4.scale.1x.f32.e5m2.e5m2.f32.ue8m0 1502070707070404040404040404070707070404040303040303 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.s4.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.s4.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.satfinite.u4.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k128.row.col.u4.s4 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.bf16 15020707070704040404070707070404 200 r9:0:4 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f16.f16 1500090609060906090609060906090609060404 80 r7:0:4 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f32.f32 1502070707070906090609060906070707070404 200 r9:0:4 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.tf32 1502070707070404040404040404070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.bf16 1502070707070404040404040404070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f16.f16 15000906090609060906090609060906090609060906090609060404 800 r11:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.f32.f32 15020707070709060906090609060906090609060906070707070404 2000 r13:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.s8.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.s8.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.satfinite.u8.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k32.row.col.u8.s8 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m1.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e2m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e3m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e4m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m1.e5m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m1.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e2m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e3m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e4m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e2m3.e5m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m1.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e2m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e3m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e4m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e3m2.e5m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m1.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e2m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e3m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e4m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e4m3.e5m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m1.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e2m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e3m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e4m3.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f16.e5m2.e5m2.f16 1500090609060404040404040404090609060404 800 r11:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m1.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e2m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e3m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m1.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m1.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e2m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e3m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e2m3.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m1.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e2m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e3m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e3m2.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m1.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e2m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e3m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e4m3.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m1.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e2m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e3m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e4m3.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.kind.f8f6f4.f32.e5m2.e5m2.f32 1502070707070404040404040404070707070404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s4.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.s8.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s4.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.s8.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u4.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.satfinite.u8.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u4.s4 15020404040404040404040404040404 200 r9:0:2 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k64.row.col.u8.s8 1502040404040404040404040404040404040404 2000 r13:0:1 #75
+llvm.nvvm.mma.sp.ordered.metadata.m16n8k8.row.col.tf32 15020707070704040404070707070404 200 r9:0:4 #75
 llvm.nvvm.mma.xor.popc.m16n8k128.row.col.b1 15020404040404040404040404 #75
 llvm.nvvm.mma.xor.popc.m16n8k256.row.col.b1 15020404040404040404040404040404 #75
 llvm.nvvm.mma.xor.popc.m8n8k128.row.col.b1 1500040404040404 #75
@@ -9623,8 +9625,8 @@ llvm.nvvm.sad.us 03030303 #43
 llvm.nvvm.saturate.d 0808 #43
 llvm.nvvm.saturate.f 0707 #43
 llvm.nvvm.saturate.ftz.f 0707 #43
-llvm.nvvm.setmaxnreg.dec.sync.aligned.u32 0004 1 #5
-llvm.nvvm.setmaxnreg.inc.sync.aligned.u32 0004 1 #5
+llvm.nvvm.setmaxnreg.dec.sync.aligned.u32 0004 1 r0:24:257 #5
+llvm.nvvm.setmaxnreg.inc.sync.aligned.u32 0004 1 r0:24:257 #5
 llvm.nvvm.sext.clamp 040404 #43
 llvm.nvvm.sext.wrap 040404 #43
 llvm.nvvm.shfl.bfly.f32 07070404 #25
@@ -10157,74 +10159,74 @@ llvm.nvvm.tcgen05.ld.32x32b.x32 0d04180601 2 #31
 llvm.nvvm.tcgen05.ld.32x32b.x4 0a04180601 2 #31
 llvm.nvvm.tcgen05.ld.32x32b.x64 1004180601 2 #31
 llvm.nvvm.tcgen05.ld.32x32b.x8 0b04180601 2 #31
-llvm.nvvm.tcgen05.mma.shared 00180605050401040404 e0 #48
-llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1 001806050504010a040404 c0 #48
-llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2 001806050504010b040404 c0 #48
-llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block32 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block32 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale.block32 00180605050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.shared.scale_d 0018060505040105040404 1e0 #48
-llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg1 00180605050401050a040404 1a0 #48
-llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg2 00180605050401050b040404 1a0 #48
-llvm.nvvm.tcgen05.mma.sp.shared 001806050504011806040404 1c0 #48
-llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg1 0018060505040118060a040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg2 0018060505040118060b040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale.block32 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block16 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block32 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale.block32 001806050504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d 00180605050401180605040404 3c0 #48
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg1 001806050504011806050a040404 340 #48
-llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg2 001806050504011806050b040404 340 #48
-llvm.nvvm.tcgen05.mma.sp.tensor 00180618060504011806040404 1c0 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.ashift 00180618060504011806040404 1c0 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1 001806180605040118060a040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1.ashift 001806180605040118060a040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2 001806180605040118060b040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2.ashift 001806180605040118060b040404 180 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale.block32 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block16 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block32 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale.block32 00180618060504011806180618060404 300 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d 0018061806050401180605040404 3c0 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.ashift 0018061806050401180605040404 3c0 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1 00180618060504011806050a040404 340 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1.ashift 00180618060504011806050a040404 340 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2 00180618060504011806050b040404 340 #48
-llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2.ashift 00180618060504011806050b040404 340 #48
-llvm.nvvm.tcgen05.mma.tensor 0018061806050401040404 e0 #48
-llvm.nvvm.tcgen05.mma.tensor.ashift 0018061806050401040404 e0 #48
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1 00180618060504010a040404 c0 #48
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1.ashift 00180618060504010a040404 c0 #48
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2 00180618060504010b040404 c0 #48
-llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2.ashift 00180618060504010b040404 c0 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale.block32 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block16 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block32 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32 0018061806050401180618060404 180 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d 001806180605040105040404 1e0 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d.ashift 001806180605040105040404 1e0 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1 0018061806050401050a040404 1a0 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1.ashift 0018061806050401050a040404 1a0 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2 0018061806050401050b040404 1a0 #48
-llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2.ashift 0018061806050401050b040404 1a0 #48
-llvm.nvvm.tcgen05.mma.ws.shared 00180605050401040404 e0 #48
-llvm.nvvm.tcgen05.mma.ws.shared.zero_col_mask 0018060505040105040404 1c0 #48
-llvm.nvvm.tcgen05.mma.ws.sp.shared 001806050504011806040404 1c0 #48
-llvm.nvvm.tcgen05.mma.ws.sp.shared.zero_col_mask 00180605050401180605040404 380 #48
-llvm.nvvm.tcgen05.mma.ws.sp.tensor 00180618060504011806040404 1c0 #48
-llvm.nvvm.tcgen05.mma.ws.sp.tensor.zero_col_mask 0018061806050401180605040404 380 #48
-llvm.nvvm.tcgen05.mma.ws.tensor 0018061806050401040404 e0 #48
-llvm.nvvm.tcgen05.mma.ws.tensor.zero_col_mask 001806180605040105040404 1c0 #48
+llvm.nvvm.tcgen05.mma.shared 00180605050401040404 e0 r5:0:4 r6:1:3 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1 001806050504010a040404 c0 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2 001806050504010b040404 c0 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block32 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block32 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale.block32 00180605050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.scale_d 0018060505040105040404 1e0 r5:0:16 r6:0:2 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg1 00180605050401050a040404 1a0 r5:0:16 r7:0:2 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.shared.scale_d.disable_output_lane.cg2 00180605050401050b040404 1a0 r5:0:16 r7:0:2 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared 001806050504011806040404 1c0 r6:0:4 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg1 0018060505040118060a040404 180 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.disable_output_lane.cg2 0018060505040118060b040404 180 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4.block_scale.block32 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block16 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf4nvf4.block_scale.block32 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.mxf8f6f4.block_scale.block32 001806050504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d 00180605050401180605040404 3c0 r6:0:16 r7:0:2 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg1 001806050504011806050a040404 340 r6:0:16 r8:0:2 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.shared.scale_d.disable_output_lane.cg2 001806050504011806050b040404 340 r6:0:16 r8:0:2 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor 00180618060504011806040404 1c0 r6:0:4 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.ashift 00180618060504011806040404 1c0 r6:0:4 r7:1:3 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1 001806180605040118060a040404 180 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg1.ashift 001806180605040118060a040404 180 r7:0:4 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2 001806180605040118060b040404 180 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.disable_output_lane.cg2.ashift 001806180605040118060b040404 180 r7:0:4 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4.block_scale.block32 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block16 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf4nvf4.block_scale.block32 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.mxf8f6f4.block_scale.block32 00180618060504011806180618060404 300 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d 0018061806050401180605040404 3c0 r6:0:16 r7:0:2 r8:1:3 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.ashift 0018061806050401180605040404 3c0 r6:0:16 r7:0:2 r8:1:3 r9:0:2 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1 00180618060504011806050a040404 340 r6:0:16 r8:0:2 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg1.ashift 00180618060504011806050a040404 340 r6:0:16 r8:0:2 r9:0:2 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2 00180618060504011806050b040404 340 r6:0:16 r8:0:2 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.sp.tensor.scale_d.disable_output_lane.cg2.ashift 00180618060504011806050b040404 340 r6:0:16 r8:0:2 r9:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor 0018061806050401040404 e0 r5:0:4 r6:1:3 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.ashift 0018061806050401040404 e0 r5:0:4 r6:1:3 r7:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1 00180618060504010a040404 c0 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg1.ashift 00180618060504010a040404 c0 r6:0:4 r7:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2 00180618060504010b040404 c0 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.disable_output_lane.cg2.ashift 00180618060504010b040404 c0 r6:0:4 r7:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf4.block_scale.block32 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block16 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block32 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32 0018061806050401180618060404 180 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d 001806180605040105040404 1e0 r5:0:16 r6:0:2 r7:1:3 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d.ashift 001806180605040105040404 1e0 r5:0:16 r6:0:2 r7:1:3 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1 0018061806050401050a040404 1a0 r5:0:16 r7:0:2 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg1.ashift 0018061806050401050a040404 1a0 r5:0:16 r7:0:2 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2 0018061806050401050b040404 1a0 r5:0:16 r7:0:2 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.tensor.scale_d.disable_output_lane.cg2.ashift 0018061806050401050b040404 1a0 r5:0:16 r7:0:2 r8:0:2 #48
+llvm.nvvm.tcgen05.mma.ws.shared 00180605050401040404 e0 r5:0:4 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.shared.zero_col_mask 0018060505040105040404 1c0 r6:0:4 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.sp.shared 001806050504011806040404 1c0 r6:0:4 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.sp.shared.zero_col_mask 00180605050401180605040404 380 r7:0:4 r8:0:4 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.sp.tensor 00180618060504011806040404 1c0 r6:0:4 r7:0:4 r8:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.sp.tensor.zero_col_mask 0018061806050401180605040404 380 r7:0:4 r8:0:4 r9:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.tensor 0018061806050401040404 e0 r5:0:4 r6:0:4 r7:0:4 #48
+llvm.nvvm.tcgen05.mma.ws.tensor.zero_col_mask 001806180605040105040404 1c0 r6:0:4 r7:0:4 r8:0:4 #48
 llvm.nvvm.tcgen05.relinq.alloc.permit.cg1 00 #33
 llvm.nvvm.tcgen05.relinq.alloc.permit.cg2 00 #33
 llvm.nvvm.tcgen05.shift.down.cg1 001806 #31
@@ -10270,15 +10272,15 @@ llvm.nvvm.tcgen05.wait.ld 00 #33
 llvm.nvvm.tcgen05.wait.st 00 #33
 llvm.nvvm.tensormap.replace.box.dim* 000f040404 2 #50
 llvm.nvvm.tensormap.replace.element.stride* 000f040404 2 #50
-llvm.nvvm.tensormap.replace.elemtype* 000f0404 2 #50
-llvm.nvvm.tensormap.replace.fill.mode* 000f0404 2 #50
+llvm.nvvm.tensormap.replace.elemtype* 000f0404 2 r1:0:16 #50
+llvm.nvvm.tensormap.replace.fill.mode* 000f0404 2 r1:0:2 #50
 llvm.nvvm.tensormap.replace.global.address* 000f0405 #50
 llvm.nvvm.tensormap.replace.global.dim* 000f040404 2 #50
 llvm.nvvm.tensormap.replace.global.stride* 000f040405 2 #50
-llvm.nvvm.tensormap.replace.interleave.layout* 000f0404 2 #50
+llvm.nvvm.tensormap.replace.interleave.layout* 000f0404 2 r1:0:3 #50
 llvm.nvvm.tensormap.replace.rank* 000f0404 #50
-llvm.nvvm.tensormap.replace.swizzle.atomicity* 000f0404 2 #50
-llvm.nvvm.tensormap.replace.swizzle.mode* 000f0404 2 #50
+llvm.nvvm.tensormap.replace.swizzle.atomicity* 000f0404 2 r1:0:4 #50
+llvm.nvvm.tensormap.replace.swizzle.mode* 000f0404 2 r1:0:5 #50
 llvm.nvvm.tex.1d.array.grad.v4f32.f32 150207070707050504070707 #70
 llvm.nvvm.tex.1d.array.grad.v4s32.f32 150204040404050504070707 #70
 llvm.nvvm.tex.1d.array.grad.v4u32.f32 150204040404050504070707 #70

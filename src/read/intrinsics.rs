@@ -8,7 +8,8 @@
 #[path = "intrinsic_names.rs"]
 mod names;
 
-use crate::model::{FloatKind, Type, TypeId, Types};
+use crate::model::{FloatKind, Type, TypeId, Types, int_literal};
+use std::sync::Arc;
 
 /// Whether LLVM 22 takes `name` as an intrinsic's, as `Intrinsic::lookupIntrinsicID` does:
 /// an intrinsic's name, or an overloaded one's followed by `.` and type suffixes
@@ -18,13 +19,104 @@ pub(super) fn is_known(name: &[u8]) -> bool {
 }
 
 /// An intrinsic's line of the table: its signature codes, the parameters that take only
-/// an immediate (bit `i` for parameter `i`), and the function attributes LLVM gives its
-/// declarations (a place in [`names::FN_ATTRIBUTES`]).
-#[derive(Clone, Copy)]
+/// an immediate, and the function attributes LLVM gives its declarations (a place in
+/// [`names::FN_ATTRIBUTES`]).
+#[derive(Clone)]
 struct Entry {
     codes: &'static str,
-    immediates: u32,
+    immediates: Immediates,
     fn_attributes: Option<u16>,
+}
+
+/// The parameters of an intrinsic that take only an immediate (`immarg`), and the ranges
+/// given some of them, which LLVM's verifier checks an integer immediate against: by LLVM's
+/// table for an intrinsic it knows (`Range<ArgIndex<N>, low, high>`, as it gives the table's
+/// attributes to the declaration whatever its text), by the declaration's text for another.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Immediates {
+    /// Bit `i` for parameter `i`.
+    pub(crate) params: u32,
+    ranges: Ranges,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Ranges {
+    #[default]
+    None,
+    /// The table's `r<parameter>:<low>:<high>` fields, space-separated, ends signed.
+    Table(&'static str),
+    /// A declaration's own: parameter, and the bits of the low and high ends.
+    Declared(Arc<[(usize, u128, u128)]>),
+}
+
+impl Immediates {
+    /// The parameters a declaration's text marks `immarg` (bit `i` for parameter `i`, of
+    /// the first 32), each with the `range` it writes (see [`range_ends`]), if any.
+    pub(crate) fn declared(params: u32, ranges: Vec<(usize, u128, u128)>) -> Immediates {
+        let ranges = match ranges.is_empty() {
+            true => Ranges::None,
+            false => Ranges::Declared(ranges.into()),
+        };
+        Immediates { params, ranges }
+    }
+
+    /// The range of parameter `param`: the bits of its low and high ends; a value must lie
+    /// between them as [`in_range`] says.
+    pub(crate) fn range(&self, param: usize) -> Option<(u128, u128)> {
+        match &self.ranges {
+            Ranges::None => None,
+            Ranges::Table(fields) => fields.split(' ').find_map(|field| {
+                let (at, ends) = field.strip_prefix('r')?.split_once(':')?;
+                let (low, high) = ends.split_once(':')?;
+                let bits = |end: &str| end.parse::<i64>().ok().map(|end| end as i128 as u128);
+                (at.parse::<usize>().ok()? == param).then_some((bits(low)?, bits(high)?))
+            }),
+            Ranges::Declared(ranges) => ranges
+                .iter()
+                .find(|&&(at, ..)| at == param)
+                .map(|&(_, low, high)| (low, high)),
+        }
+    }
+}
+
+/// The bits of the two ends of a `range(iN low, high)` attribute's text (LLVM's integer
+/// literals: decimal, `s0x`, `u0x`), or `None` if it is not one.
+pub(crate) fn range_ends(text: &[u8]) -> Option<(u128, u128)> {
+    let inner = text.strip_prefix(b"range(")?.strip_suffix(b")")?;
+    let ends = inner
+        .trim_ascii_start()
+        .split(|b| b.is_ascii_whitespace())
+        .skip(1);
+    let ends: Vec<&[u8]> = ends.filter(|word| !word.is_empty()).collect();
+    match ends[..] {
+        [low, high] => Some((int_literal(low.strip_suffix(b",")?)?, int_literal(high)?)),
+        _ => None,
+    }
+}
+
+/// Whether the `width`-bit integer `bits` lies in the range `low..high` (ends as bits,
+/// truncated to that width), as LLVM's `ConstantRange::contains` says: compared unsigned, the
+/// range wrapping round when its low end is above its high end; ends equal make an empty
+/// range (LLVM makes none so but full or empty ones, which no table gives). Wider than 64
+/// bits, every value lies in it.
+pub(crate) fn in_range(width: u32, bits: u128, (low, high): (u128, u128)) -> bool {
+    if width == 0 || width > 64 {
+        return true;
+    }
+    let mask = u128::MAX >> (128 - width);
+    let (value, low, high) = (bits & mask, low & mask, high & mask);
+    match low <= high {
+        true => low <= value && value < high,
+        false => low <= value || value < high,
+    }
+}
+
+/// `bits`, the low `width` bits of an integer, as LLVM's `getSExtValue` gives it.
+pub(crate) fn sign_extended(width: u32, bits: u128) -> i128 {
+    match width {
+        1..=128 => ((bits << (128 - width)) as i128) >> (128 - width),
+        _ => 0,
+    }
 }
 
 /// The function attributes LLVM 22 gives a declaration of the intrinsic `name`, whatever its
@@ -77,15 +169,27 @@ fn lookup(name: &[u8]) -> Option<(bool, Entry)> {
         match entry.as_bytes().cmp(name) {
             std::cmp::Ordering::Equal => {
                 let mut fields = rest.split(' ');
+                // The ranges' fields follow one another, after the codes and the mask.
+                let ranges = rest.find(" r").map_or("", |at| {
+                    let end = rest[at..].find(" #").map_or(rest.len(), |end| at + end);
+                    &rest[at + 1..end]
+                });
                 let mut entry = Entry {
                     codes: fields.next().unwrap_or(""),
-                    immediates: 0,
+                    immediates: Immediates {
+                        params: 0,
+                        ranges: match ranges.is_empty() {
+                            true => Ranges::None,
+                            false => Ranges::Table(ranges),
+                        },
+                    },
                     fn_attributes: None,
                 };
                 for field in fields {
-                    match field.strip_prefix('#') {
-                        Some(set) => entry.fn_attributes = set.parse().ok(),
-                        None => entry.immediates = u32::from_str_radix(field, 16).unwrap_or(0),
+                    match field.as_bytes().first() {
+                        Some(b'#') => entry.fn_attributes = field[1..].parse().ok(),
+                        Some(b'r') => {}
+                        _ => entry.immediates.params = u32::from_str_radix(field, 16).unwrap_or(0),
                     }
                 }
                 return Some((overloaded, entry));
@@ -247,23 +351,23 @@ pub(super) fn signature_holds(
 /// LLVM's table, which LLVM gives the declaration whether written or not). None unless the
 /// declaration has the signature of the table: an old one LLVM upgrades as it reads, and
 /// the upgrade may move parameters.
-pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> u32 {
+pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> Immediates {
     match entry(name) {
         Some(entry)
-            if entry.immediates != 0
+            if entry.immediates.params != 0
                 && !upgraded_with_arity(types, name, fn_ty)
                 && signature_matches(types, entry.codes, fn_ty).is_ok() =>
         {
             entry.immediates
         }
-        _ => 0,
+        _ => Immediates::default(),
     }
 }
 
 /// The parameters of the intrinsic `name` that take only an immediate, by its name alone
 /// (see [`immediate_params`]).
-pub(super) fn immediate_params_by_name(name: &[u8]) -> u32 {
-    entry(name).map_or(0, |entry| entry.immediates)
+pub(super) fn immediate_params_by_name(name: &[u8]) -> Immediates {
+    entry(name).map_or(Immediates::default(), |entry| entry.immediates)
 }
 
 /// Whether LLVM upgrades the intrinsic `name` declared at `fn_ty` for its number of
@@ -748,6 +852,24 @@ impl Matcher<'_> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn ranges_hold_as_llvm_constant_ranges_do() {
+        // [-3, 4) of i32, [128, 129) of i32, and one wrapping round: [6, 2) of i3 is 6, 7, 0, 1.
+        let minus = |v: i128| v as u128;
+        assert!(in_range(32, (-3i32) as u32 as u128, (minus(-3), 4)));
+        assert!(!in_range(32, (-4i32) as u32 as u128, (minus(-3), 4)));
+        assert!(!in_range(32, 4, (minus(-3), 4)));
+        assert!(in_range(32, 128, (128, 129)) && !in_range(32, 127, (128, 129)));
+        assert!([6, 7, 0, 1].iter().all(|&v| in_range(3, v, (6, 2))));
+        assert!([2, 3, 4, 5].iter().all(|&v| !in_range(3, v, (6, 2))));
+        assert!(in_range(128, 7, (0, 1)));
+        assert_eq!(range_ends(b"range(i32 -3, 4)"), Some((minus(-3), 4)));
+        assert_eq!(range_ends(b"range(i8 u0xF0, 0)"), Some((0xF0, 0)));
+        assert_eq!(range_ends(b"range(i8 1)"), None);
+        assert_eq!(sign_extended(32, 0xFFFF_FFFC), -4);
+        assert_eq!(sign_extended(8, 0x7F), 127);
+    }
+
     /// The old names opt-22 reads from a call without declaration, and some it refuses.
     #[test]
     fn old_names_upgraded_from_calls_are_those_llvm_takes() {
@@ -786,15 +908,24 @@ mod tests {
                 !descs.is_empty() && !descs.contains(&Desc::Unknown),
                 "{name}"
             );
+            let (mut immediates, mut ranges) = (0, Vec::new());
             for field in fields {
-                match field.strip_prefix('#') {
-                    Some(set) => assert!(
-                        set.parse()
+                match field.as_bytes()[0] {
+                    b'#' => assert!(
+                        field[1..]
+                            .parse()
                             .is_ok_and(|i: usize| i < names::FN_ATTRIBUTES.len()),
                         "{name}"
                     ),
-                    None => assert!(matches!(u32::from_str_radix(field, 16), Ok(1..)), "{name}"),
+                    b'r' => ranges.push(field[1..].split(':').next().unwrap().parse().unwrap()),
+                    _ => immediates = u32::from_str_radix(field, 16).unwrap(),
                 }
+            }
+            // A range is of an immediate's parameter, and read back as written.
+            let entry = lookup(name.trim_end_matches('*').as_bytes()).unwrap().1;
+            for param in ranges {
+                assert!(immediates >> param & 1 == 1, "{name}");
+                assert!(entry.immediates.range(param).is_some(), "{name}");
             }
         }
         // As opt-22 prints the declarations (the attributes clang's -O2 output gives them,
@@ -818,10 +949,25 @@ mod tests {
         // The parameters LLVM marks `immarg`: memcpy's `isvolatile`, ctlz's `is_zero_poison`,
         // objectsize's three flags; none of fma's.
         let immediates = |name: &str| immediate_params_by_name(name.as_bytes());
-        assert_eq!(immediates("llvm.memcpy.p0.p0.i64"), 0b1000);
-        assert_eq!(immediates("llvm.ctlz.i32"), 0b10);
-        assert_eq!(immediates("llvm.objectsize.i64.p0"), 0b1110);
-        assert_eq!(immediates("llvm.fma.f32"), 0);
+        assert_eq!(immediates("llvm.memcpy.p0.p0.i64").params, 0b1000);
+        assert_eq!(immediates("llvm.ctlz.i32").params, 0b10);
+        assert_eq!(immediates("llvm.objectsize.i64.p0").params, 0b1110);
+        assert_eq!(immediates("llvm.fma.f32").params, 0);
+        // The ranges of some: NVPTX's tensor map fence takes 128 alone, AMDGPU's conversion
+        // a rounding mode below 4; memcpy's flag has none.
+        let fence = immediates("llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta");
+        assert_eq!((fence.range(0), fence.range(1)), (None, Some((128, 129))));
+        let negative = |v: i64| v as i128 as u128;
+        let scmp_like = Immediates {
+            params: 1,
+            ranges: Ranges::Table("r0:-1:2"),
+        };
+        assert_eq!(scmp_like.range(0), Some((negative(-1), 2)));
+        assert_eq!(
+            immediates("llvm.amdgcn.cvt.sr.fp8.f16").range(3),
+            Some((0, 4))
+        );
+        assert_eq!(immediates("llvm.memcpy.p0.p0.i64").range(3), None);
         // void (ptr, ptr, anyint, i1): overloaded pointers and length.
         assert_eq!(
             decoded("llvm.memcpy"),

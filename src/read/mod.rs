@@ -28,6 +28,7 @@ mod verify_string_attributes;
 
 pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
+pub(crate) use intrinsics::Immediates;
 pub(crate) use intrinsics::fn_attributes as intrinsic_fn_attributes;
 
 use crate::model::*;
@@ -550,17 +551,40 @@ fn read_bodies(
 
 /// The declared intrinsics whose calls must pass immediates, with the parameters that take
 /// them ([`intrinsics::immediate_params`]), in function order.
-fn intrinsic_immediates(m: &Module) -> Vec<(FuncId, u32)> {
+fn intrinsic_immediates(m: &Module) -> Vec<(FuncId, intrinsics::Immediates)> {
     m.functions
         .iter()
         .filter_map(|(f, func)| match &m.globals[func.global].name {
             GlobalName::Named(name) if name.starts_with(b"llvm.") => {
-                let params = intrinsics::immediate_params(&m.types, name, func.fn_ty);
-                (params != 0).then_some((f, params))
+                let immediates = match intrinsics::is_known(name) {
+                    true => intrinsics::immediate_params(&m.types, name, func.fn_ty),
+                    false => declared_immediates(m, func),
+                };
+                (immediates.params != 0).then_some((f, immediates))
             }
             _ => None,
         })
         .collect()
+}
+
+/// The parameters a function named `llvm.*` that LLVM does not know marks `immarg` in its
+/// text, which LLVM keeps (a known intrinsic takes the table's attributes), with their ranges.
+fn declared_immediates(m: &Module, func: &Function) -> intrinsics::Immediates {
+    let src = m.source.as_bytes();
+    let (mut params, mut ranges) = (0, Vec::new());
+    for (i, param) in func.params.iter().enumerate().take(32) {
+        let attrs = m.attr_list(param.attrs);
+        let keyword = |a: &Attr| verify_attributes::keyword_of(&src[a.span().range()]);
+        if !attrs.iter().any(|a| keyword(a) == b"immarg") {
+            continue;
+        }
+        params |= 1 << i;
+        let range = attrs.iter().find(|a| keyword(a) == b"range");
+        if let Some(ends) = range.and_then(|a| intrinsics::range_ends(&src[a.span().range()])) {
+            ranges.push((i, ends.0, ends.1));
+        }
+    }
+    intrinsics::Immediates::declared(params, ranges)
 }
 
 /// That no function named `llvm.*` is defined, and that each intrinsic a body calls is declared

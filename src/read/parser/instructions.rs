@@ -3,6 +3,7 @@
 use super::*;
 use crate::model::calling_convention;
 use crate::read::inline_asm;
+use crate::read::intrinsics::Immediates;
 use values::AtomicAccess;
 
 impl<'a> Parser<'a> {
@@ -333,7 +334,7 @@ impl<'a> Parser<'a> {
                 let declared = &bm.base.intrinsic_immediates;
                 let immediates = declared
                     .binary_search_by_key(&f, |&(g, _)| g)
-                    .map_or(0, |i| declared[i].1);
+                    .map_or(Immediates::default(), |i| declared[i].1.clone());
                 Some(IntrinsicCall::new(
                     IntrinsicType::Declared {
                         fn_ty: bm.base.functions.get(f)?.fn_ty,
@@ -346,11 +347,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An argument of a call of an intrinsic: of type `ty`, the value `v` written at `at`.
-    /// Its type is kept (or matched against the declaration's), and the argument itself if
-    /// its parameter takes only an immediate (LLVM's `ConstantInt` or `ConstantFP`) and it
-    /// is none.
-    fn intrinsic_argument(&self, call: &mut IntrinsicCall, ty: TypeId, v: Value, at: Span) {
+    /// An argument of a call of an intrinsic: of type `ty`, the value `v` written at `at`,
+    /// with the `range` attribute the call gives it, if any. Its type is kept (or matched
+    /// against the declaration's), and the argument itself if its parameter takes only an
+    /// immediate (LLVM's `ConstantInt` or `ConstantFP`) and it is none, or an integer out of
+    /// the range of the call, or else of the intrinsic ([`Immediates::range`]).
+    fn intrinsic_argument(
+        &self,
+        call: &mut IntrinsicCall,
+        (ty, own_range): (TypeId, Option<Attr>),
+        v: Value,
+        at: Span,
+    ) {
         let index = call.arguments;
         call.arguments += 1;
         match &mut call.ty {
@@ -366,17 +374,41 @@ impl<'a> Parser<'a> {
                 *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
             }
         }
-        if call.not_immediate.is_some() || index >= 32 || call.immediates >> index & 1 == 0 {
+        if call.refused.is_some() || index >= 32 || call.immediates.params >> index & 1 == 0 {
             return;
         }
-        let immediate = match self.constant_of(v) {
-            Some(Const::Int(..) | Const::Float(_)) => true,
+        let (immediate, int) = match (self.constant_of(v), self.body_ty(ty)) {
+            (Some(Const::Int(span, _)), &Type::Int(width)) => (
+                true,
+                int_literal(&self.src[span.range()]).map(|bits| (width, bits)),
+            ),
+            (Some(Const::Int(..) | Const::Float(_)), _) => (true, None),
+            // One of constants alone LLVM may fold to an integer as it reads it
+            // (`add (i32 2, i32 3)`, `ptrtoint (ptr null to i32)`): taken, unchecked. One
+            // naming a global it cannot fold (`ptrtoint (ptr @f to i32)`).
+            (Some(Const::Expr(expr)), _) => (!self.names_a_global(&expr.1), None),
             // `zeroinitializer` of an integer or floating-point type is LLVM's zero of it.
-            Some(Const::Zero) => matches!(self.body_ty(ty), Type::Int(_) | Type::Float(_)),
-            _ => false,
+            (Some(Const::Zero), &Type::Int(width)) => (true, Some((width, 0))),
+            (Some(Const::Zero), Type::Float(_)) => (true, None),
+            _ => (false, None),
         };
         if !immediate {
-            call.not_immediate = Some(at);
+            call.refused = Some((at, intrinsics::NOT_IMMEDIATE.into()));
+            return;
+        }
+        let range = match own_range {
+            // Its ends as LLVM's parser takes them; any it takes that are not read here
+            // (none LLVM prints) are taken to hold.
+            Some(own) => intrinsics::range_ends(&self.src[own.span().range()]),
+            None => call.immediates.range(index),
+        };
+        if let (Some(ends), Some((width, bits))) = (range, int)
+            && !intrinsics::in_range(width, bits, ends)
+        {
+            let signed = |bits| intrinsics::sign_extended(width, bits);
+            let (value, low, high) = (signed(bits), signed(ends.0), signed(ends.1));
+            let message = format!("immarg value {value} out of range [{low}, {high})");
+            call.refused = Some((at, message.into()));
         }
     }
 
@@ -470,13 +502,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if let Some(at) = call.not_immediate {
+        if let Some((at, message)) = &call.refused {
             // One declared from the call takes immediates only if the call's type is the
             // intrinsic's.
             let takes_immediates = implied_ty
-                .is_none_or(|fn_ty| intrinsics::immediate_params(self, &name(), fn_ty) != 0);
+                .is_none_or(|fn_ty| intrinsics::immediate_params(self, &name(), fn_ty).params != 0);
             if takes_immediates {
-                self.rule_broken(at, intrinsics::NOT_IMMEDIATE);
+                self.rule_broken(*at, message);
             }
         }
     }
@@ -581,6 +613,28 @@ impl<'a> Parser<'a> {
     }
 
     /// The constant `v` is, if it is one.
+    /// Whether a constant expression's `items` name a global, through any constant.
+    fn names_a_global(&self, items: &[Item]) -> bool {
+        items.iter().any(|item| match item {
+            Item::Value(v) => match v.kind() {
+                ValueKind::Global(_) => true,
+                ValueKind::Local(_) => false,
+                ValueKind::Const(_) => match self.constant_of(*v) {
+                    Some(Const::Expr(expr)) => self.names_a_global(&expr.1),
+                    Some(Const::Aggregate(_, elements) | Const::PtrAuth(elements)) => elements
+                        .iter()
+                        .any(|&(_, e)| self.names_a_global(&[Item::Value(e)])),
+                    Some(Const::Splat(_, e)) => self.names_a_global(&[Item::Value(*e)]),
+                    Some(
+                        Const::BlockAddress(..) | Const::DsoLocalEquivalent(_) | Const::NoCfi(_),
+                    ) => true,
+                    _ => false,
+                },
+            },
+            _ => false,
+        })
+    }
+
     pub(super) fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
             return None;
@@ -1509,6 +1563,13 @@ impl<'a> Parser<'a> {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
                 let inalloca = attrs.0.has(verify_attributes::INALLOCA);
+                let own_range = match intrinsic {
+                    Some(_) => self.body_attrs()[attrs.1.clone()]
+                        .iter()
+                        .find(|a| matches!(self.attribute_keyword(a), Some(b"range")))
+                        .copied(),
+                    None => None,
+                };
                 rules.argument(self, ty, attrs);
                 let value_at = self.tok.span;
                 let value = if metadata {
@@ -1531,7 +1592,7 @@ impl<'a> Parser<'a> {
                     && matches!(value.kind(), ValueKind::Const(_))
                     && matches!(self.body_ty(ty), Type::X86Amx);
                 if let Some(call) = &mut intrinsic {
-                    self.intrinsic_argument(call, ty, value, value_at);
+                    self.intrinsic_argument(call, (ty, own_range), value, value_at);
                 }
                 if !self.eat(Tok::Comma) {
                     break;
@@ -2434,22 +2495,22 @@ impl BundleOperands {
 }
 
 /// A call of an intrinsic, as [`Parser::intrinsic_call_holds`] checks it: its type, how many
-/// arguments are read, the parameters that take only an immediate (bit `i` for parameter
-/// `i`) and the first argument at one that is not an immediate.
+/// arguments are read, the parameters that take only an immediate and the first argument
+/// at one that is not an immediate or out of its range, with why.
 struct IntrinsicCall {
     ty: IntrinsicType,
     arguments: usize,
-    immediates: u32,
-    not_immediate: Option<Span>,
+    immediates: Immediates,
+    refused: Option<(Span, Cow<'static, str>)>,
 }
 
 impl IntrinsicCall {
-    fn new(ty: IntrinsicType, immediates: u32) -> IntrinsicCall {
+    fn new(ty: IntrinsicType, immediates: Immediates) -> IntrinsicCall {
         IntrinsicCall {
             ty,
             arguments: 0,
             immediates,
-            not_immediate: None,
+            refused: None,
         }
     }
 }
