@@ -4864,6 +4864,16 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
         ),
         (
             "#0",
+            r#""branch-protection-pauth-lr"="1""#,
+            "invalid value for 'branch-protection-pauth-lr' attribute: 1",
+        ),
+        (
+            "#0",
+            r#""guarded-control-stack"="on""#,
+            "invalid value for 'guarded-control-stack' attribute: on",
+        ),
+        (
+            "#0",
             r#""target-features"="+sse, -avx""#,
             "target feature ' -avx' must start with a '+' or '-'",
         ),
@@ -4901,6 +4911,10 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
             "#0",
             r#""sign-return-address"="all" "sign-return-address-key"="b_key" "branch-target-enforcement""#,
         ),
+        (
+            "#0",
+            r#""branch-protection-pauth-lr"="false" "guarded-control-stack"="true""#,
+        ),
         // The last value of a key counts; the group's over the header's own.
         ("#0", r#""frame-pointer"="any" "frame-pointer"="all""#),
         (r#""frame-pointer"="any" #0"#, r#""frame-pointer"="none""#),
@@ -4908,6 +4922,71 @@ fn string_attribute_values_are_checked_as_llvm_verifier_checks_them() {
         ("#0", r#""stack-probe-size"="x" "unsafe-fp-math"="x" "target-cpu"="""#),
     ]
     .map(|(header, group)| module(header, group));
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// A function's `"vector-function-abi-variant"`, read whole as one name of a vector variant
+/// (as LLVM's verifier reads it, commas and all): `_ZGV`, an ISA, a mask, a length, one
+/// parameter token each of the function's, `_`, the scalar name, and the vector's name in
+/// parentheses (which `_LLVM_` needs). A scalable length (`x`, SVE or RVV alone) needs vector
+/// parameters and a result of types that give one. A group's value is checked against each
+/// function that takes it.
+#[test]
+fn vector_variants_are_checked_as_llvm_verifier_checks_them() {
+    let key = "\"vector-function-abi-variant\"";
+    let own = |signature: &str, value: &str| {
+        let text = format!("declare {signature} {key}=\"{value}\"\n");
+        let col = text.find(key).unwrap() as u32 + 1;
+        (text, (1, col, key))
+    };
+    let refused = [
+        ("i64 @foo()", "_ZGV_LLVM_M4v_foo(vector_foo)"),
+        ("i64 @foo(i64)", "_ZGV_LLVM_N2v_foo"),
+        ("i64 @foo(i64)", "_ZGVnN0v_foo"),
+        ("i64 @foo(i64)", "_ZGVnNxv_foo"),
+        ("i64 @foo(i64)", "_ZGVnN2va3_foo"),
+        ("i64 @foo(i64)", "_ZGVnQ2v_foo"),
+        ("i64 @foo(i64)", "_ZGVnN2v_"),
+        ("i64 @foo(i64)", "_ZGVnN2v_foo()"),
+        ("i64 @foo(i64)", "_ZGVnN2vfoo"),
+        ("i64 @foo(i64, i64)", "_ZGVnN2v_foo"),
+        ("i64 @foo(i64)", "_ZGVnN2ls_foo"),
+        ("void @foo(ptr, i32, i32, i32)", "_ZGVeN8ls1Rn2Lsa8U_foo"),
+        ("i128 @foo(i64)", "_ZGVsNxv_foo"),
+        ("void @foo(i64)", "_ZGVsNxu_foo"),
+        ("{ i64, x86_fp80 } @foo(i64)", "_ZGVsNxv_foo"),
+        (
+            "i64 @foo(i64)",
+            "_ZGVnN2v_foo(vector_foo),_ZGV_LLVM_N4v_bar",
+        ),
+    ]
+    .map(|(signature, value)| {
+        let (text, at) = own(signature, value);
+        (text, at, "invalid name for a VFABI variant")
+    });
+    let mut refused = refused.to_vec();
+    // One group, of one parameter: it fits the first function, not the second.
+    let group = format!("attributes #0 = {{ {key}=\"_ZGV_LLVM_N2v_foo(vector_foo)\" }}\n");
+    refused.push((
+        format!("declare i64 @g(i64) #0\ndeclare i64 @h() #0\n{group}"),
+        (3, 19, key),
+        "invalid name for a VFABI variant",
+    ));
+    let read = [
+        own("i64 @foo(i64)", "_ZGV_LLVM_N2v_foo(vector_foo)").0,
+        own("i64 @foo(i64, ptr, i32)", "_ZGVnM4vl4a16u_foo").0,
+        own("void @foo(ptr, i32, i32, i32)", "_ZGVeN8ls1Rn2Ls0a8U_foo").0,
+        own("{ double, float } @foo(double)", "_ZGVsMxv_foo").0,
+        own("void @foo(bfloat, i8)", "_ZGVrNxvv_foo(foo_vec)").0,
+        own("i64 @foo(i64)", "_ZGVqN2v_foo").0,
+        // A list is one name whose vector name holds the rest.
+        own(
+            "i64 @foo(i64)",
+            "_ZGV_LLVM_N2v_foo(vector_foo),_ZGV_LLVM_N4v_foo(vector_foo4)",
+        )
+        .0,
+        format!("declare i64 @g(i64) #0\n{group}"),
+    ];
     as_opt_verifies_at(&refused, &read);
 }
 

@@ -15,7 +15,7 @@
 //! defined after the header. A broken rule does not stop the reading: the parser's errors
 //! come first, as in LLVM.
 
-use super::verify_string_attributes::StringRules;
+use super::verify_string_attributes::{Signature, StringRules};
 use super::{attributes, intrinsics};
 use crate::model::{
     Attr, FuncId, Function, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span, Type, TypeId,
@@ -972,11 +972,10 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
             false => Ok(()),
         });
         let held = held.and_then(|()| {
-            match strings.function_refused(
-                src,
-                m.attr_list(func.fn_attrs),
-                (func.params.len(), func.varargs),
-            ) {
+            let refused = Signature::of(&m.types, func.fn_ty).and_then(|signature| {
+                strings.function_refused(src, m.attr_list(func.fn_attrs), signature)
+            });
+            match refused {
                 Some((at, message)) => Err(Broken::at(message, Some(at))),
                 None => Ok(()),
             }

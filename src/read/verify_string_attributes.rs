@@ -4,15 +4,16 @@
 //! `"denormal-fp-math"` one or two modes, `"target-features"` a list of `+f` and `-f`,
 //! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty,
 //! AArch64's SME modes not two of a group, `"modular-format"` naming one of the function's
-//! parameters... clang writes several in every function's attribute group.
+//! parameters, `"vector-function-abi-variant"` a vector variant's name that fits the
+//! function's type... clang writes several in every function's attribute group.
 //!
 //! A function's value of a key is the last one written, a group's over the header's own
 //! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
-//! checked once for the functions that take it alone (but for what their parameters decide).
+//! checked once for the functions that take it alone (but for what their types decide).
 //! The attributes of calls are not checked.
 
 use super::lexer::unescape;
-use crate::model::{Attr, Module, Span};
+use crate::model::{Attr, FloatKind, Module, Span, Type, TypeId, Types};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -73,7 +74,7 @@ const EXCLUSIVE_MODES: [(&[usize], &str); 3] = [
 
 /// The other attributes checked, in the order LLVM's verifier checks them (after the
 /// booleans and the SME modes).
-const OTHERS: [&[u8]; 12] = [
+const OTHERS: [&[u8]; 15] = [
     b"frame-pointer",
     b"patchable-function-prefix",
     b"patchable-function-entry",
@@ -82,14 +83,42 @@ const OTHERS: [&[u8]; 12] = [
     b"sign-return-address",
     b"sign-return-address-key",
     b"branch-target-enforcement",
+    b"branch-protection-pauth-lr",
+    b"guarded-control-stack",
+    b"vector-function-abi-variant",
     b"denormal-fp-math",
     b"denormal-fp-math-f32",
     b"modular-format",
     b"target-features",
 ];
 
-/// The function's parameters: how many, and whether it takes variable arguments.
-type Parameters = (usize, bool);
+/// A function's type, for the rules it decides.
+#[derive(Clone, Copy)]
+pub(crate) struct Signature<'a> {
+    types: &'a Types,
+    ret: TypeId,
+    params: &'a [TypeId],
+    varargs: bool,
+}
+
+impl<'a> Signature<'a> {
+    /// The signature of the function type `fn_ty`.
+    pub(crate) fn of(types: &'a Types, fn_ty: TypeId) -> Option<Signature<'a>> {
+        match types.get(fn_ty) {
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => Some(Signature {
+                types,
+                ret: *ret,
+                params,
+                varargs: *varargs,
+            }),
+            _ => None,
+        }
+    }
+}
 
 const KEYS: usize = BOOLEANS.len() + SME.len() + OTHERS.len();
 
@@ -136,6 +165,7 @@ const fn checked_slot(key: &[u8]) -> usize {
 
 const SIGN_RETURN_ADDRESS: usize = checked_slot(b"sign-return-address");
 const MODULAR_FORMAT: usize = checked_slot(b"modular-format");
+const VECTOR_VARIANT: usize = checked_slot(b"vector-function-abi-variant");
 
 /// Where each checked key's value is written in a list (the whole `"key"="value"`), the last
 /// one of the key.
@@ -178,8 +208,8 @@ impl Values {
     }
 
     /// The first value LLVM's verifier refuses, in its order: where, and its message. Without
-    /// the function's `parameters`, what depends on them is not checked.
-    fn first_refused(&self, src: &[u8], parameters: Option<Parameters>) -> Option<(Span, String)> {
+    /// the function's `signature`, what depends on it is not checked.
+    fn first_refused(&self, src: &[u8], signature: Option<Signature>) -> Option<(Span, String)> {
         let value = |i: usize| {
             self.0[i].map(|span| {
                 let value = split(&src[span.range()]).and_then(|(_, v)| v);
@@ -241,13 +271,18 @@ impl Values {
                         None
                     }
                 }
-                b"branch-target-enforcement" => {
+                b"branch-target-enforcement"
+                | b"branch-protection-pauth-lr"
+                | b"guarded-control-stack" => {
                     (!matches!(v, b"" | b"true" | b"false")).then(|| invalid(i, v))
                 }
+                b"vector-function-abi-variant" => signature
+                    .filter(|&signature| !vector_variant_holds(v, signature))
+                    .map(|_| format!("invalid name for a VFABI variant: {}", shown(v))),
                 b"denormal-fp-math" | b"denormal-fp-math-f32" => {
                     (!is_denormal_mode(v)).then(|| invalid(i, v))
                 }
-                b"modular-format" => modular_format_refused(v, parameters).map(str::to_string),
+                b"modular-format" => modular_format_refused(v, signature).map(str::to_string),
                 b"target-features" => target_features_refused(v),
                 _ => None,
             };
@@ -313,9 +348,9 @@ fn is_denormal_mode(v: &[u8]) -> bool {
 }
 
 /// Why LLVM refuses `v` as `"modular-format"`: five arguments or more, separated by commas,
-/// the third a decimal index of one of the function's `parameters` (counted from 1, the
+/// the third a decimal index of one of the function's parameters (counted from 1, the
 /// variable arguments one more).
-fn modular_format_refused(v: &[u8], parameters: Option<Parameters>) -> Option<&'static str> {
+fn modular_format_refused(v: &[u8], signature: Option<Signature>) -> Option<&'static str> {
     let args: Vec<&[u8]> = v.split(|&b| b == b',').collect();
     if args.len() < 5 {
         return Some("modular-format attribute requires at least 5 arguments");
@@ -323,10 +358,145 @@ fn modular_format_refused(v: &[u8], parameters: Option<Parameters>) -> Option<&'
     if !is_unsigned_32(args[2]) {
         return Some("modular-format attribute first arg index is not an integer");
     }
-    let (count, varargs) = parameters?;
+    let (count, varargs) = signature.map(|s| (s.params.len(), s.varargs))?;
     let index = std::str::from_utf8(args[2]).ok()?.parse::<usize>().ok()?;
     (index == 0 || index > count + usize::from(varargs))
         .then_some("modular-format attribute first arg index is out of bounds")
+}
+
+/// Whether LLVM's `VFABI::tryDemangleForVFABI` takes `name` as the name of a vector variant
+/// of a function of `signature`: `_ZGV`, an ISA (`_LLVM_`, or any one letter), a mask (`M` or
+/// `N`), a vector length (a number not 0, or `x` for SVE's `s` and RVV's `r`, where each
+/// vector parameter and the result must then be of a type it gives a length), one
+/// parameter each of the function's (`v`, `u`, `l`/`R`/`L`/`U` with an optional `n` and
+/// step, `ls`/`Rs`/`Ls`/`Us` with a position; each optionally aligned, `a` and a power of
+/// two), `_`, the scalar name and, in parentheses, the vector's (which `_LLVM_` requires).
+/// The whole value is one name, as LLVM reads it, commas and all.
+fn vector_variant_holds(name: &[u8], signature: Signature) -> bool {
+    let Some(rest) = name.strip_prefix(b"_ZGV") else {
+        return false;
+    };
+    let (isa, rest) = match rest.strip_prefix(b"_LLVM_") {
+        Some(rest) => (b'_', rest),
+        None => match rest.split_first() {
+            Some((&isa, rest)) => (isa, rest),
+            None => return false,
+        },
+    };
+    let Some(rest) = rest.strip_prefix(b"M").or_else(|| rest.strip_prefix(b"N")) else {
+        return false;
+    };
+    let (scalable, mut rest) = match rest.strip_prefix(b"x") {
+        Some(rest) if matches!(isa, b's' | b'r') => (true, rest),
+        Some(_) => return false,
+        None => match unsigned(rest) {
+            Some((length, rest)) if length != 0 && length <= u64::from(u32::MAX) => (false, rest),
+            _ => return false,
+        },
+    };
+    let mut vectors = Vec::new();
+    loop {
+        let position = vectors.len();
+        let (vector, after) = match rest.first() {
+            Some(b'v') => (true, &rest[1..]),
+            Some(b'u') => (false, &rest[1..]),
+            Some(b'l' | b'R' | b'L' | b'U') if rest.get(1) == Some(&b's') => {
+                match signed_32(&rest[2..]) {
+                    Some((_, after)) => (false, after),
+                    None => return false,
+                }
+            }
+            Some(b'l' | b'R' | b'L' | b'U') => {
+                let after = rest[1..].strip_prefix(b"n").unwrap_or(&rest[1..]);
+                (false, signed_32(after).map_or(after, |(_, after)| after))
+            }
+            _ => break,
+        };
+        rest = after;
+        if let Some(after) = rest.strip_prefix(b"a") {
+            match unsigned(after) {
+                Some((align, after)) if align.is_power_of_two() => rest = after,
+                _ => return false,
+            }
+        }
+        vectors.push((position, vector));
+    }
+    if vectors.is_empty() || vectors.len() != signature.params.len() {
+        return false;
+    }
+    if scalable && !lengths_from_types(signature, &vectors) {
+        return false;
+    }
+    let Some(rest) = rest.strip_prefix(b"_") else {
+        return false;
+    };
+    let scalar = rest.iter().position(|&b| b == b'(').unwrap_or(rest.len());
+    if scalar == 0 {
+        return false;
+    }
+    match &rest[scalar..] {
+        [] => isa != b'_',
+        [b'(', vector @ .., b')'] => !vector.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether LLVM finds a scalable vector length from the types of a function's vector
+/// parameters and result (`getScalableECFromSignature`): each of those and each of the
+/// result's (a literal unpacked struct's elements, or itself unless `void`) an `i8` to `i64`,
+/// a `half`, `bfloat`, `float` or `double`, or a pointer; and at least one.
+fn lengths_from_types(signature: Signature, parameters: &[(usize, bool)]) -> bool {
+    let gives_length = |ty: TypeId| {
+        matches!(
+            signature.types.get(ty),
+            Type::Int(8 | 16 | 32 | 64)
+                | Type::Float(
+                    FloatKind::Half | FloatKind::BFloat | FloatKind::Float | FloatKind::Double
+                )
+                | Type::Ptr(_)
+        )
+    };
+    let mut any = false;
+    for &(position, vector) in parameters {
+        if vector {
+            if !gives_length(signature.params[position]) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    match signature.types.get(signature.ret) {
+        Type::Void => any,
+        Type::Struct {
+            packed: false,
+            elems,
+        } => elems.iter().all(|&e| gives_length(e)) && (any || !elems.is_empty()),
+        Type::Struct { .. } | Type::Named(_) => false,
+        _ => gives_length(signature.ret),
+    }
+}
+
+/// A decimal number at the start of `text` (LLVM's `consumeInteger` into 64 bits
+/// unsigned), and the text after it.
+fn unsigned(text: &[u8]) -> Option<(u64, &[u8])> {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    let value = std::str::from_utf8(&text[..digits]).ok()?.parse().ok()?;
+    Some((value, &text[digits..]))
+}
+
+/// A decimal number at the start of `text`, `-` allowed, that fits in 32 bits signed
+/// (`consumeInteger` into an `int`), and the text after it.
+fn signed_32(text: &[u8]) -> Option<(i32, &[u8])> {
+    let sign = usize::from(text.first() == Some(&b'-'));
+    let digits = text[sign..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let value = std::str::from_utf8(&text[..sign + digits])
+        .ok()?
+        .parse()
+        .ok()?;
+    Some((value, &text[sign + digits..]))
 }
 
 /// Why LLVM refuses `v` as `"target-features"`: an empty feature, or one that does not start
@@ -370,12 +540,12 @@ impl StringRules {
     }
 
     /// What the verifier refuses of the string attributes of a function whose own attributes
-    /// are `attrs` and that takes `parameters`: where, and its message.
+    /// are `attrs` and whose type is `signature`: where, and its message.
     pub(crate) fn function_refused(
         &self,
         src: &[u8],
         attrs: &[Attr],
-        parameters: Parameters,
+        signature: Signature,
     ) -> Option<(Span, String)> {
         let mut groups = attrs.iter().filter_map(|a| match a {
             Attr::Group(n, _) => self.groups.get(n),
@@ -385,20 +555,18 @@ impl StringRules {
         let own = values.add_own(src, attrs);
         match (groups.clone().count(), own) {
             (0, false) => None,
-            // A group's refusal holds for every function but what its parameters decide.
-            (1, false) => {
-                groups
-                    .next()
-                    .and_then(|(group, refused)| match group.0[MODULAR_FORMAT] {
-                        Some(_) => group.first_refused(src, Some(parameters)),
-                        None => refused.clone(),
-                    })
-            }
+            // A group's refusal holds for every function but what its type decides.
+            (1, false) => groups.next().and_then(|(group, refused)| {
+                match group.0[MODULAR_FORMAT].or(group.0[VECTOR_VARIANT]) {
+                    Some(_) => group.first_refused(src, Some(signature)),
+                    None => refused.clone(),
+                }
+            }),
             _ => {
                 for (group, _) in groups {
                     values.overlay(group);
                 }
-                values.first_refused(src, Some(parameters))
+                values.first_refused(src, Some(signature))
             }
         }
     }
