@@ -4596,6 +4596,182 @@ fn immediates_lie_in_their_ranges_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// Rules of target intrinsics LLVM's verifier checks: AArch64's prefetches take flags of 0 or
+/// 1 (and a target of 0 to 3); AMDGPU's `init.exec.from.input` an `inreg` parameter,
+/// `s.prefetch.data` flat, global or constant memory, cooperative atomics a flat or global
+/// pointer and a node of one string, the scaled matrix multiplications formats of 0 to 4 and
+/// vectors of `i32` long enough for them. The error points at the callee.
+#[test]
+fn target_intrinsic_rules_are_checked_as_llvm_verifier_checks_them() {
+    let module = |params: &str, call: &str| {
+        format!(
+            "define void @f({params}) {{\n  {call}\n  ret void\n}}\n!0 = !{{!\"agent\"}}\n!1 = !{{i32 1}}\n"
+        )
+    };
+    let prefetch = |args: &str| format!("call void @llvm.aarch64.prefetch(ptr %p, {args})");
+    let range =
+        |args: &str| format!("call void @llvm.aarch64.range.prefetch(ptr %p, {args}, i64 0)");
+    let exec = "call void @llvm.amdgcn.init.exec.from.input(i32 %x, i32 0)";
+    let data = |space: u32| {
+        format!(
+            "call void @llvm.amdgcn.s.prefetch.data.p{space}(ptr addrspace({space}) %q, i32 31)"
+        )
+    };
+    let atomic = |space: u32, md: &str| {
+        format!(
+            "%r = call i32 @llvm.amdgcn.cooperative.atomic.load.32x4B.p{space}(ptr addrspace({space}) %q, i32 0, metadata {md})"
+        )
+    };
+    let mfma = |a: &str, b: &str, cbsz: u32, blgp: u32| {
+        format!(
+            "%r = call <4 x float> @llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4.{}.{}(<{a}> %a, <{b}> %b, <4 x float> zeroinitializer, i32 {cbsz}, i32 {blgp}, i32 0, i32 0, i32 0, i32 0)",
+            mangled(a),
+            mangled(b)
+        )
+    };
+    fn mangled(vector: &str) -> String {
+        let (len, elem) = vector.split_once(" x ").unwrap();
+        format!("v{len}{elem}")
+    }
+    let wmma = |fa: u32, a: &str, fb: u32, b: &str| {
+        format!(
+            "%r = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x128.f8f6f4.v8f32.{}.{}(i32 {fa}, <{a}> %a, i32 {fb}, <{b}> %b, i16 0, <8 x float> zeroinitializer)",
+            mangled(a),
+            mangled(b)
+        )
+    };
+    let p = "ptr %p";
+    let refused = [
+        (
+            p,
+            prefetch("i32 2, i32 0, i32 0, i32 1"),
+            "write argument to llvm.aarch64.prefetch must be 0 or 1",
+        ),
+        (
+            p,
+            prefetch("i32 0, i32 4, i32 0, i32 1"),
+            "target argument to llvm.aarch64.prefetch must be 0-3",
+        ),
+        (
+            p,
+            prefetch("i32 0, i32 0, i32 2, i32 1"),
+            "stream argument to llvm.aarch64.prefetch must be 0 or 1",
+        ),
+        (
+            p,
+            prefetch("i32 0, i32 0, i32 0, i32 2"),
+            "isdata argument to llvm.aarch64.prefetch must be 0 or 1",
+        ),
+        (
+            p,
+            range("i32 2, i32 0"),
+            "write argument to llvm.aarch64.range.prefetch must be 0 or 1",
+        ),
+        (
+            p,
+            range("i32 0, i32 2"),
+            "stream argument to llvm.aarch64.range.prefetch must be 0 or 1",
+        ),
+        (
+            "i32 %x",
+            exec.to_string(),
+            "only inreg arguments to the parent function are valid",
+        ),
+        (
+            "i32 %y, i32 %x",
+            exec.replace("%x", "0"),
+            "only inreg arguments to the parent function are valid",
+        ),
+        (
+            "ptr addrspace(3) %q",
+            data(3),
+            "llvm.amdgcn.s.prefetch.data only supports global or constant memory",
+        ),
+        (
+            "ptr addrspace(5) %q",
+            data(5),
+            "llvm.amdgcn.s.prefetch.data only supports global or constant memory",
+        ),
+        (
+            "ptr addrspace(3) %q",
+            atomic(3, "!0"),
+            "cooperative atomic intrinsics require a generic or global pointer",
+        ),
+        (
+            "ptr addrspace(1) %q",
+            atomic(1, "!1"),
+            "cooperative atomic intrinsics require that the last argument is a metadata string",
+        ),
+        (
+            "<4 x i64> %a, <8 x i32> %b",
+            mfma("4 x i64", "8 x i32", 0, 0),
+            "operand 0 must be 4, 6 or 8 element i32 vector",
+        ),
+        (
+            "<8 x i32> %a, <5 x i32> %b",
+            mfma("8 x i32", "5 x i32", 0, 0),
+            "operand 1 must be 4, 6 or 8 element i32 vector",
+        ),
+        (
+            "<8 x i32> %a, <8 x i32> %b",
+            mfma("8 x i32", "8 x i32", 5, 0),
+            "invalid value for cbsz format",
+        ),
+        (
+            "<6 x i32> %a, <8 x i32> %b",
+            mfma("6 x i32", "8 x i32", 0, 0),
+            "invalid vector type for format",
+        ),
+        (
+            "<16 x i64> %a, <16 x i32> %b",
+            wmma(0, "16 x i64", 0, "16 x i32"),
+            "operand 1 must be 8, 12 or 16 element i32 vector",
+        ),
+        (
+            "<16 x i32> %a, <16 x i32> %b",
+            wmma(0, "16 x i32", 7, "16 x i32"),
+            "invalid value for matrix format",
+        ),
+        (
+            "<16 x i32> %a, <8 x i32> %b",
+            wmma(0, "16 x i32", 2, "8 x i32"),
+            "invalid vector type for format",
+        ),
+    ]
+    .map(|(params, call, message)| {
+        let col = (call.find('@').unwrap() + 3) as u32;
+        (module(params, &call), (2, col, "@llvm."), message)
+    });
+    let read = [
+        (p, prefetch("i32 1, i32 3, i32 1, i32 1")),
+        (p, range("i32 1, i32 1")),
+        ("i32 inreg %x", exec.to_string()),
+        ("ptr addrspace(1) %q", data(1)),
+        ("ptr addrspace(4) %q", data(4)),
+        ("ptr %q", data(0)),
+        ("ptr %q", atomic(0, "!0")),
+        ("ptr addrspace(1) %q", atomic(1, "!0")),
+        (
+            "<8 x i32> %a, <4 x i32> %b",
+            mfma("8 x i32", "4 x i32", 1, 4),
+        ),
+        (
+            "<6 x i32> %a, <8 x i32> %b",
+            mfma("6 x i32", "8 x i32", 2, 0),
+        ),
+        (
+            "<16 x i32> %a, <8 x i32> %b",
+            wmma(0, "16 x i32", 4, "8 x i32"),
+        ),
+        (
+            "<12 x i32> %a, <16 x i32> %b",
+            wmma(3, "12 x i32", 1, "16 x i32"),
+        ),
+    ]
+    .map(|(params, call)| module(params, &call));
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

@@ -3,7 +3,10 @@
 //! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
 //! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
 //! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract`, the vector
-//! splices, the vector-predicated casts and comparisons and `llvm.experimental.memset.pattern`.
+//! splices, the vector-predicated casts and comparisons, `llvm.experimental.memset.pattern`,
+//! `gc.relocate`, and some targets' own: AArch64's prefetches, AMDGPU's
+//! `init.exec.from.input`, `s.prefetch.data`, cooperative atomics and scaled matrix
+//! multiplications.
 //! Checked once a body is read, from its uses of globals, as the metadata its calls name
 //! (`verify_metadata`).
 
@@ -13,7 +16,7 @@ use super::verify_metadata::{
 };
 use crate::model::{
     Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef, LocalId,
-    MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
+    MdBody, MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -57,6 +60,43 @@ pub(super) fn intrinsic_calls_hold(
             Rule::VpCompare { float } => call.vp_compare_refused(float),
             Rule::MemsetPattern => call.memset_pattern_refused(),
             Rule::GcRelocate => call.gc_relocate_refused(calls),
+            Rule::Aarch64Prefetch => call.below_refused(&[
+                (
+                    1,
+                    2,
+                    "write argument to llvm.aarch64.prefetch must be 0 or 1",
+                ),
+                (2, 4, "target argument to llvm.aarch64.prefetch must be 0-3"),
+                (
+                    3,
+                    2,
+                    "stream argument to llvm.aarch64.prefetch must be 0 or 1",
+                ),
+                (
+                    4,
+                    2,
+                    "isdata argument to llvm.aarch64.prefetch must be 0 or 1",
+                ),
+            ]),
+            Rule::Aarch64RangePrefetch => call.below_refused(&[
+                (
+                    1,
+                    2,
+                    "write argument to llvm.aarch64.range.prefetch must be 0 or 1",
+                ),
+                (
+                    2,
+                    2,
+                    "stream argument to llvm.aarch64.range.prefetch must be 0 or 1",
+                ),
+            ]),
+            Rule::InitExecFromInput => call.exec_input_refused(f),
+            Rule::PrefetchData => call
+                .pointer_space(0)
+                .is_some_and(|space| !matches!(space, 0 | 1 | 4 | 10..))
+                .then_some("llvm.amdgcn.s.prefetch.data only supports global or constant memory"),
+            Rule::CooperativeAtomic => call.cooperative_atomic_refused(),
+            Rule::MatrixFormats(form) => call.matrix_formats_refused(form),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -82,10 +122,59 @@ enum Rule {
     VectorExtract,
     Splice(Splice),
     VpCast(VpCast),
-    VpCompare { float: bool },
+    VpCompare {
+        float: bool,
+    },
     MemsetPattern,
     GcRelocate,
+    Aarch64Prefetch,
+    Aarch64RangePrefetch,
+    /// AMDGPU's `llvm.amdgcn.init.exec.from.input`: of an `inreg` parameter.
+    InitExecFromInput,
+    /// AMDGPU's `llvm.amdgcn.s.prefetch.data`: of flat, global or constant memory
+    /// (`AMDGPU::isFlatGlobalAddrSpace`: 0, 1, 4, or above the last AMDGPU names, 9).
+    PrefetchData,
+    /// AMDGPU's cooperative atomic loads and stores: of a flat or global pointer, and a
+    /// last argument naming a node of one string.
+    CooperativeAtomic,
+    /// AMDGPU's scaled matrix multiplications of formats `f8f6f4`.
+    MatrixFormats(MatrixFormats),
 }
+
+/// Where an AMDGPU matrix multiplication of formats `f8f6f4` takes its two format numbers
+/// and the vectors of `i32` each shapes, and LLVM's words for them.
+#[derive(Clone, Copy)]
+struct MatrixFormats {
+    /// The arguments: each format and its vector.
+    formats: [(usize, usize); 2],
+    /// The lengths a vector may have, shortest first; a format takes the longest for 0 and
+    /// 1, the middle one for 2 and 3, the shortest for 4.
+    lengths: [u64; 3],
+    format_message: &'static str,
+    vector_messages: [&'static str; 2],
+}
+
+/// `llvm.amdgcn.mfma.scale.f32.*.f8f6f4`: formats `cbsz` and `blgp` after the two vectors.
+const MFMA_SCALE: MatrixFormats = MatrixFormats {
+    formats: [(3, 0), (4, 1)],
+    lengths: [4, 6, 8],
+    format_message: "invalid value for cbsz format",
+    vector_messages: [
+        "operand 0 must be 4, 6 or 8 element i32 vector",
+        "operand 1 must be 4, 6 or 8 element i32 vector",
+    ],
+};
+
+/// `llvm.amdgcn.wmma.*f32.16x16x128.f8f6f4`: each format before its vector.
+const WMMA: MatrixFormats = MatrixFormats {
+    formats: [(0, 1), (2, 3)],
+    lengths: [8, 12, 16],
+    format_message: "invalid value for matrix format",
+    vector_messages: [
+        "operand 1 must be 8, 12 or 16 element i32 vector",
+        "operand 3 must be 8, 12 or 16 element i32 vector",
+    ],
+};
 
 /// A vector-predicated cast (`VPCastIntrinsic`), by what LLVM's verifier asks of its element
 /// types.
@@ -170,6 +259,54 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.experimental.gc.relocate", Rule::GcRelocate),
     (b"llvm.vp.fcmp", Rule::VpCompare { float: true }),
     (b"llvm.vp.icmp", Rule::VpCompare { float: false }),
+    (b"llvm.aarch64.prefetch", Rule::Aarch64Prefetch),
+    (b"llvm.aarch64.range.prefetch", Rule::Aarch64RangePrefetch),
+    (b"llvm.amdgcn.init.exec.from.input", Rule::InitExecFromInput),
+    (b"llvm.amdgcn.s.prefetch.data", Rule::PrefetchData),
+    (
+        b"llvm.amdgcn.cooperative.atomic.load.32x4B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.cooperative.atomic.load.16x8B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.cooperative.atomic.load.8x16B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.cooperative.atomic.store.32x4B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.cooperative.atomic.store.16x8B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.cooperative.atomic.store.8x16B",
+        Rule::CooperativeAtomic,
+    ),
+    (
+        b"llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4",
+        Rule::MatrixFormats(MFMA_SCALE),
+    ),
+    (
+        b"llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4",
+        Rule::MatrixFormats(MFMA_SCALE),
+    ),
+    (
+        b"llvm.amdgcn.wmma.f32.16x16x128.f8f6f4",
+        Rule::MatrixFormats(WMMA),
+    ),
+    (
+        b"llvm.amdgcn.wmma.scale.f32.16x16x128.f8f6f4",
+        Rule::MatrixFormats(WMMA),
+    ),
+    (
+        b"llvm.amdgcn.wmma.scale16.f32.16x16x128.f8f6f4",
+        Rule::MatrixFormats(WMMA),
+    ),
 ];
 
 /// The rule for the intrinsic `name` (`llvm.` and the rest, with its type suffixes).
@@ -620,6 +757,96 @@ impl<'a> Call<'a> {
             "get_dynamic_area_offset result type must be scalar integer matching alloca \
                  address space width",
         )
+    }
+
+    /// Each of `rules`, (argument, bound, message) in order: the argument's value, an
+    /// integer (an immediate), is below the bound (LLVM's `getZExtValue`).
+    fn below_refused(&self, rules: &[(usize, u64, &'static str)]) -> Option<&'static str> {
+        rules.iter().find_map(|&(index, bound, message)| {
+            let (value, _) = self.integer_argument(index)?;
+            (value >= bound).then_some(message)
+        })
+    }
+
+    /// The address space of argument `index`, a pointer.
+    fn pointer_space(&self, index: usize) -> Option<u32> {
+        let (ty, _) = self.argument(index)?;
+        match self.shape(ty) {
+            (&Type::Ptr(space), None) => Some(space),
+            _ => None,
+        }
+    }
+
+    /// `llvm.amdgcn.init.exec.from.input` passes a parameter of `f` that is `inreg`.
+    fn exec_input_refused(&self, f: FuncId) -> Option<&'static str> {
+        let (_, input) = self.argument(0)?;
+        let inreg = match input.kind() {
+            ValueKind::Local(l) => match self.body.locals[l].def {
+                NOT_YET_DEFINED => return None,
+                LocalDef::Arg(i) => {
+                    let param = self.m.functions.get(f)?.params.get(i as usize)?;
+                    let attrs = self.m.attr_list(param.attrs);
+                    attrs.iter().any(|a| {
+                        super::verify_attributes::keyword_of(self.m.bytes(a.span())) == b"inreg"
+                    })
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        (!inreg).then_some(
+            "only inreg arguments to the parent function are valid as inputs to this intrinsic",
+        )
+    }
+
+    /// A cooperative atomic access is of a flat or global pointer, and names, last, a node
+    /// of one string.
+    fn cooperative_atomic_refused(&self) -> Option<&'static str> {
+        if !matches!(self.pointer_space(0)?, 0 | 1) {
+            return Some("cooperative atomic intrinsics require a generic or global pointer");
+        }
+        let (_, last) = call_arguments(self.body, self.call).last()?;
+        let MdRef::Node(node) = *metadata_argument(self.m, self.body, last)? else {
+            return None;
+        };
+        let one_string = match &self.m.metadata.get(node)?.body {
+            MdBody::Tuple(operands) => matches!(operands[..], [Some(MdRef::Str(_))]),
+            MdBody::Pending => return None,
+            _ => false,
+        };
+        (!one_string).then_some(
+            "cooperative atomic intrinsics require that the last argument is a metadata string",
+        )
+    }
+
+    /// An AMDGPU matrix multiplication of formats `f8f6f4`: each format at most 4, each
+    /// vector of `i32`s of one of the lengths, at least as long as its format takes.
+    fn matrix_formats_refused(&self, form: MatrixFormats) -> Option<&'static str> {
+        let mut formats = [0; 2];
+        for (format, &(index, _)) in formats.iter_mut().zip(&form.formats) {
+            *format = self.integer_argument(index)?.0;
+            if *format > 4 {
+                return Some(form.format_message);
+            }
+        }
+        let mut lengths = [0; 2];
+        for (i, &(_, index)) in form.formats.iter().enumerate() {
+            let (ty, _) = self.argument(index)?;
+            match self.shape(ty) {
+                (Type::Int(32), Some((false, len))) if form.lengths.contains(&len) => {
+                    lengths[i] = len
+                }
+                _ => return Some(form.vector_messages[i]),
+            }
+        }
+        let needed = |format: u64| match format {
+            0 | 1 => form.lengths[2],
+            2 | 3 => form.lengths[1],
+            _ => form.lengths[0],
+        };
+        (0..2)
+            .any(|i| lengths[i] < needed(formats[i]))
+            .then_some("invalid vector type for format")
     }
 
     fn reloc_none_refused(&self) -> Option<&'static str> {
