@@ -4515,9 +4515,9 @@ fn intrinsic_immediate_parameters_are_checked_as_llvm_verifier_checks_them() {
 /// the range of LLVM's table for an intrinsic it knows (NVPTX's tensor map fence takes 128
 /// alone, whatever its declaration writes), of the declaration's text for a name LLVM does not
 /// know (whose `immarg` it keeps too), or else of the call's own `range`; a range of a
-/// narrow type wraps round (`range(i8 -2, 2)` is -2, -1, 0, 1). The error points at the
-/// argument. A constant expression of constants alone, which LLVM folds as it reads it, is
-/// taken.
+/// narrow type wraps round (`range(i8 -2, 2)` is -2, -1, 0, 1). A call marks `immarg` only
+/// what its callee does. The error points at the argument. A constant expression of
+/// constants alone, which LLVM folds as it reads it, is taken.
 #[test]
 fn immediates_lie_in_their_ranges_as_llvm_verifier_checks_them() {
     let module = |declaration: &str, call: &str| {
@@ -4566,6 +4566,19 @@ fn immediates_lie_in_their_ranges_as_llvm_verifier_checks_them() {
             "%x",
             "immarg operand has non-immediate parameter",
         ),
+        // `immarg` at a call alone, of an intrinsic or another function.
+        (
+            "declare void @llvm.test.free(i32)",
+            "call void @llvm.test.free(i32 immarg 1)".into(),
+            "1",
+            "immarg may not apply only to call sites",
+        ),
+        (
+            "declare void @g(i32)",
+            "call void @g(i32 immarg 1)".into(),
+            "immarg",
+            "immarg attribute only applies to intrinsics",
+        ),
     ]
     .map(|(declaration, call, found, message)| {
         let text = module(declaration, &call);
@@ -4580,6 +4593,7 @@ fn immediates_lie_in_their_ranges_as_llvm_verifier_checks_them() {
             test,
             "call void @llvm.test.range(i32 range(i32 0, 10) 5)".into(),
         ),
+        (test, "call void @llvm.test.range(i32 immarg 1)".into()),
         (
             test,
             "call void @llvm.test.range(i32 add (i32 1, i32 2))".into(),

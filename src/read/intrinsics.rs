@@ -82,23 +82,24 @@ impl Immediates {
 /// The bits of the two ends of a `range(iN low, high)` attribute's text (LLVM's integer
 /// literals: decimal, `s0x`, `u0x`), or `None` if it is not one.
 pub(crate) fn range_ends(text: &[u8]) -> Option<(u128, u128)> {
-    let inner = text.strip_prefix(b"range(")?.strip_suffix(b")")?;
-    let ends = inner
-        .trim_ascii_start()
-        .split(|b| b.is_ascii_whitespace())
-        .skip(1);
-    let ends: Vec<&[u8]> = ends.filter(|word| !word.is_empty()).collect();
-    match ends[..] {
-        [low, high] => Some((int_literal(low.strip_suffix(b",")?)?, int_literal(high)?)),
-        _ => None,
-    }
+    let inner = text
+        .strip_prefix(b"range(")?
+        .strip_suffix(b")")?
+        .trim_ascii();
+    let after_type = &inner[inner.iter().position(u8::is_ascii_whitespace)?..];
+    let comma = after_type.iter().position(|&b| b == b',')?;
+    let (low, high) = (&after_type[..comma], &after_type[comma + 1..]);
+    Some((
+        int_literal(low.trim_ascii())?,
+        int_literal(high.trim_ascii())?,
+    ))
 }
 
 /// Whether the `width`-bit integer `bits` lies in the range `low..high` (ends as bits,
 /// truncated to that width), as LLVM's `ConstantRange::contains` says: compared unsigned, the
 /// range wrapping round when its low end is above its high end; ends equal make an empty
-/// range (LLVM makes none so but full or empty ones, which no table gives). Wider than 64
-/// bits, every value lies in it.
+/// range (of the equal ends LLVM's parser takes, only `0, 0`). Wider than 64 bits, every
+/// value lies in it.
 pub(crate) fn in_range(width: u32, bits: u128, (low, high): (u128, u128)) -> bool {
     if width == 0 || width > 64 {
         return true;
@@ -209,6 +210,8 @@ pub(super) const NOT_VARARGS: &str = "Intrinsic was not defined with variable ar
 pub(super) const CALL_NOT_VARARGS: &str = "Callsite was not defined with variable arguments!";
 /// An argument not an immediate where the intrinsic takes only one (`Verifier::visitCallBase`).
 pub(super) const NOT_IMMEDIATE: &str = "immarg operand has non-immediate parameter";
+/// A call marks an argument `immarg` where the callee's parameter is not.
+pub(super) const IMMEDIATE_AT_CALL_ONLY: &str = "immarg may not apply only to call sites";
 
 /// Intrinsics whose declarations LLVM may rewrite as it reads them (`AutoUpgrade.cpp`): an
 /// old signature of theirs reads, so theirs are not checked. The targets' (each upgraded by
@@ -865,6 +868,7 @@ mod tests {
         assert!(in_range(128, 7, (0, 1)));
         assert_eq!(range_ends(b"range(i32 -3, 4)"), Some((minus(-3), 4)));
         assert_eq!(range_ends(b"range(i8 u0xF0, 0)"), Some((0xF0, 0)));
+        assert_eq!(range_ends(b"range(i8 -1,2)"), Some((minus(-1), 2)));
         assert_eq!(range_ends(b"range(i8 1)"), None);
         assert_eq!(sign_extended(32, 0xFFFF_FFFC), -4);
         assert_eq!(sign_extended(8, 0x7F), 127);

@@ -348,14 +348,16 @@ impl<'a> Parser<'a> {
     }
 
     /// An argument of a call of an intrinsic: of type `ty`, the value `v` written at `at`,
-    /// with the `range` attribute the call gives it, if any. Its type is kept (or matched
-    /// against the declaration's), and the argument itself if its parameter takes only an
-    /// immediate (LLVM's `ConstantInt` or `ConstantFP`) and it is none, or an integer out of
-    /// the range of the call, or else of the intrinsic ([`Immediates::range`]).
+    /// with the `range` attribute the call gives it, if any, and whether the call marks it
+    /// `immarg`. Its type is kept (or matched against the declaration's), and the argument
+    /// itself if the call marks it `immarg` and the intrinsic does not, or if its parameter
+    /// takes only an immediate (LLVM's `ConstantInt` or `ConstantFP`) and it is none, or an
+    /// integer out of the range of the call, or else of the intrinsic
+    /// ([`Immediates::range`]).
     fn intrinsic_argument(
         &self,
         call: &mut IntrinsicCall,
-        (ty, own_range): (TypeId, Option<Attr>),
+        (ty, own_range, own_immarg): (TypeId, Option<Attr>, bool),
         v: Value,
         at: Span,
     ) {
@@ -374,7 +376,11 @@ impl<'a> Parser<'a> {
                 *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
             }
         }
-        if call.refused.is_some() || index >= 32 || call.immediates.params >> index & 1 == 0 {
+        let takes_immediate = index < 32 && call.immediates.params >> index & 1 == 1;
+        if call.refused.is_some() || !takes_immediate {
+            if own_immarg && call.refused.is_none() {
+                call.refused = Some((at, intrinsics::IMMEDIATE_AT_CALL_ONLY.into()));
+            }
             return;
         }
         let (immediate, int) = match (self.constant_of(v), self.body_ty(ty)) {
@@ -383,9 +389,9 @@ impl<'a> Parser<'a> {
                 int_literal(&self.src[span.range()]).map(|bits| (width, bits)),
             ),
             (Some(Const::Int(..) | Const::Float(_)), _) => (true, None),
-            // One of constants alone LLVM may fold to an integer as it reads it
+            // An expression of constants alone LLVM may fold to an integer as it reads it
             // (`add (i32 2, i32 3)`, `ptrtoint (ptr null to i32)`): taken, unchecked. One
-            // naming a global it cannot fold (`ptrtoint (ptr @f to i32)`).
+            // naming a global is no immediate: LLVM cannot fold `ptrtoint (ptr @f to i32)`.
             (Some(Const::Expr(expr)), _) => (!self.names_a_global(&expr.1), None),
             // `zeroinitializer` of an integer or floating-point type is LLVM's zero of it.
             (Some(Const::Zero), &Type::Int(width)) => (true, Some((width, 0))),
@@ -397,8 +403,7 @@ impl<'a> Parser<'a> {
             return;
         }
         let range = match own_range {
-            // Its ends as LLVM's parser takes them; any it takes that are not read here
-            // (none LLVM prints) are taken to hold.
+            // A range whose ends are not read here (none LLVM prints) is taken to hold.
             Some(own) => intrinsics::range_ends(&self.src[own.span().range()]),
             None => call.immediates.range(index),
         };
@@ -612,7 +617,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The constant `v` is, if it is one.
     /// Whether a constant expression's `items` name a global, through any constant.
     fn names_a_global(&self, items: &[Item]) -> bool {
         items.iter().any(|item| match item {
@@ -635,6 +639,7 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The constant `v` is, if it is one.
     pub(super) fn constant_of(&self, v: Value) -> Option<&Const> {
         let ValueKind::Const(c) = v.kind() else {
             return None;
@@ -1563,13 +1568,13 @@ impl<'a> Parser<'a> {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
                 let inalloca = attrs.0.has(verify_attributes::INALLOCA);
-                let own_range = match intrinsic {
-                    Some(_) => self.body_attrs()[attrs.1.clone()]
-                        .iter()
-                        .find(|a| matches!(self.attribute_keyword(a), Some(b"range")))
-                        .copied(),
-                    None => None,
+                let own = &self.body_attrs()[attrs.1.clone()];
+                let keyword_in = |word: &[u8]| {
+                    own.iter()
+                        .find(|a| self.attribute_keyword(a) == Some(word))
+                        .copied()
                 };
+                let (own_range, own_immarg) = (keyword_in(b"range"), keyword_in(b"immarg"));
                 rules.argument(self, ty, attrs);
                 let value_at = self.tok.span;
                 let value = if metadata {
@@ -1591,8 +1596,10 @@ impl<'a> Parser<'a> {
                 constant_amx |= intrinsic_named
                     && matches!(value.kind(), ValueKind::Const(_))
                     && matches!(self.body_ty(ty), Type::X86Amx);
+                // (A call of another function marking `immarg` breaks an attribute's rule.)
                 if let Some(call) = &mut intrinsic {
-                    self.intrinsic_argument(call, (ty, own_range), value, value_at);
+                    let own = (ty, own_range, own_immarg.is_some());
+                    self.intrinsic_argument(call, own, value, value_at);
                 }
                 if !self.eat(Tok::Comma) {
                     break;
