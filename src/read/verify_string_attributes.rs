@@ -402,13 +402,14 @@ fn vector_variant_holds(name: &[u8], signature: Signature) -> bool {
             Some(b'u') => (false, &rest[1..]),
             Some(b'l' | b'R' | b'L' | b'U') if rest.get(1) == Some(&b's') => {
                 match signed_32(&rest[2..]) {
-                    Some((_, after)) => (false, after),
-                    None => return false,
+                    (Some(_), after) => (false, after),
+                    (None, _) => return false,
                 }
             }
+            // A step that is no `int` counts as 1.
             Some(b'l' | b'R' | b'L' | b'U') => {
                 let after = rest[1..].strip_prefix(b"n").unwrap_or(&rest[1..]);
-                (false, signed_32(after).map_or(after, |(_, after)| after))
+                (false, signed_32(after).1)
             }
             _ => break,
         };
@@ -484,19 +485,20 @@ fn unsigned(text: &[u8]) -> Option<(u64, &[u8])> {
     Some((value, &text[digits..]))
 }
 
-/// A decimal number at the start of `text`, `-` allowed, that fits in 32 bits signed
-/// (`consumeInteger` into an `int`), and the text after it.
-fn signed_32(text: &[u8]) -> Option<(i32, &[u8])> {
+/// A decimal number at the start of `text`, `-` allowed, if it fits in 32 bits signed, and
+/// the text after it, as LLVM's `consumeInteger` into an `int` leaves it: after the number
+/// when it fits in 64 bits, else (or with no digits) as it was.
+fn signed_32(text: &[u8]) -> (Option<i32>, &[u8]) {
     let sign = usize::from(text.first() == Some(&b'-'));
     let digits = text[sign..]
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count();
-    let value = std::str::from_utf8(&text[..sign + digits])
-        .ok()?
-        .parse()
-        .ok()?;
-    Some((value, &text[sign + digits..]))
+    let number = std::str::from_utf8(&text[..sign + digits]).ok();
+    match number.and_then(|n| n.parse::<i64>().ok()) {
+        Some(value) => (i32::try_from(value).ok(), &text[sign + digits..]),
+        None => (None, text),
+    }
 }
 
 /// Why LLVM refuses `v` as `"target-features"`: an empty feature, or one that does not start
@@ -587,6 +589,14 @@ mod tests {
         assert!(!is_unsigned_32(b"4294967296") && !is_unsigned_32(b"") && !is_unsigned_32(b"+1"));
         assert!(is_denormal_mode(b"ieee,") && is_denormal_mode(b",ieee") && is_denormal_mode(b""));
         assert!(!is_denormal_mode(b"ieee,ieee,ieee") && !is_denormal_mode(b" ieee"));
+        // A step or position: after it when it fits in 64 bits, an `int` or not.
+        assert_eq!(signed_32(b"-12_f"), (Some(-12), &b"_f"[..]));
+        assert_eq!(signed_32(b"9999999999_f"), (None, &b"_f"[..]));
+        assert_eq!(
+            signed_32(b"99999999999999999999_f"),
+            (None, &b"99999999999999999999_f"[..])
+        );
+        assert_eq!(signed_32(b"-_f"), (None, &b"-_f"[..]));
         assert_eq!(target_features_refused(b"+a,-b"), None);
         assert!(target_features_refused(b"+a,").is_some());
         assert!(target_features_refused(b"+a, -b").is_some());
