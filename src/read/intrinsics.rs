@@ -43,7 +43,8 @@ pub(crate) struct Immediates {
 enum Ranges {
     #[default]
     None,
-    /// The table's `r<parameter>:<low>:<high>` fields, space-separated, ends signed.
+    /// The intrinsic's fields in the table, space-separated: its ranges are those
+    /// `r<parameter>:<low>:<high>`, ends signed.
     Table(&'static str),
     /// A declaration's own: parameter, and the bits of the low and high ends.
     Declared(Arc<[(usize, u128, u128)]>),
@@ -170,19 +171,12 @@ fn lookup(name: &[u8]) -> Option<(bool, Entry)> {
         match entry.as_bytes().cmp(name) {
             std::cmp::Ordering::Equal => {
                 let mut fields = rest.split(' ');
-                // The ranges' fields follow one another, after the codes and the mask.
-                let ranges = rest.find(" r").map_or("", |at| {
-                    let end = rest[at..].find(" #").map_or(rest.len(), |end| at + end);
-                    &rest[at + 1..end]
-                });
                 let mut entry = Entry {
                     codes: fields.next().unwrap_or(""),
+                    // Its ranges are the fields that start with `r`, found when asked.
                     immediates: Immediates {
                         params: 0,
-                        ranges: match ranges.is_empty() {
-                            true => Ranges::None,
-                            false => Ranges::Table(ranges),
-                        },
+                        ranges: Ranges::Table(rest),
                     },
                     fn_attributes: None,
                 };

@@ -574,12 +574,11 @@ fn declared_immediates(m: &Module, func: &Function) -> intrinsics::Immediates {
     let (mut params, mut ranges) = (0, Vec::new());
     for (i, param) in func.params.iter().enumerate().take(32) {
         let attrs = m.attr_list(param.attrs);
-        let keyword = |a: &Attr| verify_attributes::keyword_of(&src[a.span().range()]);
-        if !attrs.iter().any(|a| keyword(a) == b"immarg") {
+        if verify_attributes::attribute_of(src, attrs, verify_attributes::IMMARG).is_none() {
             continue;
         }
         params |= 1 << i;
-        let range = attrs.iter().find(|a| keyword(a) == b"range");
+        let range = verify_attributes::attribute_of(src, attrs, verify_attributes::RANGE);
         if let Some(ends) = range.and_then(|a| intrinsics::range_ends(&src[a.span().range()])) {
             ranges.push((i, ends.0, ends.1));
         }

@@ -265,6 +265,18 @@ pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
 pub(crate) const SPECULATABLE: Kinds = kind::Speculatable;
 /// `inalloca`, whose argument, when an alloca, must be one marked so.
 pub(crate) const INALLOCA: Kinds = kind::InAlloca;
+/// `immarg`, `range` and `inreg`, which the checks of some intrinsics' arguments read.
+pub(crate) const IMMARG: Kinds = kind::ImmArg;
+pub(crate) const RANGE: Kinds = kind::Range;
+pub(crate) const INREG: Kinds = kind::InReg;
+
+/// The attribute of `attrs` (none of them groups: a parameter's or an argument's) that is
+/// one of `kinds`, if any.
+pub(crate) fn attribute_of<'a>(src: &[u8], attrs: &'a [Attr], kinds: Kinds) -> Option<&'a Attr> {
+    attrs
+        .iter()
+        .find(|a| !matches!(a, Attr::Group(..)) && kind_at(src, a.span()).has(kinds))
+}
 
 /// The bit of `noreturn`, by which a call returning `void` may carry a
 /// `"clang.arc.attachedcall"` bundle.

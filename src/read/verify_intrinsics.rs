@@ -785,10 +785,13 @@ impl<'a> Call<'a> {
                 NOT_YET_DEFINED => return None,
                 LocalDef::Arg(i) => {
                     let param = self.m.functions.get(f)?.params.get(i as usize)?;
-                    let attrs = self.m.attr_list(param.attrs);
-                    attrs.iter().any(|a| {
-                        super::verify_attributes::keyword_of(self.m.bytes(a.span())) == b"inreg"
-                    })
+                    let (src, attrs) = (self.m.source.as_bytes(), self.m.attr_list(param.attrs));
+                    super::verify_attributes::attribute_of(
+                        src,
+                        attrs,
+                        super::verify_attributes::INREG,
+                    )
+                    .is_some()
                 }
                 _ => false,
             },

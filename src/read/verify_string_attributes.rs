@@ -321,14 +321,7 @@ fn string(text: &[u8]) -> Option<(usize, Cow<'_, [u8]>)> {
 
 /// Whether `v` is a decimal number that fits in 32 bits unsigned (`StringRef::getAsInteger`).
 fn is_unsigned_32(v: &[u8]) -> bool {
-    !v.is_empty()
-        && v.iter().all(u8::is_ascii_digit)
-        && v.iter()
-            .try_fold(0u64, |n, &d| {
-                let n = n * 10 + u64::from(d - b'0');
-                (n <= u64::from(u32::MAX)).then_some(n)
-            })
-            .is_some()
+    matches!(unsigned(v), Some((n, [])) if n <= u64::from(u32::MAX))
 }
 
 /// Whether `v` is a denormal mode LLVM parses (`parseDenormalFPAttribute`): an output mode,

@@ -1568,13 +1568,15 @@ impl<'a> Parser<'a> {
                     arguments_read.push((ty, attrs.1.clone()));
                 }
                 let inalloca = attrs.0.has(verify_attributes::INALLOCA);
-                let own = &self.body_attrs()[attrs.1.clone()];
-                let keyword_in = |word: &[u8]| {
-                    own.iter()
-                        .find(|a| self.attribute_keyword(a) == Some(word))
-                        .copied()
+                let own_immarg = attrs.0.has(verify_attributes::IMMARG);
+                let own_range = match attrs.0.has(verify_attributes::RANGE) {
+                    true => {
+                        let own = &self.body_attrs()[attrs.1.clone()];
+                        verify_attributes::attribute_of(self.src, own, verify_attributes::RANGE)
+                            .copied()
+                    }
+                    false => None,
                 };
-                let (own_range, own_immarg) = (keyword_in(b"range"), keyword_in(b"immarg"));
                 rules.argument(self, ty, attrs);
                 let value_at = self.tok.span;
                 let value = if metadata {
@@ -1598,7 +1600,7 @@ impl<'a> Parser<'a> {
                     && matches!(self.body_ty(ty), Type::X86Amx);
                 // (A call of another function marking `immarg` breaks an attribute's rule.)
                 if let Some(call) = &mut intrinsic {
-                    let own = (ty, own_range, own_immarg.is_some());
+                    let own = (ty, own_range, own_immarg);
                     self.intrinsic_argument(call, own, value, value_at);
                 }
                 if !self.eat(Tok::Comma) {
