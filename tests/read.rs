@@ -5180,6 +5180,79 @@ fn vector_variants_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// `"alloc-variant-zeroed"` (rustc writes it on its allocator's declaration): a name, not
+/// empty; when the module has a function of that name, one of the function's
+/// `"alloc-family"` (if it has one), `allockind("zeroed")` and of the function's type, each
+/// found in its own attributes or its groups. A name of no function, or of an alias, is not
+/// checked further.
+#[test]
+fn zeroing_variants_are_checked_as_llvm_verifier_checks_them() {
+    let key = "\"alloc-variant-zeroed\"";
+    let at = |text: &str| {
+        let before = &text[..text.find(key).unwrap()];
+        let line = before.matches('\n').count() as u32 + 1;
+        let col = (before.len() - before.rfind('\n').map_or(0, |n| n + 1)) as u32 + 1;
+        (line, col, "\"alloc")
+    };
+    let refused = [
+        (
+            "declare ptr @a(i64) \"alloc-variant-zeroed\"=\"\"\n",
+            "'alloc-variant-zeroed' must not be empty",
+        ),
+        (
+            "declare ptr @a(i64) \"alloc-variant-zeroed\"\n",
+            "'alloc-variant-zeroed' must not be empty",
+        ),
+        (
+            "declare ptr @c(i64) \"alloc-variant-zeroed\"=\"z\" \"alloc-family\"=\"C\"\n\
+             declare ptr @z(i64) allockind(\"alloc,zeroed\")\n",
+            "'alloc-variant-zeroed' must name a function belonging to the same 'alloc-family'",
+        ),
+        (
+            "declare ptr @c(i64) \"alloc-variant-zeroed\"=\"z\" \"alloc-family\"=\"C\"\n\
+             declare ptr @z(i64) allockind(\"alloc,zeroed\") \"alloc-family\"=\"D\"\n",
+            "'alloc-variant-zeroed' must name a function belonging to the same 'alloc-family'",
+        ),
+        (
+            "declare ptr @d(i64) \"alloc-variant-zeroed\"=\"z\" \"alloc-family\"=\"D\"\n\
+             declare ptr @z(i64) \"alloc-family\"=\"D\" allockind(\"alloc,uninitialized\")\n",
+            "'alloc-variant-zeroed' must name a function with 'allockind(\"zeroed\")'",
+        ),
+        (
+            "declare ptr @e(i64) \"alloc-variant-zeroed\"=\"z\" \"alloc-family\"=\"E\"\n\
+             declare ptr @z(i64, i64) \"alloc-family\"=\"E\" allockind(\"alloc,zeroed\")\n",
+            "'alloc-variant-zeroed' must name a function with the same signature",
+        ),
+        // A group's value, checked against each function that takes it.
+        (
+            "declare ptr @g(i64) #0\ndeclare ptr @h(i32) #0\ndeclare ptr @z(i64) #1\n\
+             attributes #0 = { \"alloc-variant-zeroed\"=\"z\" }\n\
+             attributes #1 = { allockind(\"alloc,zeroed\") }\n",
+            "'alloc-variant-zeroed' must name a function with the same signature",
+        ),
+    ]
+    .map(|(text, message)| (text.to_string(), at(text), message));
+    let read = [
+        // As rustc writes it.
+        "declare noalias ptr @alloc(i64, i64 allocalign) #0\n\
+         declare noalias ptr @alloc_zeroed(i64, i64 allocalign) #1\n\
+         attributes #0 = { nounwind allockind(\"alloc,uninitialized,aligned\") allocsize(0) \
+         \"alloc-family\"=\"__rust_alloc\" \"alloc-variant-zeroed\"=\"alloc_zeroed\" }\n\
+         attributes #1 = { nounwind allockind(\"alloc,zeroed,aligned\") allocsize(0) \
+         \"alloc-family\"=\"__rust_alloc\" }\n",
+        // No family of its own: the variant's is not asked; a name unescaped.
+        "declare ptr @a(i64) \"alloc-variant-zeroed\"=\"a\\20z\"\n\
+         declare ptr @\"a z\"(i64) allockind(\"alloc,zeroed\")\n",
+        // No function of that name; an alias; the function itself.
+        "declare ptr @a(i64) \"alloc-variant-zeroed\"=\"none\" \"alloc-family\"=\"X\"\n",
+        "declare ptr @a(i64) \"alloc-variant-zeroed\"=\"al\" \"alloc-family\"=\"Y\"\n\
+         @al = alias ptr (i64), ptr @d\n\
+         define ptr @d(i64 %n) {\n  ret ptr null\n}\n",
+        "define ptr @f(i64 %n) \"alloc-variant-zeroed\"=\"f\" allockind(\"alloc,zeroed\") {\n  ret ptr null\n}\n",
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// A function's `"modular-format"`: five arguments or more, the third the index of one of
 /// its parameters (from 1; the variable arguments one more). A group's value is checked
 /// against each function that takes it.

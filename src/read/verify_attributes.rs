@@ -15,11 +15,12 @@
 //! defined after the header. A broken rule does not stop the reading: the parser's errors
 //! come first, as in LLVM.
 
-use super::verify_string_attributes::{Signature, StringRules};
+use super::lexer::unescape;
+use super::verify_string_attributes::{Signature, StringRules, Taker};
 use super::{attributes, intrinsics};
 use crate::model::{
-    Attr, FuncId, Function, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span, Type, TypeId,
-    UnnamedAddr, ValueKind,
+    Attr, FuncId, Function, GlobalKind, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span,
+    Type, TypeId, UnnamedAddr, ValueKind,
 };
 use rustc_hash::FxHashMap;
 
@@ -799,15 +800,28 @@ fn numbers_in_parens(text: &[u8]) -> [Option<u64>; 2] {
     [first, first.and_then(|_| numbers.next().flatten())]
 }
 
+/// The words of `allockind("...")` written as `text`, unescaped.
+fn alloc_kinds(text: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    let open = text.iter().position(|&b| b == b'"')?;
+    let kinds = text[open + 1..].split(|&b| b == b'"').next()?;
+    Some(match kinds.contains(&b'\\') {
+        true => std::borrow::Cow::Owned(unescape(kinds)),
+        false => std::borrow::Cow::Borrowed(kinds),
+    })
+}
+
+/// Whether the `allockind("...")` written as `text` has the word `kind`.
+fn alloc_kind_has(text: &[u8], kind: &[u8]) -> bool {
+    alloc_kinds(text).is_some_and(|kinds| kinds.split(|&b| b == b',').any(|w| w == kind))
+}
+
 /// Why the verifier refuses `allockind("...")` written as `text`: not exactly one of
 /// `alloc`, `realloc` and `free`, or modifiers that `free` or each other exclude.
 fn alloc_kind_refused(text: &[u8]) -> Option<&'static str> {
-    let open = text.iter().position(|&b| b == b'"')?;
-    let kinds = text[open + 1..].split(|&b| b == b'"').next()?;
-    if kinds.contains(&b'\\') {
+    if text.contains(&b'\\') {
         return None;
     }
-    let has = |k: &[u8]| kinds.split(|&b| b == b',').any(|w| w == k);
+    let has = |k: &[u8]| alloc_kind_has(text, k);
     let roles = [b"alloc".as_slice(), b"realloc", b"free"].map(has);
     if roles.iter().filter(|&&r| r).count() != 1 {
         return Some("'allockind()' requires exactly one of alloc, realloc, and free");
@@ -984,8 +998,15 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
             false => Ok(()),
         });
         let held = held.and_then(|()| {
+            let variant_refused = |name: &[u8], family: Option<&[u8]>| {
+                alloc_variant_refused(m, &strings, func, name, family)
+            };
             let refused = Signature::of(&m.types, func.fn_ty).and_then(|signature| {
-                strings.function_refused(src, m.attr_list(func.fn_attrs), signature)
+                let taker = Taker {
+                    signature,
+                    variant_refused: &variant_refused,
+                };
+                strings.function_refused(src, m.attr_list(func.fn_attrs), taker)
             });
             match refused {
                 Some((at, message)) => Err(Broken::at(message, Some(at))),
@@ -1004,6 +1025,39 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         }
     }
     Ok(())
+}
+
+/// Why the verifier refuses the function of `m` named `name` as the zeroing variant of
+/// `func` (`"alloc-variant-zeroed"`), whose `"alloc-family"` is `family`: of another family
+/// (when `func` has one), not `allockind("zeroed")`, or of another type. `None` when `m` has
+/// no function of that name (LLVM's `Module::getFunction`: an alias is none) or it is one.
+fn alloc_variant_refused(
+    m: &Module,
+    strings: &StringRules,
+    func: &Function,
+    name: &[u8],
+    family: Option<&[u8]>,
+) -> Option<&'static str> {
+    let GlobalKind::Function(v) = m.globals[*m.global_by_name.get(name)?].kind else {
+        return None;
+    };
+    let (src, variant) = (m.source.as_bytes(), &m.functions[v]);
+    let attrs = m.attr_list(variant.fn_attrs);
+    if let Some(family) = family
+        && strings.values_of(src, attrs).alloc_family(src).as_deref() != Some(family)
+    {
+        return Some(
+            "'alloc-variant-zeroed' must name a function belonging to the same 'alloc-family'",
+        );
+    }
+    let [_, alloc_kind, _] = last_valued(src, attrs, |n| {
+        m.attr_groups.get(&n).map(|&list| m.attr_list(list))
+    });
+    if !alloc_kind.is_some_and(|at| alloc_kind_has(&src[at.range()], b"zeroed")) {
+        return Some("'alloc-variant-zeroed' must name a function with 'allockind(\"zeroed\")'");
+    }
+    (variant.fn_ty != func.fn_ty)
+        .then_some("'alloc-variant-zeroed' must name a function with the same signature")
 }
 
 /// What LLVM's verifier asks of a function of its calling convention (`visitFunction`): the

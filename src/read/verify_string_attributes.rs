@@ -5,7 +5,9 @@
 //! `"patchable-function-entry"` an unsigned number, a boolean `"true"`, `"false"` or empty,
 //! AArch64's SME modes not two of a group, `"modular-format"` naming one of the function's
 //! parameters, `"vector-function-abi-variant"` a vector variant's name that fits the
-//! function's type... clang writes several in every function's attribute group.
+//! function's type, `"alloc-variant-zeroed"` a name, of a zeroing allocator like the function
+//! if the module has one by that name... clang writes several in every function's attribute
+//! group, rustc the last on its allocator's declaration.
 //!
 //! A function's value of a key is the last one written, a group's over the header's own
 //! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
@@ -73,8 +75,10 @@ const EXCLUSIVE_MODES: [(&[usize], &str); 3] = [
 ];
 
 /// The other attributes checked, in the order LLVM's verifier checks them (after the
-/// booleans and the SME modes).
-const OTHERS: [&[u8]; 15] = [
+/// booleans and the SME modes); `"alloc-family"` only read, for `"alloc-variant-zeroed"`.
+const OTHERS: [&[u8]; 17] = [
+    b"alloc-variant-zeroed",
+    b"alloc-family",
     b"frame-pointer",
     b"patchable-function-prefix",
     b"patchable-function-entry",
@@ -91,6 +95,18 @@ const OTHERS: [&[u8]; 15] = [
     b"modular-format",
     b"target-features",
 ];
+
+/// Why the verifier refuses the function of the module named by a function's
+/// `"alloc-variant-zeroed"`, given that name and the function's `"alloc-family"`, if it has
+/// one; `None` when there is none by that name or it is a zeroing variant of the function.
+pub(crate) type VariantRefused<'a> = &'a dyn Fn(&[u8], Option<&[u8]>) -> Option<&'static str>;
+
+/// What the rules that look past a list of attributes ask of the function that takes it.
+#[derive(Clone, Copy)]
+pub(crate) struct Taker<'a> {
+    pub(crate) signature: Signature<'a>,
+    pub(crate) variant_refused: VariantRefused<'a>,
+}
 
 /// A function's type, for the rules it decides.
 #[derive(Clone, Copy)]
@@ -166,11 +182,13 @@ const fn checked_slot(key: &[u8]) -> usize {
 const SIGN_RETURN_ADDRESS: usize = checked_slot(b"sign-return-address");
 const MODULAR_FORMAT: usize = checked_slot(b"modular-format");
 const VECTOR_VARIANT: usize = checked_slot(b"vector-function-abi-variant");
+const ALLOC_VARIANT: usize = checked_slot(b"alloc-variant-zeroed");
+const ALLOC_FAMILY: usize = checked_slot(b"alloc-family");
 
 /// Where each checked key's value is written in a list (the whole `"key"="value"`), the last
 /// one of the key.
 #[derive(Clone, Copy)]
-struct Values([Option<Span>; KEYS]);
+pub(crate) struct Values([Option<Span>; KEYS]);
 
 impl Default for Values {
     fn default() -> Values {
@@ -207,15 +225,25 @@ impl Values {
         }
     }
 
+    /// Where the value of the key checked at `i` is written, and the value unescaped (empty
+    /// when none is written).
+    fn value<'s>(&self, src: &'s [u8], i: usize) -> Option<(Span, Cow<'s, [u8]>)> {
+        self.0[i].map(|span| {
+            let value = split(&src[span.range()]).and_then(|(_, v)| v);
+            (span, value.unwrap_or(Cow::Borrowed(b"")))
+        })
+    }
+
+    /// The list's `"alloc-family"`, if it has one.
+    pub(crate) fn alloc_family<'s>(&self, src: &'s [u8]) -> Option<Cow<'s, [u8]>> {
+        self.value(src, ALLOC_FAMILY).map(|(_, family)| family)
+    }
+
     /// The first value LLVM's verifier refuses, in its order: where, and its message. Without
-    /// the function's `signature`, what depends on it is not checked.
-    fn first_refused(&self, src: &[u8], signature: Option<Signature>) -> Option<(Span, String)> {
-        let value = |i: usize| {
-            self.0[i].map(|span| {
-                let value = split(&src[span.range()]).and_then(|(_, v)| v);
-                (span, value.unwrap_or(Cow::Borrowed(b"")))
-            })
-        };
+    /// the function that takes the list (`taker`), what depends on it is not checked.
+    fn first_refused(&self, src: &[u8], taker: Option<Taker>) -> Option<(Span, String)> {
+        let signature = taker.map(|t| t.signature);
+        let value = |i: usize| self.value(src, i);
         let shown = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
         let invalid = |i: usize, v: &[u8]| {
             let key = String::from_utf8_lossy(key(i));
@@ -242,6 +270,12 @@ impl Values {
             };
             let v = v.as_ref();
             let refused = match key(i) {
+                b"alloc-variant-zeroed" if v.is_empty() => {
+                    Some("'alloc-variant-zeroed' must not be empty".to_string())
+                }
+                b"alloc-variant-zeroed" => taker
+                    .and_then(|t| (t.variant_refused)(v, self.alloc_family(src).as_deref()))
+                    .map(str::to_string),
                 b"frame-pointer" => (!matches!(
                     v,
                     b"all" | b"non-leaf" | b"non-leaf-no-reserve" | b"none" | b"reserved"
@@ -534,35 +568,45 @@ impl StringRules {
         StringRules { groups }
     }
 
+    /// The string attributes checked of a function whose own attributes are `attrs`, its
+    /// groups' over its own.
+    pub(crate) fn values_of(&self, src: &[u8], attrs: &[Attr]) -> Values {
+        let mut values = Values::default();
+        values.add_own(src, attrs);
+        for a in attrs {
+            if let Attr::Group(n, _) = a
+                && let Some((group, _)) = self.groups.get(n)
+            {
+                values.overlay(group);
+            }
+        }
+        values
+    }
+
     /// What the verifier refuses of the string attributes of a function whose own attributes
-    /// are `attrs` and whose type is `signature`: where, and its message.
+    /// are `attrs`, taken by `taker`: where, and its message.
     pub(crate) fn function_refused(
         &self,
         src: &[u8],
         attrs: &[Attr],
-        signature: Signature,
+        taker: Taker,
     ) -> Option<(Span, String)> {
         let mut groups = attrs.iter().filter_map(|a| match a {
             Attr::Group(n, _) => self.groups.get(n),
             _ => None,
         });
-        let mut values = Values::default();
-        let own = values.add_own(src, attrs);
+        let own = Values::default().add_own(src, attrs);
         match (groups.clone().count(), own) {
             (0, false) => None,
-            // A group's refusal holds for every function but what its type decides.
+            // A group's refusal holds for every function but what the function decides.
             (1, false) => groups.next().and_then(|(group, refused)| {
-                match group.0[MODULAR_FORMAT].or(group.0[VECTOR_VARIANT]) {
-                    Some(_) => group.first_refused(src, Some(signature)),
-                    None => refused.clone(),
+                let taken = [MODULAR_FORMAT, VECTOR_VARIANT, ALLOC_VARIANT];
+                match taken.iter().any(|&i| group.0[i].is_some()) {
+                    true => group.first_refused(src, Some(taker)),
+                    false => refused.clone(),
                 }
             }),
-            _ => {
-                for (group, _) in groups {
-                    values.overlay(group);
-                }
-                values.first_refused(src, Some(signature))
-            }
+            _ => self.values_of(src, attrs).first_refused(src, Some(taker)),
         }
     }
 }
