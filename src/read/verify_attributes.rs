@@ -821,7 +821,8 @@ fn alloc_kind_refused(text: &[u8]) -> Option<&'static str> {
     if text.contains(&b'\\') {
         return None;
     }
-    let has = |k: &[u8]| alloc_kind_has(text, k);
+    let kinds = alloc_kinds(text)?;
+    let has = |k: &[u8]| kinds.split(|&b| b == b',').any(|w| w == k);
     let roles = [b"alloc".as_slice(), b"realloc", b"free"].map(has);
     if roles.iter().filter(|&&r| r).count() != 1 {
         return Some("'allockind()' requires exactly one of alloc, realloc, and free");
@@ -1030,7 +1031,8 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
 /// Why the verifier refuses the function of `m` named `name` as the zeroing variant of
 /// `func` (`"alloc-variant-zeroed"`), whose `"alloc-family"` is `family`: of another family
 /// (when `func` has one), not `allockind("zeroed")`, or of another type. `None` when `m` has
-/// no function of that name (LLVM's `Module::getFunction`: an alias is none) or it is one.
+/// no function of that name (LLVM's `Module::getFunction`: an alias is none) or that function
+/// is a zeroing variant of `func`.
 fn alloc_variant_refused(
     m: &Module,
     strings: &StringRules,
