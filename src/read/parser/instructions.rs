@@ -376,9 +376,11 @@ impl<'a> Parser<'a> {
                 *params_match &= param.is_some_and(|param| self.types_llvm_equates(param, ty));
             }
         }
-        let takes_immediate = index < 32 && call.immediates.params >> index & 1 == 1;
-        if call.refused.is_some() || !takes_immediate {
-            if own_immarg && call.refused.is_none() {
+        if call.refused.is_some() {
+            return;
+        }
+        if index >= 32 || call.immediates.params >> index & 1 == 0 {
+            if own_immarg {
                 call.refused = Some((at, intrinsics::IMMEDIATE_AT_CALL_ONLY.into()));
             }
             return;
