@@ -5316,6 +5316,106 @@ fn modular_format_is_checked_as_llvm_verifier_checks_it() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A call's string attributes, its own and its groups', are checked as a function's are, against
+/// the call's type: the function type written, or its result's and arguments' types
+/// (`verifyCallBase`). clang's `-fveclib` writes vector variants on calls.
+#[test]
+fn call_string_attributes_are_checked_against_the_calls_type() {
+    // Where the attribute starting with `key` is written.
+    let at = |text: &str, key: &str| {
+        let start = text.find(key).unwrap();
+        let before = &text[..start];
+        let line = before.matches('\n').count() as u32 + 1;
+        let col = (start - before.rfind('\n').map_or(0, |n| n + 1)) as u32 + 1;
+        (line, col)
+    };
+    let sin = "declare double @sin(double)\n";
+    let body =
+        |call: &str| format!("define void @g(double %x, ptr %p) {{\n  {call}\n  ret void\n}}\n");
+    let variant = |name: &str| format!("\"vector-function-abi-variant\"=\"{name}\"");
+    let alloc = "declare ptr @alloc(i64) \"alloc-family\"=\"A\"\n\
+                 declare ptr @alloc_zeroed(i64) allockind(\"alloc,zeroed\") \"alloc-family\"=\"A\"\n";
+    let refused = [
+        (
+            body("call void @f() \"frame-pointer\"=\"bogus\"") + "declare void @f()\n",
+            "\"frame-pointer\"",
+            "invalid value for 'frame-pointer' attribute: bogus",
+        ),
+        // In a group, reported where the group writes it.
+        (
+            body("call void @f() #0")
+                + "declare void @f()\nattributes #0 = { nounwind \"no-jump-tables\"=\"yes\" }\n",
+            "\"no-jump-tables\"",
+            "invalid value for 'no-jump-tables' attribute: yes",
+        ),
+        // Two vector parameters named for a call of one argument.
+        (
+            sin.to_string()
+                + &body(&format!(
+                    "%r = call double @sin(double %x) {}",
+                    variant("_ZGV_LLVM_N2vv_sin(__svml_sin2)")
+                )),
+            "\"vector-function-abi-variant\"",
+            "invalid name for a VFABI variant: _ZGV_LLVM_N2vv_sin(__svml_sin2)",
+        ),
+        (
+            body(
+                "call i32 (ptr, ...) @printf(ptr %p, i32 1) \"modular-format\"=\"printf,1,3,m,i\"",
+            ) + "declare i32 @printf(ptr, ...)\n",
+            "\"modular-format\"",
+            "modular-format attribute first arg index is out of bounds",
+        ),
+        (
+            alloc.to_string()
+                + &body(
+                    "%a = call ptr @alloc(i64 4) \"alloc-variant-zeroed\"=\"alloc_zeroed\" \
+                     \"alloc-family\"=\"B\"",
+                ),
+            "\"alloc-variant-zeroed\"",
+            "'alloc-variant-zeroed' must name a function belonging to the same 'alloc-family'",
+        ),
+        (
+            alloc.to_string()
+                + &body("%a = call ptr @alloc(i32 4) \"alloc-variant-zeroed\"=\"alloc_zeroed\""),
+            "\"alloc-variant-zeroed\"",
+            "'alloc-variant-zeroed' must name a function with the same signature",
+        ),
+    ]
+    .map(|(text, key, message)| {
+        let (line, col) = at(&text, key);
+        (text, (line, col, key), message)
+    });
+    let read = [
+        // As clang -fveclib=SVML writes them: one group per callee, the names comma-separated.
+        format!(
+            "{sin}{}attributes #0 = {{ nounwind {} }}\n",
+            body("%r = call double @sin(double %x) #0"),
+            variant("_ZGV_LLVM_N2v_sin(__svml_sin2),_ZGV_LLVM_N4v_sin(__svml_sin4)")
+        ),
+        // Checked against the call's type, not the callee's.
+        format!(
+            "declare double @two(double, double)\n{}attributes #0 = {{ {} }}\n",
+            body("%r = call double @two(double %x) #0"),
+            variant("_ZGV_LLVM_N2v_two(vtwo)")
+        ),
+        body("call i32 (ptr, ...) @printf(ptr %p, i32 1) \"modular-format\"=\"printf,1,2,m,i\"")
+            + "declare i32 @printf(ptr, ...)\n",
+        alloc.to_string()
+            + &body(
+                "%a = call ptr @alloc(i64 4) \"alloc-variant-zeroed\"=\"alloc_zeroed\" \
+                 \"alloc-family\"=\"A\"",
+            ),
+        // The written type, as the variant's.
+        format!(
+            "{alloc}{}",
+            body("%a = call ptr (i64) @alloc(i64 4) \"alloc-variant-zeroed\"=\"alloc_zeroed\"")
+        ),
+        // Inline assembly's calls too; a string attribute the verifier does not check.
+        body("call void asm \"nop\", \"\"() \"frame-pointer\"=\"all\" \"other\"=\"x\""),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The arguments of `allocsize`, `allockind` and `vscale_range`, AArch64's exclusive SME
 /// modes, and what a calling convention asks of a function and of a call, as LLVM's verifier
 /// checks them (`verifyFunctionAttrs`, `visitFunction`, `visitCallBase`): in a header (a

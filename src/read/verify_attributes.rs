@@ -16,7 +16,7 @@
 //! come first, as in LLVM.
 
 use super::lexer::unescape;
-use super::verify_string_attributes::{Signature, StringRules, Taker};
+use super::verify_string_attributes::{self, Signature, StringRules, Taker};
 use super::{attributes, intrinsics};
 use crate::model::{
     Attr, FuncId, Function, GlobalKind, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span,
@@ -114,6 +114,14 @@ kinds! {
     SanitizeRealtimeBlocking = "sanitize_realtime_blocking",
 }
 
+/// A string attribute whose value the verifier checks ([`verify_string_attributes`]): a
+/// bit above the keywords'.
+pub(crate) const STRING_CHECKED: Kinds = Kinds(1 << 63);
+const _: () = assert!(
+    CHECKED.len() < 63,
+    "the keywords' bits reach the string attributes'"
+);
+
 /// The bit of keyword `name`, none if no rule names it (for the table of keywords).
 pub(super) const fn kind_of(name: &str) -> Kinds {
     let mut i = 0;
@@ -210,9 +218,14 @@ const PASSING: [Kinds; 6] = [
     kind::ByRef,
 ];
 
-/// The bit of one attribute as written at `span`: its keyword's.
+/// The bit of one attribute as written at `span`: its keyword's, or a checked string
+/// attribute's.
 fn kind_at(src: &[u8], span: Span) -> Kinds {
-    attributes::keyword(keyword_of(&src[span.range()])).map_or(Kinds::NONE, |k| k.checks)
+    let text = &src[span.range()];
+    match verify_string_attributes::is_checked(text) {
+        true => STRING_CHECKED,
+        false => attributes::keyword(keyword_of(text)).map_or(Kinds::NONE, |k| k.checks),
+    }
 }
 
 /// The keyword an attribute's text starts with (`byval` of `byval(%T)`, `align` of
@@ -1000,7 +1013,7 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         });
         let held = held.and_then(|()| {
             let variant_refused = |name: &[u8], family: Option<&[u8]>| {
-                alloc_variant_refused(m, &strings, func, name, family)
+                alloc_variant_refused(m, &strings, &|t| t == func.fn_ty, name, family)
             };
             let refused = Signature::of(&m.types, func.fn_ty).and_then(|signature| {
                 let taker = Taker {
@@ -1028,15 +1041,15 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     Ok(())
 }
 
-/// Why the verifier refuses the function of `m` named `name` as the zeroing variant of
-/// `func` (`"alloc-variant-zeroed"`), whose `"alloc-family"` is `family`: of another family
-/// (when `func` has one), not `allockind("zeroed")`, or of another type. `None` when `m` has
-/// no function of that name (LLVM's `Module::getFunction`: an alias is none) or that function
-/// is a zeroing variant of `func`.
-fn alloc_variant_refused(
+/// Why the verifier refuses the function of `m` named `name` as the zeroing variant of a
+/// function or call (`"alloc-variant-zeroed"`) whose `"alloc-family"` is `family` and whose
+/// type is the one `takes_type` takes: of another family (when it has one), not
+/// `allockind("zeroed")`, or of another type. `None` when `m` has no function of that name
+/// (LLVM's `Module::getFunction`: an alias is none) or that function is such a variant.
+pub(crate) fn alloc_variant_refused(
     m: &Module,
     strings: &StringRules,
-    func: &Function,
+    takes_type: &dyn Fn(TypeId) -> bool,
     name: &[u8],
     family: Option<&[u8]>,
 ) -> Option<&'static str> {
@@ -1058,7 +1071,7 @@ fn alloc_variant_refused(
     if !alloc_kind.is_some_and(|at| alloc_kind_has(&src[at.range()], b"zeroed")) {
         return Some("'alloc-variant-zeroed' must name a function with 'allockind(\"zeroed\")'");
     }
-    (variant.fn_ty != func.fn_ty)
+    (!takes_type(variant.fn_ty))
         .then_some("'alloc-variant-zeroed' must name a function with the same signature")
 }
 

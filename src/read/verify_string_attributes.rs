@@ -12,10 +12,12 @@
 //! A function's value of a key is the last one written, a group's over the header's own
 //! (LLVM's parser merges the groups, in order, over the header's attributes), and a group is
 //! checked once for the functions that take it alone (but for what their types decide).
-//! The attributes of calls are not checked.
+//! A call's function attributes are checked the same way, against the call's type
+//! (`verifyCallBase`): the function type written, or the result's and the arguments'.
 
+use super::intrinsics::TypeView;
 use super::lexer::unescape;
-use crate::model::{Attr, FloatKind, Module, Span, Type, TypeId, Types};
+use crate::model::{Attr, FloatKind, Module, Span, Type, TypeId};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -111,15 +113,25 @@ pub(crate) struct Taker<'a> {
 /// A function's type, for the rules it decides.
 #[derive(Clone, Copy)]
 pub(crate) struct Signature<'a> {
-    types: &'a Types,
+    types: &'a dyn TypeView,
     ret: TypeId,
     params: &'a [TypeId],
     varargs: bool,
 }
 
 impl<'a> Signature<'a> {
+    /// A call's type written as its result's and its arguments' types (`call i32 @f(i8 %x)`).
+    pub(crate) fn new(types: &'a dyn TypeView, ret: TypeId, params: &'a [TypeId]) -> Self {
+        Signature {
+            types,
+            ret,
+            params,
+            varargs: false,
+        }
+    }
+
     /// The signature of the function type `fn_ty`.
-    pub(crate) fn of(types: &'a Types, fn_ty: TypeId) -> Option<Signature<'a>> {
+    pub(crate) fn of(types: &'a dyn TypeView, fn_ty: TypeId) -> Option<Signature<'a>> {
         match types.get(fn_ty) {
             Type::Function {
                 ret,
@@ -169,6 +181,12 @@ const fn slot(key_written: &[u8]) -> Option<usize> {
         return Some(at);
     }
     None
+}
+
+/// Whether `text`, an attribute as written, is a string attribute whose value the verifier
+/// checks (`"frame-pointer"="all"`).
+pub(crate) fn is_checked(text: &[u8]) -> bool {
+    text.first() == Some(&b'"') && string(text).is_some_and(|(_, key)| slot(&key).is_some())
 }
 
 /// The place of `key`, one of those checked (else the program does not compile).

@@ -13,6 +13,9 @@ pub(crate) struct KnownLists {
     by_text: [FxHashMap<Box<[u8]>, KnownList>; 2],
     /// What the verifier's rules name of each attribute group met, by number.
     groups: FxHashMap<u32, Kinds>,
+    /// The values of the groups' checked string attributes, made at the first call that
+    /// writes one.
+    string_rules: Option<Box<StringRules>>,
 }
 
 /// A list as its first reading left it: each attribute's span, and where the token after
@@ -180,7 +183,15 @@ impl<'a> Parser<'a> {
             },
             _ => return Ok(None),
         };
-        let kinds = keyword.map_or(Kinds::NONE, |k| k.checks);
+        let kinds = match keyword {
+            Some(k) => k.checks,
+            None if self.tok.kind == Tok::Str
+                && verify_string_attributes::is_checked(self.text(self.tok)) =>
+            {
+                verify_attributes::STRING_CHECKED
+            }
+            None => Kinds::NONE,
+        };
         Ok(Some((self.attribute(place, keyword)?, kinds)))
     }
 
@@ -666,6 +677,18 @@ impl<'a> Parser<'a> {
             (self.known_lists).remember(self.src, text, after, attrs, kinds);
         }
         Ok(kinds)
+    }
+
+    /// The values of the checked string attributes of the module's groups, made once per
+    /// thread: taken to be read beside the parser, then given back ([`Self::keep_string_rules`]).
+    pub(super) fn take_string_rules(&mut self) -> Box<StringRules> {
+        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        let rules = self.known_lists.string_rules.take();
+        rules.unwrap_or_else(|| Box::new(StringRules::new(module)))
+    }
+
+    pub(super) fn keep_string_rules(&mut self, rules: Box<StringRules>) {
+        self.known_lists.string_rules = Some(rules);
     }
 
     /// What the verifier's rules name of attribute group `n` (none if it is not defined, as

@@ -4,6 +4,7 @@ use super::*;
 use crate::model::calling_convention;
 use crate::read::inline_asm;
 use crate::read::intrinsics::Immediates;
+use crate::read::verify_string_attributes::{Signature, Taker};
 use values::AtomicAccess;
 
 impl<'a> Parser<'a> {
@@ -1463,7 +1464,7 @@ impl<'a> Parser<'a> {
         // An intrinsic's call is checked against its type (or, for one never declared, its
         // signature): the arguments' types are kept.
         let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
-        let mut rules = CallRules::new(fn_or_ret, ret, callee_tok);
+        let mut rules = CallRules::new(self, fn_or_ret, ret, callee_tok);
         rules.result(self, results);
         // Arguments.
         self.expect(Tok::LParen, "'(' to start the argument list")?;
@@ -2543,20 +2544,18 @@ struct CallRules {
     ret: TypeId,
     callee: Token,
     arguments: usize,
-    /// The types of the first arguments, for `allocsize` (which a later one is not checked
-    /// against).
-    argument_types: [TypeId; 8],
     parameters: verify_attributes::Parameters,
 }
 
 impl CallRules {
-    fn new(fn_or_ret: TypeId, ret: TypeId, callee: Token) -> CallRules {
+    /// The rules of a call whose arguments' types go to `p`'s `call_argument_types`.
+    fn new(p: &mut Parser, fn_or_ret: TypeId, ret: TypeId, callee: Token) -> CallRules {
+        p.call_argument_types.clear();
         CallRules {
             fn_or_ret,
             ret,
             callee,
             arguments: 0,
-            argument_types: [TypeId::reserved_value(); 8],
             parameters: Default::default(),
         }
     }
@@ -2570,9 +2569,7 @@ impl CallRules {
     fn argument(&mut self, p: &mut Parser, ty: TypeId, (kinds, attrs): (Kinds, Range<usize>)) {
         let index = self.arguments;
         self.arguments += 1;
-        if let Some(slot) = self.argument_types.get_mut(index) {
-            *slot = ty;
-        }
+        p.call_argument_types.push(ty);
         if kinds == Kinds::NONE {
             return;
         }
@@ -2647,8 +2644,53 @@ impl CallRules {
             p.rule_broken(self.callee.span, message);
         }
         if kinds.has(verify_attributes::VALUED) {
-            self.valued_attributes_hold(p, attrs);
+            self.valued_attributes_hold(p, attrs.clone());
         }
+        if kinds.has(verify_attributes::STRING_CHECKED) {
+            self.string_attributes_hold(p, attrs);
+        }
+    }
+
+    /// The values of the call's string attributes, its own and its groups', against the
+    /// call's type (`verifyFunctionAttrs` called by `verifyCallBase`).
+    fn string_attributes_hold(&self, p: &mut Parser, attrs: Range<usize>) {
+        let rules = p.take_string_rules();
+        let refused = self.string_attribute_refused(p, &rules, attrs);
+        p.keep_string_rules(rules);
+        if let Some((at, message)) = refused {
+            p.rule_broken(at, &message);
+        }
+    }
+
+    fn string_attribute_refused(
+        &self,
+        p: &Parser,
+        rules: &StringRules,
+        attrs: Range<usize>,
+    ) -> Option<(Span, String)> {
+        let module = p.names_module();
+        let arguments = p.call_argument_types.as_slice();
+        let written = Signature::of(p, self.fn_or_ret);
+        let signature = written.unwrap_or_else(|| Signature::new(p, self.ret, arguments));
+        // Written as its result's and arguments' types, the call's type is the variant's
+        // when those are its parts (a type the module lacks is none of the variant's).
+        let takes_type = |t: TypeId| match module.types.get(t) {
+            _ if written.is_some() => t == self.fn_or_ret,
+            Type::Function {
+                ret,
+                params,
+                varargs: false,
+            } => *ret == self.ret && params.as_slice() == arguments,
+            _ => false,
+        };
+        let variant_refused = |name: &[u8], family: Option<&[u8]>| {
+            verify_attributes::alloc_variant_refused(module, rules, &takes_type, name, family)
+        };
+        let taker = Taker {
+            signature,
+            variant_refused: &variant_refused,
+        };
+        rules.function_refused(p.src, &p.body_attrs()[attrs], taker)
     }
 
     /// `allocsize`, `allockind` and `vscale_range`, against the call's type: the function
@@ -2659,7 +2701,8 @@ impl CallRules {
             _ => None,
         };
         let count = params.map_or(self.arguments, |params| params.len());
-        let integer = |i: usize| match params.map_or(self.argument_types.get(i), |ps| ps.get(i)) {
+        let arguments = &p.call_argument_types;
+        let integer = |i: usize| match params.map_or(arguments.get(i), |ps| ps.get(i)) {
             Some(&ty) => matches!(p.body_ty(ty), Type::Int(_)),
             None => true,
         };

@@ -13,6 +13,7 @@ use super::error::ReadError;
 use super::intrinsics;
 use super::lexer::{Lexer, Tok, Token, c_comment_end, unescape};
 use super::verify_attributes::{self, Kinds};
+use super::verify_string_attributes::{self, StringRules};
 use crate::model::*;
 use attribute_lists::KnownLists;
 use cranelift_entity::EntityRef;
@@ -431,6 +432,8 @@ pub struct Parser<'a> {
     progress: Option<&'a Progress<'a>>,
     /// Attribute lists read before, by their text.
     known_lists: KnownLists,
+    /// The types of the arguments of the call being read (calls do not nest).
+    call_argument_types: Vec<TypeId>,
     /// Headers' parameter lists read before, by their text (see `functions::KnownParams`).
     known_params: FxHashMap<Box<[u8]>, Vec<functions::KnownParams>>,
     /// How many types, constants and metadata nodes the one being read is inside (see
@@ -1054,6 +1057,7 @@ impl<'a> Parser<'a> {
             layout_written: false,
             layout_line: false,
             known_lists: KnownLists::default(),
+            call_argument_types: Vec::new(),
             known_params: FxHashMap::default(),
             nesting: 0,
         }
