@@ -1086,6 +1086,17 @@ fn attribute_arguments_are_checked_where_llvm_checks_them() {
             (1, 29),
             "unknown allockind ",
         ),
+        // Read unescaped: `\64` is `d`, `\2C` a comma.
+        (
+            "declare void @f() allockind(\"alloc,zer\\64\")\n",
+            (1, 29),
+            "unknown allockind zerd",
+        ),
+        (
+            "declare void @f() allockind(\"alloc\\2C\\2Czeroed\")\n",
+            (1, 29),
+            "unknown allockind ",
+        ),
         (
             "declare void @f(i8 range(<4 x i32> 0, 0))\n",
             (1, 26),
@@ -1171,6 +1182,7 @@ fn attribute_arguments_are_checked_where_llvm_checks_them() {
         cases,
         &[
             "declare void @f() allockind(\"alloc,aligned,uninitialized\")\n",
+            "declare void @f() allockind(\"alloc\\2Czero\\65d\")\n",
             "%t = type i8\ndeclare void @f(i8 range(%t 0, 5), i8 range(i8 1, 0))\n",
             "declare void @f(ptr initializes((-8, -4), (0, 4), (5, 8)) %a)\n",
             "declare void @f(ptr dereferenceable(8) captures(ret: address, provenance) %a, float nofpclass(nan inf))\n",

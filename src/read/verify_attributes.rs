@@ -691,7 +691,7 @@ pub(crate) const VALUED: Kinds = union(&[kind::VScaleRange, kind::AllocSize, kin
 /// or call (`verifyFunctionAttrs`), whose attributes are `attrs` with their groups found by
 /// `group` (a group's over the list's own, as LLVM's parser merges them), and whose type has
 /// `params` parameters, parameter `i` an integer when `integer(i)`. Arguments the parser let
-/// through unread (escapes, numbers past 32 bits) are let through here too.
+/// through unread (numbers past 32 bits) are let through here too.
 pub(crate) fn valued_attributes_hold<'a>(
     src: &[u8],
     attrs: &'a [Attr],
@@ -831,9 +831,6 @@ fn alloc_kind_has(text: &[u8], kind: &[u8]) -> bool {
 /// Why the verifier refuses `allockind("...")` written as `text`: not exactly one of
 /// `alloc`, `realloc` and `free`, or modifiers that `free` or each other exclude.
 fn alloc_kind_refused(text: &[u8]) -> Option<&'static str> {
-    if text.contains(&b'\\') {
-        return None;
-    }
     let kinds = alloc_kinds(text)?;
     let has = |k: &[u8]| kinds.split(|&b| b == b',').any(|w| w == k);
     let roles = [b"alloc".as_slice(), b"realloc", b"free"].map(has);
@@ -1204,7 +1201,7 @@ mod tests {
         assert!(alloc_kind_refused(br#"allockind("aligned")"#).is_some());
         assert!(alloc_kind_refused(br#"allockind("free,aligned")"#).is_some());
         assert!(alloc_kind_refused(br#"allockind("realloc,zeroed,uninitialized")"#).is_some());
-        // Escapes are left to LLVM.
-        assert_eq!(alloc_kind_refused(br#"allockind("\66ree,zeroed")"#), None);
+        // Read unescaped: `free,zeroed`.
+        assert!(alloc_kind_refused(br#"allockind("\66ree,zeroed")"#).is_some());
     }
 }

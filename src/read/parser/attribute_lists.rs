@@ -209,11 +209,8 @@ impl<'a> Parser<'a> {
                     return Err(self.err_at(arg.span, "expected allockind value"));
                 }
                 let text = self.text(arg);
-                let kinds = &text[1..text.len() - 1];
-                // Escapes are left to LLVM (none of its kinds needs one).
-                if kinds.contains(&b'\\') {
-                    return Ok(());
-                }
+                // Read unescaped, as LLVM reads the string (`\\2C` is a comma).
+                let kinds = unescape(&text[1..text.len() - 1]);
                 for kind in kinds.split(|&b| b == b',') {
                     let known = matches!(
                         kind,
