@@ -2662,6 +2662,8 @@ impl CallRules {
         }
     }
 
+    /// What the verifier refuses of the call's string attributes `attrs`, if anything: where,
+    /// and its message.
     fn string_attribute_refused(
         &self,
         p: &Parser,
@@ -2674,14 +2676,13 @@ impl CallRules {
         let signature = written.unwrap_or_else(|| Signature::new(p, self.ret, arguments));
         // Written as its result's and arguments' types, the call's type is the variant's
         // when those are its parts (a type the module lacks is none of the variant's).
-        let takes_type = |t: TypeId| match module.types.get(t) {
-            _ if written.is_some() => t == self.fn_or_ret,
-            Type::Function {
-                ret,
-                params,
-                varargs: false,
-            } => *ret == self.ret && params.as_slice() == arguments,
-            _ => false,
+        let takes_type = |t: TypeId| match written {
+            Some(_) => t == self.fn_or_ret,
+            None => matches!(
+                module.types.get(t),
+                Type::Function { ret, params, varargs: false }
+                    if *ret == self.ret && params.as_slice() == arguments
+            ),
         };
         let variant_refused = |name: &[u8], family: Option<&[u8]>| {
             verify_attributes::alloc_variant_refused(module, rules, &takes_type, name, family)
