@@ -2392,6 +2392,34 @@ fn a_mapped_file_reads_as_its_bytes() {
     }
 }
 
+/// A header that does not read leaves the global of its name naming a function never made;
+/// the bodies before it are still read, for an earlier syntax error, and a call of that
+/// function is checked without it (its result, `speculatable`, a zeroing variant): the
+/// header's error, where opt-22 reports it. (Found by fuzzing: each was a panic.)
+#[test]
+fn calls_of_a_header_that_did_not_read_leave_its_error() {
+    let caller = |call: &str| format!("define void @g() {{\n  {call}\n  ret void\n}}\n");
+    let cases = [
+        (
+            caller("%t = call token @f()") + "declare token @f(pxtr)\n",
+            (5, 18),
+            "expected type",
+        ),
+        (
+            caller("call void @h() speculatable") + "declare void @h(pxtr)\n",
+            (5, 17),
+            "expected type",
+        ),
+        (
+            caller("%a = call ptr @alloc(i64 4) \"alloc-variant-zeroed\"=\"z\"")
+                + "declare ptr @alloc(i64)\ndeclare ptr @z(pxtr)\n",
+            (6, 16),
+            "expected type",
+        ),
+    ];
+    as_opt_reads(&cases, &[]);
+}
+
 /// Corruptions of small modules (with debug information among them) are read or refused as
 /// opt-22 reads or refuses them: nothing LLVM's parser refuses is read and written back as if
 /// it were IR, and nothing it reads is refused. (Where each error is reported is checked case

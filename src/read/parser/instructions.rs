@@ -2255,10 +2255,10 @@ impl Parser<'_> {
         };
         let module = self.names_module();
         match module.globals.get(global).map(|g| g.kind) {
-            Some(GlobalKind::Function(f)) => {
-                let returns = module.functions[f].ret_ty;
-                returns == ret || self.body_ty(returns) == self.body_ty(ret)
-            }
+            // After a header that did not read, its global names no function yet.
+            Some(GlobalKind::Function(f)) => module.functions.get(f).is_none_or(|func| {
+                func.ret_ty == ret || self.body_ty(func.ret_ty) == self.body_ty(ret)
+            }),
             Some(GlobalKind::Variable(_) | GlobalKind::Alias(_)) => false,
             _ => true,
         }
