@@ -4756,6 +4756,12 @@ fn target_intrinsic_rules_are_checked_as_llvm_verifier_checks_them() {
             atomic(1, "!1"),
             "cooperative atomic intrinsics require that the last argument is a metadata string",
         ),
+        // A node written in the call, the body's own (found by fuzzing: read before).
+        (
+            "ptr addrspace(1) %q",
+            atomic(1, "!{}"),
+            "cooperative atomic intrinsics require that the last argument is a metadata string",
+        ),
         (
             "<4 x i64> %a, <8 x i32> %b",
             mfma("4 x i64", "8 x i32", 0, 0),
@@ -4805,6 +4811,7 @@ fn target_intrinsic_rules_are_checked_as_llvm_verifier_checks_them() {
         ("ptr %q", data(0)),
         ("ptr %q", atomic(0, "!0")),
         ("ptr addrspace(1) %q", atomic(1, "!0")),
+        ("ptr addrspace(1) %q", atomic(1, "!{!\"agent\"}")),
         (
             "<8 x i32> %a, <4 x i32> %b",
             mfma("8 x i32", "4 x i32", 1, 4),

@@ -812,7 +812,8 @@ impl<'a> Call<'a> {
         let MdRef::Node(node) = *metadata_argument(self.m, self.body, last)? else {
             return None;
         };
-        let one_string = match &self.m.metadata.get(node)?.body {
+        // The node may be the body's own, written in the call (`metadata !{}`).
+        let one_string = match &self.body.md_node(self.m, node).body {
             MdBody::Tuple(operands) => matches!(operands[..], [Some(MdRef::Str(_))]),
             MdBody::Pending => return None,
             _ => false,
