@@ -2543,19 +2543,18 @@ struct CallRules {
     fn_or_ret: TypeId,
     ret: TypeId,
     callee: Token,
-    arguments: usize,
     parameters: verify_attributes::Parameters,
 }
 
 impl CallRules {
-    /// The rules of a call whose arguments' types go to `p`'s `call_argument_types`.
+    /// The rules of a call whose arguments' types go to `p`'s `call_argument_types`, one
+    /// for each argument read.
     fn new(p: &mut Parser, fn_or_ret: TypeId, ret: TypeId, callee: Token) -> CallRules {
         p.call_argument_types.clear();
         CallRules {
             fn_or_ret,
             ret,
             callee,
-            arguments: 0,
             parameters: Default::default(),
         }
     }
@@ -2567,8 +2566,7 @@ impl CallRules {
     }
 
     fn argument(&mut self, p: &mut Parser, ty: TypeId, (kinds, attrs): (Kinds, Range<usize>)) {
-        let index = self.arguments;
-        self.arguments += 1;
+        let index = p.call_argument_types.len();
         p.call_argument_types.push(ty);
         if kinds == Kinds::NONE {
             return;
@@ -2624,7 +2622,7 @@ impl CallRules {
     }
 
     fn finish(self, p: &mut Parser, (kinds, attrs): (Kinds, Range<usize>)) {
-        if let Err(message) = self.parameters.finish(self.arguments) {
+        if let Err(message) = self.parameters.finish(p.call_argument_types.len()) {
             p.rule_broken(self.callee.span, message);
         }
         if kinds == Kinds::NONE {
@@ -2701,8 +2699,8 @@ impl CallRules {
             Type::Function { params, .. } => Some(params),
             _ => None,
         };
-        let count = params.map_or(self.arguments, |params| params.len());
         let arguments = &p.call_argument_types;
+        let count = params.map_or(arguments.len(), |params| params.len());
         let integer = |i: usize| match params.map_or(arguments.get(i), |ps| ps.get(i)) {
             Some(&ty) => matches!(p.body_ty(ty), Type::Int(_)),
             None => true,
