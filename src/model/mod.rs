@@ -1314,11 +1314,12 @@ pub enum PatchSlot {
     Text,
     LinkagePrefix,
     UnnamedAddr,
-    /// What `Module::spell_as_llvm_prints` inserts: a block's label before the name of its
-    /// first value, where both go at one place.
+    /// What `Module::spell_as_llvm_prints` inserts: an instruction's alignment at its end,
+    /// before the name of a value written right after it (`alloca i32%2 = ...`), and a block's
+    /// label before the name of its first value, where both go at one place.
+    Align,
     Label,
     ValueName,
-    Align,
 }
 
 impl PatchSlot {
