@@ -12,7 +12,7 @@
 //! comdat, `dllexport` is not hidden and `dllimport` is on declarations.
 
 use crate::model::*;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 
 /// Where the first entity LLVM's verifier refuses is written, and its message.
@@ -48,11 +48,11 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .values()
             .filter_map(|v| common_holds(m, v).err()),
     );
-    let mut sound = FxHashSet::default();
+    let mut walks = AliaseeWalks::default();
     refusals.extend(
         m.aliases
             .values()
-            .filter_map(|a| aliasee_holds(m, a, &mut sound).err()),
+            .filter_map(|a| aliasee_holds(m, a, &mut walks).err()),
     );
     let attachments = m
         .variables
@@ -745,33 +745,37 @@ fn null_value(m: &Module, v: Value) -> Option<bool> {
     })
 }
 
+/// What the walks of a module's aliasees have learnt, kept from one alias to the next.
+#[derive(Default)]
+struct AliaseeWalks {
+    /// Aliases whose own walk held.
+    sound: FxHashSet<GlobalId>,
+    /// Whether walking a constant meets an alias itself, or never ends ([`meets_an_alias`]).
+    meets_alias: FxHashMap<ConstId, bool>,
+}
+
 /// An alias's aliasee, as `Verifier::visitAliaseeSubExpr` walks it: every global it names is
 /// a definition; an alias met on the way is not interposable and is not met twice (no cycle);
 /// the walk goes on through aliases, not into variables' initializers. An ifunc's resolver is
 /// a function defined here that returns a pointer (through aliases, pointer casts and
 /// offsets of zero: [`pointer_cast_operand`]).
-fn aliasee_holds(
-    m: &Module,
-    alias: &Alias,
-    sound: &mut FxHashSet<GlobalId>,
-) -> Result<(), Refusal> {
+fn aliasee_holds(m: &Module, alias: &Alias, walks: &mut AliaseeWalks) -> Result<(), Refusal> {
     let at = defined_at(m, alias.global, alias.span);
     if alias.is_ifunc {
         return resolver_holds(m, alias.target, at);
     }
-    let aliasee = |g: GlobalId| match m.globals[g].kind {
-        GlobalKind::Alias(a) if !m.aliases[a].is_ifunc => Some(&m.aliases[a]),
-        _ => None,
-    };
     let mut visited: FxHashSet<GlobalId> = FxHashSet::default();
     visited.insert(alias.global);
+    // Constants walked already: LLVM walks one again each time it is met, which on aliases
+    // naming the one before more than once takes time exponential in the chain's length.
+    let mut expanded: FxHashSet<ConstId> = FxHashSet::default();
     // Constants still to walk: LLVM's recursion, as a loop (a chain of aliases may be long).
     let mut pending = vec![alias.target];
     while let Some(c) = pending.pop() {
-        let operands: Vec<Value> = match c.kind() {
+        match c.kind() {
             ValueKind::Global(u) => {
                 let g = m.uses[u].global;
-                let Some(next) = aliasee(g) else {
+                let Some(next) = aliasee(m, g) else {
                     if declared_for_linker(m, g) {
                         return refuse(at, "Alias must point to a definition");
                     }
@@ -787,27 +791,82 @@ fn aliasee_holds(
                 // chain of aliases costs a step each rather than the chain each (LLVM's
                 // verifier walks it whole: 100,000 aliases each naming the one before took
                 // opt-22 230 s).
-                if sound.contains(&g) {
-                    continue;
+                if !walks.sound.contains(&g) {
+                    pending.push(next.target);
                 }
-                vec![next.target]
             }
-            ValueKind::Const(k) => constant_operands(m, k),
-            ValueKind::Local(_) => Vec::new(),
-        };
-        for v in operands {
-            // An operand that is an alias is stepped over, to its aliasee, as LLVM does.
-            match v.kind() {
-                ValueKind::Global(u) if let Some(next) = aliasee(m.uses[u].global) => {
-                    pending.push(next.target)
+            ValueKind::Const(k) if expanded.insert(k) => pending.extend(stepped_operands(m, k)),
+            // Walked again, it would meet again every alias it met (a cycle, for LLVM too);
+            // without one, it holds as it held the first time. A walk that never ends (through
+            // aliases' aliasees alone) overflows LLVM's stack: it is refused as a cycle.
+            ValueKind::Const(k) => {
+                if meets_an_alias(m, k, &mut walks.meets_alias) {
+                    return refuse(at, "Aliases cannot form a cycle");
                 }
-                _ => pending.push(v),
             }
+            ValueKind::Local(_) => {}
         }
     }
     // Each alias this walk went through holds too: its own walk is a part of this one.
-    sound.extend(visited);
+    walks.sound.extend(visited);
     Ok(())
+}
+
+/// The alias (not an ifunc) a global is, if it is one.
+fn aliasee(m: &Module, g: GlobalId) -> Option<&Alias> {
+    match m.globals[g].kind {
+        GlobalKind::Alias(a) if !m.aliases[a].is_ifunc => Some(&m.aliases[a]),
+        _ => None,
+    }
+}
+
+/// A constant's operands as the aliasee walk goes on to them: an operand that is an alias is
+/// stepped over, to its aliasee, as LLVM does.
+fn stepped_operands(m: &Module, c: ConstId) -> Vec<Value> {
+    let mut operands = constant_operands(m, c);
+    for v in &mut operands {
+        if let ValueKind::Global(u) = v.kind()
+            && let Some(next) = aliasee(m, m.uses[u].global)
+        {
+            *v = next.target;
+        }
+    }
+    operands
+}
+
+/// Whether the aliasee walk from the constant `c` meets an alias (not stepped over as an
+/// operand), or never ends. Depth first, in post-order, each constant once: a constant met
+/// while its own walk is open lies on a cycle through aliases' aliasees, so it and every
+/// constant open above it count as meeting one.
+fn meets_an_alias(m: &Module, c: ConstId, known: &mut FxHashMap<ConstId, bool>) -> bool {
+    if let Some(&meets) = known.get(&c) {
+        return meets;
+    }
+    known.insert(c, true);
+    let mut open = vec![(c, stepped_operands(m, c), false)];
+    while let Some((_, operands, meets)) = open.last_mut() {
+        let Some(v) = operands.pop() else {
+            if let Some((k, _, meets)) = open.pop() {
+                known.insert(k, meets);
+                if let Some((_, _, parent_meets)) = open.last_mut() {
+                    *parent_meets |= meets;
+                }
+            }
+            continue;
+        };
+        match v.kind() {
+            ValueKind::Global(u) => *meets |= aliasee(m, m.uses[u].global).is_some(),
+            ValueKind::Const(inner) => match known.get(&inner) {
+                Some(&inner_meets) => *meets |= inner_meets,
+                None => {
+                    known.insert(inner, true);
+                    open.push((inner, stepped_operands(m, inner), false));
+                }
+            },
+            ValueKind::Local(_) => {}
+        }
+    }
+    known.get(&c).copied().unwrap_or(true)
 }
 
 /// The values a constant is made of (LLVM's operands of a `Constant`).
