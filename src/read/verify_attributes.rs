@@ -263,18 +263,16 @@ pub(crate) fn group_kinds(m: &Module, n: u32) -> Kinds {
     })
 }
 
-/// Whether function `f` of `m` has an attribute of `kinds`, by its own attributes or a group's
-/// (none when its header did not read, which the global of its name may name).
+/// Whether function `f` of `m` has an attribute of `kinds`, by its own attributes or a group's.
 pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
     let src = m.source.as_bytes();
-    let Some(func) = m.functions.get(f) else {
-        return false;
-    };
-    m.attr_list(func.fn_attrs).iter().any(|a| match *a {
-        Attr::Text(span) => kind_at(src, span).has(kinds),
-        Attr::Typed(..) => false,
-        Attr::Group(n, _) => group_kinds(m, n).has(kinds),
-    })
+    m.attr_list(m.functions[f].fn_attrs)
+        .iter()
+        .any(|a| match *a {
+            Attr::Text(span) => kind_at(src, span).has(kinds),
+            Attr::Typed(..) => false,
+            Attr::Group(n, _) => group_kinds(m, n).has(kinds),
+        })
 }
 
 /// The bit of `speculatable`, which a call takes only when its callee does.
@@ -1055,8 +1053,7 @@ pub(crate) fn alloc_variant_refused(
     let GlobalKind::Function(v) = m.globals[*m.global_by_name.get(name)?].kind else {
         return None;
     };
-    // (A header that did not read names no function yet; a call is read after it.)
-    let (src, variant) = (m.source.as_bytes(), m.functions.get(v)?);
+    let (src, variant) = (m.source.as_bytes(), &m.functions[v]);
     let attrs = m.attr_list(variant.fn_attrs);
     if let Some(family) = family
         && strings.values_of(src, attrs).alloc_family(src).as_deref() != Some(family)

@@ -329,8 +329,6 @@ impl<'a> Parser<'a> {
         }
         let bm = self.body_mode.as_ref()?;
         match bm.base.globals[global].kind {
-            // Not yet among the functions when its header was not read to the end (a body
-            // before a syntax error of the top level is read all the same).
             GlobalKind::Function(f) => {
                 let declared = &bm.base.intrinsic_immediates;
                 let immediates = declared
@@ -338,7 +336,7 @@ impl<'a> Parser<'a> {
                     .map_or(Immediates::default(), |i| declared[i].1.clone());
                 Some(IntrinsicCall::new(
                     IntrinsicType::Declared {
-                        fn_ty: bm.base.functions.get(f)?.fn_ty,
+                        fn_ty: bm.base.functions[f].fn_ty,
                         params_match: true,
                     },
                     immediates,
@@ -2213,11 +2211,7 @@ impl Parser<'_> {
         let Some(GlobalKind::Function(f)) = module.globals.get(global).map(|g| g.kind) else {
             return false;
         };
-        // Looked up: after a header that did not read, its global names no function yet.
-        let Some(func) = module.functions.get(f) else {
-            return false;
-        };
-        func.params.iter().any(|p| {
+        module.functions[f].params.iter().any(|p| {
             let ty = module.types.get(module.types.resolve(p.ty));
             ty.is_token_like() || matches!(ty, Type::Metadata)
         })
@@ -2255,10 +2249,10 @@ impl Parser<'_> {
         };
         let module = self.names_module();
         match module.globals.get(global).map(|g| g.kind) {
-            // After a header that did not read, its global names no function yet.
-            Some(GlobalKind::Function(f)) => module.functions.get(f).is_none_or(|func| {
-                func.ret_ty == ret || self.body_ty(func.ret_ty) == self.body_ty(ret)
-            }),
+            Some(GlobalKind::Function(f)) => {
+                let func_ret = module.functions[f].ret_ty;
+                func_ret == ret || self.body_ty(func_ret) == self.body_ty(ret)
+            }
             Some(GlobalKind::Variable(_) | GlobalKind::Alias(_)) => false,
             _ => true,
         }

@@ -28,6 +28,16 @@ impl<'a> Parser<'a> {
         // hashing in every body (see `Types::known`).
         self.m.types.intern(Type::Label);
         let result = self.top_level();
+        if result.is_err() {
+            // The bodies before the error are read all the same: the global of a header that
+            // did not read to its end names no function, as one named and never defined.
+            let unmade = self.m.functions.next_key();
+            for global in self.m.globals.values_mut() {
+                if matches!(global.kind, GlobalKind::Function(f) if f == unmade) {
+                    global.kind = GlobalKind::Pending;
+                }
+            }
+        }
         self.m.types.settle_layouts();
         TopLevel {
             module: self.m,
