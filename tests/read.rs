@@ -2392,10 +2392,11 @@ fn a_mapped_file_reads_as_its_bytes() {
     }
 }
 
-/// A header that does not read leaves the global of its name naming a function never made;
-/// the bodies before it are still read, for an earlier syntax error, and a call of that
-/// function is checked without it (its result, `speculatable`, a zeroing variant): the
-/// header's error, where opt-22 reports it. (Found by fuzzing: each was a panic.)
+/// A header that does not read leaves the global of its name naming no function; the bodies
+/// before it are still read, for an earlier syntax error, and a call of that function is
+/// checked without it (its result, `speculatable`, a zeroing variant): the header's error,
+/// where opt-22 reports it. (Found by fuzzing: each was a panic.) So for a variable or an
+/// alias whose definition does not read.
 #[test]
 fn calls_of_a_header_that_did_not_read_leave_its_error() {
     let caller = |call: &str| format!("define void @g() {{\n  {call}\n  ret void\n}}\n");
@@ -2414,6 +2415,16 @@ fn calls_of_a_header_that_did_not_read_leave_its_error() {
             caller("%a = call ptr @alloc(i64 4) \"alloc-variant-zeroed\"=\"z\"")
                 + "declare ptr @alloc(i64)\ndeclare ptr @z(pxtr)\n",
             (6, 16),
+            "expected type",
+        ),
+        (
+            caller("call void @v()\n  %x = load i32, ptr @v") + "@v = global i32 pxtr\n",
+            (6, 17),
+            "expected a value",
+        ),
+        (
+            caller("%t = call token @a()") + "@a = alias i32, pxtr @g\n",
+            (5, 17),
             "expected type",
         ),
     ];

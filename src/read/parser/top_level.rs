@@ -29,11 +29,17 @@ impl<'a> Parser<'a> {
         self.m.types.intern(Type::Label);
         let result = self.top_level();
         if result.is_err() {
-            // The bodies before the error are read all the same: the global of a header that
-            // did not read to its end names no function, as one named and never defined.
-            let unmade = self.m.functions.next_key();
-            for global in self.m.globals.values_mut() {
-                if matches!(global.kind, GlobalKind::Function(f) if f == unmade) {
+            // The bodies before the error are read all the same: the global of a definition
+            // that did not read to its end names nothing, as one named and never defined.
+            let m = &mut self.m;
+            for global in m.globals.values_mut() {
+                let made = match global.kind {
+                    GlobalKind::Function(f) => m.functions.get(f).is_some(),
+                    GlobalKind::Variable(v) => m.variables.get(v).is_some(),
+                    GlobalKind::Alias(a) => m.aliases.get(a).is_some(),
+                    GlobalKind::Pending | GlobalKind::Intrinsic => true,
+                };
+                if !made {
                     global.kind = GlobalKind::Pending;
                 }
             }
