@@ -9,7 +9,7 @@ use mergefn::fingerprint::{Context, fingerprint};
 use mergefn::merge::Fate;
 use mergefn::merge::{Explainer, Explanation, HoleRule, eligible_functions, ineligibility};
 use mergefn::model::{
-    FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, ValueKind, Visibility,
+    FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, UseRole, ValueKind, Visibility,
 };
 use mergefn::{Options, Report, parse};
 use std::collections::{BTreeMap, BTreeSet};
@@ -289,6 +289,20 @@ fn beyond_llvm(m: &Module, opts: &Options, f: FuncId) -> bool {
     })
 }
 
+/// Whether function `name` names its own address other than as a callee. LLVM compares that
+/// name as the function itself, equal only to another function's name of itself; mergefn as an
+/// ordinary global (spec §3, we differ): a function naming itself and one naming the first are
+/// equal for mergefn alone.
+fn takes_own_address(m: &Module, name: &str) -> bool {
+    let Some((g, f)) = m.lookup(name).and_then(|g| Some((g, m.function_of(g)?))) else {
+        return false;
+    };
+    m.uses_of(g).any(|u| {
+        let u = &m.uses[u];
+        u.in_function.expand() == Some(f) && u.role == UseRole::Operand
+    })
+}
+
 /// The printed names (`@f`, `@"a b"`) a line of IR names, with where each is.
 fn global_tokens(line: &str) -> Vec<(usize, &str)> {
     let b = line.as_bytes();
@@ -533,9 +547,18 @@ fn differential(path: &Path) -> Differences {
                         opt_folds_alone(&before, path, &opts, n, &mates, &folded_by_both)
                     })
                 };
+                let own_address = || {
+                    takes_own_address(&before, n)
+                        || class_mates(&report, n).is_some_and(|(_, mates)| {
+                            mates.iter().any(|mate| takes_own_address(&before, mate))
+                        })
+                };
                 (
                     n.clone(),
-                    survivor_swap_extra(n) || beyond_llvm(&before, &opts, func(n)) || alone(),
+                    survivor_swap_extra(n)
+                        || beyond_llvm(&before, &opts, func(n))
+                        || own_address()
+                        || alone(),
                 )
             })
             .collect(),
@@ -660,7 +683,7 @@ fn unexplained(name: &str, d: &Differences) -> Vec<String> {
         if *refined {
             eprintln!(
                 "  {f}: folded by mergefn only: §7 refinement over calls, survivor choice, \
-                 or a pair opt-22 folds alone"
+                 a function's own address (§3) or a pair opt-22 folds alone"
             );
         } else {
             unexplained.push(format!("{name}: {f} folded by mergefn only"));
