@@ -3684,6 +3684,73 @@ fn as_opt_verifies_at<T: AsRef<str>, R: AsRef<str>>(
     }
 }
 
+/// In a function whose personality scopes exception handling in funclets (MSVC's, here), a
+/// call of an Objective-C runtime intrinsic inside a `catchpad` or `cleanuppad` funclet
+/// carries the funclet's token, as LLVM's verifier checks it: the funclet is the one the
+/// block's paths from the entry lead through, a `catchret` going back to the funclet its
+/// `catchswitch` sits in. Each refused where opt-22 refuses it, the others read.
+#[test]
+fn funclet_tokens_are_checked_on_calls_that_may_become_calls() {
+    // The call in block `entry`, `catch`, `after` (the catch's `catchret` leads there) or
+    // `cleanup`.
+    let module = |personality: &str, place: &str, call: &str| {
+        let at = |block: &str| if block == place { call } else { "" };
+        format!(
+            "define void @f() personality ptr {personality} {{\nentry:\n  {}\n\
+             \x20 invoke void @may_throw() to label %cont unwind label %dispatch\n\
+             dispatch:\n  %cs = catchswitch within none [label %catch] unwind label %cleanup\n\
+             catch:\n  %cp = catchpad within %cs [ptr null, i32 0, ptr null]\n  {}\n\
+             \x20 catchret from %cp to label %after\nafter:\n  {}\n  br label %cont\n\
+             cleanup:\n  %cl = cleanuppad within none []\n  {}\n\
+             \x20 cleanupret from %cl unwind to caller\ncont:\n  ret void\n}}\n\
+             declare void @may_throw()\ndeclare i32 @__CxxFrameHandler3(...)\n\
+             declare i32 @__gxx_personality_v0(...)\ndeclare ptr @llvm.objc.retain(ptr)\n\
+             declare void @llvm.objc.release(ptr)\n",
+            at("entry"),
+            at("catch"),
+            at("after"),
+            at("cleanup"),
+        )
+    };
+    let msvc = "@__CxxFrameHandler3";
+    let retain = "%r = call ptr @llvm.objc.retain(ptr null)";
+    let release = "call void @llvm.objc.release(ptr null)";
+    let message = "Missing funclet token on intrinsic call";
+    as_opt_verifies_at(
+        &[
+            (module(msvc, "catch", retain), (9, 3, "%r = call"), message),
+            (
+                module(msvc, "cleanup", release),
+                (16, 3, "call void"),
+                message,
+            ),
+            (
+                module(
+                    "getelementptr (i8, ptr @__CxxFrameHandler3, i64 0)",
+                    "catch",
+                    retain,
+                ),
+                (9, 3, "%r = call"),
+                message,
+            ),
+        ],
+        &[
+            module(msvc, "entry", retain),
+            module(msvc, "after", retain),
+            module(
+                msvc,
+                "catch",
+                &format!("{retain} [ \"funclet\"(token %cp) ]"),
+            ),
+            module(
+                msvc,
+                "cleanup",
+                &format!("{release} [ \"deopt\"(), \"funclet\"(token %cl) ]"),
+            ),
+        ],
+    );
+}
+
 /// A `catchret` returns from a `catchpad`, a `cleanupret` from a `cleanuppad`, as LLVM's
 /// verifier checks them: each refused otherwise where opt-22 refuses it.
 #[test]

@@ -21,6 +21,7 @@ mod pieces;
 pub(crate) mod verify;
 mod verify_attributes;
 mod verify_debug_info;
+mod verify_funclets;
 mod verify_intrinsics;
 mod verify_metadata;
 mod verify_module;

@@ -95,6 +95,7 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     refusals.extend(named_metadata_holds(m).err());
     refusals.extend(super::verify_debug_info::debug_info_holds(m).err());
     refusals.extend(module_flags_hold(m).err());
+    refusals.extend(super::verify_funclets::funclet_calls_hold(m).err());
     match refusals.into_iter().min_by_key(|(at, _)| at.start) {
         Some(refusal) => Err(refusal),
         None => Ok(()),
@@ -904,7 +905,7 @@ fn declared_for_linker(m: &Module, g: GlobalId) -> bool {
 }
 
 /// What LLVM's `stripPointerCastsAndAliases` makes of a constant that is not a global.
-enum Stripped {
+pub(super) enum Stripped {
     /// The pointer it casts or offsets by nothing, to strip in turn.
     Operand(Value),
     /// No function: any other constant.
@@ -915,7 +916,7 @@ enum Stripped {
 
 /// The pointer the constant `c` stands for, as `stripPointerCastsAndAliases` steps through it:
 /// a `bitcast` or `addrspacecast`, a `getelementptr` whose indices are all zero.
-fn pointer_cast_operand(m: &Module, c: ConstId) -> Stripped {
+pub(super) fn pointer_cast_operand(m: &Module, c: ConstId) -> Stripped {
     let Some(Const::Expr(e)) = m.consts.get(c) else {
         return Stripped::NoFunction;
     };
