@@ -4423,6 +4423,18 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "call i32 @llvm.stepvector.i32()",
             "Intrinsic has incorrect return type!",
         ),
+        // AArch64's intrinsics but those LLVM upgrades: the first result of `ld2` matches its
+        // second, overloaded one.
+        (
+            "declare { <4 x i64>, <4 x i32> } @llvm.aarch64.neon.ld2.v4i32.p0(ptr)",
+            "call { <4 x i64>, <4 x i32> } @llvm.aarch64.neon.ld2.v4i32.p0(ptr null)",
+            "Intrinsic has incorrect return type!",
+        ),
+        (
+            "declare i32 @llvm.aarch64.crc32b(i32, i64)",
+            "call i32 @llvm.aarch64.crc32b(i32 0, i64 0)",
+            "Intrinsic has incorrect argument type!",
+        ),
         // A masked access of three parameters is LLVM 22's, checked; of four, older, upgraded.
         (
             "declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, <2 x i1>, <4 x i32>)",
@@ -4505,6 +4517,19 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (
             "declare i32 @llvm.fshl.i32(i32, i32, i32)",
             "call i32 @llvm.fshl.i32(i32 0, i32 0, i32 0)",
+        ),
+        (
+            "declare { <4 x i32>, <4 x i32> } @llvm.aarch64.neon.ld2.v4i32.p0(ptr)",
+            "call { <4 x i32>, <4 x i32> } @llvm.aarch64.neon.ld2.v4i32.p0(ptr null)",
+        ),
+        // Upgraded as LLVM reads them: `addp` of floats becomes `faddp`, `rbit` `bitreverse`.
+        (
+            "declare <4 x float> @llvm.aarch64.neon.addp.v4f32(<4 x float>, <4 x float>)",
+            "call <4 x float> @llvm.aarch64.neon.addp.v4f32(<4 x float> poison, <4 x float> poison)",
+        ),
+        (
+            "declare <8 x i8> @llvm.aarch64.neon.rbit.v8i8(<8 x i8>)",
+            "call <8 x i8> @llvm.aarch64.neon.rbit.v8i8(<8 x i8> poison)",
         ),
         (
             "declare void @llvm.icall.branch.funnel(...)",
