@@ -3724,6 +3724,12 @@ fn funclet_tokens_are_checked_on_calls_that_may_become_calls() {
                 (16, 3, "call void"),
                 message,
             ),
+            // Two calls: the first written is the one refused.
+            (
+                module(msvc, "catch", &format!("{retain}\n  {release}")),
+                (9, 3, "%r = call"),
+                message,
+            ),
             (
                 module(
                     "getelementptr (i8, ptr @__CxxFrameHandler3, i64 0)",

@@ -73,13 +73,15 @@ pub(super) fn funclet_calls_hold(m: &Module) -> Result<(), Refusal> {
     }
     let mut functions: Vec<_> = calls.into_iter().collect();
     functions.sort_unstable_by_key(|(f, _)| *f);
-    for (f, callees) in functions {
+    for (f, mut named_at) in functions {
         // A body that does not read again was refused already.
         let Ok(body) = m.body(f) else {
             continue;
         };
+        // In text order, so that the first refused is the first written.
+        named_at.sort_unstable_by_key(|span| span.start);
         let mut colors = None;
-        for callee in callees {
+        for callee in named_at {
             let Some(call) = instruction_at(&body, callee) else {
                 continue;
             };
