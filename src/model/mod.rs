@@ -1013,6 +1013,21 @@ impl Body {
         &arguments[..close.unwrap_or(arguments.len())]
     }
 
+    /// The tags of a call's operand bundles (`"deopt"`, `"funclet"`...), quotes included: each
+    /// is the word after the bracket that opens the list or after a bundle's closing one.
+    pub fn call_bundle_tags(&self, call: InstId) -> impl Iterator<Item = Span> + '_ {
+        let items = self.items(call);
+        let open = items.iter().position(|it| *it == Item::Mark(b'['));
+        items[open.unwrap_or(items.len())..]
+            .windows(2)
+            .filter_map(|pair| match *pair {
+                [Item::Mark(b'[' | b')'), Item::Word { start, len }] => {
+                    Some(Item::word_span(start, len))
+                }
+                _ => None,
+            })
+    }
+
     /// The attribute list `Item::Attrs(i)` names.
     pub fn attr_list(&self, i: u32) -> &[Attr] {
         if i == Body::NO_ATTRS {

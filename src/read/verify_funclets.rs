@@ -140,17 +140,8 @@ fn instruction_at(body: &Body, at: Span) -> Option<InstId> {
 
 /// Whether a call's operand bundles include a `"funclet"` one.
 fn has_funclet_bundle(m: &Module, body: &Body, call: InstId) -> bool {
-    let items = body.items(call);
-    let Some(open) = items.iter().position(|it| *it == Item::Mark(b'[')) else {
-        return false;
-    };
-    // Each tag is the word after the bracket that opens the list or a bundle's closing one.
-    items[open..].windows(2).any(|pair| match pair {
-        [Item::Mark(b'[' | b')'), Item::Word { start, len }] => {
-            m.bytes(Item::word_span(*start, *len)) == b"\"funclet\""
-        }
-        _ => false,
-    })
+    body.call_bundle_tags(call)
+        .any(|tag| m.bytes(tag) == b"\"funclet\"")
 }
 
 /// The block that holds instruction `i`.

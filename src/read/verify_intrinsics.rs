@@ -713,16 +713,9 @@ impl<'a> Call<'a> {
 
     /// How many of the call's operand bundles are `"deopt"`.
     fn deopt_bundles(&self) -> usize {
-        let items = self.body.items(self.call);
-        let bundles = items.iter().position(|it| *it == Item::Mark(b'['));
-        items[bundles.map_or(items.len(), |b| b + 1)..]
-            .iter()
-            .filter(|it| match **it {
-                Item::Word { start, len } => {
-                    self.m.bytes(Item::word_span(start, len)) == b"\"deopt\""
-                }
-                _ => false,
-            })
+        self.body
+            .call_bundle_tags(self.call)
+            .filter(|&tag| self.m.bytes(tag) == b"\"deopt\"")
             .count()
     }
 
