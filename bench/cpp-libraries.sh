@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# C++ libraries bundled in crates.io crates, as an outside corpus of clang's IR for C++ (not part
+# of CI: about 20 minutes of building and running): LevelDB (leveldb-sys, with our driver) and
+# glslang with its command-line validator (glslang-sys), each file compiled at -O0 and at -O2 and
+# joined by llvm-link.
+#   - the differential test of tests/merge.rs runs on them: every merged module must verify,
+#     and every difference from opt-22 must be explained by a rule of the spec;
+#   - every program is built again from merged IR and must print what the unmerged build prints
+#     (LevelDB runs bench/programs/leveldb-driver; glslang compiles each of its own 1,690 test
+#     shaders to SPIR-V, printing the syntax tree and the SPIR-V, or the errors).
+# Usage: bench/cpp-libraries.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/target/cpp-libraries
+programs=$root/bench/programs
+log() { printf 'cpp-libraries: %s\n' "$*" >&2; }
+source "$root/bench/outside-corpus.sh"
+
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+mergefn=$root/target/release/mergefn
+rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run" "$out/fetch/src" \
+  "$out/generated/glslang"
+
+# The crates' sources, fetched by a throwaway package; `source_of NAME` is a crate's folder.
+cat >"$out/fetch/Cargo.toml" <<'EOF'
+[package]
+name = "cpp-libraries"
+version = "0.0.0"
+edition = "2021"
+publish = false
+[workspace]
+[dependencies]
+leveldb-sys = "=2.0.9"
+glslang-sys = "=0.9.2"
+EOF
+echo 'fn main() {}' >"$out/fetch/src/main.rs"
+(cd "$out/fetch" && cargo fetch -q >&2)
+metadata=$(cd "$out/fetch" && cargo metadata --format-version 1 -q)
+source_of() {
+  python3 -c '
+import json, os, sys
+m = json.loads(sys.stdin.read())
+print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' \
+    "$1" <<<"$metadata"
+}
+
+# Module $out/modules/$1-$2.ll: the C++ files after the flags, each compiled at -$2 with the
+# flags given before `--` (as many at once as there are cores), joined.
+link_cpp() {
+  local name=$1 level=$2 flags=() parts=() f part i=0
+  shift 2
+  while [ "$1" != -- ]; do
+    flags+=("$1")
+    shift
+  done
+  shift
+  for f in "$@"; do
+    i=$((i + 1))
+    # Numbered: two files of one name in different folders stay two parts.
+    part=$out/run/$name-$level-$i-$(basename "${f%.*}").ll
+    clang++-22 -std=c++17 "-$level" -w "${flags[@]}" -S -emit-llvm "$f" -o "$part" &
+    parts+=("$part")
+    while [ "$(jobs -r | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+  done
+  wait
+  llvm-link-22 -S "${parts[@]}" -o "$out/modules/$name-$level.ll"
+  rm -f "${parts[@]}"
+}
+
+log "building"
+leveldb=$(source_of leveldb-sys)/deps/leveldb-1.22
+glslang=$(source_of glslang-sys)/native
+# What LevelDB's CMake build writes into port/port_config.h, given as definitions.
+leveldb_flags=(-DLEVELDB_PLATFORM_POSIX -DHAVE_FDATASYNC=1 -DHAVE_FULLFSYNC=0 -DHAVE_CRC32C=0
+  -DHAVE_SNAPPY=0 -DLEVELDB_IS_BIG_ENDIAN=0 "-I$leveldb" "-I$leveldb/include")
+mapfile -t leveldb_sources < <(ls "$leveldb"/{db,table,util,helpers/memenv}/*.cc |
+  grep -v -E '_test\.cc|_bench\.cc|env_windows|leveldbutil|testutil|testharness')
+# The header glslang's CMake build generates for its validator.
+python3 "$glslang/glslang/gen_extension_headers.py" -i "$glslang/glslang/glslang/ExtensionHeaders" \
+  -o "$out/generated/glslang/glsl_intrinsic_header.h"
+glslang_flags=(-DENABLE_SPIRV=1 -DENABLE_HLSL=1 -DENABLE_OPT=0 "-I$glslang/glslang"
+  "-I$glslang/build_info" "-I$out/generated")
+mapfile -t glslang_sources < <(
+  cd "$glslang/glslang" &&
+    find "$PWD"/glslang/{CInterface,GenericCodeGen,HLSL,MachineIndependent,OSDependent/Unix,ResourceLimits} \
+      "$PWD"/SPIRV "$PWD"/StandAlone -name '*.cpp' | sort
+)
+for level in O0 O2; do
+  link_cpp leveldb "$level" "${leveldb_flags[@]}" -- "${leveldb_sources[@]}" \
+    "$programs/leveldb-driver/driver.cc"
+  link_cpp glslang "$level" "${glslang_flags[@]}" -- "${glslang_sources[@]}"
+done
+
+build_cpp() { clang++-22 -O1 -w "$1" -o "$2" -lpthread; }
+# glslang's test shaders, each compiled to SPIR-V by `$1`, all it prints to `$2`.
+compile_shaders() {
+  local exe=$1 printed=$2 shader
+  : >"$printed"
+  (cd "$glslang/glslang/Test" &&
+    for shader in $(ls | grep -E '\.(vert|tesc|tese|geom|frag|comp|mesh|task|rgen|rint|rahit|rchit|rmiss|rcall)$'); do
+      echo "== $shader" >>"$printed"
+      status=0
+      timeout 20 "$exe" -V -H -i --target-env vulkan1.3 -o "$printed.spv" "$shader" \
+        >>"$printed" 2>&1 || status=$?
+      echo "exit $status" >>"$printed"
+    done)
+}
+for level in O0 O2; do
+  prints_the_same_merged "$out/modules/leveldb-$level.ll" build_cpp leveldb-driver.db
+  name=glslang-$level
+  "$mergefn" merge "$out/modules/$name.ll" -o "$out/run/$name.merged.ll"
+  build_cpp "$out/modules/$name.ll" "$out/run/$name.exe"
+  build_cpp "$out/run/$name.merged.ll" "$out/run/$name.merged.exe"
+  compile_shaders "$out/run/$name.exe" "$out/run/$name.out" &
+  compile_shaders "$out/run/$name.merged.exe" "$out/run/$name.merged.out"
+  wait
+  cmp "$out/run/$name.out" "$out/run/$name.merged.out"
+  log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines for" \
+    "$(grep -c '^== ' "$out/run/$name.out") shaders ($(grep -c '^exit 0$' "$out/run/$name.out") compile)"
+done
+
+differential_on_modules
