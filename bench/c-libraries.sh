@@ -22,33 +22,14 @@ source "$root/bench/outside-corpus.sh"
 [ -s "$corpus/sqlite3.c" ] || bash "$root/bench/corpus.sh"
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 mergefn=$root/target/release/mergefn
-rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run" "$out/fetch/src"
+rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run"
 
-# The crates' sources, fetched by a throwaway package; `source_of NAME` is a crate's folder.
-cat >"$out/fetch/Cargo.toml" <<'EOF'
-[package]
-name = "c-libraries"
-version = "0.0.0"
-edition = "2021"
-publish = false
-[workspace]
-[dependencies]
-lua-src = "=548.1.2"
-bzip2-sys = "=0.1.13"
-libz-sys = { version = "=1.1.33", features = ["static"] }
-libmimalloc-sys = "=0.1.49"
-tree-sitter = "=0.25.10"
-EOF
-echo 'fn main() {}' >"$out/fetch/src/main.rs"
-(cd "$out/fetch" && cargo fetch -q >&2)
-metadata=$(cd "$out/fetch" && cargo metadata --format-version 1 -q)
-source_of() {
-  python3 -c '
-import json, os, sys
-m = json.loads(sys.stdin.read())
-print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' \
-    "$1" <<<"$metadata"
-}
+fetch_crates \
+  'lua-src = "=548.1.2"' \
+  'bzip2-sys = "=0.1.13"' \
+  'libz-sys = { version = "=1.1.33", features = ["static"] }' \
+  'libmimalloc-sys = "=0.1.49"' \
+  'tree-sitter = "=0.25.10"'
 
 # Module $out/modules/$1-$2.ll: the C files after the flags, each compiled at -$2 with the flags
 # given before `--`, joined.

@@ -18,31 +18,12 @@ source "$root/bench/outside-corpus.sh"
 
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 mergefn=$root/target/release/mergefn
-rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run" "$out/fetch/src" \
+rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run" \
   "$out/generated/glslang"
 
-# The crates' sources, fetched by a throwaway package; `source_of NAME` is a crate's folder.
-cat >"$out/fetch/Cargo.toml" <<'EOF'
-[package]
-name = "cpp-libraries"
-version = "0.0.0"
-edition = "2021"
-publish = false
-[workspace]
-[dependencies]
-leveldb-sys = "=2.0.9"
-glslang-sys = "=0.9.2"
-EOF
-echo 'fn main() {}' >"$out/fetch/src/main.rs"
-(cd "$out/fetch" && cargo fetch -q >&2)
-metadata=$(cd "$out/fetch" && cargo metadata --format-version 1 -q)
-source_of() {
-  python3 -c '
-import json, os, sys
-m = json.loads(sys.stdin.read())
-print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' \
-    "$1" <<<"$metadata"
-}
+fetch_crates \
+  'leveldb-sys = "=2.0.9"' \
+  'glslang-sys = "=0.9.2"'
 
 # Module $out/modules/$1-$2.ll: the C++ files after the flags, each compiled at -$2 with the
 # flags given before `--` (as many at once as there are cores), joined.

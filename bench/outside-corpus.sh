@@ -1,6 +1,28 @@
-# Sourced by the scripts that build an outside corpus of our programs (bench/cross-targets.sh,
-# bench/flags.sh); they set `root`, `out` (modules in $out/modules, builds in $out/run),
-# `mergefn` and `log`.
+# Sourced by the scripts that build an outside corpus (bench/cross-targets.sh, bench/flags.sh,
+# bench/c-libraries.sh, bench/cpp-libraries.sh); they set `root`, `out` (modules in
+# $out/modules, builds in $out/run), `mergefn` and `log`.
+
+# Fetch the crates named by the dependency lines given (`name = "=version"`) through a
+# throwaway package in $out/fetch; then `source_of NAME` is a fetched crate's folder.
+fetch_crates() {
+  mkdir -p "$out/fetch/src"
+  {
+    printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n' \
+      "$(basename "$out")"
+    printf '[workspace]\n[dependencies]\n'
+    printf '%s\n' "$@"
+  } >"$out/fetch/Cargo.toml"
+  echo 'fn main() {}' >"$out/fetch/src/main.rs"
+  (cd "$out/fetch" && cargo fetch -q >&2)
+  crates_metadata=$(cd "$out/fetch" && cargo metadata --format-version 1 -q)
+}
+source_of() {
+  python3 -c '
+import json, os, sys
+m = json.loads(sys.stdin.read())
+print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == sys.argv[1]))' \
+    "$1" <<<"$crates_metadata"
+}
 
 # One module of our C++ program $1 (its files compiled with the flags after $2, joined) in
 # $out/modules/$1-$2.ll.
