@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # C libraries bundled in crates.io crates, as an outside corpus of clang's IR for C (not part of
-# CI: a few minutes of building): the Lua interpreters 5.1, 5.2, 5.3 and 5.4 (lua-src, with our
+# CI: about a minute of building): the Lua interpreters 5.1, 5.2, 5.3 and 5.4 (lua-src, with our
 # driver), bzip2 with its command-line program (bzip2-sys), zlib (libz-sys, with our driver),
 # mimalloc (libmimalloc-sys, its one-file build, with our driver) and tree-sitter's runtime
 # (tree-sitter, a library alone), each file compiled at -O0 and at -O2 and joined by llvm-link.
@@ -31,26 +31,8 @@ fetch_crates \
   'libmimalloc-sys = "=0.1.49"' \
   'tree-sitter = "=0.25.10"'
 
-# Module $out/modules/$1-$2.ll: the C files after the flags, each compiled at -$2 with the flags
-# given before `--`, joined.
-link_c() {
-  local name=$1 level=$2 flags=() parts=() f part i=0
-  shift 2
-  while [ "$1" != -- ]; do
-    flags+=("$1")
-    shift
-  done
-  shift
-  for f in "$@"; do
-    i=$((i + 1))
-    # Numbered: two files of one name in different folders stay two parts.
-    part=$out/run/$name-$level-$i-$(basename "$f" .c).ll
-    clang-22 "-$level" -w "${flags[@]}" -S -emit-llvm "$f" -o "$part"
-    parts+=("$part")
-  done
-  llvm-link-22 -S "${parts[@]}" -o "$out/modules/$name-$level.ll"
-  rm -f "${parts[@]}"
-}
+# A C module (`link_sources` in bench/outside-corpus.sh).
+link_c() { link_sources clang-22 "$@"; }
 
 log "building"
 lua=$(source_of lua-src)

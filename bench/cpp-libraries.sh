@@ -25,28 +25,8 @@ fetch_crates \
   'leveldb-sys = "=2.0.9"' \
   'glslang-sys = "=0.9.2"'
 
-# Module $out/modules/$1-$2.ll: the C++ files after the flags, each compiled at -$2 with the
-# flags given before `--` (as many at once as there are cores), joined.
-link_cpp() {
-  local name=$1 level=$2 flags=() parts=() f part i=0
-  shift 2
-  while [ "$1" != -- ]; do
-    flags+=("$1")
-    shift
-  done
-  shift
-  for f in "$@"; do
-    i=$((i + 1))
-    # Numbered: two files of one name in different folders stay two parts.
-    part=$out/run/$name-$level-$i-$(basename "${f%.*}").ll
-    clang++-22 -std=c++17 "-$level" -w "${flags[@]}" -S -emit-llvm "$f" -o "$part" &
-    parts+=("$part")
-    while [ "$(jobs -r | wc -l)" -ge "$(nproc)" ]; do wait -n; done
-  done
-  wait
-  llvm-link-22 -S "${parts[@]}" -o "$out/modules/$name-$level.ll"
-  rm -f "${parts[@]}"
-}
+# A C++ module (`link_sources` in bench/outside-corpus.sh).
+link_cpp() { link_sources "clang++-22 -std=c++17" "$@"; }
 
 log "building"
 leveldb=$(source_of leveldb-sys)/deps/leveldb-1.22

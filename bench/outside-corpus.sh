@@ -24,6 +24,32 @@ print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name
     "$1" <<<"$crates_metadata"
 }
 
+# Module $out/modules/$2-$3.ll: the files after the flags, each compiled by the compiler $1
+# (`clang-22`, or `clang++-22 -std=c++17`) at -$3 with the flags given before `--`, as many at
+# once as there are cores, joined.
+link_sources() {
+  local compiler=() name=$2 level=$3 flags=() parts=() f part i=0
+  read -r -a compiler <<<"$1"
+  shift 3
+  while [ "$1" != -- ]; do
+    flags+=("$1")
+    shift
+  done
+  shift
+  for f in "$@"; do
+    i=$((i + 1))
+    # Numbered: two files of one name in different folders stay two parts.
+    part=$out/run/$name-$level-$i-$(basename "${f%.*}").ll
+    "${compiler[@]}" "-$level" -w "${flags[@]}" -S -emit-llvm "$f" -o "$part" &
+    parts+=("$part")
+    while [ "$(jobs -r | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+  done
+  # A file that did not compile left no part, which llvm-link reports.
+  wait
+  llvm-link-22 -S "${parts[@]}" -o "$out/modules/$name-$level.ll"
+  rm -f "${parts[@]}"
+}
+
 # One module of our C++ program $1 (its files compiled with the flags after $2, joined) in
 # $out/modules/$1-$2.ll.
 link_program() {
