@@ -66,16 +66,21 @@ link_program() {
 
 # Merge module $1; build it as it is and merged with the command $2 (given the module and the
 # executable to write) and run both, with the arguments after $2: they must print the same.
-prints_the_same_merged() {
-  local ll=$1 build=$2 name
-  shift 2
+prints_the_same_merged() { prints_the_same_merged_by run_as_it_is "$@"; }
+run_as_it_is() { "$@"; }
+
+# `prints_the_same_merged` where the command $1 runs each build: it is given the executable
+# (in the build folder, its working directory) and the arguments after $3.
+prints_the_same_merged_by() {
+  local run=$1 ll=$2 build=$3 name
+  shift 3
   name=$(basename "$ll" .ll)
   "$mergefn" merge "$ll" -o "$out/run/$name.merged.ll"
   # Both executables in the build folder: the modules' folder holds modules only.
   "$build" "$ll" "$out/run/$name.exe"
   "$build" "$out/run/$name.merged.ll" "$out/run/$name.merged.exe"
-  (cd "$out/run" && "./$name.exe" "$@" >"$name.out" 2>&1 &&
-    "./$name.merged.exe" "$@" >"$name.merged.out" 2>&1)
+  (cd "$out/run" && "$run" "./$name.exe" "$@" >"$name.out" 2>&1 &&
+    "$run" "./$name.merged.exe" "$@" >"$name.merged.out" 2>&1)
   cmp "$out/run/$name.out" "$out/run/$name.merged.out"
   log "$name: merged build prints the same $(wc -l <"$out/run/$name.out") lines"
 }
