@@ -1,6 +1,6 @@
 # Sourced by the scripts that build an outside corpus (bench/cross-targets.sh, bench/flags.sh,
-# bench/c-libraries.sh, bench/cpp-libraries.sh); they set `root`, `out` (modules in
-# $out/modules, builds in $out/run), `mergefn` and `log`.
+# bench/c-libraries.sh, bench/cpp-libraries.sh, bench/self-hosted.sh); they set `root`, `out`
+# (modules in $out/modules, builds in $out/run), `mergefn` and `log`.
 
 # Fetch the crates named by the dependency lines given (`name = "=version"`) through a
 # throwaway package in $out/fetch; then `source_of NAME` is a fetched crate's folder.
