@@ -5,16 +5,20 @@ mod common;
 mod near_twins;
 
 use common::*;
-use mergefn::fingerprint::{Context, fingerprint};
+use cranelift_entity::SecondaryMap;
+use mergefn::fingerprint::{Context, Fingerprint, fingerprint};
 use mergefn::merge::Fate;
 use mergefn::merge::{Explainer, Explanation, HoleRule, eligible_functions, ineligibility};
 use mergefn::model::{
     FuncId, GlobalKind, GlobalName, Item, Linkage, Module, Opcode, UseRole, ValueKind, Visibility,
 };
 use mergefn::{Options, Report, parse};
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::rc::Rc;
+use std::sync::Arc;
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
@@ -213,6 +217,91 @@ fn shape(m: &Module, f: FuncId) -> Option<u64> {
     m.functions[f].body.as_ref().map(|b| b.shape)
 }
 
+/// LLVM's structural hash of `f` (`llvm_structural_hash`): LLVM compares only functions of
+/// equal hashes, so opt-22 folds `f` only into one of its hash.
+fn llvm_hash(m: &Module, f: FuncId) -> Option<u64> {
+    m.functions[f].body.as_ref().map(|b| b.llvm_hash)
+}
+
+/// A module's functions by shape and by LLVM's hash too, and the encodings of those looked
+/// at, each made once: a module of tens of thousands of functions has hundreds of differences
+/// to explain, each by the functions it could equal.
+struct Twins<'m> {
+    m: &'m Module,
+    by_shape: HashMap<Option<u64>, Vec<FuncId>>,
+    by_shape_and_hash: HashMap<(Option<u64>, Option<u64>), Vec<FuncId>>,
+    eligible: Arc<SecondaryMap<FuncId, bool>>,
+    cx: Context<'m>,
+    prints: RefCell<HashMap<FuncId, Rc<Fingerprint>>>,
+    /// [`we_differ`]'s answer for a function at a depth: a chain of calls meets one callee
+    /// from many callers.
+    rules: RefCell<HashMap<(FuncId, u32), Option<String>>>,
+}
+
+impl<'m> Twins<'m> {
+    fn new(m: &'m Module, opts: &Options) -> Twins<'m> {
+        let mut by_shape: HashMap<Option<u64>, Vec<FuncId>> = HashMap::new();
+        let mut by_shape_and_hash: HashMap<_, Vec<FuncId>> = HashMap::new();
+        for f in m.functions.keys() {
+            by_shape.entry(shape(m, f)).or_default().push(f);
+            let key = (shape(m, f), llvm_hash(m, f));
+            by_shape_and_hash.entry(key).or_default().push(f);
+        }
+        let eligible = Arc::new(eligible_functions(m));
+        // Holes only where the function named takes part: references to two functions that
+        // take no part then differ in their bytes, not in their holes.
+        let rule = HoleRule::new(m, opts);
+        let takes_part = Arc::clone(&eligible);
+        let hole = move |g, reference| {
+            rule.is_hole(m, g, reference) && m.function_of(g).is_some_and(|h| takes_part[h])
+        };
+        Twins {
+            m,
+            by_shape,
+            by_shape_and_hash,
+            eligible,
+            cx: Context::new(m, Box::new(hole)),
+            prints: RefCell::default(),
+            rules: RefCell::default(),
+        }
+    }
+
+    /// The other functions of `f`'s shape, in the module's order: those our encoding may
+    /// equal.
+    fn of(&self, f: FuncId) -> impl Iterator<Item = FuncId> + '_ {
+        let others = &self.by_shape[&shape(self.m, f)];
+        others.iter().copied().filter(move |&g| g != f)
+    }
+
+    /// The other functions of `f`'s shape and LLVM hash, in the module's order: those LLVM's
+    /// comparison may equal.
+    fn llvm_may_equal(&self, f: FuncId) -> impl Iterator<Item = FuncId> + '_ {
+        let others = &self.by_shape_and_hash[&(shape(self.m, f), llvm_hash(self.m, f))];
+        others.iter().copied().filter(move |&g| g != f)
+    }
+
+    fn print(&self, f: FuncId) -> Rc<Fingerprint> {
+        let made = self.prints.borrow().get(&f).cloned();
+        made.unwrap_or_else(|| {
+            let print = Rc::new(fingerprint(&self.cx, f, &self.m.body(f).unwrap()));
+            self.prints.borrow_mut().insert(f, Rc::clone(&print));
+            print
+        })
+    }
+
+    /// Whether `f` was folded with the help of partition refinement (§7): some function of
+    /// its shape has the same encoding but calls or takes the address of different functions.
+    fn refined(&self, f: FuncId) -> bool {
+        let pf = self.print(f);
+        self.of(f).any(|g| {
+            self.eligible[g] && {
+                let pg = self.print(g);
+                pg.bytes == pf.bytes && pg.holes != pf.holes
+            }
+        })
+    }
+}
+
 /// How far down chains of callees a "we differ" rule is looked for: rustc's iterators call
 /// through five levels of generic functions to the one that differs (syn's `nth_back`).
 const MAX_CALLEE_DEPTH: u32 = 8;
@@ -223,15 +312,21 @@ fn is_our_rule(reason: &str) -> bool {
 }
 
 /// The "we differ" rule that keeps `f` from every function it could equal, if one does.
-fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String> {
+fn we_differ(ex: &Explainer, twins: &Twins, f: FuncId, depth: u32) -> Option<String> {
+    if let Some(rule) = twins.rules.borrow().get(&(f, depth)) {
+        return rule.clone();
+    }
+    let rule = we_differ_uncached(ex, twins, f, depth);
+    twins.rules.borrow_mut().insert((f, depth), rule.clone());
+    rule
+}
+
+fn we_differ_uncached(ex: &Explainer, twins: &Twins, f: FuncId, depth: u32) -> Option<String> {
+    let m = twins.m;
     if let Some(reason) = ineligibility(m, f) {
         return is_our_rule(reason).then(|| reason.to_string());
     }
-    let s = shape(m, f);
-    for g in m.functions.keys() {
-        if g == f || shape(m, g) != s {
-            continue;
-        }
+    for g in twins.llvm_may_equal(f) {
         // A twin that keeps its body by a rule of ours is not one `f` folds into, as opt-22
         // may.
         match ineligibility(m, g) {
@@ -256,8 +351,8 @@ fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String
             }
             Explanation::Holes { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
                 let (a, b) = (m.function_of(left)?, m.function_of(right)?);
-                if let Some(r) =
-                    we_differ(ex, m, a, depth + 1).or_else(|| we_differ(ex, m, b, depth + 1))
+                if let Some(r) = we_differ(ex, twins, a, depth + 1)
+                    .or_else(|| we_differ(ex, twins, b, depth + 1))
                 {
                     return Some(format!("callee {}: {r}", m.name_of(left)));
                 }
@@ -266,27 +361,6 @@ fn we_differ(ex: &Explainer, m: &Module, f: FuncId, depth: u32) -> Option<String
         }
     }
     None
-}
-
-/// Whether `f` was folded with the help of partition refinement (§7): some function of its
-/// shape has the same encoding but calls or takes the address of different functions.
-fn beyond_llvm(m: &Module, opts: &Options, f: FuncId) -> bool {
-    let eligible = eligible_functions(m);
-    // Holes only where the function named takes part: references to two functions that take
-    // no part then differ in their bytes, not in their holes, and are not counted here.
-    let rule = HoleRule::new(m, opts);
-    let eligible = &eligible;
-    let hole = move |g, reference| {
-        rule.is_hole(m, g, reference) && m.function_of(g).is_some_and(|h| eligible[h])
-    };
-    let cx = Context::new(m, Box::new(hole));
-    let pf = fingerprint(&cx, f, &m.body(f).unwrap());
-    m.functions.keys().any(|g| {
-        g != f && eligible[g] && shape(m, g) == shape(m, f) && {
-            let pg = fingerprint(&cx, g, &m.body(g).unwrap());
-            pg.bytes == pf.bytes && pg.holes != pf.holes
-        }
-    })
 }
 
 /// Whether function `name` names its own address other than as a callee. LLVM compares that
@@ -524,6 +598,7 @@ fn differential(path: &Path) -> Differences {
         class_mates(&report, n).is_some_and(|(_, others)| others.iter().any(|o| theirs.contains(o)))
     };
     let explainer = Explainer::new(&before);
+    let twins = Twins::new(&before, &opts);
     let folded_by_both: Vec<Vec<String>> = report
         .classes
         .iter()
@@ -535,7 +610,7 @@ fn differential(path: &Path) -> Differences {
             .difference(&ours_named)
             .map(|n| {
                 let why =
-                    survivor_swap_missing(n).or_else(|| we_differ(&explainer, &before, func(n), 0));
+                    survivor_swap_missing(n).or_else(|| we_differ(&explainer, &twins, func(n), 0));
                 (n.clone(), why)
             })
             .collect(),
@@ -555,10 +630,7 @@ fn differential(path: &Path) -> Differences {
                 };
                 (
                     n.clone(),
-                    survivor_swap_extra(n)
-                        || beyond_llvm(&before, &opts, func(n))
-                        || own_address()
-                        || alone(),
+                    survivor_swap_extra(n) || twins.refined(func(n)) || own_address() || alone(),
                 )
             })
             .collect(),
