@@ -788,25 +788,21 @@ fn differential_against_opt() {
 /// Near twins (`tests/near_twins`): each module's functions beside copies changed in one
 /// place, merged by both. A copy mergefn folds where opt-22 does not, or the reverse, fails
 /// unless a rule explains it. By default 60 copies in each fixture and each corpus module
-/// under 2.5 MB, so that opt-22's runs stay short; `MERGEFN_NEAR_TWINS=N` makes N copies in
-/// every module, and `MERGEFN_NEAR_TWINS_SEED` other copies.
+/// (the whole corpus in under a minute); `MERGEFN_NEAR_TWINS=N` makes N copies in each, and
+/// `MERGEFN_NEAR_TWINS_SEED` other copies.
 #[test]
 fn near_twins_merge_as_opt_merges_them() {
     if opt().is_none() {
         return;
     }
-    let asked: Option<usize> = std::env::var("MERGEFN_NEAR_TWINS")
+    let count = std::env::var("MERGEFN_NEAR_TWINS")
         .ok()
-        .and_then(|n| n.parse().ok());
-    let count = asked.unwrap_or(60);
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(60);
     let seed = std::env::var("MERGEFN_NEAR_TWINS_SEED").unwrap_or_default();
     let dir = tempfile::tempdir().unwrap();
     let mut paths = fixtures("merge");
-    paths.extend(
-        corpus()
-            .into_iter()
-            .filter(|p| asked.is_some() || std::fs::metadata(p).unwrap().len() < 2_500_000),
-    );
+    paths.extend(corpus());
     let mut unexplained_all = Vec::new();
     let mut copies = 0;
     for path in &paths {
