@@ -450,7 +450,8 @@ fn explain_one(
                 }
             }
             // Of an extra flag on one side and the item it faces, the flag names the rule; of a
-            // GEP compared by its offset and one compared by its types, the types do.
+            // GEP compared by its offset and one compared by its types, the types do; of a
+            // function's own address and another's, the own address does.
             let named = |part: Part| {
                 [left, right]
                     .into_iter()
@@ -459,6 +460,7 @@ fn explain_one(
             };
             let rule = named(Part::GepFlags)
                 .or(named(Part::GepSourceType))
+                .or(named(Part::OwnAddress))
                 .or(left)
                 .or(right)
                 .map_or_else(String::new, |mk| mk.part.rule());

@@ -1314,6 +1314,33 @@ impl<'a, 'm> Encoder<'a, 'm> {
         encoded
     }
 
+    /// Whether `v` is the function's own address or a constant made from it (`ptrtoint (ptr @f
+    /// to i64)`), which §3 compares as an ordinary global, by its name, where another
+    /// function's address may be a hole.
+    fn names_own_address(&self, v: Value) -> bool {
+        let own = self.m.functions[self.func].global;
+        // A worklist, not recursion: constants nest as deep as the text makes them.
+        let mut pending = vec![v];
+        while let Some(v) = pending.pop() {
+            match v.kind() {
+                ValueKind::Global(u) if self.use_global(u) == own => return true,
+                ValueKind::Const(c) => match self.body.constant(self.m, c) {
+                    Const::Aggregate(_, elements) | Const::PtrAuth(elements) => {
+                        pending.extend(elements.iter().map(|&(_, v)| v));
+                    }
+                    Const::Expr(e) => pending.extend(e.1.iter().filter_map(|item| match item {
+                        Item::Value(v) => Some(*v),
+                        _ => None,
+                    })),
+                    Const::Splat(_, v) => pending.push(*v),
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// The part of the spec an instruction item falls under, for `explain`.
     fn item_part(&self, op: Opcode, item: Item, is_callee: bool) -> Part {
         match (op, item) {
@@ -1328,11 +1355,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
                 Part::AtomicAlign
             }
             (_, Item::Value(v)) if !is_callee => match v.kind() {
-                ValueKind::Global(u)
-                    if self.use_global(u) == self.m.functions[self.func].global =>
-                {
-                    Part::OwnAddress
-                }
+                _ if self.names_own_address(v) => Part::OwnAddress,
                 // LLVM 22 compares a metadata argument only when it is a string or a
                 // constant: any two nodes are equal to it (the `noalias.scope.decl` scopes
                 // of two different inlined callees), while we compare them deeply.
