@@ -64,6 +64,7 @@ test_results() {
 
 for level in 0 3; do
   link=$out/link-O$level
+  # The module of opt-level 0 compiled at -O0 (it is 200 MB), the other at -O2.
   cc_level=O$((level == 0 ? 0 : 2))
   log "mergefn-tests-O$level: $("$mergefn" merge "$out/modules/mergefn-tests-O$level.ll" \
     -o /dev/null --stats 2>&1)"

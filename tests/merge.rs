@@ -223,23 +223,34 @@ fn llvm_hash(m: &Module, f: FuncId) -> Option<u64> {
     m.functions[f].body.as_ref().map(|b| b.llvm_hash)
 }
 
-/// A module's functions by shape and by LLVM's hash too, and the encodings of those looked
-/// at, each made once: a module of tens of thousands of functions has hundreds of differences
+/// How far down chains of callees a "we differ" rule is looked for: rustc's iterators call
+/// through five levels of generic functions to the one that differs (syn's `nth_back`).
+const MAX_CALLEE_DEPTH: u32 = 8;
+
+/// Whether a reason a function takes no part is a rule of ours (§1 is LLVM's).
+fn is_our_rule(reason: &str) -> bool {
+    reason.contains("block addresses") || reason.contains("llvm.localescape")
+}
+
+/// What explaining a module's differences from opt-22 looks up again and again, made once: its
+/// functions by shape and by LLVM's hash too, the encodings of those looked at, and the
+/// explanations found. A module of tens of thousands of functions has hundreds of differences
 /// to explain, each by the functions it could equal.
-struct Twins<'m> {
+struct Explaining<'m> {
     m: &'m Module,
+    explainer: Explainer<'m>,
     by_shape: HashMap<Option<u64>, Vec<FuncId>>,
     by_shape_and_hash: HashMap<(Option<u64>, Option<u64>), Vec<FuncId>>,
     eligible: Arc<SecondaryMap<FuncId, bool>>,
     cx: Context<'m>,
     prints: RefCell<HashMap<FuncId, Rc<Fingerprint>>>,
-    /// [`we_differ`]'s answer for a function at a depth: a chain of calls meets one callee
-    /// from many callers.
+    /// [`Explaining::we_differ`]'s answer for a function at a depth: a chain of calls meets one
+    /// callee from many callers.
     rules: RefCell<HashMap<(FuncId, u32), Option<String>>>,
 }
 
-impl<'m> Twins<'m> {
-    fn new(m: &'m Module, opts: &Options) -> Twins<'m> {
+impl<'m> Explaining<'m> {
+    fn new(m: &'m Module, opts: &Options) -> Explaining<'m> {
         let mut by_shape: HashMap<Option<u64>, Vec<FuncId>> = HashMap::new();
         let mut by_shape_and_hash: HashMap<_, Vec<FuncId>> = HashMap::new();
         for f in m.functions.keys() {
@@ -255,8 +266,9 @@ impl<'m> Twins<'m> {
         let hole = move |g, reference| {
             rule.is_hole(m, g, reference) && m.function_of(g).is_some_and(|h| takes_part[h])
         };
-        Twins {
+        Explaining {
             m,
+            explainer: Explainer::new(m),
             by_shape,
             by_shape_and_hash,
             eligible,
@@ -300,67 +312,59 @@ impl<'m> Twins<'m> {
             }
         })
     }
-}
 
-/// How far down chains of callees a "we differ" rule is looked for: rustc's iterators call
-/// through five levels of generic functions to the one that differs (syn's `nth_back`).
-const MAX_CALLEE_DEPTH: u32 = 8;
-
-/// Whether a reason a function takes no part is a rule of ours (§1 is LLVM's).
-fn is_our_rule(reason: &str) -> bool {
-    reason.contains("block addresses") || reason.contains("llvm.localescape")
-}
-
-/// The "we differ" rule that keeps `f` from every function it could equal, if one does.
-fn we_differ(ex: &Explainer, twins: &Twins, f: FuncId, depth: u32) -> Option<String> {
-    if let Some(rule) = twins.rules.borrow().get(&(f, depth)) {
-        return rule.clone();
-    }
-    let rule = we_differ_uncached(ex, twins, f, depth);
-    twins.rules.borrow_mut().insert((f, depth), rule.clone());
-    rule
-}
-
-fn we_differ_uncached(ex: &Explainer, twins: &Twins, f: FuncId, depth: u32) -> Option<String> {
-    let m = twins.m;
-    if let Some(reason) = ineligibility(m, f) {
-        return is_our_rule(reason).then(|| reason.to_string());
-    }
-    for g in twins.llvm_may_equal(f) {
-        // A twin that keeps its body by a rule of ours is not one `f` folds into, as opt-22
-        // may.
-        match ineligibility(m, g) {
-            Some(reason) if is_our_rule(reason) => {
-                return Some(format!(
-                    "{reason} (twin {})",
-                    m.name_of(m.functions[g].global)
-                ));
-            }
-            Some(_) => continue,
-            None => {}
+    /// The "we differ" rule that keeps `f` from every function it could equal, if one does.
+    fn we_differ(&self, f: FuncId, depth: u32) -> Option<String> {
+        if let Some(rule) = self.rules.borrow().get(&(f, depth)) {
+            return rule.clone();
         }
-        match ex.explain(f, g) {
-            Explanation::Differ { left, right } => {
-                if let Some(rule) = [left, right]
-                    .into_iter()
-                    .flatten()
-                    .find_map(|mk| mk.part.we_differ())
-                {
-                    return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
-                }
-            }
-            Explanation::Holes { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
-                let (a, b) = (m.function_of(left)?, m.function_of(right)?);
-                if let Some(r) = we_differ(ex, twins, a, depth + 1)
-                    .or_else(|| we_differ(ex, twins, b, depth + 1))
-                {
-                    return Some(format!("callee {}: {r}", m.name_of(left)));
-                }
-            }
-            _ => {}
-        }
+        let rule = self.find_we_differ(f, depth);
+        self.rules.borrow_mut().insert((f, depth), rule.clone());
+        rule
     }
-    None
+
+    fn find_we_differ(&self, f: FuncId, depth: u32) -> Option<String> {
+        let m = self.m;
+        if let Some(reason) = ineligibility(m, f) {
+            return is_our_rule(reason).then(|| reason.to_string());
+        }
+        for g in self.llvm_may_equal(f) {
+            // A twin that keeps its body by a rule of ours is not one `f` folds into, as opt-22
+            // may.
+            match ineligibility(m, g) {
+                Some(reason) if is_our_rule(reason) => {
+                    return Some(format!(
+                        "{reason} (twin {})",
+                        m.name_of(m.functions[g].global)
+                    ));
+                }
+                Some(_) => continue,
+                None => {}
+            }
+            match self.explainer.explain(f, g) {
+                Explanation::Differ { left, right } => {
+                    if let Some(rule) = [left, right]
+                        .into_iter()
+                        .flatten()
+                        .find_map(|mk| mk.part.we_differ())
+                    {
+                        return Some(format!("{rule} (vs {})", m.name_of(m.functions[g].global)));
+                    }
+                }
+                Explanation::Holes { left, right, .. } if depth < MAX_CALLEE_DEPTH => {
+                    let (a, b) = (m.function_of(left)?, m.function_of(right)?);
+                    if let Some(r) = self
+                        .we_differ(a, depth + 1)
+                        .or_else(|| self.we_differ(b, depth + 1))
+                    {
+                        return Some(format!("callee {}: {r}", m.name_of(left)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 /// Whether function `name` names its own address other than as a callee. LLVM compares that
@@ -597,8 +601,7 @@ fn differential(path: &Path) -> Differences {
     let survivor_swap_extra = |n: &str| {
         class_mates(&report, n).is_some_and(|(_, others)| others.iter().any(|o| theirs.contains(o)))
     };
-    let explainer = Explainer::new(&before);
-    let twins = Twins::new(&before, &opts);
+    let explaining = Explaining::new(&before, &opts);
     let folded_by_both: Vec<Vec<String>> = report
         .classes
         .iter()
@@ -609,8 +612,7 @@ fn differential(path: &Path) -> Differences {
         missing: theirs
             .difference(&ours_named)
             .map(|n| {
-                let why =
-                    survivor_swap_missing(n).or_else(|| we_differ(&explainer, &twins, func(n), 0));
+                let why = survivor_swap_missing(n).or_else(|| explaining.we_differ(func(n), 0));
                 (n.clone(), why)
             })
             .collect(),
@@ -630,7 +632,10 @@ fn differential(path: &Path) -> Differences {
                 };
                 (
                     n.clone(),
-                    survivor_swap_extra(n) || twins.refined(func(n)) || own_address() || alone(),
+                    survivor_swap_extra(n)
+                        || explaining.refined(func(n))
+                        || own_address()
+                        || alone(),
                 )
             })
             .collect(),
