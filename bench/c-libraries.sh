@@ -13,15 +13,12 @@
 # bench/corpus.sh when missing)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/target/c-libraries
 corpus=$root/target/corpus
 programs=$root/bench/programs
-log() { printf 'c-libraries: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
 [ -s "$corpus/sqlite3.c" ] || bash "$root/bench/corpus.sh"
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-mergefn=$root/target/release/mergefn
+build_mergefn
 rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run"
 
 fetch_crates \

@@ -11,13 +11,10 @@
 # Usage: bench/cpp-libraries.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/target/cpp-libraries
 programs=$root/bench/programs
-log() { printf 'cpp-libraries: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-mergefn=$root/target/release/mergefn
+build_mergefn
 rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run" \
   "$out/generated/glslang"
 

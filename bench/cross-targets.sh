@@ -13,9 +13,7 @@
 # SQLite's source comes from the corpus, built by bench/corpus.sh when missing)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/target/cross-targets
 corpus=$root/target/corpus
-log() { printf 'cross-targets: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
 headers=(libc6-dev-i386 lib32stdc++-12-dev libc6-dev-armhf-cross libstdc++-12-dev-armhf-cross
@@ -28,8 +26,7 @@ if ! dpkg -s "${headers[@]}" >/dev/null 2>&1; then
   apt-get install -y -q "${headers[@]}" >&2
 fi
 [ -s "$corpus/sqlite3.c" ] || bash "$root/bench/corpus.sh"
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-mergefn=$root/target/release/mergefn
+build_mergefn
 
 # The flags of each target: the C++ headers of Debian's cross packages, and the machine's
 # /usr/include last, for nlohmann-json (header-only, the same for every target).

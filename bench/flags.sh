@@ -16,9 +16,7 @@
 # Usage: bench/flags.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/target/flags
 programs=$root/bench/programs
-log() { printf 'flags: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
 # The AArch64 builds (HWASan, branch protection) need Debian's cross C and C++ headers; the
@@ -28,8 +26,7 @@ for package in nlohmann-json3-dev flang-22 libc6-dev-arm64-cross libstdc++-12-de
   libc6-dev-i386; do
   dpkg -s "$package" >/dev/null 2>&1 || apt-get install -y -q "$package" >&2
 done
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-mergefn=$root/target/release/mergefn
+build_mergefn
 
 rm -rf "$out" && mkdir -p "$out/modules" "$out/run"
 # stlprog and jsonprog, each one module, built with the given flags.

@@ -1,6 +1,16 @@
 # Sourced by the scripts that build an outside corpus (bench/cross-targets.sh, bench/flags.sh,
-# bench/c-libraries.sh, bench/cpp-libraries.sh, bench/self-hosted.sh); they set `root`, `out`
-# (modules in $out/modules, builds in $out/run), `mergefn` and `log`.
+# bench/c-libraries.sh, bench/cpp-libraries.sh, bench/self-hosted.sh), once they have set
+# `root`. Each script's corpus is in target/<its name>, `out` (modules in $out/modules, builds
+# in $out/run), and `log` says what it does, after its name.
+corpus_name=$(basename "$0" .sh)
+out=$root/target/$corpus_name
+log() { printf '%s: %s\n' "$corpus_name" "$*" >&2; }
+
+# Build mergefn (release) and set `mergefn` to it.
+build_mergefn() {
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+  mergefn=$root/target/release/mergefn
+}
 
 # Fetch the crates named by the dependency lines given (`name = "=version"`) through a
 # throwaway package in $out/fetch; then `source_of NAME` is a fetched crate's folder.

@@ -13,12 +13,9 @@
 # Usage: bench/self-hosted.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/target/self-hosted
-log() { printf 'self-hosted: %s\n' "$*" >&2; }
 source "$root/bench/outside-corpus.sh"
 
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-mergefn=$root/target/release/mergefn
+build_mergefn
 rm -rf "$out/modules" "$out/run" && mkdir -p "$out/modules" "$out/run"
 
 # The library's test program at opt-level $1 ($2: with debug information or not) as one
