@@ -9,6 +9,8 @@
 #                                      integrity (type metadata, type tests)
 #   stlprog-O0.ll stlprog-O2.ll        our C++ program using the standard library (regex,
 #                                      containers, variant...), files linked by llvm-link
+#   eigenprog-O0.ll eigenprog-O2.ll    our C++ program using Eigen's matrices and Boost's graphs,
+#                                      formatting and containers, files linked by llvm-link
 #   cfeatures-O0.ll cfeatures-O2.ll    our C file of twins and near twins using computed goto, asm
 #                                      goto, inline assembly, _BitInt, atomics, VLAs, setjmp...
 #   rustprog-O0.ll rustprog-O3.ll      our Rust program using serde, serde_json, smallvec, itoa
@@ -181,6 +183,20 @@ for o in O0 O2; do
     done
     llvm-link-22 -S "${parts[@]}" -o "$out/stlprog-$o.ll"
     rm -f "${parts[@]}"
+  fi
+done
+
+# --- C++ program using Eigen and Boost (header-only, from Debian): numeric templates, many of
+# them alike ---
+for o in O0 O2; do
+  if [ ! -s "$out/eigenprog-$o.ll" ]; then
+    log "eigenprog-$o.ll"
+    parts="$out/eigenprog-$o-parts"
+    rm -rf "$parts" && mkdir -p "$parts"
+    printf '%s\0' "$root"/bench/programs/eigenprog/*.cpp |
+      compile_two_at_a_time "$parts" -"$o" -I/usr/include/eigen3
+    llvm-link-22 -S "$parts"/*.ll -o "$out/eigenprog-$o.ll"
+    rm -rf "$parts"
   fi
 done
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run every test of mergefn. Installs what the tests need when missing (LLVM 22 and
-# nlohmann-json from Debian), builds the corpus (bench/corpus.sh), then runs cargo test.
+# Run every test of mergefn. Installs what the tests need when missing (LLVM 22 and the
+# headers of nlohmann-json, Eigen and Boost from Debian), builds the corpus (bench/corpus.sh),
+# then runs cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Some machines come with /dev/null replaced by a regular file (this project's CI and
@@ -30,15 +31,17 @@ for tool in opt-22 clang-22 clang++-22 llvm-link-22 llvm-extract-22 llvm-stress-
   command -v "$tool" >/dev/null 2>&1 || missing=1
 done
 [ -f /usr/include/nlohmann/json.hpp ] || missing=1
+[ -f /usr/include/eigen3/Eigen/Dense ] && [ -f /usr/include/boost/graph/adjacency_list.hpp ] || missing=1
 # The sanitizers' runtimes, for the sanitized program of the runtime tests.
 compgen -G '/usr/lib/llvm-22/lib/clang/*/lib/*/libclang_rt.asan*' >/dev/null || missing=1
 if [ "$missing" = 1 ]; then
-  echo "test.sh: installing llvm-22 clang-22 llvm-22-tools libclang-rt-22-dev nlohmann-json3-dev" >&2
+  echo "test.sh: installing llvm-22 clang-22 llvm-22-tools libclang-rt-22-dev nlohmann-json3-dev" \
+    "libeigen3-dev libboost-dev" >&2
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q llvm-22 clang-22 llvm-22-tools libclang-rt-22-dev \
-    nlohmann-json3-dev
+    nlohmann-json3-dev libeigen3-dev libboost-dev
 fi
 
 bash bench/corpus.sh

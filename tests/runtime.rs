@@ -179,6 +179,13 @@ fn stl_program_prints_the_same() {
     modules_behave_the_same(&["stlprog-O0.ll", "stlprog-O2.ll"], &C_PLUS_PLUS);
 }
 
+/// Eigen's matrices and Boost's graphs (bench/programs/eigenprog): at -O0 more than half of
+/// the definitions fold.
+#[test]
+fn eigen_program_prints_the_same() {
+    modules_behave_the_same(&["eigenprog-O0.ll", "eigenprog-O2.ll"], &C_PLUS_PLUS);
+}
+
 /// The program instrumented by AddressSanitizer and UndefinedBehaviorSanitizer: module
 /// constructors, instrumented globals and `llvm.compiler.used`. The module is instrumented
 /// already (clang says so and leaves it); the flags link the sanitizers' runtimes.
