@@ -850,7 +850,7 @@ fn tables_and_guesses(m: &Module, holes: &HoleRule) -> (fingerprint::Tables, Gue
     };
     // What the threads read last, short of a step of their own, stays mapped in unless given
     // back here, and the bodies read next do not give it back: eigenprog-O0's peak, at the end
-    // of the bodies, was 2.7 MiB higher.
+    // of the bodies, was 2.6 MiB higher.
     m.source.release(0..m.source.len());
     let mut count: FxHashMap<(u64, u64), u32> = FxHashMap::default();
     for (_, key) in &keys {
@@ -936,7 +936,7 @@ struct RoundEdits {
 /// alternated runs), compared with the others of their groups by digest ([`encode_again`]).
 struct LastRound {
     /// In module order, as the candidates are: found by binary search. A map, its table grown
-    /// by doubling, took 2 MiB more at eigenprog-O0's second round.
+    /// by doubling, took 1.8 MiB more at eigenprog-O0's second round.
     encoded: Vec<Encoded>,
     changed: SecondaryMap<FuncId, bool>,
     redirected: FxHashMap<GlobalId, GlobalId>,
