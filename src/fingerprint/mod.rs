@@ -1324,17 +1324,7 @@ impl<'a, 'm> Encoder<'a, 'm> {
         while let Some(v) = pending.pop() {
             match v.kind() {
                 ValueKind::Global(u) if self.use_global(u) == own => return true,
-                ValueKind::Const(c) => match self.body.constant(self.m, c) {
-                    Const::Aggregate(_, elements) | Const::PtrAuth(elements) => {
-                        pending.extend(elements.iter().map(|&(_, v)| v));
-                    }
-                    Const::Expr(e) => pending.extend(e.1.iter().filter_map(|item| match item {
-                        Item::Value(v) => Some(*v),
-                        _ => None,
-                    })),
-                    Const::Splat(_, v) => pending.push(*v),
-                    _ => {}
-                },
+                ValueKind::Const(c) => pending.extend(self.body.constant(self.m, c).values()),
                 _ => {}
             }
         }

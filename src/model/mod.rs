@@ -430,6 +430,29 @@ pub enum Const {
     Metadata(MdRef),
 }
 
+impl Const {
+    /// The values the constant is made of: an aggregate's or `ptrauth`'s elements, an
+    /// expression's operands, a splat's element. The globals `blockaddress`,
+    /// `dso_local_equivalent` and `no_cfi` name are uses, not values: not among them.
+    pub fn values(&self) -> impl Iterator<Item = Value> + '_ {
+        let (elements, items, splat): (&[(TypeId, Value)], &[Item], Option<Value>) = match self {
+            Const::Aggregate(_, elements) | Const::PtrAuth(elements) => (elements, &[], None),
+            Const::Expr(e) => (&[], &e.1, None),
+            Const::Splat(_, v) => (&[], &[], Some(*v)),
+            _ => (&[], &[], None),
+        };
+        let operands = items.iter().filter_map(|item| match item {
+            Item::Value(v) => Some(*v),
+            _ => None,
+        });
+        elements
+            .iter()
+            .map(|&(_, v)| v)
+            .chain(operands)
+            .chain(splat)
+    }
+}
+
 /// A reference to metadata.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MdRef {

@@ -874,22 +874,11 @@ fn meets_an_alias(m: &Module, c: ConstId, known: &mut FxHashMap<ConstId, bool>) 
 fn constant_operands(m: &Module, c: ConstId) -> Vec<Value> {
     let global = |u: UseId| Value::global(u);
     match m.consts.get(c) {
-        Some(Const::Aggregate(_, elems)) | Some(Const::PtrAuth(elems)) => {
-            elems.iter().map(|&(_, v)| v).collect()
-        }
-        Some(Const::Expr(e)) => {
-            e.1.iter()
-                .filter_map(|i| match i {
-                    Item::Value(v) => Some(*v),
-                    _ => None,
-                })
-                .collect()
-        }
-        Some(Const::Splat(_, v)) => vec![*v],
         Some(Const::DsoLocalEquivalent(u) | Const::NoCfi(u) | Const::BlockAddress(u, _)) => {
             vec![global(*u)]
         }
-        _ => Vec::new(),
+        Some(constant) => constant.values().collect(),
+        None => Vec::new(),
     }
 }
 

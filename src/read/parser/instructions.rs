@@ -625,15 +625,11 @@ impl<'a> Parser<'a> {
                 ValueKind::Global(_) => true,
                 ValueKind::Local(_) => false,
                 ValueKind::Const(_) => match self.constant_of(*v) {
-                    Some(Const::Expr(expr)) => self.names_a_global(&expr.1),
-                    Some(Const::Aggregate(_, elements) | Const::PtrAuth(elements)) => elements
-                        .iter()
-                        .any(|&(_, e)| self.names_a_global(&[Item::Value(e)])),
-                    Some(Const::Splat(_, e)) => self.names_a_global(&[Item::Value(*e)]),
                     Some(
                         Const::BlockAddress(..) | Const::DsoLocalEquivalent(_) | Const::NoCfi(_),
                     ) => true,
-                    _ => false,
+                    Some(c) => c.values().any(|e| self.names_a_global(&[Item::Value(e)])),
+                    None => false,
                 },
             },
             _ => false,
