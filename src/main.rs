@@ -209,11 +209,11 @@ fn load(path: &Path) -> Result<mergefn::Module, String> {
 fn load_and_merge(
     input: &Path,
     opts: &mergefn::Options,
-) -> Result<(mergefn::Module, mergefn::Report), String> {
+) -> Result<(mergefn::Module, mergefn::merge::Merged), String> {
     let encodings = mergefn::merge::FirstReadEncodings::for_options(opts);
     let mut m = load_with(input, Some(&encodings))?;
-    let report = mergefn::merge::merge_first_read(&mut m, opts, encodings);
-    Ok((m, report))
+    let merged = mergefn::merge::merge_first_read(&mut m, opts, encodings);
+    Ok((m, merged))
 }
 
 fn load_with(
@@ -300,26 +300,37 @@ fn run(command: Command) -> Result<(), String> {
                 aliases,
                 preserve_debug_info,
             };
-            let (m, r) = load_and_merge(&input, &opts)?;
-            // Once the module is written, and only then, the report is written while the file
-            // the module replaced is removed. A module too small for threads asks for none:
+            let (m, merged) = load_and_merge(&input, &opts)?;
+            // The report is made only when asked for, while the module is written; once the
+            // module is written, and only then, the report is written while the file the
+            // module replaced is removed. A module too small for threads asks for none:
             // starting the pool would cost it half its time.
-            match report {
-                Some(path) if mergefn::read::worth_threads(m.source.len(), 2) => {
-                    let replaced = emit(&m, Some(&output))?;
+            let threads = mergefn::read::worth_threads(m.source.len(), 2);
+            let (replaced, r) = match stats || report.is_some() {
+                true if threads => {
+                    let (written, r) =
+                        rayon::join(|| emit(&m, Some(&output)), || merged.report(&m));
+                    (written?, Some(r))
+                }
+                true => (emit(&m, Some(&output))?, Some(merged.report(&m))),
+                false => (emit(&m, Some(&output))?, None),
+            };
+            match (report, &r) {
+                (Some(path), Some(r)) if threads => {
                     let ((), reported) =
-                        rayon::join(move || drop(replaced), || write_report(&r, &path));
+                        rayon::join(move || drop(replaced), || write_report(r, &path));
                     reported?;
                 }
-                report => {
-                    drop(emit(&m, Some(&output))?);
-                    if let Some(path) = report {
-                        write_report(&r, &path)?;
-                    }
+                (Some(path), Some(r)) => {
+                    drop(replaced);
+                    write_report(r, &path)?;
                 }
+                _ => drop(replaced),
             }
-            if stats {
-                eprintln!("{}", stats_line(&r));
+            if let Some(r) = &r
+                && stats
+            {
+                eprintln!("{}", stats_line(r));
             }
             exit_without_freeing(m);
             Ok(())
@@ -576,7 +587,9 @@ fn opt(args: &[String]) -> Result<(), String> {
         );
     }
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
-    let (mut m, report) = load_and_merge(&input, &opts)?;
+    let (mut m, merged) = load_and_merge(&input, &opts)?;
+    // Made before the module is spelled as LLVM prints it, from the module as merged.
+    let report = statistics.then(|| merged.report(&m));
     if !disable_output {
         // As opt prints a module: without the input's comments, with what LLVM's printer
         // writes out (numbers, alignments, debug records) written out.
@@ -591,8 +604,8 @@ fn opt(args: &[String]) -> Result<(), String> {
         };
         emit_as(&m, output.as_deref(), style)?;
     }
-    if statistics {
-        eprint!("{}", llvm_statistics(&report));
+    if let Some(report) = &report {
+        eprint!("{}", llvm_statistics(report));
     }
     Ok(())
 }
