@@ -332,7 +332,7 @@ fn run(command: Command) -> Result<(), String> {
             {
                 eprintln!("{}", stats_line(r));
             }
-            exit_without_freeing(m);
+            exit_without_freeing((m, r));
             Ok(())
         }
         Command::Explain {
@@ -348,10 +348,10 @@ fn run(command: Command) -> Result<(), String> {
     }
 }
 
-/// The command is done with the module and the process is about to end: the system takes
-/// the memory back at once, faster than freeing it piece by piece.
-fn exit_without_freeing(m: mergefn::Module) {
-    std::mem::forget(m);
+/// The command is done with the module (and its report) and the process is about to end: the
+/// system takes the memory back at once, faster than freeing it piece by piece.
+fn exit_without_freeing<T>(done: T) {
+    std::mem::forget(done);
 }
 
 fn stats_line(r: &mergefn::Report) -> String {
