@@ -1949,8 +1949,9 @@ fn write_folded(
             by_name.entry(p.name).or_default().push(i);
         }
     }
-    let mut look: Vec<usize> = by_name.values().flatten().copied().collect();
-    look.sort_unstable();
+    let mut look: Vec<usize> = (0..pending.len())
+        .filter(|&i| pending[i].fate.is_none())
+        .collect();
     while !look.is_empty() {
         let mut again = Vec::new();
         for i in look {
@@ -1959,9 +1960,8 @@ fn write_folded(
                 continue;
             }
             if p.in_place {
-                let named = m.named_by_function(p.header);
-                again.extend(named.filter_map(|g| by_name.get(&g)).flatten());
-                m.delete_function(p.header);
+                let named = m.delete_function_naming(p.header);
+                again.extend(named.iter().filter_map(|g| by_name.get(g)).flatten());
             }
             p.fate = Some(Fate::Deleted);
         }

@@ -115,10 +115,22 @@ impl Module {
 
     /// Delete a function (its whole text and the line it stood on).
     pub fn delete_function(&mut self, f: FuncId) {
+        self.delete_function_naming(f);
+    }
+
+    /// [`Module::delete_function`], returning the globals its text named, as many times as it
+    /// named them: deleting it may leave them unreferenced.
+    pub(crate) fn delete_function_naming(&mut self, f: FuncId) -> Vec<GlobalId> {
         let span = self.function_lines(f);
-        self.drop_function_uses(f, span);
+        let uses = self.function_uses(f, span);
+        let named = (uses.iter())
+            .filter(|&&u| !self.uses[u].dropped)
+            .map(|&u| self.uses[u].global)
+            .collect();
+        self.drop_uses(uses);
         self.functions[f].deleted = true;
         self.remove_text(span);
+        named
     }
 
     /// Remove a function's text, which is replaced by text written elsewhere: after the
@@ -144,15 +156,6 @@ impl Module {
     pub(crate) fn drop_function_uses(&mut self, f: FuncId, span: Span) {
         let uses = self.function_uses(f, span);
         self.drop_uses(uses);
-    }
-
-    /// The globals `f`'s text names, as many times as it does: deleting it may leave them
-    /// unreferenced.
-    pub(crate) fn named_by_function(&self, f: FuncId) -> impl Iterator<Item = GlobalId> + '_ {
-        let uses = self.function_uses(f, self.function_lines(f));
-        uses.into_iter()
-            .filter(|&u| !self.uses[u].dropped)
-            .map(|u| self.uses[u].global)
     }
 
     /// The uses of globals in `f`'s text, `span`: its header's and its body's.
