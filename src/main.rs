@@ -222,17 +222,32 @@ fn load_with(
 ) -> Result<mergefn::Module, String> {
     if path.as_os_str() != "-" {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        start_thread_pool(file.metadata().map_or(0, |meta| meta.len() as usize));
         if let Some(read) = mergefn::read::parse_file_with(&file, work) {
             return read.map_err(|e| format!("{}:{e}", path.display()));
         }
     }
     let bytes = read_input(path)?;
+    start_thread_pool(bytes.len());
     let name = if path.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
     };
     mergefn::read::parse_bytes_with(bytes, work).map_err(|e| format!("{name}:{e}"))
+}
+
+/// Starts the thread pool, for a module of `len` bytes large enough to be read on threads,
+/// with this thread as one of its threads rather than waiting on them: glibc's allocator keeps
+/// a heap a thread, and what one thread frees only that thread's allocations reuse, so the
+/// serial stages, run here, and the parallel ones now share one (eigenprog-O0's merge peak
+/// 37.1 -> 35.0 MiB) and one thread fewer is started. A pool started already stays as it is.
+fn start_thread_pool(len: usize) {
+    if mergefn::read::worth_threads(len, 2) {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .use_current_thread()
+            .build_global();
+    }
 }
 
 /// Write the module to `output` (stdout if none or `-`); what the file replaced goes when the
