@@ -65,6 +65,9 @@ impl Module {
             GlobalName::Numbered(n) => self.global_by_number.insert(*n, g),
         };
         self.globals[g].name = name;
+        if self.retargeted_to.as_ref().is_some_and(|(to, _)| *to == g) {
+            self.retargeted_to = None;
+        }
     }
 
     /// Make one use refer to another global instead (a use whose text is gone stays gone).
@@ -77,8 +80,20 @@ impl Module {
         self.globals[to].uses.push(u);
         self.uses[u].global = to;
         let span = self.uses[u].span;
-        let text = global_name(&self.globals[to].name);
+        let text = self.name_text(to);
         self.patch(span, text);
+    }
+
+    /// The text of `g`'s name, shared with the last retargeting edit's when it named `g`.
+    fn name_text(&mut self, g: GlobalId) -> Arc<str> {
+        match &self.retargeted_to {
+            Some((to, text)) if *to == g => text.clone(),
+            _ => {
+                let text: Arc<str> = global_name(&self.globals[g].name).into();
+                self.retargeted_to = Some((g, text.clone()));
+                text
+            }
+        }
     }
 
     /// Make several uses of one global refer to another global instead.
@@ -93,7 +108,7 @@ impl Module {
         self.globals[from]
             .uses
             .retain(|u| moved.binary_search(u).is_err());
-        let text: Arc<str> = global_name(&self.globals[to].name).into();
+        let text = self.name_text(to);
         for &u in &moved {
             self.uses[u].global = to;
             let span = self.uses[u].span;

@@ -1026,6 +1026,7 @@ impl<'a> Parser<'a> {
                 semantic_interposition: false,
                 intrinsic_immediates: Vec::new(),
                 patches: Vec::new(),
+                retargeted_to: None,
                 appended: String::new(),
                 aliases_added: String::new(),
                 next_appended_metadata: None,
