@@ -1296,7 +1296,8 @@ fn candidates<'m>(
     // more text, and what writing reads it gives back behind it.
     budget.give_back(&m.source);
     // Number the encodings across groups (different shapes never share an encoding).
-    let mut result = Vec::new();
+    let count = encoded.iter().map(Vec::len).sum();
+    let (mut result, mut digests) = (Vec::with_capacity(count), Vec::with_capacity(count));
     let mut set_aside = Droppables::default();
     let mut base = 0u32;
     for group in encoded {
@@ -1305,18 +1306,40 @@ fn candidates<'m>(
             if !e.droppable.is_empty() {
                 set_aside.insert(e.func, e.droppable);
             }
-            let candidate = Candidate {
+            result.push(Candidate {
                 func: e.func,
                 encoding: base + e.local,
                 holes: e.holes,
-            };
-            result.push((candidate, e.digest));
+            });
+            digests.push(e.digest);
         }
         base += classes;
     }
-    result.sort_unstable_by_key(|(c, _)| c.func);
-    let (result, digests) = result.into_iter().unzip();
+    in_function_order(&mut result, &mut digests);
     (result, digests, set_aside)
+}
+
+/// Sorts the candidates by function, and their digests with them, in place: sorted as pairs
+/// and then taken apart, both were copied once more at the peak of a round (eigenprog-O0:
+/// 15,000 candidates, 0.7 MB).
+fn in_function_order(candidates: &mut [Candidate], digests: &mut [Digest]) {
+    let mut order: Vec<u32> = (0..candidates.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| candidates[i as usize].func);
+    // Place `k` takes what was at `order[k]`: each cycle of the permutation is followed once,
+    // the places it fills marked done.
+    for start in 0..order.len() {
+        let mut place = start;
+        loop {
+            let from = order[place] as usize;
+            order[place] = place as u32;
+            if from == start || from == place {
+                break;
+            }
+            candidates.swap(place, from);
+            digests.swap(place, from);
+            place = from;
+        }
+    }
 }
 
 /// Which encoding a member of a group has, told apart without hashing what the first reading
@@ -2347,6 +2370,40 @@ mod tests {
     use super::*;
 
     /// Encodings whose hashes are equal are still kept apart by their bytes.
+    /// Candidates sorted by function in place carry their digests with them, whatever the
+    /// permutation (cycles of every length, places already right).
+    #[test]
+    fn candidates_sort_with_their_digests() {
+        for seed in 0..50u64 {
+            let n = (seed % 17) as usize;
+            // A permutation of 0..n from the seed.
+            let mut funcs: Vec<u32> = (0..n as u32).collect();
+            let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            for i in (1..n).rev() {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                funcs.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let mut candidates: Vec<Candidate> = (funcs.iter())
+                .map(|&f| Candidate {
+                    func: FuncId::from_u32(f),
+                    encoding: f * 10,
+                    holes: Vec::new(),
+                })
+                .collect();
+            let mut digests: Vec<Digest> = (funcs.iter())
+                .map(|&f| Digest::of(&f.to_le_bytes()))
+                .collect();
+            in_function_order(&mut candidates, &mut digests);
+            for (k, (c, d)) in candidates.iter().zip(&digests).enumerate() {
+                assert_eq!(c.func, FuncId::from_u32(k as u32), "seed {seed}");
+                assert_eq!(c.encoding, k as u32 * 10);
+                assert_eq!(*d, Digest::of(&(k as u32).to_le_bytes()));
+            }
+        }
+    }
+
     #[test]
     fn prehashed_encodings_with_one_hash_are_told_apart_by_their_bytes() {
         let with_hash = |hash, bytes: &[u8]| Prehashed {
