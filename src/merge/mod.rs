@@ -626,8 +626,10 @@ impl StoredPrint {
     }
 }
 
-/// A function of a group that may be equal, with its encoding if made as it was read.
-type Member = (FuncId, Option<FirstPrint>);
+/// A function of a group that may be equal, with its encoding if made as it was read (as kept
+/// until merging: a [`FirstPrint`] takes twice the room, and a group holds its members until
+/// they are encoded).
+type Member = (FuncId, Option<StoredPrint>);
 
 /// A member as its group is numbered: how its encoding is kept, its bytes once made, its
 /// holes and the attachments it set aside.
@@ -660,8 +662,8 @@ impl FirstRead {
     }
 
     /// `f`'s encoding made as it was read, if it was.
-    fn take_print(&mut self, f: FuncId) -> Option<FirstPrint> {
-        Some(self.prints.get_mut(f.index())?.take()?.into_first_print())
+    fn take_print(&mut self, f: FuncId) -> Option<StoredPrint> {
+        self.prints.get_mut(f.index())?.take()
     }
 
     /// The encodings made, by their numbers.
@@ -1188,7 +1190,7 @@ fn candidates<'m>(
         }
         let mut members: Vec<GroupMember> = Vec::with_capacity(group.len());
         for (f, print) in group {
-            match print {
+            match print.map(StoredPrint::into_first_print) {
                 Some((kept, holes, droppable)) => members.push((f, kept, None, holes, droppable)),
                 None => {
                     let Some(fp) = encode(f) else { continue };
@@ -2533,7 +2535,9 @@ mod tests {
                 let bytes = first.take_encodings();
                 let cx = Context::new(&m, HoleRule::new(&m, &opts).for_module(&m));
                 for f in m.functions.keys() {
-                    let Some((kept, holes, droppable)) = first.take_print(f) else {
+                    let Some((kept, holes, droppable)) =
+                        first.take_print(f).map(StoredPrint::into_first_print)
+                    else {
                         continue;
                     };
                     let again = fingerprint::fingerprint(&cx, f, &m.body(f).unwrap());
