@@ -327,8 +327,8 @@ impl Tables {
             let group = module.attr_list(group);
             let mut keys = Vec::with_capacity(group.len());
             for a in group {
-                match *a {
-                    Attr::Text(s) => keys.push(attribute_key(module.bytes(s))),
+                match a.kind() {
+                    AttrKind::Text(s) => keys.push(attribute_key(module.bytes(s))),
                     _ => break,
                 }
             }
@@ -374,8 +374,8 @@ impl Tables {
             }
             let mut keys: Vec<Cow<[u8]>> = list
                 .iter()
-                .filter_map(|a| match *a {
-                    Attr::Text(s) => Some(attribute_key(module.bytes(s))),
+                .filter_map(|a| match a.kind() {
+                    AttrKind::Text(s) => Some(attribute_key(module.bytes(s))),
                     _ => None,
                 })
                 .collect();
@@ -461,10 +461,11 @@ impl<'m> Context<'m> {
 /// The text of a list of text attributes only, from its first to its last; `None` for any
 /// other list.
 fn text_only_list<'m>(m: &'m Module, list: &[Attr]) -> Option<&'m [u8]> {
-    let (Attr::Text(first), Attr::Text(last)) = (list.first()?, list.last()?) else {
+    let (AttrKind::Text(first), AttrKind::Text(last)) = (list.first()?.kind(), list.last()?.kind())
+    else {
         return None;
     };
-    if !list.iter().all(|a| matches!(a, Attr::Text(_))) {
+    if !list.iter().all(|a| matches!(a.kind(), AttrKind::Text(_))) {
         return None;
     }
     Some(m.bytes(Span::new(first.start as usize, last.end as usize)))
@@ -727,7 +728,7 @@ fn list_span(m: &Module, list: AttrList, header: Span) -> Span {
         .as_bytes()
         .get(end..header.end as usize)
         .unwrap_or_default();
-    if let Attr::Typed(..) = last
+    if let AttrKind::Typed(..) = last.kind()
         && let Some(close) = search::memchr(b')', rest)
     {
         end += close + 1;
@@ -1723,7 +1724,10 @@ impl<'a, 'm> Encoder<'a, 'm> {
     fn attrs(&mut self, list: &[Attr]) {
         let tables = &self.cx.tables;
         let known = match list {
-            [Attr::Group(n, _)] => tables.single_groups.get(n),
+            [a] => match a.kind() {
+                AttrKind::Group(n, _) => tables.single_groups.get(&n),
+                _ => None,
+            },
             _ => None,
         };
         if let Some(known) =
@@ -1744,26 +1748,28 @@ impl<'a, 'm> Encoder<'a, 'm> {
         let m = self.m;
         // Attribute text is borrowed from the source; only typed attributes are encoded anew.
         let mut keys = std::mem::take(&mut self.attr_keys);
-        let push = |e: &mut Self, keys: &mut Vec<Cow<'m, [u8]>>, a: &Attr| match *a {
-            Attr::Text(s) => keys.push(attribute_key(m.bytes(s))),
-            Attr::Typed(s, t) => {
+        let push = |e: &mut Self, keys: &mut Vec<Cow<'m, [u8]>>, a: &Attr| match a.kind() {
+            AttrKind::Text(s) => keys.push(attribute_key(m.bytes(s))),
+            AttrKind::Typed(s, t) => {
                 let saved = std::mem::take(&mut e.out);
                 e.text(s);
                 e.ty(t, 0);
                 keys.push(Cow::Owned(std::mem::replace(&mut e.out, saved)));
             }
-            Attr::Group(..) => {}
+            AttrKind::Group(..) => {}
         };
         // The list's own attributes, then each group's merged in, as LLVM merges them.
         for a in list {
-            if !matches!(a, Attr::Group(..)) {
+            if !a.is_group() {
                 push(self, &mut keys, a);
             }
         }
         upgrade_memory_keys(&mut keys);
         for a in list {
-            let Attr::Group(n, _) = a else { continue };
-            let Some(&group) = m.attr_groups.get(n) else {
+            let AttrKind::Group(n, _) = a.kind() else {
+                continue;
+            };
+            let Some(&group) = m.attr_groups.get(&n) else {
                 continue;
             };
             let own = keys.len();

@@ -197,16 +197,31 @@ impl UnnamedAddr {
     }
 }
 
+impl Linkable {
+    /// `dso_local` / `dso_preemptable`, where written.
+    pub fn dso_local(&self) -> Option<Span> {
+        (!self.dso_local_at.is_empty()).then_some(self.dso_local_at)
+    }
+
+    /// `dllimport` / `dllexport`, where written.
+    pub fn dll_storage(&self) -> Option<Span> {
+        (!self.dll_storage_at.is_empty()).then_some(self.dll_storage_at)
+    }
+}
+
 /// The header parts shared by functions, variables, aliases and ifuncs, with the spans an edit
 /// rewrites.
 #[derive(Clone, Debug)]
 pub struct Linkable {
     pub linkage: Linkage,
     pub linkage_span: Span,
-    /// `dso_local` / `dso_preemptable` as written.
-    pub dso_local: Option<Span>,
+    /// `dso_local` / `dso_preemptable` as written, empty where none is ([`Linkable::dso_local`]):
+    /// an `Option<Span>` takes 12 bytes where a span takes 8, and there is a `Linkable` for
+    /// each global.
+    pub(crate) dso_local_at: Span,
     pub visibility: Visibility,
-    pub dll_storage: Option<Span>,
+    /// The DLL storage class as written, empty where none is ([`Linkable::dll_storage`]).
+    pub(crate) dll_storage_at: Span,
     /// From the linkage to the DLL storage class, with the white space after it: the text an
     /// edit of linkage or visibility rewrites.
     pub prefix_span: Span,
@@ -297,9 +312,22 @@ pub enum UseRole {
     Operand,
 }
 
+/// One attribute as written, as kept in the arenas of attributes ([`Module::attrs`],
+/// [`Body::attrs`]): what it is ([`AttrKind`]) packed in 12 bytes, the kind in the top two
+/// bits of its start (a text is under 2^30 bytes). As an enum it took 16, and a C++ module
+/// holds an attribute for every 200 bytes of its text or so (eigenprog-O0: 140,253, 0.56 MB
+/// saved).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Attr {
+    kind_and_start: u32,
+    end: u32,
+    /// The group's number, or the type.
+    extra: u32,
+}
+
 /// One attribute as written. Groups (`#N`) are expanded by later stages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attr {
+pub enum AttrKind {
     /// `#N`
     Group(u32, Span),
     /// An attribute carrying a type, such as `byval(%T)`: the keyword and the type.
@@ -309,11 +337,55 @@ pub enum Attr {
 }
 
 impl Attr {
-    /// Where it is written (a typed one's keyword).
-    pub fn span(&self) -> Span {
-        match *self {
-            Attr::Group(_, span) | Attr::Typed(span, _) | Attr::Text(span) => span,
+    const START_BITS: u32 = 30;
+    const START_MASK: u32 = (1 << Self::START_BITS) - 1;
+
+    /// What the attribute is.
+    pub fn kind(self) -> AttrKind {
+        let span = Span {
+            start: self.kind_and_start & Self::START_MASK,
+            end: self.end,
+        };
+        match self.kind_and_start >> Self::START_BITS {
+            0 => AttrKind::Group(self.extra, span),
+            1 => AttrKind::Typed(span, TypeId::from_u32(self.extra)),
+            _ => AttrKind::Text(span),
         }
+    }
+
+    /// Where it is written (a typed one's keyword).
+    pub fn span(self) -> Span {
+        Span {
+            start: self.kind_and_start & Self::START_MASK,
+            end: self.end,
+        }
+    }
+
+    /// Whether it is a group (`#N`).
+    pub fn is_group(self) -> bool {
+        self.kind_and_start >> Self::START_BITS == 0
+    }
+}
+
+impl From<AttrKind> for Attr {
+    fn from(kind: AttrKind) -> Attr {
+        let (tag, span, extra) = match kind {
+            AttrKind::Group(n, span) => (0, span, n),
+            AttrKind::Typed(span, ty) => (1, span, ty.as_u32()),
+            AttrKind::Text(span) => (2, span, 0),
+        };
+        debug_assert!(span.start <= Attr::START_MASK, "a text is under 2^30 bytes");
+        Attr {
+            kind_and_start: tag << Attr::START_BITS | (span.start & Attr::START_MASK),
+            end: span.end,
+            extra,
+        }
+    }
+}
+
+impl std::fmt::Debug for Attr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.kind().fmt(f)
     }
 }
 
@@ -1185,7 +1257,7 @@ pub struct Function {
     pub varargs: bool,
     pub fn_attrs: AttrList,
     /// Function-level metadata attachments `!kind !node`.
-    pub metadata: Vec<(Span, MdRef)>,
+    pub metadata: Box<[(Span, MdRef)]>,
     /// From `define`/`declare` up to the body's `{` (or the end of the declaration).
     pub header_span: Span,
     /// The whole entity.
@@ -1565,7 +1637,7 @@ impl Module {
     /// LLVM's `isDSOLocal`: written `dso_local`, or implied (`isImplicitDSOLocal`).
     fn is_dso_local(&self, link: &Linkable) -> bool {
         let written = link
-            .dso_local
+            .dso_local()
             .is_some_and(|s| self.bytes(s) == b"dso_local");
         written
             || link.linkage.is_local()

@@ -15,8 +15,8 @@
 
 use super::parser::NOT_YET_DEFINED;
 use crate::model::{
-    Attr, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module, Opcode, Param,
-    Span, Value, ValueKind,
+    Attr, AttrKind, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module,
+    Opcode, Param, Span, Value, ValueKind,
 };
 use cranelift_entity::EntityRef;
 
@@ -1216,7 +1216,7 @@ pub(super) fn has_swifterror_param(m: &Module, f: FuncId) -> bool {
 /// Whether an attribute list (a parameter's or an argument's) holds `swifterror`.
 fn marks_swifterror(m: &Module, list: &[Attr]) -> bool {
     list.iter()
-        .any(|a| matches!(a, Attr::Text(s) if m.bytes(*s) == b"swifterror"))
+        .any(|a| matches!(a.kind(), AttrKind::Text(s) if m.bytes(s) == b"swifterror"))
 }
 
 #[cfg(test)]

@@ -19,8 +19,8 @@ use super::lexer::unescape;
 use super::verify_string_attributes::{self, Signature, StringRules, Taker};
 use super::{attributes, intrinsics};
 use crate::model::{
-    Attr, FuncId, Function, GlobalKind, GlobalName, Item, LocalDef, Module, ReleaseBehind, Span,
-    Type, TypeId, UnnamedAddr, ValueKind,
+    Attr, AttrKind, FuncId, Function, GlobalKind, GlobalName, Item, LocalDef, Module,
+    ReleaseBehind, Span, Type, TypeId, UnnamedAddr, ValueKind,
 };
 use rustc_hash::FxHashMap;
 
@@ -240,9 +240,9 @@ pub(crate) fn keyword_of(text: &[u8]) -> &[u8] {
 
 /// The bits of `attrs`; a group's (`#N`), those `groups` gives it.
 fn kinds_of(src: &[u8], attrs: &[Attr], groups: &FxHashMap<u32, Kinds>) -> Kinds {
-    attrs.iter().fold(Kinds::NONE, |kinds, a| match *a {
-        Attr::Text(span) | Attr::Typed(span, _) => kinds.with(kind_at(src, span)),
-        Attr::Group(n, _) => kinds.with(groups.get(&n).copied().unwrap_or_default()),
+    attrs.iter().fold(Kinds::NONE, |kinds, a| match a.kind() {
+        AttrKind::Text(span) | AttrKind::Typed(span, _) => kinds.with(kind_at(src, span)),
+        AttrKind::Group(n, _) => kinds.with(groups.get(&n).copied().unwrap_or_default()),
     })
 }
 
@@ -268,10 +268,10 @@ pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
     let src = m.source.as_bytes();
     m.attr_list(m.functions[f].fn_attrs)
         .iter()
-        .any(|a| match *a {
-            Attr::Text(span) => kind_at(src, span).has(kinds),
-            Attr::Typed(..) => false,
-            Attr::Group(n, _) => group_kinds(m, n).has(kinds),
+        .any(|a| match a.kind() {
+            AttrKind::Text(span) => kind_at(src, span).has(kinds),
+            AttrKind::Typed(..) => false,
+            AttrKind::Group(n, _) => group_kinds(m, n).has(kinds),
         })
 }
 
@@ -289,7 +289,7 @@ pub(crate) const INREG: Kinds = kind::InReg;
 pub(crate) fn attribute_of<'a>(src: &[u8], attrs: &'a [Attr], kinds: Kinds) -> Option<&'a Attr> {
     attrs
         .iter()
-        .find(|a| !matches!(a, Attr::Group(..)) && kind_at(src, a.span()).has(kinds))
+        .find(|a| !a.is_group() && kind_at(src, a.span()).has(kinds))
 }
 
 /// The bit of `noreturn`, by which a call returning `void` may carry a
@@ -298,9 +298,11 @@ pub(crate) const NO_RETURN: Kinds = kind::NoReturn;
 
 /// Where the first attribute of `attrs` with a bit of `kinds` is written.
 fn place_of(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Option<Span> {
-    attrs.iter().find_map(|a| match *a {
-        Attr::Text(span) | Attr::Typed(span, _) => kind_at(src, span).has(kinds).then_some(span),
-        Attr::Group(..) => None,
+    attrs.iter().find_map(|a| match a.kind() {
+        AttrKind::Text(span) | AttrKind::Typed(span, _) => {
+            kind_at(src, span).has(kinds).then_some(span)
+        }
+        AttrKind::Group(..) => None,
     })
 }
 
@@ -755,7 +757,7 @@ fn last_valued<'a>(
     let mut last: [Option<Span>; 3] = [None; 3];
     let mut note = |list: &[Attr]| {
         for a in list {
-            if let Attr::Text(span) = *a {
+            if let AttrKind::Text(span) = a.kind() {
                 let kinds = kind_at(src, span);
                 let slot = [kind::AllocSize, kind::AllocKind, kind::VScaleRange]
                     .iter()
@@ -768,7 +770,7 @@ fn last_valued<'a>(
     };
     note(attrs);
     for a in attrs {
-        if let Attr::Group(n, _) = *a
+        if let AttrKind::Group(n, _) = a.kind()
             && let Some(list) = group(n)
         {
             note(list);
@@ -868,7 +870,9 @@ pub(crate) fn passed_types_sized(
         return Ok(());
     }
     for a in attrs {
-        let Attr::Typed(span, ty) = *a else { continue };
+        let AttrKind::Typed(span, ty) = a.kind() else {
+            continue;
+        };
         let kind = kind_at(src, span);
         if kind.has(PASSED_BY_TYPE) && !sized(ty) {
             let keyword = String::from_utf8_lossy(&src[span.range()]);
@@ -891,12 +895,7 @@ pub(crate) fn alignment_of_call(src: &[u8], attrs: &[Attr], kinds: Kinds) -> Opt
     if !kinds.has(kind::Align) {
         return None;
     }
-    let group = || {
-        attrs
-            .iter()
-            .find(|a| matches!(a, Attr::Group(..)))
-            .map(Attr::span)
-    };
+    let group = || attrs.iter().find(|a| a.is_group()).map(|a| a.span());
     place_of(src, attrs, kind::Align).or_else(group)
 }
 
@@ -991,7 +990,11 @@ pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
         let held = held.and_then(|()| {
             func.params.iter().try_for_each(|param| {
                 let attrs = m.attr_list(param.attrs);
-                let typed = || attrs.iter().any(|a| matches!(a, Attr::Typed(..)));
+                let typed = || {
+                    attrs
+                        .iter()
+                        .any(|a| matches!(a.kind(), AttrKind::Typed(..)))
+                };
                 match typed() {
                     true => passed_types_sized(
                         src,

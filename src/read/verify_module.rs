@@ -57,11 +57,11 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     let attachments = m
         .variables
         .values()
-        .map(|v| (v.global, v.init.is_none(), &v.metadata))
+        .map(|v| (v.global, v.init.is_none(), &v.metadata[..]))
         .chain(
             m.functions
                 .values()
-                .map(|f| (f.global, f.body.is_none(), &f.metadata)),
+                .map(|f| (f.global, f.body.is_none(), &f.metadata[..])),
         );
     for (global, declared, metadata) in attachments {
         for &(kind, md) in metadata {
@@ -311,7 +311,7 @@ fn linkage_holds(
     if (declared || available) && in_comdat {
         return refuse(at(), "Declaration may not be in a Comdat!");
     }
-    let dll = link.dll_storage.map(|span| m.bytes(span));
+    let dll = link.dll_storage().map(|span| m.bytes(span));
     if dll == Some(b"dllexport") && link.visibility == Visibility::Hidden {
         return refuse(
             at(),

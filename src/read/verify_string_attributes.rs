@@ -17,7 +17,7 @@
 
 use super::intrinsics::TypeView;
 use super::lexer::unescape;
-use crate::model::{Attr, FloatKind, Module, Span, Type, TypeId};
+use crate::model::{Attr, AttrKind, FloatKind, Module, Span, Type, TypeId};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -220,7 +220,7 @@ impl Values {
     fn add_own(&mut self, src: &[u8], attrs: &[Attr]) -> bool {
         let mut any = false;
         for a in attrs {
-            if let Attr::Text(span) = *a
+            if let AttrKind::Text(span) = a.kind()
                 && src[span.range()].first() == Some(&b'"')
             {
                 any = true;
@@ -592,8 +592,8 @@ impl StringRules {
         let mut values = Values::default();
         values.add_own(src, attrs);
         for a in attrs {
-            if let Attr::Group(n, _) = a
-                && let Some((group, _)) = self.groups.get(n)
+            if let AttrKind::Group(n, _) = a.kind()
+                && let Some((group, _)) = self.groups.get(&n)
             {
                 values.overlay(group);
             }
@@ -609,8 +609,8 @@ impl StringRules {
         attrs: &[Attr],
         taker: Taker,
     ) -> Option<(Span, String)> {
-        let mut groups = attrs.iter().filter_map(|a| match a {
-            Attr::Group(n, _) => self.groups.get(n),
+        let mut groups = attrs.iter().filter_map(|a| match a.kind() {
+            AttrKind::Group(n, _) => self.groups.get(&n),
             _ => None,
         });
         let own = Values::default().add_own(src, attrs);

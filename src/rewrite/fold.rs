@@ -54,9 +54,9 @@ fn thunk_header(m: &Module, f: FuncId, in_place: bool) -> String {
 }
 
 fn attr_text(m: &Module, a: &Attr) -> String {
-    match *a {
-        Attr::Group(_, s) | Attr::Text(s) => m.text(s).to_string(),
-        Attr::Typed(s, t) => format!("{}({})", m.text(s), m.types.display(t)),
+    match a.kind() {
+        AttrKind::Group(_, s) | AttrKind::Text(s) => m.text(s).to_string(),
+        AttrKind::Typed(s, t) => format!("{}({})", m.text(s), m.types.display(t)),
     }
 }
 

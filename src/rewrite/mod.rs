@@ -335,7 +335,7 @@ impl Module {
             l.linkage = linkage;
             if linkage.is_local() {
                 l.visibility = Visibility::Default;
-                l.dll_storage = None;
+                l.dll_storage_at = Span::default();
             }
         });
     }
@@ -391,7 +391,7 @@ impl Module {
         let l = l.clone();
         let mut words: Vec<String> = Vec::new();
         words.push(l.linkage.keyword().to_string());
-        if let Some(s) = l.dso_local {
+        if let Some(s) = l.dso_local() {
             if !l.linkage.is_local() {
                 words.push(self.text(s).to_string());
             }
@@ -404,7 +404,7 @@ impl Module {
             }
             .to_string(),
         );
-        if let Some(s) = l.dll_storage {
+        if let Some(s) = l.dll_storage() {
             words.push(self.text(s).to_string());
         }
         let mut text = words

@@ -118,9 +118,9 @@ impl KnownLists {
         }
         let Some(spans) = attrs
             .iter()
-            .map(|a| match *a {
-                Attr::Text(s) => Some((s.start - start as u32, s.end - start as u32)),
-                Attr::Group(..) | Attr::Typed(..) => None,
+            .map(|a| match a.kind() {
+                AttrKind::Text(s) => Some((s.start - start as u32, s.end - start as u32)),
+                AttrKind::Group(..) | AttrKind::Typed(..) => None,
             })
             .collect::<Option<Box<[_]>>>()
         else {
@@ -141,7 +141,10 @@ impl KnownList {
     /// The list's attributes, at their spans in the text found at `start`.
     fn attrs_at(&self, start: usize) -> impl Iterator<Item = Attr> + '_ {
         self.attrs.iter().map(move |&(from, to)| {
-            Attr::Text(Span::new(start + from as usize, start + to as usize))
+            Attr::from(AttrKind::Text(Span::new(
+                start + from as usize,
+                start + to as usize,
+            )))
         })
     }
 }
@@ -536,42 +539,42 @@ impl<'a> Parser<'a> {
             if t.kind == Tok::AttrGroup {
                 // A group never defined is no error: LLVM reads it as no attributes.
                 let n = self.number_after_sigil(t)?;
-                return Ok(Attr::Group(n, t.span));
+                return Ok(AttrKind::Group(n, t.span).into());
             }
             let mut end = t.span;
             if self.eat(Tok::Equal) {
                 end = self.expect(Tok::Str, "a string attribute value")?.span;
             }
-            return Ok(Attr::Text(t.span.to(end)));
+            return Ok(AttrKind::Text(t.span.to(end)).into());
         };
         let attr = match k.argument {
-            Argument::None => Attr::Text(t.span),
+            Argument::None => AttrKind::Text(t.span),
             Argument::Type => {
                 self.expect(Tok::LParen, "'('")?;
                 let ty = self.parse_type()?;
                 self.expect(Tok::RParen, "')'")?;
-                Attr::Typed(t.span, ty)
+                AttrKind::Typed(t.span, ty)
             }
             Argument::Align | Argument::AlignStack if place == AttrPlace::Group => {
                 self.expect(Tok::Equal, "'=' here")?;
                 let v = self.expect(Tok::Int, "an integer")?;
-                Attr::Text(t.span.to(v.span))
+                AttrKind::Text(t.span.to(v.span))
             }
             Argument::Align if self.tok.kind == Tok::LParen => {
                 let open = self.bump();
                 self.expect_alignment(Some(open.span))?;
                 let close = self.expect(Tok::RParen, "')'")?;
-                Attr::Text(t.span.to(close.span))
+                AttrKind::Text(t.span.to(close.span))
             }
             Argument::Align => {
                 let n = self.tok.span;
                 self.expect_alignment(None)?;
-                Attr::Text(t.span.to(n))
+                AttrKind::Text(t.span.to(n))
             }
-            Argument::OptionalParens if self.tok.kind != Tok::LParen => Attr::Text(t.span),
+            Argument::OptionalParens if self.tok.kind != Tok::LParen => AttrKind::Text(t.span),
             Argument::AlignStack | Argument::Parens | Argument::OptionalParens => {
                 self.check_attribute_argument(t)?;
-                Attr::Text(t.span.to(self.skip_parens()?))
+                AttrKind::Text(t.span.to(self.skip_parens()?))
             }
         };
         if k.applies & place.bit() == 0 {
@@ -582,7 +585,7 @@ impl<'a> Parser<'a> {
             };
             return Err(self.err_at(t.span, format!("this attribute does not apply to {what}")));
         }
-        Ok(attr)
+        Ok(attr.into())
     }
 
     /// The attributes of a list standing in `place`, onto the module's arena of them, and
@@ -662,8 +665,8 @@ impl<'a> Parser<'a> {
         }
         let mut kinds = Kinds::NONE;
         while let Some((a, k)) = self.next_attribute(place)? {
-            kinds = kinds.with(match a {
-                Attr::Group(n, _) => self.group_kinds(n),
+            kinds = kinds.with(match a.kind() {
+                AttrKind::Group(n, _) => self.group_kinds(n),
                 _ => k,
             });
             self.scope().body.attrs.push(a);

@@ -75,7 +75,7 @@ impl<'a> Parser<'a> {
             params: params.into_boxed_slice(),
             varargs,
             fn_attrs: AttrList::default(),
-            metadata,
+            metadata: Box::default(),
             header_span: kw.span,
             span: kw.span,
             newlines_after: 0,
@@ -98,7 +98,7 @@ impl<'a> Parser<'a> {
                 f.extras_mut().set_align(self.function_alignment()?);
             } else if let Some((a, _)) = self.next_attribute(AttrPlace::Function)? {
                 // A call may be marked `builtin`, a function may not (a group may hold it).
-                if let Attr::Text(span) = a
+                if let AttrKind::Text(span) = a.kind()
                     && self.src[span.range()] == *b"builtin"
                 {
                     return Err(self.err_at(span, "'builtin' attribute not valid on function"));
@@ -138,8 +138,9 @@ impl<'a> Parser<'a> {
         // A definition's attachments come before its body; after a declaration, `!name` is
         // named metadata (`!prof !0` there is an error at `!0`: LLVM wants `=`).
         while is_definition && self.tok.kind == Tok::MdName {
-            f.metadata.push(self.attachment()?);
+            metadata.push(self.attachment()?);
         }
+        f.metadata = metadata.into_boxed_slice();
         f.header_span = kw.span.to(self.prev_end());
         if is_definition {
             let span = self.skim_body()?;
@@ -815,9 +816,10 @@ fn rebased_span(span: Span, from: u32, to: u32) -> Span {
 }
 
 fn rebased(a: Attr, from: u32, to: u32) -> Attr {
-    match a {
-        Attr::Group(n, s) => Attr::Group(n, rebased_span(s, from, to)),
-        Attr::Typed(s, t) => Attr::Typed(rebased_span(s, from, to), t),
-        Attr::Text(s) => Attr::Text(rebased_span(s, from, to)),
+    match a.kind() {
+        AttrKind::Group(n, s) => AttrKind::Group(n, rebased_span(s, from, to)),
+        AttrKind::Typed(s, t) => AttrKind::Typed(rebased_span(s, from, to), t),
+        AttrKind::Text(s) => AttrKind::Text(rebased_span(s, from, to)),
     }
+    .into()
 }

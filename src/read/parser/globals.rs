@@ -9,9 +9,9 @@ impl<'a> Parser<'a> {
         let mut link = Linkable {
             linkage: Linkage::External,
             linkage_span: Span::empty_at(start),
-            dso_local: None,
+            dso_local_at: Span::default(),
             visibility: Visibility::Default,
-            dll_storage: None,
+            dll_storage_at: Span::default(),
             prefix_span: Span::empty_at(start),
             unnamed_addr: UnnamedAddr::None,
             unnamed_addr_span: Span::empty_at(start),
@@ -21,7 +21,7 @@ impl<'a> Parser<'a> {
             link.linkage_span = self.bump().span;
         }
         if matches!(self.word(), b"dso_local" | b"dso_preemptable") {
-            link.dso_local = Some(self.bump().span);
+            link.dso_local_at = self.bump().span;
         }
         let vis = match self.word() {
             b"default" => Some(Visibility::Default),
@@ -35,10 +35,10 @@ impl<'a> Parser<'a> {
         }
         if matches!(self.word(), b"dllimport" | b"dllexport") {
             let dll = self.bump().span;
-            link.dll_storage = Some(dll);
+            link.dll_storage_at = dll;
             // An imported symbol is another module's: it cannot be local to this one.
             let dso_local = link
-                .dso_local
+                .dso_local()
                 .is_some_and(|s| self.src[s.range()] == *b"dso_local");
             if dso_local && self.src[dll.range()] == *b"dllimport" {
                 let message = "dso_location and DLL-StorageClass mismatch";
@@ -55,7 +55,7 @@ impl<'a> Parser<'a> {
             Ok(())
         } else if link.visibility != Visibility::Default {
             Err(self.err_at(at, "symbol with local linkage must have default visibility"))
-        } else if link.dll_storage.is_some() {
+        } else if link.dll_storage().is_some() {
             Err(self.err_at(
                 at,
                 "symbol with local linkage cannot have a DLL storage class",

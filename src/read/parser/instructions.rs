@@ -2122,11 +2122,11 @@ impl Parser<'_> {
     /// The keyword of attribute `a` (`byval` of `byval(%T)`, `align` of `align 8`); none for a
     /// group or a string attribute.
     fn attribute_keyword(&self, a: &Attr) -> Option<&[u8]> {
-        let keyword = match *a {
-            Attr::Typed(span, _) | Attr::Text(span) => {
+        let keyword = match a.kind() {
+            AttrKind::Typed(span, _) | AttrKind::Text(span) => {
                 verify_attributes::keyword_of(&self.src[span.range()])
             }
-            Attr::Group(..) => return None,
+            AttrKind::Group(..) => return None,
         };
         (!keyword.is_empty()).then_some(keyword)
     }
@@ -2160,8 +2160,8 @@ impl Parser<'_> {
                     if !abi {
                         return None;
                     }
-                    Some(match *a {
-                        Attr::Typed(_, ty) => (keyword, Some(ty), Vec::new()),
+                    Some(match a.kind() {
+                        AttrKind::Typed(_, ty) => (keyword, Some(ty), Vec::new()),
                         // The argument's digits: `align 8`, `align(8)`, `alignstack(8)`.
                         _ => {
                             let text = &self.src[a.span().range()][keyword.len()..];
@@ -2606,7 +2606,7 @@ impl CallRules {
         if let Err(message) = next {
             let at = p.body_attrs()[attrs]
                 .first()
-                .map_or(callee.span, Attr::span);
+                .map_or(callee.span, |a| a.span());
             p.rule_broken(at, message);
         }
     }

@@ -1930,8 +1930,8 @@ mod tests {
         let texts = |attrs: &[crate::model::Attr], within: crate::model::Span| -> String {
             let words: Vec<&str> = attrs
                 .iter()
-                .map(|a| match *a {
-                    crate::model::Attr::Text(s) => {
+                .map(|a| match a.kind() {
+                    crate::model::AttrKind::Text(s) => {
                         assert!(within.start <= s.start && s.end <= within.end);
                         std::str::from_utf8(m.bytes(s)).unwrap()
                     }
