@@ -1286,7 +1286,7 @@ mod tests {
                     .map(|a| &text[a.span().range()])
                     .collect();
                 assert_eq!(&written, attrs);
-                let name_at = p.name.unwrap();
+                let name_at = p.name().unwrap();
                 assert_eq!(&text[name_at.range()], *name);
                 assert!(name_at.start as usize > list_at);
                 assert_eq!(p.end, name_at.end);

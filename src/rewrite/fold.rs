@@ -20,7 +20,7 @@ fn thunk_header(m: &Module, f: FuncId, in_place: bool) -> String {
     let mut copied = header.start as usize;
     if !in_place {
         for (i, param) in func.params.iter().enumerate() {
-            match param.name {
+            match param.name() {
                 Some(name) => {
                     text.push_str(m.text(Span::new(copied, name.start as usize)));
                     let _ = write!(text, "%{i}");
@@ -85,7 +85,7 @@ fn param_names_as(m: &Module, f: FuncId, named: bool) -> Vec<String> {
         .params
         .iter()
         .map(|p| {
-            let name = match p.name {
+            let name = match p.name() {
                 Some(s) => m.text(s).to_string(),
                 None => format!("%{numbered}"),
             };

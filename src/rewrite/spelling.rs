@@ -142,8 +142,8 @@ impl Module {
             ..Numbers::default()
         };
         for param in &func.params {
-            let text = param.name.map_or(&b""[..], |s| &src[s.range()]);
-            if let Some(n) = numbers.next(text, param.name.is_none()) {
+            let text = param.name().map_or(&b""[..], |s| &src[s.range()]);
+            if let Some(n) = numbers.next(text, param.name().is_none()) {
                 let at = code_end(src, param.end as usize) as u32;
                 out.inserts
                     .push((at, PatchSlot::ValueName, format!(" %{n}")));
@@ -176,7 +176,7 @@ impl Module {
             }
         }
         if !numbers.changed.is_empty() {
-            let header = func.params.iter().filter_map(|p| p.name);
+            let header = func.params.iter().filter_map(|p| p.name());
             let mut lexer = Lexer::starting_at(src, body.span.start as usize);
             let tokens = std::iter::from_fn(|| {
                 let t = lexer.next();

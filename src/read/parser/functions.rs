@@ -187,12 +187,12 @@ impl<'a> Parser<'a> {
             for p in known.params.iter() {
                 let attrs_start = attrs.len();
                 attrs.extend(p.attrs.iter().map(|&a| rebased(a, 0, start)));
-                params.push(Param {
-                    ty: p.ty,
-                    attrs: AttrList::since(attrs, attrs_start),
-                    name: p.name.map(|s| rebased_span(s, 0, start)),
-                    end: start + p.end,
-                });
+                params.push(Param::new(
+                    p.ty,
+                    AttrList::since(attrs, attrs_start),
+                    p.name.map(|s| rebased_span(s, 0, start)),
+                    start + p.end,
+                ));
             }
             (rules.count, rules.sret) = (params.len(), known.sret);
             rules.parameters = known.parameters.clone();
@@ -217,7 +217,7 @@ impl<'a> Parser<'a> {
                         attrs: (self.m.attr_list(p.attrs).iter())
                             .map(|&a| rebased(a, start, 0))
                             .collect(),
-                        name: p.name.map(|s| rebased_span(s, start, 0)),
+                        name: p.name().map(|s| rebased_span(s, start, 0)),
                         end: p.end - start,
                     })
                     .collect(),
@@ -280,12 +280,12 @@ impl<'a> Parser<'a> {
                     let index = params.len() as u32;
                     self.define_local(pname, LocalDef::Arg(index))?;
                 }
-                params.push(Param {
+                params.push(Param::new(
                     ty,
                     attrs,
-                    name: pname.map(|t| t.span),
-                    end: self.prev_end().end,
-                });
+                    pname.map(|t| t.span),
+                    self.prev_end().end,
+                ));
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -596,10 +596,10 @@ impl<'a> Parser<'a> {
     fn define_params(&mut self, func: &Function) -> PResult<()> {
         for (index, param) in func.params.iter().enumerate() {
             let name = param
-                .name
+                .name()
                 .map(|span| Lexer::starting_at(self.src, span.start as usize).next());
             let l = self.define_local(name, LocalDef::Arg(index as u32))?;
-            self.local_defined_as(l, param.ty, param.name.unwrap_or_default())?;
+            self.local_defined_as(l, param.ty, param.name().unwrap_or_default())?;
         }
         Ok(())
     }
