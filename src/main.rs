@@ -237,37 +237,32 @@ fn load_with(
     mergefn::read::parse_bytes_with(bytes, work).map_err(|e| format!("{name}:{e}"))
 }
 
-/// Readies the process for a module of `len` bytes: its threads and its allocator.
+/// Readies the process for a module of `len` bytes. Where the text is large enough that its
+/// pages are given back as it is read ([`mergefn::model::RELEASE_MIN`]), memory counts:
+/// - The thread pool takes this thread as one of its threads, rather than waiting on its
+///   own: glibc's allocator keeps a heap a thread, and what one thread frees only that
+///   thread's allocations reuse, so the serial stages, run here, and the parallel ones now
+///   share one (eigenprog-O0's merge peak 37.1 -> 35.0 MiB).
+/// - Blocks of 64 KiB or more are mapped apart, and unmapped when freed. glibc starts at 128
+///   KiB and raises that bound to the size of each large block freed, after which the large
+///   vectors of a merge's rounds come from the heap, whose pages stay resident once freed
+///   (eigenprog-O0's merge peak 32.2 -> 31.1 MiB, times equal).
+///
+/// A smaller text keeps rayon's own pool, started when first asked for, and glibc's rule:
+/// stress-10000-1 (661 KB, one body read in two pieces) merged in 9.2 ms with this thread in
+/// the pool against 7.3 (11 alternated runs), and in 8.4 ms with blocks mapped apart.
 fn prepare_for(len: usize) {
-    start_thread_pool(len);
-    bound_heap_blocks(len);
-}
-
-/// Starts the thread pool, for a module of `len` bytes large enough to be read on threads,
-/// with this thread as one of its threads rather than waiting on them: glibc's allocator keeps
-/// a heap a thread, and what one thread frees only that thread's allocations reuse, so the
-/// serial stages, run here, and the parallel ones now share one (eigenprog-O0's merge peak
-/// 37.1 -> 35.0 MiB) and one thread fewer is started. A pool started already stays as it is.
-fn start_thread_pool(len: usize) {
-    if mergefn::read::worth_threads(len, 2) {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .use_current_thread()
-            .build_global();
+    if len < mergefn::model::RELEASE_MIN {
+        return;
     }
-}
-
-/// For a text large enough that its pages are given back as it is read
-/// ([`mergefn::model::RELEASE_MIN`]), blocks of 64 KiB or more are mapped apart, and unmapped
-/// when freed. glibc starts at 128 KiB and raises that bound to the size of each large block
-/// freed, after which the large vectors of a merge's rounds come from the heap, whose pages
-/// stay resident once they are freed: eigenprog-O0's merge peak 32.2 -> 31.1 MiB, times equal
-/// (7 alternated runs). Smaller texts keep glibc's rule: mapping blocks apart made
-/// stress-10000-1's merge 7.3 -> 8.4 ms.
-fn bound_heap_blocks(len: usize) {
+    // A pool started already stays as it is.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if len >= mergefn::model::RELEASE_MIN {
-        // SAFETY: `mallopt` sets one of the allocator's parameters; it takes no pointer.
-        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 10) };
+    // SAFETY: `mallopt` sets one of the allocator's parameters; it takes no pointer.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 10);
     }
 }
 
