@@ -242,11 +242,11 @@ fn load_with(
 /// - The thread pool takes this thread as one of its threads, rather than waiting on its
 ///   own: glibc's allocator keeps a heap a thread, and what one thread frees only that
 ///   thread's allocations reuse, so the serial stages, run here, and the parallel ones now
-///   share one (eigenprog-O0's merge peak 37.1 -> 35.0 MiB).
+///   share one (eigenprog-O0's merge peak 36.3 -> 34.3 MiB, 7 alternated runs).
 /// - Blocks of 64 KiB or more are mapped apart, and unmapped when freed. glibc starts at 128
 ///   KiB and raises that bound to the size of each large block freed, after which the large
 ///   vectors of a merge's rounds come from the heap, whose pages stay resident once freed
-///   (eigenprog-O0's merge peak 32.2 -> 31.1 MiB, times equal).
+///   (eigenprog-O0's merge peak 32.2 -> 31.3 MiB, times equal).
 ///
 /// A smaller text keeps rayon's own pool, started when first asked for, and glibc's rule:
 /// stress-10000-1 (661 KB, one body read in two pieces) merged in 9.2 ms with this thread in

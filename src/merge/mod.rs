@@ -2371,7 +2371,6 @@ impl<'m> Explainer<'m> {
 mod tests {
     use super::*;
 
-    /// Encodings whose hashes are equal are still kept apart by their bytes.
     /// Candidates sorted by function in place carry their digests with them, whatever the
     /// permutation (cycles of every length, places already right).
     #[test]
@@ -2406,6 +2405,7 @@ mod tests {
         }
     }
 
+    /// Encodings whose hashes are equal are still kept apart by their bytes.
     #[test]
     fn prehashed_encodings_with_one_hash_are_told_apart_by_their_bytes() {
         let with_hash = |hash, bytes: &[u8]| Prehashed {
