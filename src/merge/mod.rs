@@ -286,9 +286,7 @@ impl Eligibility {
         !self.annotations.is_empty()
             && m.uses_of(g).any(|u| {
                 let at = m.uses[u].span;
-                self.annotations
-                    .iter()
-                    .any(|node| node.start <= at.start && at.end <= node.end)
+                self.annotations.iter().any(|node| node.covers(at))
             })
     }
 }

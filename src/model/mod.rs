@@ -58,6 +58,11 @@ impl Span {
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
+    /// The span, unless empty: where an absent part is kept as an empty span, for a part
+    /// never empty when written (a name, a keyword).
+    pub fn written(self) -> Option<Span> {
+        (!self.is_empty()).then_some(self)
+    }
     /// Whether `inner` lies within this span.
     pub fn covers(self, inner: Span) -> bool {
         self.start <= inner.start && inner.end <= self.end
@@ -200,12 +205,12 @@ impl UnnamedAddr {
 impl Linkable {
     /// `dso_local` / `dso_preemptable`, where written.
     pub fn dso_local(&self) -> Option<Span> {
-        (!self.dso_local_at.is_empty()).then_some(self.dso_local_at)
+        self.dso_local_at.written()
     }
 
     /// `dllimport` / `dllexport`, where written.
     pub fn dll_storage(&self) -> Option<Span> {
-        (!self.dll_storage_at.is_empty()).then_some(self.dll_storage_at)
+        self.dll_storage_at.written()
     }
 }
 
@@ -342,10 +347,7 @@ impl Attr {
 
     /// What the attribute is.
     pub fn kind(self) -> AttrKind {
-        let span = Span {
-            start: self.kind_and_start & Self::START_MASK,
-            end: self.end,
-        };
+        let span = self.span();
         match self.kind_and_start >> Self::START_BITS {
             0 => AttrKind::Group(self.extra, span),
             1 => AttrKind::Typed(span, TypeId::from_u32(self.extra)),
@@ -432,7 +434,7 @@ impl Param {
 
     /// Its name (`%x`, `%0`), where written.
     pub fn name(&self) -> Option<Span> {
-        (!self.name_at.is_empty()).then_some(self.name_at)
+        self.name_at.written()
     }
 }
 

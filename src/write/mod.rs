@@ -42,7 +42,7 @@ fn pieces<'a>(m: &'a Module, put: impl FnMut(&'a [u8]) -> io::Result<()>) -> io:
         .collect();
     keys.sort_unstable();
     let mut order: Vec<u32> = keys.iter().map(|&k| u32::MAX - k as u32).collect();
-    // Not kept while the module is written, which maps its text in (eigenprog-O0: 0.6 MB).
+    // Not kept while the module is written, which maps its text in (eigenprog-O0: 50,305 patches, 0.8 MB).
     drop(keys);
     order.dedup_by_key(|i| (patch(*i).span, patch(*i).slot));
     let mut out = Out { put, last: &[] };
