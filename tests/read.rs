@@ -579,6 +579,40 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 8),
             "symbol with local linkage cannot have a DLL storage class",
         ),
+        // A function's linkage, checked once its result type is read (an error in that type
+        // comes first): a declaration is `external` or `extern_weak`, a definition is not
+        // `extern_weak`, neither is `appending` or `common`.
+        (
+            "declare internal void @f()\n",
+            (1, 9),
+            "invalid linkage for function declaration",
+        ),
+        (
+            "declare !dbg !0 linkonce_odr hidden fastcc noundef i32 @f(\n!0 = !{}\n",
+            (1, 17),
+            "invalid linkage for function declaration",
+        ),
+        ("declare private vooid @f()\n", (1, 17), "expected type"),
+        (
+            "define extern_weak void @f() {\n  ret void\n}\n",
+            (1, 8),
+            "invalid linkage for function definition",
+        ),
+        (
+            "define common void @f(i32 %x, i32 %x) {\n  ret void\n}\n",
+            (1, 8),
+            "invalid function linkage type",
+        ),
+        (
+            "declare appending void @f()\n",
+            (1, 9),
+            "invalid function linkage type",
+        ),
+        (
+            "declare internal hidden void @f()\n",
+            (1, 9),
+            "invalid linkage for function declaration",
+        ),
         (
             "@x = global i32 0\n@g = global i32 mul (i32 1, i32 2)\n",
             (2, 17),
@@ -996,6 +1030,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
              @g = global i32 0\n",
             "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
             "!0 = !{! 1}\n! 1 = !{}\n",
+            "declare extern_weak void @f()\n",
+            "define weak_odr hidden void @f() {\n  ret void\n}\n",
             "@g = global <2 x ptr> <ptr null, ptr @g>\n@h = global [0 x i32] []\n",
             "declare void @f(ptr nocapture readonly align 8 dereferenceable(8) byval(i32))\n",
             "@x = global i32 0\n@g = global i64 add (i64 ptrtoint (ptr @x to i64), i64 1)\n",

@@ -12,11 +12,13 @@ impl<'a> Parser<'a> {
             metadata.push(self.attachment()?);
         }
         let mut link = self.linkable()?;
-        self.local_linkage_holds(&link, link.linkage_span)?;
         let cconv = self.calling_convention()?;
         let (ret_attrs, ret_kinds) = self.attributes(AttrPlace::Return)?;
         let ret_at = self.tok.span;
         let ret_ty = self.parse_type_or_void()?;
+        // LLVM checks the linkage once the result type is read.
+        self.function_linkage_holds(link.linkage, is_definition, link.linkage_span)?;
+        self.local_linkage_holds(&link, link.linkage_span)?;
         let mut rules = HeaderRules::default();
         let name_at = self.tok.span;
         let name = self.expect_global("a function name")?;
@@ -423,6 +425,26 @@ impl<'a> Parser<'a> {
             return Ok(Some(t.span));
         }
         Ok(None)
+    }
+
+    /// The linkages LLVM allows a function (`LLParser::parseFunctionHeader`): none but
+    /// `external` and `extern_weak` for a declaration, any but `extern_weak` for a definition,
+    /// never `appending` or `common`. Reported `at` the linkage.
+    fn function_linkage_holds(
+        &self,
+        linkage: Linkage,
+        is_definition: bool,
+        at: Span,
+    ) -> PResult<()> {
+        let message = match linkage {
+            Linkage::Appending | Linkage::Common => "invalid function linkage type",
+            Linkage::External => return Ok(()),
+            Linkage::ExternWeak if is_definition => "invalid linkage for function definition",
+            Linkage::ExternWeak => return Ok(()),
+            _ if is_definition => return Ok(()),
+            _ => "invalid linkage for function declaration",
+        };
+        Err(self.err_at(at, message))
     }
 
     /// Step over a function body without reading it, as the lexer would: braces balance, and
