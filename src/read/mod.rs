@@ -533,18 +533,19 @@ fn read_bodies(
         {
             first_error = Some(earlier_error(first_error, e));
         }
+        // The headers' rules and the module's are checked side by side (each reads the
+        // model only); the headers' error comes first.
         if first_error.is_none()
-            && let Err(e) = intrinsics_hold(m)
-                .and_then(|()| {
-                    verify_attributes::headers_hold(m).map_err(|(at, message)| {
-                        ReadError::invalid(m.source.as_bytes(), at, message)
-                    })
-                })
-                .and_then(|()| {
-                    verify_module::module_holds(m).map_err(|(at, message)| {
-                        ReadError::invalid(m.source.as_bytes(), at, message)
-                    })
-                })
+            && let Err(e) = intrinsics_hold(m).and_then(|()| {
+                let (headers, module) = rayon::join(
+                    || verify_attributes::headers_hold(m),
+                    || verify_module::module_holds(m),
+                );
+                let src = m.source.as_bytes();
+                headers
+                    .map_err(|(at, message)| ReadError::invalid(src, at, message))
+                    .and(module.map_err(|(at, message)| ReadError::invalid(src, at, message)))
+            })
         {
             first_error = Some(e);
         }
