@@ -613,6 +613,28 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 9),
             "invalid linkage for function declaration",
         ),
+        // A thread-local model is one of three; an alias's linkage is checked before its
+        // visibility, at its name.
+        (
+            "@g = internal hidden thread_local(bogus) global i32 0\n",
+            (1, 35),
+            "expected localdynamic, initialexec or localexec",
+        ),
+        (
+            "@g = thread_local(initialexec global i32 0\n",
+            (1, 31),
+            "expected ')' after thread local model",
+        ),
+        (
+            "@g = global i32 0\n@a = extern_weak hidden alias i32, ptr @g\n",
+            (2, 1),
+            "invalid linkage type for alias",
+        ),
+        (
+            "@a = common alias i32\n",
+            (1, 1),
+            "invalid linkage type for alias",
+        ),
         (
             "@x = global i32 0\n@g = global i32 mul (i32 1, i32 2)\n",
             (2, 17),
@@ -1031,6 +1053,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
             "!0 = !{! 1}\n! 1 = !{}\n",
             "declare extern_weak void @f()\n",
+            "@g = thread_local(localdynamic) global i32 0\n\
+             @h = internal thread_local(localexec) unnamed_addr global i32 0\n",
             "define weak_odr hidden void @f() {\n  ret void\n}\n",
             "@g = global <2 x ptr> <ptr null, ptr @g>\n@h = global [0 x i32] []\n",
             "declare void @f(ptr nocapture readonly align 8 dereferenceable(8) byval(i32))\n",

@@ -199,13 +199,28 @@ impl<'a> Parser<'a> {
         let name = self.bump();
         self.expect(Tok::Equal, "'='")?;
         let mut link = self.linkable()?;
-        self.local_linkage_holds(&link, name.span)?;
         let thread_local = self.eat_word(b"thread_local");
-        if thread_local && self.tok.kind == Tok::LParen {
-            self.skip_parens()?;
+        if thread_local && self.eat(Tok::LParen) {
+            if !matches!(self.word(), b"localdynamic" | b"initialexec" | b"localexec") {
+                return Err(self.err("localdynamic, initialexec or localexec"));
+            }
+            self.bump();
+            self.expect(Tok::RParen, "')' after thread local model")?;
         }
         self.unnamed_addr(&mut link);
-        if matches!(self.word(), b"alias" | b"ifunc") {
+        // Once LLVM knows what the global is, it checks the linkage: an alias is never
+        // `extern_weak`, `appending` or `common` (`GlobalAlias::isValidLinkage`).
+        let is_alias = self.is_word(b"alias");
+        if is_alias
+            && matches!(
+                link.linkage,
+                Linkage::ExternWeak | Linkage::Appending | Linkage::Common
+            )
+        {
+            return Err(self.err_at(name.span, "invalid linkage type for alias"));
+        }
+        self.local_linkage_holds(&link, name.span)?;
+        if is_alias || self.is_word(b"ifunc") {
             return self.alias(name, link, thread_local);
         }
         let addrspace = self.addrspace()?.map(|(_, number)| number);
