@@ -7261,6 +7261,57 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "Global is marked as dllimport, but not external",
         ),
         (
+            "declare hidden dllimport void @f()\n".into(),
+            (1, 31, "@f"),
+            "dllimport GlobalValue must have default visibility",
+        ),
+        (
+            "@g = global i32 0\n@a = protected dllimport alias i32, ptr @g\n".into(),
+            (2, 1, "@a"),
+            "dllimport GlobalValue must have default visibility",
+        ),
+        // An ifunc's linkage: appending is a variable's; then `GlobalIFunc::isValidLinkage`.
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n@i = appending ifunc void (), ptr @r\n".into(),
+            (4, 1, "@i"),
+            "Only global variables can have appending linkage!",
+        ),
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n@i = extern_weak ifunc void (), ptr @r\n".into(),
+            (4, 1, "@i"),
+            "IFunc should have private, internal, linkonce, weak, linkonce_odr, weak_odr, or \
+             external linkage!",
+        ),
+        (
+            "define ptr @r() {\n  ret ptr null\n}\n\
+             @i = available_externally ifunc void (), ptr @r\n"
+                .into(),
+            (4, 1, "@i"),
+            "IFunc should have private, internal, linkonce, weak, linkonce_odr, weak_odr, or \
+             external linkage!",
+        ),
+        // An `available_externally` alias names `available_externally` globals, through
+        // aliases, and no constant expression.
+        (
+            "@g = global i32 0\n@a = available_externally alias i32, ptr @g\n".into(),
+            (2, 1, "@a"),
+            "available_externally alias must point to available_externally global value",
+        ),
+        (
+            "@g = global i32 0\n@b = alias i32, ptr @g\n\
+             @a = available_externally alias i32, ptr @b\n"
+                .into(),
+            (3, 1, "@a"),
+            "available_externally alias must point to available_externally global value",
+        ),
+        (
+            "@g = available_externally global i32 0\n\
+             @a = available_externally alias i32, ptr getelementptr (i8, ptr @g, i64 4)\n"
+                .into(),
+            (2, 1, "@a"),
+            "available_externally alias must point to available_externally global value",
+        ),
+        (
             "declare void @f(i32, token)\n".into(),
             (1, 14, "@f"),
             "Function takes token but isn't an intrinsic",
@@ -7390,6 +7441,14 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         )
         .collect();
     let read = [
+        // `available_externally` aliases of `available_externally` globals, which are not
+        // definitions for the linker.
+        "@g = available_externally global i32 0\n@b = available_externally alias i32, ptr @g\n\
+         @a = available_externally alias i32, ptr @b\n"
+            .to_string(),
+        "define ptr @r() {\n  ret ptr null\n}\n@i = weak_odr ifunc void (), ptr @r\n\
+         @j = private ifunc void (), ptr @r\n"
+            .to_string(),
         // Aliases through aliases whose own walks held.
         "@g = global i32 0\n@a = alias i32, ptr @g\n@b = alias i32, ptr @a\n\
          @c = alias i32, ptr getelementptr (i8, ptr @b, i64 4)\n@d = alias i32, ptr @c\n\

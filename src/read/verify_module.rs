@@ -36,7 +36,11 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     }
     for alias in m.aliases.values() {
         let at = || defined_at(m, alias.global, alias.span);
-        refusals.extend(linkage_holds(m, &alias.link, false, false, at).err());
+        let held = match alias.is_ifunc {
+            true => ifunc_linkage_holds(m, &alias.link, at),
+            false => linkage_holds(m, &alias.link, false, false, at),
+        };
+        refusals.extend(held.err());
     }
     refusals.extend(
         m.variables
@@ -297,9 +301,27 @@ fn refuse(at: Span, message: impl Into<Cow<'static, str>>) -> Result<(), Refusal
     Err((at, message.into()))
 }
 
+/// An ifunc's linkage, as `Verifier::visitGlobalIFunc` checks it: what any global's allows
+/// (appending only for a variable), then one of those `GlobalIFunc::isValidLinkage` takes.
+fn ifunc_linkage_holds(m: &Module, link: &Linkable, at: impl Fn() -> Span) -> Result<(), Refusal> {
+    if link.linkage == Linkage::Appending {
+        return refuse(at(), "Only global variables can have appending linkage!");
+    }
+    linkage_holds(m, link, false, false, &at)?;
+    match link.linkage {
+        Linkage::ExternWeak | Linkage::AvailableExternally | Linkage::Common => refuse(
+            at(),
+            "IFunc should have private, internal, linkonce, weak, linkonce_odr, weak_odr, or \
+             external linkage!",
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// What any global's linkage and storage allow: a declaration, or a definition the linker
 /// takes for one (`available_externally`), in no comdat; `dllexport` not hidden; `dllimport`
-/// only on a declaration, external or `extern_weak`, or an `available_externally` definition.
+/// of default visibility, only on a declaration, external or `extern_weak`, or an
+/// `available_externally` definition.
 fn linkage_holds(
     m: &Module,
     link: &Linkable,
@@ -317,6 +339,9 @@ fn linkage_holds(
             at(),
             "dllexport GlobalValue must have default or protected visibility",
         );
+    }
+    if dll == Some(b"dllimport") && link.visibility != Visibility::Default {
+        return refuse(at(), "dllimport GlobalValue must have default visibility");
     }
     let external = matches!(link.linkage, Linkage::External | Linkage::ExternWeak);
     if dll == Some(b"dllimport") && !(declared && external || available) {
@@ -772,12 +797,27 @@ fn aliasee_holds(m: &Module, alias: &Alias, walks: &mut AliaseeWalks) -> Result<
     let mut expanded: FxHashSet<ConstId> = FxHashSet::default();
     // Constants still to walk: LLVM's recursion, as a loop (a chain of aliases may be long).
     let mut pending = vec![alias.target];
+    // An `available_externally` alias names, at each step, an `available_externally` global
+    // (which need not be defined): no constant expression.
+    let available = alias.link.linkage == Linkage::AvailableExternally;
     while let Some(c) = pending.pop() {
+        if available {
+            let named = match c.kind() {
+                ValueKind::Global(u) => m.linkable(m.uses[u].global),
+                _ => None,
+            };
+            if named.is_none_or(|link| link.linkage != Linkage::AvailableExternally) {
+                return refuse(
+                    at,
+                    "available_externally alias must point to available_externally global value",
+                );
+            }
+        }
         match c.kind() {
             ValueKind::Global(u) => {
                 let g = m.uses[u].global;
                 let Some(next) = aliasee(m, g) else {
-                    if declared_for_linker(m, g) {
+                    if !available && declared_for_linker(m, g) {
                         return refuse(at, "Alias must point to a definition");
                     }
                     continue;
