@@ -635,6 +635,23 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 1),
             "invalid linkage type for alias",
         ),
+        // A code model is one of LLVM's five, read from the string's value; `noduplicates`
+        // has been `nodeduplicate` since LLVM 13.
+        (
+            "@g = global i32 0, code_model \"huge\"\n",
+            (1, 31),
+            "expected global code model string",
+        ),
+        (
+            "@g = global i32 0, code_model 5\n",
+            (1, 31),
+            "expected global code model string",
+        ),
+        (
+            "$c = comdat noduplicates\n",
+            (1, 13),
+            "a comdat selection kind",
+        ),
         (
             "@x = global i32 0\n@g = global i32 mul (i32 1, i32 2)\n",
             (2, 17),
@@ -1053,6 +1070,8 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "attributes #0 = { alignstack=4 align=8 uwtable(sync) argmemonly readnone }\n",
             "!0 = !{! 1}\n! 1 = !{}\n",
             "declare extern_weak void @f()\n",
+            "@g = global i32 0, code_model \"\\74iny\"\n@h = global i32 0, code_model \"kernel\"\n",
+            "$c = comdat nodeduplicate\n",
             "@g = thread_local(localdynamic) global i32 0\n\
              @h = internal thread_local(localexec) unnamed_addr global i32 0\n",
             "define weak_odr hidden void @f() {\n  ret void\n}\n",
@@ -7259,6 +7278,11 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "define weak dllimport void @f() {\n  ret void\n}\n".into(),
             (1, 28, "@f"),
             "Global is marked as dllimport, but not external",
+        ),
+        (
+            "declare void @f() personality ptr null\n".into(),
+            (1, 14, "@f"),
+            "Function declaration shouldn't have a personality routine",
         ),
         (
             "declare hidden dllimport void @f()\n".into(),

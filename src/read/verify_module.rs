@@ -108,8 +108,8 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
 
 /// A function's own attachments, as `Verifier::visitFunction` counts them: no `!prof` on a
 /// declaration, one `!prof` and one `!kcfi_type` at most on a definition (the error at the
-/// attachment that breaks the rule), the `!prof` an entry count. `!dbg`'s rules are the
-/// debug-information verifier's.
+/// attachment that breaks the rule), the `!prof` an entry count; then no personality on a
+/// declaration (at its name). `!dbg`'s rules are the debug-information verifier's.
 fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal> {
     let (mut prof, mut kcfi_type) = (0, 0);
     for &(kind, md) in &func.metadata {
@@ -130,6 +130,12 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
         if kcfi_type > 1 {
             return refuse(kind, "function must have a single !kcfi_type attachment");
         }
+    }
+    if func.body.is_none() && func.extras().personality.is_some() {
+        return refuse(
+            defined_at(m, func.global, func.header_span),
+            "Function declaration shouldn't have a personality routine",
+        );
     }
     Ok(())
 }

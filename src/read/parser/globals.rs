@@ -271,9 +271,25 @@ impl<'a> Parser<'a> {
                     self.bump();
                     var.section = Some(self.expect(Tok::Str, "a section name")?.span);
                 }
-                (Tok::Word, b"partition" | b"code_model") => {
+                (Tok::Word, b"partition") => {
                     self.bump();
                     self.expect(Tok::Str, "a string")?;
+                }
+                (Tok::Word, b"code_model") => {
+                    self.bump();
+                    // LLVM reads the string's value whatever the token is.
+                    let text = self.text(self.tok);
+                    let model = match self.tok.kind {
+                        Tok::Str => unescape(&text[1..text.len() - 1]),
+                        _ => Vec::new(),
+                    };
+                    if !matches!(
+                        &model[..],
+                        b"tiny" | b"small" | b"kernel" | b"medium" | b"large"
+                    ) {
+                        return Err(self.err_at(self.tok.span, "expected global code model string"));
+                    }
+                    self.bump();
                 }
                 (Tok::Word, b"comdat") => var.comdat = self.comdat_ref(name)?,
                 (Tok::Word, b"align") => {

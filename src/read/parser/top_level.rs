@@ -382,8 +382,7 @@ impl<'a> Parser<'a> {
         self.expect_word("comdat")?;
         let kind = self.tok;
         match self.word() {
-            b"any" | b"exactmatch" | b"largest" | b"nodeduplicate" | b"noduplicates"
-            | b"samesize" => {}
+            b"any" | b"exactmatch" | b"largest" | b"nodeduplicate" | b"samesize" => {}
             _ => return Err(self.err("a comdat selection kind")),
         }
         self.bump();
