@@ -652,6 +652,23 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 13),
             "a comdat selection kind",
         ),
+        // `dso_local_equivalent` names something of a function type, defined before or after.
+        (
+            "@h = global i32 0\n@g = global ptr dso_local_equivalent @h\n",
+            (2, 38),
+            "expected a function, alias to function, or ifunc in dso_local_equivalent",
+        ),
+        (
+            "@g = global ptr dso_local_equivalent @a\n@v = global i32 0\n@a = alias i32, ptr @v\n",
+            (1, 38),
+            "expected a function, alias to function, or ifunc in dso_local_equivalent",
+        ),
+        (
+            "define void @f() {\n  call void dso_local_equivalent @h()\n  ret void\n}\n\
+             @h = global i32 0\n",
+            (2, 34),
+            "expected a function, alias to function, or ifunc in dso_local_equivalent",
+        ),
         (
             "@x = global i32 0\n@g = global i32 mul (i32 1, i32 2)\n",
             (2, 17),
@@ -1072,6 +1089,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "declare extern_weak void @f()\n",
             "@g = global i32 0, code_model \"\\74iny\"\n@h = global i32 0, code_model \"kernel\"\n",
             "$c = comdat nodeduplicate\n",
+            "@g = global ptr dso_local_equivalent @i\ndefine ptr @r() {\n  ret ptr null\n}\n\
+             @i = ifunc void (), ptr @r\n@a = alias void (), ptr @r\n\
+             @h = global ptr dso_local_equivalent @a\n",
             "@g = thread_local(localdynamic) global i32 0\n\
              @h = internal thread_local(localexec) unnamed_addr global i32 0\n",
             "define weak_odr hidden void @f() {\n  ret void\n}\n",

@@ -405,6 +405,9 @@ pub struct Parser<'a> {
     /// definition, with the first reference: LLVM refuses any left when the module ends.
     comdats_defined: FxHashSet<Cow<'a, [u8]>>,
     comdat_refs: FxHashMap<Cow<'a, [u8]>, Span>,
+    /// The globals `dso_local_equivalent` named before their definitions, where: each must
+    /// have a function type once the module ends ([`Parser::dso_local_equivalent_holds`]).
+    dso_local_equivalents: Vec<(Span, GlobalId)>,
     md_fields_scratch: Vec<(Span, Span)>,
     md_ops_stack: Vec<Option<MdRef>>,
     /// The key of a quoted named type, made here (see `named_type`).
@@ -1046,6 +1049,7 @@ impl<'a> Parser<'a> {
             fields_of: None,
             comdats_defined: FxHashSet::default(),
             comdat_refs: FxHashMap::default(),
+            dso_local_equivalents: Vec::new(),
             md_fields_scratch: Vec::new(),
             md_ops_stack: Vec::new(),
             key_buffer: Vec::new(),

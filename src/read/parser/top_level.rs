@@ -160,7 +160,13 @@ impl<'a> Parser<'a> {
     }
 
     fn check_module_references(&self) -> PResult<()> {
-        // As LLVM reports them: first the comdats, the first name in byte order.
+        // As LLVM reports them: first what `dso_local_equivalent` named ahead, then the
+        // comdats, the first name in byte order.
+        for &(at, g) in &self.dso_local_equivalents {
+            if has_function_type(&self.m, g) == Some(false) {
+                return Err(self.undefined_at(at, NOT_A_FUNCTION_EQUIVALENT));
+            }
+        }
         if let Some((name, &span)) = self.comdat_refs.iter().min_by_key(|&(name, _)| name) {
             let message = format!(
                 "use of undefined comdat '${}'",
@@ -376,6 +382,29 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `dso_local_equivalent` names a function, or an alias or ifunc of a function type, as
+    /// LLVM checks it: at once for a global defined before (a body's are all defined), when
+    /// the top level ends for one defined after.
+    pub(super) fn dso_local_equivalent_holds(&mut self, name: Token) -> PResult<()> {
+        // A body read again held when first read, and its names may have changed since.
+        if self.body_mode.as_ref().is_some_and(|bm| bm.replay_from.is_some()) {
+            return Ok(());
+        }
+        let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        let Some(g) = global_named(module, &self.src[name.span.range()][1..]) else {
+            // Undefined: reported as such.
+            return Ok(());
+        };
+        match has_function_type(module, g) {
+            Some(true) => Ok(()),
+            Some(false) => Err(self.err_at(name.span, NOT_A_FUNCTION_EQUIVALENT)),
+            None => {
+                self.dso_local_equivalents.push((name.span, g));
+                Ok(())
+            }
+        }
+    }
+
     pub(super) fn comdat(&mut self) -> PResult<()> {
         let name = self.bump();
         self.expect(Tok::Equal, "'='")?;
@@ -500,5 +529,22 @@ impl<'a> Parser<'a> {
         });
         self.m.types.named_by_key.insert(key, n);
         Ok(n)
+    }
+}
+
+const NOT_A_FUNCTION_EQUIVALENT: &str =
+    "expected a function, alias to function, or ifunc in dso_local_equivalent";
+
+/// Whether global `g` of `m` has a function type (a function, an alias or ifunc written with
+/// one); `None` while it is not defined.
+fn has_function_type(m: &Module, g: GlobalId) -> Option<bool> {
+    match m.globals[g].kind {
+        GlobalKind::Function(_) | GlobalKind::Intrinsic => Some(true),
+        GlobalKind::Alias(a) => Some(matches!(
+            m.types.get(m.aliases[a].ty),
+            Type::Function { .. }
+        )),
+        GlobalKind::Variable(_) => Some(false),
+        GlobalKind::Pending => None,
     }
 }

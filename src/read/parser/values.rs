@@ -459,6 +459,9 @@ impl<'a> Parser<'a> {
             b"dso_local_equivalent" | b"no_cfi" => {
                 let f = self.expect_global("a function")?;
                 let u = self.global_use(f, UseRole::Operand, GlobalUse::UNTYPED)?;
+                if w == b"dso_local_equivalent" {
+                    self.dso_local_equivalent_holds(f)?;
+                }
                 let c = if w == b"no_cfi" {
                     Const::NoCfi(u)
                 } else {
