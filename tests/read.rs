@@ -1410,6 +1410,16 @@ fn debug_information_is_checked_where_llvm_checks_it() {
             "unsigned enumerator with negative value",
         ),
         (
+            "!0 = !DIFile(filename: \"a\", directory: \"b\", checksumkind: CSK_MD5)\n",
+            (2, 1),
+            "'checksumkind' and 'checksum' must be provided together",
+        ),
+        (
+            "!0 = !DIFile(filename: \"a\", directory: \"b\", checksum: \"0\")\n!1 = !{}\n",
+            (2, 1),
+            "'checksumkind' and 'checksum' must be provided together",
+        ),
+        (
             "!0 = !DIExpression(DW_OP_plus_uconst, 4, DW_OP_LLVM_fragmant, 0, 32)\n",
             (1, 42),
             "invalid DWARF op 'DW_OP_LLVM_fragmant'",

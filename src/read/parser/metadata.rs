@@ -295,6 +295,10 @@ impl<'a> Parser<'a> {
                 };
                 return Err(self.err_at(name, message));
             }
+            b"DIFile" if field("checksumkind").is_some() != field("checksum").is_some() => {
+                let message = "'checksumkind' and 'checksum' must be provided together";
+                return Err(self.err_at(after, message));
+            }
             b"DIEnumerator"
                 if field("isUnsigned") == Some(b"true")
                     && field("value").is_some_and(|v| v.starts_with(b"-")) =>
