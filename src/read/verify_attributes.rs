@@ -942,7 +942,8 @@ pub(crate) fn bitcasts_losslessly<'t>(
 /// its name.
 ///
 /// The functions are checked in runs, in parallel (each run in order): the first run that
-/// holds an error has the first (rocksdb-O0's 17,265 headers: 4.6 ms on one thread).
+/// holds an error has the first (rocksdb-O0's 17,265 headers: 3.8 ms on one thread, 2.5 on
+/// two).
 pub(crate) fn headers_hold(m: &Module) -> Result<(), (Span, String)> {
     let groups = groups_of(m);
     let strings = StringRules::new(m);

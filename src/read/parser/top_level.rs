@@ -387,7 +387,11 @@ impl<'a> Parser<'a> {
     /// the top level ends for one defined after.
     pub(super) fn dso_local_equivalent_holds(&mut self, name: Token) -> PResult<()> {
         // A body read again held when first read, and its names may have changed since.
-        if self.body_mode.as_ref().is_some_and(|bm| bm.replay_from.is_some()) {
+        if self
+            .body_mode
+            .as_ref()
+            .is_some_and(|bm| bm.replay_from.is_some())
+        {
             return Ok(());
         }
         let module = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
