@@ -652,6 +652,29 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 13),
             "a comdat selection kind",
         ),
+        // Fast-math flags on a phi, select or call only of a floating-point type (in arrays, or
+        // a literal struct of one such type repeated), at the opcode or, on a call, the flags.
+        (
+            "define void @f() {\n  %x = select nnan i1 true, i32 0, i32 1\n  ret void\n}\n",
+            (2, 8),
+            "fast-math-flags specified for select without floating-point scalar or vector return type",
+        ),
+        (
+            "define void @f() {\n  %x = select nnan i1 true, {[2 x float], [2 x float]} zeroinitializer, \
+             {[2 x float], [2 x float]} zeroinitializer\n  ret void\n}\n",
+            (2, 8),
+            "fast-math-flags specified for select without floating-point scalar or vector return type",
+        ),
+        (
+            "define void @f() {\n  br label %b\nb:\n  %x = phi fast i32 [ 0, %0 ]\n  ret void\n}\n",
+            (4, 8),
+            "fast-math-flags specified for phi without floating-point scalar or vector return type",
+        ),
+        (
+            "declare void @g()\ndefine void @f() {\n  call fast void @g()\n  ret void\n}\n",
+            (3, 8),
+            "fast-math-flags specified for call without floating-point scalar or vector return type",
+        ),
         // `dso_local_equivalent` names something of a function type, defined before or after.
         (
             "@h = global i32 0\n@g = global ptr dso_local_equivalent @h\n",
@@ -1089,6 +1112,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "declare extern_weak void @f()\n",
             "@g = global i32 0, code_model \"\\74iny\"\n@h = global i32 0, code_model \"kernel\"\n",
             "$c = comdat nodeduplicate\n",
+            "declare {float, float} @g()\ndefine void @f() {\n  %x = call nnan {float, float} @g()\n  \
+             %y = select fast i1 true, [2 x <2 x float>] zeroinitializer, [2 x <2 x float>] \
+             zeroinitializer\n  ret void\n}\n",
             "@g = global ptr dso_local_equivalent @i\ndefine ptr @r() {\n  ret ptr null\n}\n\
              @i = ifunc void (), ptr @r\n@a = alias void (), ptr @r\n\
              @h = global ptr dso_local_equivalent @a\n",
@@ -7308,6 +7334,26 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             "define weak dllimport void @f() {\n  ret void\n}\n".into(),
             (1, 28, "@f"),
             "Global is marked as dllimport, but not external",
+        ),
+        // A switch's cases of its condition's type; `ptrtoaddr` to the width of the pointer's
+        // index (LLVM 22's address width), in an instruction or a constant.
+        (
+            "define void @f(i32 %x) {\n  switch i32 %x, label %a [ i64 1, label %a ]\na:\n  \
+             ret void\n}\n"
+                .into(),
+            (2, 29, "i64"),
+            "Switch constants must all be same type as switch value!",
+        ),
+        (
+            "define void @f(ptr %a) {\n  %x = ptrtoaddr ptr %a to i32\n  ret void\n}\n".into(),
+            (2, 18, "ptr"),
+            "PtrToAddr result must be address width",
+        ),
+        (
+            "target datalayout = \"p:64:64:64:32\"\n@g = global i64 ptrtoaddr (ptr @g to i64)\n"
+                .into(),
+            (2, 17, "ptrtoaddr"),
+            "PtrToAddr result must be address width",
         ),
         (
             "declare void @f() personality ptr null\n".into(),

@@ -63,6 +63,47 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Fast-math flags as items, repeated or not; whether there were any.
+    fn item_fast_math_flags(&mut self) -> bool {
+        let start = self.tok.span.start;
+        self.item_words_while(is_fast_math_flag);
+        self.tok.span.start != start
+    }
+
+    /// Fast-math flags on a phi, select or call of type `ty` (`what`) only where LLVM's
+    /// `FPMathOperator` takes them: a floating-point scalar or vector, in arrays or not, or a
+    /// literal struct of one such type repeated. Reported `at` where LLVM reports it.
+    fn fast_math_holds(&self, fast_math: bool, ty: TypeId, at: Span, what: &str) -> PResult<()> {
+        if !fast_math || self.takes_fast_math(ty) {
+            return Ok(());
+        }
+        let message = format!(
+            "fast-math-flags specified for {what} without floating-point scalar or vector \
+             return type"
+        );
+        Err(self.err_at(at, message))
+    }
+
+    fn takes_fast_math(&self, ty: TypeId) -> bool {
+        let is_fp = |t: TypeId| match self.ty(t) {
+            Type::Float(_) => true,
+            Type::Vector { elem, .. } => matches!(self.ty(*elem), Type::Float(_)),
+            _ => false,
+        };
+        // A named struct is not literal; a literal one's elements are not looked into.
+        if let Type::Struct { elems, .. } = self.ty(ty) {
+            return match elems.split_first() {
+                Some((&first, rest)) => rest.iter().all(|&e| e == first) && is_fp(first),
+                None => false,
+            };
+        }
+        let mut t = ty;
+        while let Type::Array(_, elem) = *self.ty(t) {
+            t = elem;
+        }
+        is_fp(t)
+    }
+
     /// The flags LLVM 22's parser takes after an opcode, as items: each word of `once` at most
     /// once, in any order, and fast-math flags, repeated, when `fast_math`. A flag it does not
     /// take is left where a type or a predicate must stand, which is LLVM's error
@@ -666,7 +707,7 @@ impl<'a> Parser<'a> {
         if opcode == Call {
             return self.call_like(Call);
         }
-        self.bump();
+        let opcode_at = self.bump().span;
         Ok(match opcode {
             Ret => {
                 let at = self.tok.span;
@@ -720,6 +761,12 @@ impl<'a> Parser<'a> {
                 while self.tok.kind != Tok::RSquare {
                     let at = self.tok.span;
                     let ty = self.item_type()?;
+                    if ty != condition {
+                        self.rule_broken(
+                            at,
+                            "Switch constants must all be same type as switch value!",
+                        );
+                    }
                     let value = self.item_value(ty)?;
                     self.item_comma()?;
                     self.item_label()?;
@@ -887,7 +934,7 @@ impl<'a> Parser<'a> {
                 to
             }
             Select => {
-                self.item_words_while(is_fast_math_flag);
+                let fast_math = self.item_fast_math_flags();
                 let at = self.tok.span;
                 let condition = self.item_typed_value()?;
                 self.item_comma()?;
@@ -897,6 +944,7 @@ impl<'a> Parser<'a> {
                 if let Some(message) = self.select_misfit(condition, ty, other) {
                     return Err(self.err_at(at, message));
                 }
+                self.fast_math_holds(fast_math, ty, opcode_at, "select")?;
                 ty
             }
             VaArg => {
@@ -1247,7 +1295,7 @@ impl<'a> Parser<'a> {
                 result
             }
             Phi => {
-                self.item_words_while(is_fast_math_flag);
+                let fast_math = self.item_fast_math_flags();
                 let at = self.tok.span;
                 let ty = self.item_type()?;
                 if !self.is_first_class(ty) {
@@ -1275,6 +1323,7 @@ impl<'a> Parser<'a> {
                         self.bump();
                     }
                 }
+                self.fast_math_holds(fast_math, ty, opcode_at, "phi")?;
                 ty
             }
             LandingPad => {
@@ -1406,13 +1455,15 @@ impl<'a> Parser<'a> {
     /// [fnattrs] [bundles]` and the destinations of invoke and callbr.
     fn call_like(&mut self, opcode: Opcode) -> PResult<TypeId> {
         let mut musttail = false;
+        let (mut fast_math, mut fast_math_at) = (false, None);
         if opcode == Opcode::Call {
             if TAIL_KINDS.contains(&self.word()) {
                 musttail = self.word() == b"musttail";
                 self.item_word();
             }
             self.expect_word("call")?;
-            self.item_words_while(is_fast_math_flag);
+            fast_math_at = Some(self.tok.span);
+            fast_math = self.item_fast_math_flags();
         }
         let cc = self.calling_convention()?;
         if let Some(cc) = cc {
@@ -1735,7 +1786,11 @@ impl<'a> Parser<'a> {
                     self.rule_broken(callee_tok.span, message);
                 }
             }
-            _ => {}
+            _ => {
+                if let Some(at) = fast_math_at {
+                    self.fast_math_holds(fast_math, ret, at, "call")?;
+                }
+            }
         }
         Ok(ret)
     }

@@ -657,7 +657,7 @@ impl<'a> Parser<'a> {
     /// Whether a cast `opcode` converts `from` into `to`, as LLVM's `CastInst::castIsValid`
     /// rules (each type with its text, for the message, reported `at`).
     pub(super) fn cast_holds(
-        &self,
+        &mut self,
         opcode: Opcode,
         from: (TypeId, Span),
         to: (TypeId, Span),
@@ -704,6 +704,15 @@ impl<'a> Parser<'a> {
             _ => false,
         };
         if valid {
+            // LLVM's verifier: `ptrtoaddr` gives an integer as wide as the pointer's address,
+            // which LLVM 22 takes to be its index.
+            if opcode == PtrToAddr
+                && let (Some(s), Some(d)) = (s, d)
+                && let CastElement::Ptr(space) = s.element
+                && d.bits != u64::from(self.data_layout().index_bits(space))
+            {
+                self.rule_broken(at, "PtrToAddr result must be address width");
+            }
             return Ok(());
         }
         let text = |span: Span| String::from_utf8_lossy(&self.src[span.range()]).into_owned();
