@@ -70,9 +70,8 @@ impl<'a> Parser<'a> {
         self.tok.span.start != start
     }
 
-    /// Fast-math flags on a phi, select or call of type `ty` (`what`) only where LLVM's
-    /// `FPMathOperator` takes them: a floating-point scalar or vector, in arrays or not, or a
-    /// literal struct of one such type repeated. Reported `at` where LLVM reports it.
+    /// Fast-math flags on a phi, select or call of type `ty` (`what`) only where
+    /// [`Parser::takes_fast_math`]; reported `at` where LLVM reports it.
     fn fast_math_holds(&self, fast_math: bool, ty: TypeId, at: Span, what: &str) -> PResult<()> {
         if !fast_math || self.takes_fast_math(ty) {
             return Ok(());
@@ -84,12 +83,11 @@ impl<'a> Parser<'a> {
         Err(self.err_at(at, message))
     }
 
+    /// Whether LLVM's `FPMathOperator` takes a phi, select or call of type `ty`: a
+    /// floating-point scalar or vector, in arrays or not, or a literal struct of one such type
+    /// repeated.
     fn takes_fast_math(&self, ty: TypeId) -> bool {
-        let is_fp = |t: TypeId| match self.ty(t) {
-            Type::Float(_) => true,
-            Type::Vector { elem, .. } => matches!(self.ty(*elem), Type::Float(_)),
-            _ => false,
-        };
+        let is_fp = |t: TypeId| matches!(self.scalar_ty(t), Type::Float(_));
         // A named struct is not literal; a literal one's elements are not looked into.
         if let Type::Struct { elems, .. } = self.ty(ty) {
             return match elems.split_first() {
