@@ -5077,6 +5077,129 @@ fn target_intrinsic_rules_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A frame escaped and recovered as LLVM's verifier checks it (Windows exception filters):
+/// `llvm.localescape` once, in the entry block, of static allocas or null, seen through casts
+/// and `getelementptr`s of indices all zero; `llvm.localrecover` of a function the module
+/// defines, at an index below the number its `llvm.localescape` escapes (an index of 2^32 - 1
+/// wraps to 0, as LLVM keeps the largest in an `unsigned`), whichever comes first in the
+/// text. The error points at the callee.
+#[test]
+fn frames_are_escaped_and_recovered_as_llvm_verifier_checks_them() {
+    let declarations = "declare void @llvm.localescape(...)\ndeclare ptr @llvm.localrecover(ptr, ptr, i32)\n@g = global i8 0\ndeclare void @d()\n";
+    let escaping = |lines: &str| {
+        format!(
+            "{declarations}define void @e(i32 %n, ptr %q) {{\nentry:\n{lines}\n  ret void\n}}\n"
+        )
+    };
+    let recovering = |escape: &str, recover: &str| {
+        format!(
+            "{declarations}define void @e() {{\n  %a = alloca i8\n  {escape}\n  ret void\n}}\ndefine void @r(ptr %fp) {{\n  {recover}\n  ret void\n}}\n"
+        )
+    };
+    let escape = "call void (...) @llvm.localescape(ptr %a)";
+    let recover = |of: &str, index: &str| {
+        format!("%p = call ptr @llvm.localrecover(ptr {of}, ptr %fp, i32 {index})")
+    };
+    let refused = [
+        (
+            escaping(
+                "  %a = alloca i8\n  call void (...) @llvm.localescape(ptr %a)\n  call void (...) @llvm.localescape(ptr %a)",
+            ),
+            (9, 19, "@llvm.localescape"),
+            "multiple calls to llvm.localescape in one function",
+        ),
+        (
+            escaping(
+                "  %a = alloca i8\n  br label %next\nnext:\n  call void (...) @llvm.localescape(ptr %a)",
+            ),
+            (10, 19, "@llvm.localescape"),
+            "llvm.localescape used outside of entry block",
+        ),
+        (
+            escaping("  call void (...) @llvm.localescape(ptr %q)"),
+            (7, 19, "@llvm.localescape"),
+            "llvm.localescape only accepts static allocas",
+        ),
+        (
+            escaping("  %a = alloca i8, i32 %n\n  call void (...) @llvm.localescape(ptr %a)"),
+            (8, 19, "@llvm.localescape"),
+            "llvm.localescape only accepts static allocas",
+        ),
+        (
+            escaping("  %a = alloca inalloca i8\n  call void (...) @llvm.localescape(ptr %a)"),
+            (8, 19, "@llvm.localescape"),
+            "llvm.localescape only accepts static allocas",
+        ),
+        (
+            escaping(
+                "  %a = alloca i8\n  %b = getelementptr i8, ptr %a, i64 1\n  call void (...) @llvm.localescape(ptr %b)",
+            ),
+            (9, 19, "@llvm.localescape"),
+            "llvm.localescape only accepts static allocas",
+        ),
+        (
+            escaping("  call void (...) @llvm.localescape(ptr @g)"),
+            (7, 19, "@llvm.localescape"),
+            "llvm.localescape only accepts static allocas",
+        ),
+        (
+            recovering(escape, &recover("null", "0")),
+            (11, 17, "@llvm.localrecover"),
+            "llvm.localrecover first argument must be function defined in this module",
+        ),
+        (
+            recovering(escape, &recover("@g", "0")),
+            (11, 17, "@llvm.localrecover"),
+            "llvm.localrecover first argument must be function defined in this module",
+        ),
+        (
+            recovering(escape, &recover("@d", "0")),
+            (11, 17, "@llvm.localrecover"),
+            "llvm.localrecover first argument must be function defined in this module",
+        ),
+        (
+            recovering(escape, &recover("%fp", "0")),
+            (11, 17, "@llvm.localrecover"),
+            "llvm.localrecover first argument must be function defined in this module",
+        ),
+        (
+            recovering(escape, &recover("@e", "1")),
+            (11, 17, "@llvm.localrecover"),
+            "all indices passed to llvm.localrecover must be less than the number of arguments passed to llvm.localescape in the parent function",
+        ),
+        (
+            recovering("", &recover("@e", "0")),
+            (11, 17, "@llvm.localrecover"),
+            "all indices passed to llvm.localrecover must be less than the number of arguments passed to llvm.localescape in the parent function",
+        ),
+    ];
+    let read = [
+        escaping(
+            "  %a = alloca i8, i32 4\n  call void (...) @llvm.localescape(ptr %a, ptr null, ptr zeroinitializer)",
+        ),
+        escaping(
+            "  %a = alloca i8\n  %b = getelementptr i8, ptr %a, i64 0\n  %c = addrspacecast ptr %b to ptr addrspace(1)\n  call void (...) @llvm.localescape(ptr addrspace(1) %c)",
+        ),
+        escaping("  call void (...) @llvm.localescape()"),
+        recovering(escape, &recover("@e", "0")),
+        recovering(escape, &recover("@e", "-1")),
+        recovering(
+            escape,
+            &format!(
+                "{}\n  {}",
+                recover("@e", "5"),
+                recover("@e", "-1").replace("%p", "%p2")
+            ),
+        ),
+        // The recovering function before the escaping one.
+        format!(
+            "{declarations}define void @r(ptr %fp) {{\n  {}\n  ret void\n}}\ndefine void @e() {{\n  %a = alloca i8\n  {escape}\n  ret void\n}}\n",
+            recover("@e", "0")
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

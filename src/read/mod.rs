@@ -40,6 +40,7 @@ pub(crate) use parser::{Scratch, decimal_u32, strip_name};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
+use verify_intrinsics::FrameUses;
 
 /// Read a module from its text.
 pub fn parse(source: String) -> Result<Module, ReadError> {
@@ -335,12 +336,13 @@ struct BodyFacts {
 
 /// What a body seldom holds: where its `uselistorder` directives are
 /// ([`Body::use_list_orders`]), its `blockaddress` constants, a call of an intrinsic at
-/// another type than its declaration's.
+/// another type than its declaration's, the frames it escapes and recovers.
 struct RareFacts {
     use_list_orders: Span,
     global_use_list_orders: Vec<(Span, GlobalId, u32)>,
     block_addresses: Vec<(Span, Span)>,
     mistyped_intrinsic_call: Option<Span>,
+    frames: FrameUses,
 }
 
 impl RareFacts {
@@ -350,17 +352,20 @@ impl RareFacts {
         global_use_list_orders: Vec<(Span, GlobalId, u32)>,
         block_addresses: Vec<(Span, Span)>,
         mistyped_intrinsic_call: Option<Span>,
+        frames: FrameUses,
     ) -> Option<Box<RareFacts>> {
         // A global's order is one of the body's directives (`use_list_orders`).
         let none = use_list_orders.is_empty()
             && block_addresses.is_empty()
-            && mistyped_intrinsic_call.is_none();
+            && mistyped_intrinsic_call.is_none()
+            && frames.is_empty();
         (!none).then(|| {
             Box::new(RareFacts {
                 use_list_orders,
                 global_use_list_orders,
                 block_addresses,
                 mistyped_intrinsic_call,
+                frames,
             })
         })
     }
@@ -457,6 +462,7 @@ fn read_bodies(
         .collect();
     let mut debug_form = DebugFormCheck::default();
     let mut body_use_list_checks = Vec::new();
+    let mut frames: Vec<(FuncId, FrameUses)> = Vec::new();
     // Grown once: grown by doubling, each copy writes to pages never touched before.
     let body_uses = results.iter().flatten().map(|facts| facts.uses.len()).sum();
     m.uses.reserve(body_uses);
@@ -498,6 +504,9 @@ fn read_bodies(
             if let Some(call) = rare.mistyped_intrinsic_call {
                 first_error = Some(earlier_error(first_error, mistyped_intrinsic(m, call)));
             }
+            if !rare.frames.is_empty() {
+                frames.push((f, rare.frames));
+            }
         }
         if let Err(e) = debug_form.add(m.source.as_bytes(), facts.debug_forms) {
             first_error = Some(earlier_error(first_error, e));
@@ -510,6 +519,15 @@ fn read_bodies(
             use_count: m.uses.len() as u32 - first_use,
             ..facts.info
         };
+    }
+    if let Err(at) =
+        verify_intrinsics::frame_recoveries_hold(frames.iter().map(|(f, uses)| (*f, uses)))
+    {
+        let message = "all indices passed to llvm.localrecover must be less than the number of \
+                       arguments passed to llvm.localescape in the parent function (LLVM's \
+                       verifier)";
+        let e = ReadError::invalid(m.source.as_bytes(), at, message.to_string());
+        first_error = Some(earlier_error(first_error, e));
     }
     m.block_address_uses = block_addresses.iter().map(|(f, _)| f.start).collect();
     m.block_address_uses.sort_unstable();
@@ -1037,10 +1055,16 @@ fn read_whole<'a>(
     visit: Option<&Visit>,
 ) -> Result<BodyFacts, ReadError> {
     let (body, uses) = Parser::read_body(&m.source, m, f, false, scratch)?;
-    if verify && let Err(e) = body_verifies(m, f, &body, &uses, scratch) {
-        scratch.recycle(body);
-        return Err(e);
-    }
+    let frames = match verify {
+        true => match body_verifies(m, f, &body, &uses, scratch) {
+            Ok(frames) => frames,
+            Err(e) => {
+                scratch.recycle(body);
+                return Err(e);
+            }
+        },
+        false => FrameUses::default(),
+    };
     // Kept until every body is read: without the room the list grew into (up to as much
     // again).
     let uses = uses.into_boxed_slice();
@@ -1077,6 +1101,7 @@ fn read_whole<'a>(
         body.global_use_list_orders.clone(),
         body.block_addresses.clone(),
         body.mistyped_intrinsic_call,
+        frames,
     );
     let debug_forms = body.debug_forms;
     scratch.recycle(body);
@@ -1088,14 +1113,15 @@ fn read_whole<'a>(
     })
 }
 
-/// Whether `f`'s body, read, passes LLVM's verifier's checks: its error if not.
+/// Whether `f`'s body, read, passes LLVM's verifier's checks: its error if not, else what the
+/// module's check of frame recoveries needs of it.
 fn body_verifies(
     m: &Module,
     f: FuncId,
     body: &Body,
     uses: &[GlobalUse],
     scratch: &mut Scratch,
-) -> Result<(), ReadError> {
+) -> Result<FrameUses, ReadError> {
     let one_block_in_order = body.blocks.len() == 1 && !scratch.names_a_value_early(body);
     let personality = m.functions[f].extras().personality.is_some();
     match scratch
@@ -1104,15 +1130,20 @@ fn body_verifies(
     {
         Err(fault) => Err(fault_error(m.source.as_bytes(), body, scratch, fault)),
         // A whole body defines every local it names: nothing is left for a join.
-        Ok(()) => verify_metadata::metadata_holds(
-            m,
-            f,
-            body,
-            uses,
-            &mut scratch.valid_tags,
-            &mut Vec::new(),
-        )
-        .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
+        Ok(()) => {
+            let mut frames = FrameUses::default();
+            verify_metadata::metadata_holds(
+                m,
+                f,
+                body,
+                uses,
+                &mut scratch.valid_tags,
+                &mut Vec::new(),
+                &mut frames,
+            )
+            .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
+            .map(|()| frames)
+        }
         .map_err(|(at, message)| {
             let message = format!("{message} (LLVM's verifier)");
             ReadError::invalid(m.source.as_bytes(), at, message)

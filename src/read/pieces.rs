@@ -12,6 +12,7 @@
 
 use super::parser::{LocalKey, Parser, Piece};
 use super::verify::{BlockEh, Branches, Checks, Place};
+use super::verify_intrinsics::FrameUses;
 use super::verify_metadata;
 use super::{BodyFacts, RareFacts, passes_distinct_metadata, walk_facts};
 use crate::model::*;
@@ -173,6 +174,9 @@ impl Gathered {
         let mut checks = Checks::default();
         let far = |l| (!piece.defines(l)).then_some(Place::Far(l));
         let mut far_allocas = Vec::new();
+        // A body that escapes or recovers a frame is read whole, whose check of these calls
+        // sees every block.
+        let mut frames = FrameUses::default();
         let held = checks.gather(body, first, personality, far).is_ok()
             && verify_metadata::metadata_holds(
                 m,
@@ -181,8 +185,10 @@ impl Gathered {
                 &piece.uses,
                 &mut Default::default(),
                 &mut far_allocas,
+                &mut frames,
             )
-            .is_ok();
+            .is_ok()
+            && frames.is_empty();
         Gathered {
             blocks,
             opcodes,
@@ -319,6 +325,7 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
             last.body().global_use_list_orders.clone(),
             block_addresses,
             pieces.iter().find_map(|p| p.body().mistyped_intrinsic_call),
+            FrameUses::default(),
         ),
     })
 }

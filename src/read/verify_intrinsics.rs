@@ -4,7 +4,8 @@
 //! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
 //! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract`, the vector
 //! splices, the vector-predicated casts and comparisons, `llvm.experimental.memset.pattern`,
-//! `gc.relocate`, and some targets' own: AArch64's prefetches, AMDGPU's
+//! `gc.relocate`, `llvm.localescape` and `llvm.localrecover`, and some targets' own:
+//! AArch64's prefetches, AMDGPU's
 //! `init.exec.from.input`, `s.prefetch.data`, cooperative atomics and scaled matrix
 //! multiplications.
 //! Checked once a body is read, from its uses of globals, as the metadata its calls name
@@ -15,14 +16,14 @@ use super::verify_metadata::{
     FP_PREDICATES, IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
 };
 use crate::model::{
-    Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef, LocalId,
-    MdBody, MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
+    BlockId, Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef,
+    LocalId, MdBody, MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
 };
 use cranelift_entity::EntityRef;
 
 /// The first of `calls`, the calls of intrinsics in `f`'s `body`, that LLVM's verifier refuses
 /// by one of these rules: the callee's span and LLVM's message. `uses` are the body's own uses
-/// of globals.
+/// of globals. What the module's check of frame recoveries needs goes to `frames`.
 pub(super) fn intrinsic_calls_hold(
     m: &Module,
     f: FuncId,
@@ -30,6 +31,7 @@ pub(super) fn intrinsic_calls_hold(
     uses: &[GlobalUse],
     calls: &[IntrinsicCall],
     far_allocas: &mut Vec<LocalId>,
+    frames: &mut FrameUses,
 ) -> Result<(), (Span, &'static str)> {
     for &(callee, ref name, call) in calls {
         let Some(rule) = rule_of(name) else {
@@ -97,6 +99,8 @@ pub(super) fn intrinsic_calls_hold(
                 .then_some("llvm.amdgcn.s.prefetch.data only supports global or constant memory"),
             Rule::CooperativeAtomic => call.cooperative_atomic_refused(),
             Rule::MatrixFormats(form) => call.matrix_formats_refused(form),
+            Rule::LocalEscape => call.local_escape_refused(frames),
+            Rule::LocalRecover => call.local_recover_refused(frames, callee),
         };
         if let Some(message) = refused {
             return Err((callee, message));
@@ -139,6 +143,75 @@ enum Rule {
     CooperativeAtomic,
     /// AMDGPU's scaled matrix multiplications of formats `f8f6f4`.
     MatrixFormats(MatrixFormats),
+    LocalEscape,
+    LocalRecover,
+}
+
+/// What a body's calls of `llvm.localescape` and `llvm.localrecover` leave to the module's
+/// check, which LLVM's verifier makes once every function is visited
+/// (`verifyFrameRecoverIndices`): how many objects the body escapes, and each recovery in
+/// order: the function whose frame it reads, its index plus one, where it is called.
+#[derive(Debug, Default)]
+pub(super) struct FrameUses {
+    pub escaped: Option<u32>,
+    pub recovered: Vec<(FuncId, u64, Span)>,
+}
+
+impl FrameUses {
+    pub fn is_empty(&self) -> bool {
+        self.escaped.is_none() && self.recovered.is_empty()
+    }
+}
+
+/// LLVM's check of every recovery of a frame, in the order its verifier visits them
+/// (function order, then instruction order): the index a function's frame is recovered at is
+/// below the number of objects it escapes (none, without `llvm.localescape`). The largest
+/// index is kept as LLVM keeps it, an `unsigned` (an index of 2^32 - 1 wraps to 0). Where
+/// the largest recovery of the first function that fails is called, if one does.
+pub(super) fn frame_recoveries_hold<'a>(
+    bodies: impl Iterator<Item = (FuncId, &'a FrameUses)>,
+) -> Result<(), Span> {
+    /// A function's frame: the objects it escapes, the largest recovery and its call.
+    struct Frame {
+        function: FuncId,
+        escaped: u32,
+        recovered: u32,
+        at: Option<Span>,
+    }
+    fn frame_of(frames: &mut Vec<Frame>, function: FuncId) -> &mut Frame {
+        let i = match frames.iter().position(|frame| frame.function == function) {
+            Some(i) => i,
+            None => {
+                frames.push(Frame {
+                    function,
+                    escaped: 0,
+                    recovered: 0,
+                    at: None,
+                });
+                frames.len() - 1
+            }
+        };
+        &mut frames[i]
+    }
+    // By first appearance, as LLVM keeps them (few functions escape a frame).
+    let mut frames: Vec<Frame> = Vec::new();
+    for (f, uses) in bodies {
+        for &(parent, index, at) in &uses.recovered {
+            let frame = frame_of(&mut frames, parent);
+            let largest = u64::from(frame.recovered).max(index) as u32;
+            if largest != frame.recovered {
+                frame.at = Some(at);
+            }
+            frame.recovered = largest;
+        }
+        if let Some(escaped) = uses.escaped {
+            frame_of(&mut frames, f).escaped = escaped;
+        }
+    }
+    match frames.iter().find(|frame| frame.recovered > frame.escaped) {
+        Some(&Frame { at: Some(at), .. }) => Err(at),
+        _ => Ok(()),
+    }
 }
 
 /// Where an AMDGPU matrix multiplication of formats `f8f6f4` takes its two format numbers
@@ -214,6 +287,8 @@ enum Splice {
 /// Each checked intrinsic's name (before any type suffix) and its rule.
 const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.bswap", Rule::Bswap),
+    (b"llvm.localescape", Rule::LocalEscape),
+    (b"llvm.localrecover", Rule::LocalRecover),
     (b"llvm.scmp", Rule::ThreeWayCompare),
     (b"llvm.ucmp", Rule::ThreeWayCompare),
     (
@@ -709,6 +784,148 @@ impl<'a> Call<'a> {
             ValueKind::Global(_) => false,
         };
         (!named).then_some("llvm.lifetime.start/end can only be used on alloca or poison")
+    }
+
+    /// `llvm.localescape`: once, in the entry block, of static allocas or null. Its count goes
+    /// to `frames`.
+    fn local_escape_refused(&self, frames: &mut FrameUses) -> Option<&'static str> {
+        let entry = self.body.blocks.get(BlockId::new(0))?;
+        if !entry.insts().any(|i| i == self.call) {
+            return Some("llvm.localescape used outside of entry block");
+        }
+        if frames.escaped.is_some() {
+            return Some("multiple calls to llvm.localescape in one function");
+        }
+        let mut count = 0;
+        for (_, argument) in call_arguments(self.body, self.call) {
+            count += 1;
+            if matches!(self.constant(argument), Some(Const::Null | Const::Zero)) {
+                continue;
+            }
+            let allowed = match self.stripped(argument) {
+                Some(v) => match v.kind() {
+                    ValueKind::Local(l) => match self.body.locals[l].def {
+                        LocalDef::Inst(i) => self.is_static_alloca(i),
+                        _ => false,
+                    },
+                    ValueKind::Const(_) | ValueKind::Global(_) => false,
+                },
+                None => true,
+            };
+            if !allowed {
+                return Some("llvm.localescape only accepts static allocas");
+            }
+        }
+        frames.escaped = Some(count);
+        None
+    }
+
+    /// What LLVM's `stripPointerCasts` finds under `v`, looking through casts and
+    /// `getelementptr`s of indices all zero; `None` where it may look further than this does
+    /// (a call of an argument marked `returned`, a local another piece of the body defines,
+    /// an index it cannot tell is zero).
+    fn stripped(&self, mut v: Value) -> Option<Value> {
+        // A chain in a block never reached may name itself.
+        for _ in 0..64 {
+            let ValueKind::Local(l) = v.kind() else {
+                return Some(v);
+            };
+            let i = match self.body.locals[l].def {
+                LocalDef::Inst(i) => i,
+                NOT_YET_DEFINED => return None,
+                _ => return Some(v),
+            };
+            let inst = &self.body.insts[i];
+            let items = &self.body.items[inst.items_start as usize..][..inst.items_len as usize];
+            let mut operands = items.iter().filter_map(|item| match *item {
+                Item::Value(v) => Some(v),
+                _ => None,
+            });
+            match inst.opcode {
+                Opcode::BitCast | Opcode::AddrSpaceCast => v = operands.next()?,
+                Opcode::GetElementPtr => {
+                    let pointer = operands.next()?;
+                    for index in operands {
+                        match self.constant(index)? {
+                            Const::Zero => {}
+                            &Const::Int(span, width) => {
+                                if int_value(self.m.bytes(span), width)? != IntValue::Bits(0) {
+                                    return Some(v);
+                                }
+                            }
+                            _ => return None,
+                        }
+                    }
+                    v = pointer;
+                }
+                Opcode::Call | Opcode::Invoke | Opcode::CallBr => return None,
+                _ => return Some(v),
+            }
+        }
+        None
+    }
+
+    /// Whether instruction `i` is a static alloca (`AllocaInst::isStaticAlloca`): in the entry
+    /// block, of a constant count, not `inalloca`.
+    fn is_static_alloca(&self, i: InstId) -> bool {
+        let body = self.body;
+        let inst = &body.insts[i];
+        if inst.opcode != Opcode::Alloca {
+            return false;
+        }
+        let in_entry = body
+            .blocks
+            .get(BlockId::new(0))
+            .is_some_and(|entry| entry.insts().any(|j| j == i));
+        let items = &body.items[inst.items_start as usize..][..inst.items_len as usize];
+        let inalloca = matches!(items.first(), Some(&Item::Word { start, len })
+            if &self.m.source.as_bytes()[start as usize..][..usize::from(len)] == b"inalloca");
+        // After its keywords, the allocated type, then the count's type and value if written.
+        let mut after_words = items
+            .iter()
+            .skip_while(|item| matches!(item, Item::Word { .. }))
+            .skip(1);
+        let constant_count = match (after_words.next(), after_words.next()) {
+            (Some(Item::Type(_)), Some(&Item::Value(count))) => {
+                matches!(self.constant(count), Some(Const::Int(..)))
+            }
+            _ => true,
+        };
+        in_entry && !inalloca && constant_count
+    }
+
+    /// `llvm.localrecover`: of a function this module defines (a constant expression is taken
+    /// as it may be a cast of one); the recovery goes to `frames`, called at `at`.
+    fn local_recover_refused(&self, frames: &mut FrameUses, at: Span) -> Option<&'static str> {
+        const NOT_DEFINED: &str =
+            "llvm.localrecover first argument must be function defined in this module";
+        let (_, function) = self.argument(0)?;
+        let stripped = self.stripped(function)?;
+        let parent = match stripped.kind() {
+            ValueKind::Global(u) => {
+                let global = self.m.use_in_body(self.uses, u)?.global;
+                match self.m.globals.get(global)?.kind {
+                    GlobalKind::Function(f) if self.m.functions.get(f)?.body.is_some() => f,
+                    GlobalKind::Pending => return None,
+                    _ => return Some(NOT_DEFINED),
+                }
+            }
+            ValueKind::Const(_) => match self.constant(stripped)? {
+                Const::Expr(_) => return None,
+                _ => return Some(NOT_DEFINED),
+            },
+            ValueKind::Local(_) => return Some(NOT_DEFINED),
+        };
+        let (bits, width) = self.integer_argument(2)?;
+        let index = match width {
+            64.. => bits,
+            _ => bits & ((1 << width) - 1),
+        };
+        // LLVM's `getLimitedValue(~0U) + 1`.
+        frames
+            .recovered
+            .push((parent, index.min(u64::from(u32::MAX)) + 1, at));
+        None
     }
 
     /// How many of the call's operand bundles are `"deopt"`.

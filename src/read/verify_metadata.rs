@@ -17,6 +17,7 @@
 //! fold to an integer, an integer over 128 bits, a null operand where LLVM's verifier would
 //! dereference it), the tag is taken as it is: mergefn must read whatever `opt-22` reads.
 
+use super::verify_intrinsics::FrameUses;
 use crate::model::{
     Body, Const, FuncId, GlobalName, GlobalUse, InstId, Item, LocalId, MdBody, MdId, MdRef, Module,
     Opcode, Span, Type, TypeId, UseRole, Value, ValueKind,
@@ -49,7 +50,8 @@ pub(super) struct ValidTags {
 /// The first of the instructions of `body` whose metadata LLVM's verifier refuses: where (the
 /// attachment's kind, or the callee of a scope declaration) and LLVM's message. `uses` are the
 /// body's own uses of globals, the first numbered `m.uses.len()`. A piece of a body leaves
-/// in `far_allocas` the locals its lifetime markers name that another piece defines.
+/// in `far_allocas` the locals its lifetime markers name that another piece defines; what the
+/// module's check of frame recoveries needs goes to `frames`.
 pub(super) fn metadata_holds(
     m: &Module,
     f: FuncId,
@@ -57,6 +59,7 @@ pub(super) fn metadata_holds(
     uses: &[GlobalUse],
     valid: &mut ValidTags,
     far_allocas: &mut Vec<LocalId>,
+    frames: &mut FrameUses,
 ) -> Result<(), (Span, &'static str)> {
     let nodes = Nodes { m, body };
     for (id, i) in body.insts.iter() {
@@ -83,7 +86,7 @@ pub(super) fn metadata_holds(
             .map_err(|message| (callee, message))?;
     }
     constrained_calls_hold(m, body, &calls)?;
-    super::verify_intrinsics::intrinsic_calls_hold(m, f, body, uses, &calls, far_allocas)
+    super::verify_intrinsics::intrinsic_calls_hold(m, f, body, uses, &calls, far_allocas, frames)
 }
 
 /// A call of an intrinsic (see [`intrinsic_calls`]).
