@@ -5200,6 +5200,158 @@ fn frames_are_escaped_and_recovered_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A function's `!kcfi_type` is one 32-bit integer constant; an ifunc carries no `!dbg` or
+/// `!prof` (and an alias no attachment at all: LLVM's parser refuses it as a property); an
+/// aliasee is a global or a constant expression; a function or call with a `writable`
+/// parameter may write argument memory (its `memory(...)`, a group's over its own, or the
+/// older keywords LLVM's parser turns into one). Each as opt-22 verdicts it.
+#[test]
+fn attachments_aliasees_and_memory_effects_are_checked_as_llvm_checks_them() {
+    let kcfi = |operands: &str| {
+        format!("define void @f() !kcfi_type !0 {{\n  ret void\n}}\n!0 = !{{{operands}}}\n")
+    };
+    let at_kcfi = (1, 18, "!kcfi_type");
+    let ifunc = |attachment: &str| {
+        format!(
+            "define ptr @r() {{\n  ret ptr null\n}}\n@i = ifunc void (), ptr @r, {attachment} !0\n!0 = !{{}}\n"
+        )
+    };
+    let alias = |aliasee: &str| {
+        format!("define void @f() {{\n  ret void\n}}\n@a = alias void (), ptr {aliasee}\n")
+    };
+    let writable = |attrs: &str| {
+        format!(
+            "define void @f(ptr writable %p) {attrs} {{\n  ret void\n}}\nattributes #0 = {{ memory(read) }}\nattributes #1 = {{ memory(write) }}\n"
+        )
+    };
+    let writable_call = |attrs: &str| {
+        format!(
+            "declare void @g(ptr)\ndefine void @f(ptr %p) {{\n  call void @g(ptr writable %p) {attrs}\n  ret void\n}}\nattributes #0 = {{ memory(none) }}\n"
+        )
+    };
+    let memory = "Attribute writable and memory without argmem: write are incompatible!";
+    let refused = [
+        (
+            kcfi("i64 1"),
+            at_kcfi,
+            "expected a 32-bit integer constant operand for !kcfi_type",
+        ),
+        (
+            kcfi("i32 1, i32 2"),
+            at_kcfi,
+            "!kcfi_type must have exactly one operand",
+        ),
+        (
+            kcfi(""),
+            at_kcfi,
+            "!kcfi_type must have exactly one operand",
+        ),
+        (kcfi("null"), at_kcfi, "!kcfi_type operand must not be null"),
+        (
+            kcfi("!\"a\""),
+            at_kcfi,
+            "expected a constant operand for !kcfi_type",
+        ),
+        (
+            kcfi("ptr @f"),
+            at_kcfi,
+            "expected a constant integer operand for !kcfi_type",
+        ),
+        (
+            kcfi("float 1.0"),
+            at_kcfi,
+            "expected a constant integer operand for !kcfi_type",
+        ),
+        (
+            "declare !kcfi_type !0 void @f()\n!0 = !{i64 1}\n".to_string(),
+            (1, 9, "!kcfi_type"),
+            "expected a 32-bit integer constant operand for !kcfi_type",
+        ),
+        (
+            ifunc("!dbg"),
+            (4, 29, "!dbg"),
+            "an ifunc may not have a !dbg attachment",
+        ),
+        (
+            ifunc("!prof"),
+            (4, 29, "!prof"),
+            "an ifunc may not have a !prof attachment",
+        ),
+        (
+            alias("dso_local_equivalent @f"),
+            (4, 1, "@a"),
+            "Aliasee should be either GlobalValue or ConstantExpr",
+        ),
+        (
+            alias("no_cfi @f"),
+            (4, 1, "@a"),
+            "Aliasee should be either GlobalValue or ConstantExpr",
+        ),
+        (
+            alias("null"),
+            (4, 1, "@a"),
+            "Aliasee should be either GlobalValue or ConstantExpr",
+        ),
+        (
+            alias("undef"),
+            (4, 1, "@a"),
+            "Aliasee should be either GlobalValue or ConstantExpr",
+        ),
+        (writable("memory(read)"), (1, 13, "@f"), memory),
+        (
+            writable("memory(readwrite, argmem: read)"),
+            (1, 13, "@f"),
+            memory,
+        ),
+        (
+            writable("memory(inaccessiblemem: write)"),
+            (1, 13, "@f"),
+            memory,
+        ),
+        (writable("readonly"), (1, 13, "@f"), memory),
+        (writable("argmemonly readonly"), (1, 13, "@f"), memory),
+        (writable("#0"), (1, 13, "@f"), memory),
+        (writable("memory(write) #0"), (1, 13, "@f"), memory),
+        (writable_call("memory(read)"), (3, 13, "@g"), memory),
+        (writable_call("readnone"), (3, 13, "@g"), memory),
+        (writable_call("#0"), (3, 13, "@g"), memory),
+    ];
+    let read = [
+        kcfi("i32 -1"),
+        "declare !kcfi_type !0 void @f()\n!0 = !{i32 7}\n".to_string(),
+        ifunc("!foo"),
+        alias("inttoptr (i64 1 to ptr)"),
+        alias("getelementptr (i8, ptr @f, i64 1)"),
+        writable(""),
+        writable("memory(write)"),
+        writable("memory(argmem: write)"),
+        writable("memory(read, argmem: readwrite)"),
+        writable("writeonly"),
+        writable("argmemonly"),
+        writable("memory(read) writeonly"),
+        writable("memory(read) #1"),
+        writable_call("memory(write)"),
+        // The callee's effects are not the call's.
+        "declare void @g(ptr) memory(read)\ndefine void @f(ptr %p) {\n  call void @g(ptr writable %p)\n  ret void\n}\n".to_string(),
+    ];
+    as_opt_verifies_at(&refused, &read);
+    as_opt_reads(
+        &[
+            (
+                "@g = global i32 0\n@a = alias i32, ptr @g, !foo !0\n!0 = !{}\n",
+                (2, 25),
+                "unknown alias or ifunc property!",
+            ),
+            (
+                "@g = global i32 0\n@a = alias i32, ptr @g, foo\n",
+                (2, 25),
+                "unknown alias or ifunc property!",
+            ),
+        ],
+        &["@g = global i32 0\n@a = alias i32, ptr @g, partition \"p\"\n"],
+    );
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

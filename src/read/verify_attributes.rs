@@ -163,6 +163,7 @@ const fn union(list: &[Kinds]) -> Kinds {
 /// What the rules over parameters name.
 const PARAMETER_RULES: Kinds = union(&[
     kind::ImmArg,
+    kind::Writable,
     kind::ElementType,
     kind::Nest,
     kind::Returned,
@@ -175,6 +176,9 @@ const PARAMETER_RULES: Kinds = union(&[
 
 /// `sret`, which the parser asks about too.
 pub(crate) const STRUCT_RET: Kinds = kind::StructRet;
+
+/// `writable`, which a call's memory effects are checked against.
+pub(crate) const WRITABLE: Kinds = kind::Writable;
 
 /// What only a pointer takes (`AttributeFuncs::typeIncompatible`).
 const POINTER_ONLY: Kinds = union(&[
@@ -577,6 +581,11 @@ impl Parameters {
         kinds.has(PARAMETER_RULES)
     }
 
+    /// Whether a parameter fed so far has an attribute of `kinds`.
+    pub(crate) fn saw(&self, kinds: Kinds) -> bool {
+        self.seen.has(kinds)
+    }
+
     pub(crate) fn next(&mut self, p: Parameter) -> Result<(), &'static str> {
         let kinds = p.kinds;
         let vararg = p.index >= p.fixed;
@@ -685,6 +694,77 @@ pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str>
         }
     }
     Ok(())
+}
+
+/// LLVM's message for a function or call with a `writable` parameter whose memory effects do
+/// not let it write argument memory (`verifyFunctionAttrs`).
+pub(crate) const WRITABLE_WITHOUT_ARGMEM_WRITE: &str =
+    "Attribute writable and memory without argmem: write are incompatible!";
+
+/// Whether a function's (or a call's) attributes `attrs`, with their groups found by `group`,
+/// let it write the memory its pointer arguments point to (`MemoryEffects::getModRef(ArgMem)`
+/// holds `Mod`): a group's effects over the list's own, as LLVM's parser merges them, and in
+/// one list the older keywords LLVM's parser turns into effects (`readonly`, `argmemonly`...)
+/// over `memory(...)`. Without effects written, it may write anything.
+pub(crate) fn writes_argument_memory<'a>(
+    src: &[u8],
+    attrs: &'a [Attr],
+    group: impl Fn(u32) -> Option<&'a [Attr]>,
+) -> bool {
+    let mut writes = list_writes_argument_memory(src, attrs).unwrap_or(true);
+    for a in attrs {
+        if let AttrKind::Group(n, _) = a.kind()
+            && let Some(list) = group(n)
+            && let Some(in_group) = list_writes_argument_memory(src, list)
+        {
+            writes = in_group;
+        }
+    }
+    writes
+}
+
+/// [`writes_argument_memory`] by one list's own attributes; `None` when they give no effects.
+fn list_writes_argument_memory(src: &[u8], list: &[Attr]) -> Option<bool> {
+    let (mut written, mut upgraded) = (None, None);
+    for a in list {
+        let AttrKind::Text(span) = a.kind() else {
+            continue;
+        };
+        let text = &src[span.range()];
+        // Each older keyword narrows the effects (LLParser's `upgradeMemoryAttr`).
+        let narrowed = match keyword_of(text) {
+            b"memory" => {
+                written = Some(memory_writes_arguments(text));
+                continue;
+            }
+            b"readnone" | b"readonly" | b"inaccessiblememonly" => false,
+            b"writeonly" | b"argmemonly" | b"inaccessiblemem_or_argmemonly" => true,
+            _ => continue,
+        };
+        upgraded = Some(upgraded.unwrap_or(true) && narrowed);
+    }
+    upgraded.or(written)
+}
+
+/// Whether a `memory(...)` attribute's text lets argument memory be written (`write` or
+/// `readwrite`): by its `argmem:`, else by the access kind it gives every location first.
+fn memory_writes_arguments(text: &[u8]) -> bool {
+    let Some(open) = text.iter().position(|&b| b == b'(') else {
+        return true;
+    };
+    let close = text.iter().rposition(|&b| b == b')').unwrap_or(text.len());
+    let mut argmem: &[u8] = b"none";
+    for part in text[open + 1..close.max(open + 1)].split(|&b| b == b',') {
+        let part = part.trim_ascii();
+        match part.iter().position(|&b| b == b':') {
+            Some(colon) if part[..colon].trim_ascii() == b"argmem" => {
+                argmem = part[colon + 1..].trim_ascii();
+            }
+            Some(_) => {}
+            None => argmem = part,
+        }
+    }
+    matches!(argmem, b"write" | b"readwrite")
 }
 
 /// The function attributes whose arguments the verifier checks (against the function's type,
@@ -1006,6 +1086,17 @@ fn run_of_headers_holds(
         } else {
             function_attributes_hold(kinds).map_err(|message| Broken::at(message, None))
         };
+        let held = held.and_then(|()| {
+            let writable = func
+                .params
+                .iter()
+                .any(|p| kinds_of(src, m.attr_list(p.attrs), groups).has(kind::Writable));
+            let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
+            match writable && !writes_argument_memory(src, m.attr_list(func.fn_attrs), group) {
+                true => Err(Broken::at(WRITABLE_WITHOUT_ARGMEM_WRITE, None)),
+                false => Ok(()),
+            }
+        });
         let held = held.and_then(|()| match kinds.has(VALUED) {
             true => valued_attributes_hold(
                 src,

@@ -121,7 +121,13 @@ fn function_attachments_hold(m: &Module, func: &Function) -> Result<(), Refusal>
                 prof += 1;
                 entry_count_holds(m, md).or_else(|message| refuse(kind, message))?;
             }
-            b"!kcfi_type" if func.body.is_some() => kcfi_type += 1,
+            b"!kcfi_type" => {
+                kcfi_type_holds(m, md).or_else(|message| refuse(kind, message))?;
+                if func.body.is_none() {
+                    continue;
+                }
+                kcfi_type += 1;
+            }
             _ => continue,
         }
         if prof > 1 {
@@ -260,6 +266,37 @@ fn entry_count_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
             Ok(())
         }
         Some(_) => Err("expected integer argument to function_entry_count"),
+    }
+}
+
+/// A function's `!kcfi_type`, as `Verifier::verifyFunctionMetadata` checks it: a node of one
+/// operand, a 32-bit integer constant.
+fn kcfi_type_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
+    let MdRef::Node(id) = md else {
+        return Ok(());
+    };
+    let ops = match &m.metadata.get(id).map(|node| &node.body) {
+        Some(MdBody::Tuple(ops)) => &ops[..],
+        _ => return Ok(()),
+    };
+    let [op] = ops else {
+        return Err("!kcfi_type must have exactly one operand");
+    };
+    let Some(op) = op else {
+        return Err("!kcfi_type operand must not be null");
+    };
+    let constant = match op {
+        MdRef::Value(_, value) => match value.kind() {
+            ValueKind::Const(c) => Some(&m.consts[c]),
+            ValueKind::Global(_) => None,
+            ValueKind::Local(_) => return Err("expected a constant operand for !kcfi_type"),
+        },
+        _ => return Err("expected a constant operand for !kcfi_type"),
+    };
+    match constant {
+        Some(&Const::Int(_, 32)) => Ok(()),
+        Some(Const::Int(..)) => Err("expected a 32-bit integer constant operand for !kcfi_type"),
+        _ => Err("expected a constant integer operand for !kcfi_type"),
     }
 }
 
@@ -795,6 +832,11 @@ fn aliasee_holds(m: &Module, alias: &Alias, walks: &mut AliaseeWalks) -> Result<
     let at = defined_at(m, alias.global, alias.span);
     if alias.is_ifunc {
         return resolver_holds(m, alias.target, at);
+    }
+    if let ValueKind::Const(c) = alias.target.kind()
+        && !matches!(m.consts[c], Const::Expr(_))
+    {
+        return refuse(at, "Aliasee should be either GlobalValue or ConstantExpr");
     }
     let mut visited: FxHashSet<GlobalId> = FxHashSet::default();
     visited.insert(alias.global);

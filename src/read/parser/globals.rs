@@ -350,8 +350,16 @@ impl<'a> Parser<'a> {
             self.bump();
             if self.eat_word(b"partition") {
                 self.expect(Tok::Str, "a partition name")?;
+            } else if is_ifunc && self.tok.kind == Tok::MdName {
+                let (kind, _) = self.attachment()?;
+                // `Verifier::visitGlobalIFunc`'s.
+                match &self.src[kind.range()] {
+                    b"!dbg" => self.rule_broken(kind, "an ifunc may not have a !dbg attachment"),
+                    b"!prof" => self.rule_broken(kind, "an ifunc may not have a !prof attachment"),
+                    _ => {}
+                }
             } else {
-                self.attachment()?;
+                return Err(self.err_at(self.tok.span, "unknown alias or ifunc property!"));
             }
         }
         let span = name.span.to(self.prev_end());

@@ -2668,6 +2668,20 @@ impl CallRules {
         if let Err(message) = self.parameters.finish(p.call_argument_types.len()) {
             p.rule_broken(self.callee.span, message);
         }
+        if self.parameters.saw(verify_attributes::WRITABLE) {
+            let module = p.names_module();
+            let group = |n| {
+                module
+                    .attr_groups
+                    .get(&n)
+                    .map(|&list| module.attr_list(list))
+            };
+            let call_attrs = &p.body_attrs()[attrs.clone()];
+            if !verify_attributes::writes_argument_memory(p.src, call_attrs, group) {
+                let message = verify_attributes::WRITABLE_WITHOUT_ARGMEM_WRITE;
+                p.rule_broken(self.callee.span, message);
+            }
+        }
         if kinds == Kinds::NONE {
             return;
         }
