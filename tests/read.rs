@@ -5352,6 +5352,272 @@ fn attachments_aliasees_and_memory_effects_are_checked_as_llvm_checks_them() {
     );
 }
 
+/// What LLVM's verifier asks of the arguments of more intrinsics (`visitIntrinsicCall`):
+/// `llvm.prefetch`'s flags, the test masks of `llvm.is.fpclass` and `llvm.vp.is.fpclass`,
+/// the scale of fixed-point multiplications and divisions, `llvm.invariant.start`'s size,
+/// `llvm.stepvector`'s and `llvm.get.active.lane.mask`'s results, the matrix intrinsics'
+/// shapes, the element size and alignments of the element-wise atomic memory intrinsics,
+/// NVPTX's register counts, `llvm.gcroot`'s root, `llvm.init.trampoline`'s function and
+/// `llvm.stackprotector`'s slot; a guard or deoptimization invoked, a deoptimization of
+/// another type than its function's result. The error points at the callee.
+#[test]
+fn intrinsic_arguments_are_checked_as_llvm_verifier_checks_them() {
+    let module = |ret: &str, params: &str, lines: &str| {
+        format!(
+            "@g = global i8 0\ndefine {ret} @f({params}) gc \"shadow-stack\" personality ptr null {{\n{lines}\n}}\n"
+        )
+    };
+    let call = |line: &str| module("void", "ptr %p, i32 %n", &format!("  {line}\n  ret void"));
+    let valued = |ret: &str, params: &str, line: &str| {
+        module(ret, params, &format!("  %r = {line}\n  ret {ret} %r"))
+    };
+    let invoked = |callee: &str| {
+        module(
+            "void",
+            "",
+            &format!(
+                "  invoke void {callee} [ \"deopt\"() ] to label %a unwind label %b\na:\n  ret void\nb:\n  %l = landingpad {{ ptr, i32 }} cleanup\n  ret void"
+            ),
+        )
+    };
+    let prefetch = |flags: &str| call(&format!("call void @llvm.prefetch.p0(ptr %p, {flags})"));
+    let fix = |name: &str, scale: u32| {
+        valued(
+            "i32",
+            "i32 %a",
+            &format!("call i32 @llvm.{name}.i32(i32 %a, i32 %a, i32 {scale})"),
+        )
+    };
+    let invariant = |size: i64| {
+        valued(
+            "ptr",
+            "ptr %p",
+            &format!("call ptr @llvm.invariant.start.p0(i64 {size}, ptr %p)"),
+        )
+    };
+    let multiply = |b: &str, shape: &str| {
+        valued(
+            "<6 x float>",
+            &format!("<4 x float> %a, <6 x {b}> %b"),
+            &format!(
+                "call <6 x float> @llvm.matrix.multiply.v6f32.v4f32.v6{}(<4 x float> %a, <6 x {b}> %b, {shape})",
+                if b == "float" { "f32" } else { "i32" }
+            ),
+        )
+    };
+    let load = |stride: u32| {
+        valued(
+            "<4 x float>",
+            "ptr %p",
+            &format!(
+                "call <4 x float> @llvm.matrix.column.major.load.v4f32.i64(ptr %p, i64 {stride}, i1 false, i32 2, i32 2)"
+            ),
+        )
+    };
+    let element_atomic = |dest: &str, source: &str, size: u32| {
+        call(&format!(
+            "call void @llvm.memcpy.element.unordered.atomic.p0.p0.i64(ptr {dest} %p, ptr {source} %p, i64 8, i32 {size})"
+        ))
+    };
+    let gcroot = |allocated: &str, metadata: &str| {
+        call(&format!(
+            "%a = alloca {allocated}\n  call void @llvm.gcroot(ptr %a, ptr {metadata})"
+        ))
+    };
+    let at = |line: u32, col: u32, callee: &'static str| (line, col, callee);
+    let prefetch_at = at(3, 13, "@llvm.prefetch");
+    let refused = [
+        (
+            prefetch("i32 2, i32 0, i32 1"),
+            prefetch_at,
+            "rw argument to llvm.prefetch must be 0-1",
+        ),
+        (
+            prefetch("i32 0, i32 4, i32 1"),
+            prefetch_at,
+            "locality argument to llvm.prefetch must be 0-3",
+        ),
+        (
+            prefetch("i32 0, i32 0, i32 2"),
+            prefetch_at,
+            "cache type argument to llvm.prefetch must be 0-1",
+        ),
+        (
+            valued(
+                "i1",
+                "float %x",
+                "call i1 @llvm.is.fpclass.f32(float %x, i32 1024)",
+            ),
+            at(3, 16, "@llvm.is.fpclass"),
+            "unsupported bits for llvm.is.fpclass test mask",
+        ),
+        (
+            valued(
+                "<2 x i1>",
+                "<2 x float> %x, <2 x i1> %m, i32 %n",
+                "call <2 x i1> @llvm.vp.is.fpclass.v2f32(<2 x float> %x, i32 2048, <2 x i1> %m, i32 %n)",
+            ),
+            at(3, 22, "@llvm.vp.is.fpclass"),
+            "unsupported bits for llvm.vp.is.fpclass test mask",
+        ),
+        (
+            fix("smul.fix", 32),
+            at(3, 17, "@llvm.smul.fix"),
+            "the scale of s[mul|div]_fix[_sat] must be less than the width of the operands",
+        ),
+        (
+            fix("udiv.fix.sat", 33),
+            at(3, 17, "@llvm.udiv.fix.sat"),
+            "the scale of u[mul|div]_fix[_sat] must be less than or equal to the width of the operands",
+        ),
+        (
+            invariant(-2),
+            at(3, 17, "@llvm.invariant.start"),
+            "invariant_start parameter must be -1, 0 or a positive number",
+        ),
+        (
+            valued("<4 x i1>", "", "call <4 x i1> @llvm.stepvector.v4i1()"),
+            at(3, 22, "@llvm.stepvector"),
+            "stepvector only supported for vectors of integers with a bitwidth of at least 8.",
+        ),
+        (
+            valued(
+                "<4 x i8>",
+                "i64 %a",
+                "call <4 x i8> @llvm.get.active.lane.mask.v4i8.i64(i64 %a, i64 %a)",
+            ),
+            at(3, 22, "@llvm.get.active.lane.mask"),
+            "get_active_lane_mask: element type is not i1",
+        ),
+        (
+            multiply("float", "i32 2, i32 3, i32 3"),
+            at(3, 25, "@llvm.matrix.multiply"),
+            "First argument of a matrix operation does not match specified shape!",
+        ),
+        (
+            multiply("float", "i32 2, i32 2, i32 4"),
+            at(3, 25, "@llvm.matrix.multiply"),
+            "Second argument of a matrix operation does not match specified shape!",
+        ),
+        (
+            multiply("i32", "i32 2, i32 2, i32 3"),
+            at(3, 25, "@llvm.matrix.multiply"),
+            "Vector element type mismatch of the result and second operand vector!",
+        ),
+        (
+            valued(
+                "<4 x float>",
+                "<4 x float> %a",
+                "call <4 x float> @llvm.matrix.transpose.v4f32(<4 x float> %a, i32 2, i32 3)",
+            ),
+            at(3, 25, "@llvm.matrix.transpose"),
+            "Result of a matrix operation does not fit in the returned vector!",
+        ),
+        (
+            load(1),
+            at(3, 25, "@llvm.matrix.column.major.load"),
+            "Stride must be greater or equal than the number of rows!",
+        ),
+        (
+            element_atomic("align 4", "align 4", 3),
+            at(3, 13, "@llvm.memcpy"),
+            "element size of the element-wise atomic memory intrinsic must be a power of 2",
+        ),
+        (
+            element_atomic("align 2", "align 4", 4),
+            at(3, 13, "@llvm.memcpy"),
+            "incorrect alignment of the destination argument",
+        ),
+        (
+            element_atomic("align 4", "", 4),
+            at(3, 13, "@llvm.memcpy"),
+            "incorrect alignment of the source argument",
+        ),
+        (
+            call("call void @llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(i32 33)"),
+            at(3, 13, "@llvm.nvvm"),
+            "reg_count argument to nvvm.setmaxnreg must be in multiples of 8",
+        ),
+        (
+            call("call void @llvm.gcroot(ptr %p, ptr null)"),
+            at(3, 13, "@llvm.gcroot"),
+            "llvm.gcroot parameter #1 must be an alloca.",
+        ),
+        (
+            gcroot("ptr", "%p"),
+            at(4, 13, "@llvm.gcroot"),
+            "llvm.gcroot parameter #2 must be a constant.",
+        ),
+        (
+            gcroot("i32", "null"),
+            at(4, 13, "@llvm.gcroot"),
+            "llvm.gcroot parameter #1 must either be a pointer alloca, or argument #2 must be a non-null constant.",
+        ),
+        (
+            call("call void @llvm.init.trampoline(ptr %p, ptr @g, ptr %p)"),
+            at(3, 13, "@llvm.init"),
+            "llvm.init_trampoline parameter #2 must resolve to a function.",
+        ),
+        (
+            call("call void @llvm.stackprotector(ptr %p, ptr %p)"),
+            at(3, 13, "@llvm.stackprotector"),
+            "llvm.stackprotector parameter #2 must resolve to an alloca.",
+        ),
+        (
+            invoked("(i1, ...) @llvm.experimental.guard(i1 true)"),
+            at(3, 25, "@llvm.experimental.guard"),
+            "experimental_guard cannot be invoked",
+        ),
+        (
+            invoked("(...) @llvm.experimental.deoptimize.isVoid()"),
+            at(3, 21, "@llvm.experimental.deoptimize"),
+            "experimental_deoptimize cannot be invoked",
+        ),
+        (
+            module(
+                "i32",
+                "",
+                "  %r = call i64 (...) @llvm.experimental.deoptimize.i64() [ \"deopt\"() ]\n  ret i32 0",
+            ),
+            at(3, 23, "@llvm.experimental.deoptimize"),
+            "experimental_deoptimize return type must match caller return type",
+        ),
+    ];
+    let read = [
+        prefetch("i32 1, i32 3, i32 1"),
+        valued(
+            "i1",
+            "float %x",
+            "call i1 @llvm.is.fpclass.f32(float %x, i32 1023)",
+        ),
+        fix("smul.fix", 31),
+        fix("udiv.fix.sat", 32),
+        invariant(-1),
+        invariant(0),
+        valued("<4 x i8>", "", "call <4 x i8> @llvm.stepvector.v4i8()"),
+        valued(
+            "<vscale x 4 x i1>",
+            "i64 %a",
+            "call <vscale x 4 x i1> @llvm.get.active.lane.mask.nxv4i1.i64(i64 %a, i64 %a)",
+        ),
+        multiply("float", "i32 2, i32 2, i32 3"),
+        load(2),
+        element_atomic("align 8", "align 4", 4),
+        call("call void @llvm.nvvm.setmaxnreg.dec.sync.aligned.u32(i32 32)"),
+        gcroot("ptr", "null"),
+        gcroot("i32", "@g"),
+        call("call void @llvm.init.trampoline(ptr %p, ptr @f, ptr %p)"),
+        call("%a = alloca ptr\n  call void @llvm.stackprotector(ptr %p, ptr %a)"),
+        valued(
+            "i32",
+            "",
+            "call i32 (...) @llvm.experimental.deoptimize.i32() [ \"deopt\"() ]",
+        ),
+        invoked("@llvm.donothing()").replace(" [ \"deopt\"() ]", ""),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

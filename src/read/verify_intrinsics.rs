@@ -51,9 +51,8 @@ pub(super) fn intrinsic_calls_hold(
             Rule::FptruncRound => call.fptrunc_round_refused(),
             Rule::Lifetime => call.lifetime_refused(far_allocas),
             Rule::RelocNone => call.reloc_none_refused(),
-            Rule::Guard => (call.deopt_bundles() != 1)
-                .then_some("experimental_guard must have exactly one \"deopt\" operand bundle"),
-            Rule::Deoptimize => call.deoptimize_refused(),
+            Rule::Guard => call.guard_refused(),
+            Rule::Deoptimize => call.deoptimize_refused(f),
             Rule::DynamicAreaOffset => call.dynamic_area_offset_refused(),
             Rule::VectorInsert => call.vector_insert_refused(),
             Rule::VectorExtract => call.vector_extract_refused(),
@@ -99,6 +98,38 @@ pub(super) fn intrinsic_calls_hold(
                 .then_some("llvm.amdgcn.s.prefetch.data only supports global or constant memory"),
             Rule::CooperativeAtomic => call.cooperative_atomic_refused(),
             Rule::MatrixFormats(form) => call.matrix_formats_refused(form),
+            Rule::Prefetch => call.below_refused(&[
+                (1, 2, "rw argument to llvm.prefetch must be 0-1"),
+                (2, 4, "locality argument to llvm.prefetch must be 0-3"),
+                (3, 2, "cache type argument to llvm.prefetch must be 0-1"),
+            ]),
+            // A test mask of LLVM's ten classes (`fcAllFlags`).
+            Rule::IsFpClass => call.below_refused(&[(
+                1,
+                1 << 10,
+                "unsupported bits for llvm.is.fpclass test mask",
+            )]),
+            Rule::VpIsFpClass => call.below_refused(&[(
+                1,
+                1 << 10,
+                "unsupported bits for llvm.vp.is.fpclass test mask",
+            )]),
+            Rule::FixedPoint { signed } => call.fixed_point_refused(signed),
+            Rule::InvariantStart => call.invariant_start_refused(),
+            Rule::StepVector => call.step_vector_refused(),
+            Rule::ActiveLaneMask => call.active_lane_mask_refused(),
+            Rule::Matrix(form) => call.matrix_refused(form),
+            Rule::ElementAtomic { transfer } => call.element_atomic_refused(transfer),
+            Rule::SetMaxNReg => call
+                .integer_argument(0)
+                .is_some_and(|(count, _)| count % 8 != 0)
+                .then_some("reg_count argument to nvvm.setmaxnreg must be in multiples of 8"),
+            Rule::GcRoot => call.gc_root_refused(),
+            Rule::InitTrampoline => call.init_trampoline_refused(),
+            Rule::StackProtector => call
+                .alloca_argument(1)
+                .is_some_and(|alloca| alloca.is_none())
+                .then_some("llvm.stackprotector parameter #2 must resolve to an alloca."),
             Rule::LocalEscape => call.local_escape_refused(frames),
             Rule::LocalRecover => call.local_recover_refused(frames, callee),
         };
@@ -145,6 +176,35 @@ enum Rule {
     MatrixFormats(MatrixFormats),
     LocalEscape,
     LocalRecover,
+    Prefetch,
+    IsFpClass,
+    VpIsFpClass,
+    /// `llvm.[us]{mul,div}.fix[.sat]`: the scale below the operands' width (up to it, unsigned).
+    FixedPoint {
+        signed: bool,
+    },
+    InvariantStart,
+    StepVector,
+    ActiveLaneMask,
+    Matrix(Matrix),
+    /// The element-wise atomic `memcpy`, `memmove` (transfers, with a source) and `memset`.
+    ElementAtomic {
+        transfer: bool,
+    },
+    /// NVPTX's `setmaxnreg`: a register count in multiples of 8.
+    SetMaxNReg,
+    GcRoot,
+    InitTrampoline,
+    StackProtector,
+}
+
+/// The matrix intrinsics, by where their shapes are.
+#[derive(Clone, Copy)]
+enum Matrix {
+    Multiply,
+    Transpose,
+    ColumnMajorLoad,
+    ColumnMajorStore,
 }
 
 /// What a body's calls of `llvm.localescape` and `llvm.localrecover` leave to the module's
@@ -289,6 +349,53 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.bswap", Rule::Bswap),
     (b"llvm.localescape", Rule::LocalEscape),
     (b"llvm.localrecover", Rule::LocalRecover),
+    (b"llvm.prefetch", Rule::Prefetch),
+    (b"llvm.is.fpclass", Rule::IsFpClass),
+    (b"llvm.vp.is.fpclass", Rule::VpIsFpClass),
+    (b"llvm.smul.fix", Rule::FixedPoint { signed: true }),
+    (b"llvm.smul.fix.sat", Rule::FixedPoint { signed: true }),
+    (b"llvm.sdiv.fix", Rule::FixedPoint { signed: true }),
+    (b"llvm.sdiv.fix.sat", Rule::FixedPoint { signed: true }),
+    (b"llvm.umul.fix", Rule::FixedPoint { signed: false }),
+    (b"llvm.umul.fix.sat", Rule::FixedPoint { signed: false }),
+    (b"llvm.udiv.fix", Rule::FixedPoint { signed: false }),
+    (b"llvm.udiv.fix.sat", Rule::FixedPoint { signed: false }),
+    (b"llvm.invariant.start", Rule::InvariantStart),
+    (b"llvm.stepvector", Rule::StepVector),
+    (b"llvm.get.active.lane.mask", Rule::ActiveLaneMask),
+    (b"llvm.matrix.multiply", Rule::Matrix(Matrix::Multiply)),
+    (b"llvm.matrix.transpose", Rule::Matrix(Matrix::Transpose)),
+    (
+        b"llvm.matrix.column.major.load",
+        Rule::Matrix(Matrix::ColumnMajorLoad),
+    ),
+    (
+        b"llvm.matrix.column.major.store",
+        Rule::Matrix(Matrix::ColumnMajorStore),
+    ),
+    (
+        b"llvm.memcpy.element.unordered.atomic",
+        Rule::ElementAtomic { transfer: true },
+    ),
+    (
+        b"llvm.memmove.element.unordered.atomic",
+        Rule::ElementAtomic { transfer: true },
+    ),
+    (
+        b"llvm.memset.element.unordered.atomic",
+        Rule::ElementAtomic { transfer: false },
+    ),
+    (b"llvm.gcroot", Rule::GcRoot),
+    (b"llvm.init.trampoline", Rule::InitTrampoline),
+    (b"llvm.stackprotector", Rule::StackProtector),
+    (
+        b"llvm.nvvm.setmaxnreg.inc.sync.aligned.u32",
+        Rule::SetMaxNReg,
+    ),
+    (
+        b"llvm.nvvm.setmaxnreg.dec.sync.aligned.u32",
+        Rule::SetMaxNReg,
+    ),
     (b"llvm.scmp", Rule::ThreeWayCompare),
     (b"llvm.ucmp", Rule::ThreeWayCompare),
     (
@@ -786,6 +893,213 @@ impl<'a> Call<'a> {
         (!named).then_some("llvm.lifetime.start/end can only be used on alloca or poison")
     }
 
+    fn fixed_point_refused(&self, signed: bool) -> Option<&'static str> {
+        let (ty, _) = self.argument(0)?;
+        let width = u64::from(self.scalar_bits(ty)?);
+        let (scale, _) = self.integer_argument(2)?;
+        match signed {
+            true => (scale >= width).then_some(
+                "the scale of s[mul|div]_fix[_sat] must be less than the width of the operands",
+            ),
+            false => (scale > width).then_some(
+                "the scale of u[mul|div]_fix[_sat] must be less than or equal to the width of \
+                 the operands",
+            ),
+        }
+    }
+
+    /// The size is a constant of -1, 0 or more.
+    fn invariant_start_refused(&self) -> Option<&'static str> {
+        const MESSAGE: &str = "invariant_start parameter must be -1, 0 or a positive number";
+        let Some((bits, width)) = self.integer_argument(0) else {
+            return Some(MESSAGE);
+        };
+        let negative = width > 0 && bits >> (width - 1) & 1 == 1;
+        let minus_one = bits == u64::MAX >> (64 - width.clamp(1, 64));
+        (negative && !minus_one).then_some(MESSAGE)
+    }
+
+    /// (A result that is no vector breaks the signature, checked with the declaration.)
+    fn step_vector_refused(&self) -> Option<&'static str> {
+        let result = self.body.insts[self.call].ty;
+        match self.shape(result) {
+            (Type::Int(8..), _) | (_, None) => None,
+            _ => Some(
+                "stepvector only supported for vectors of integers with a bitwidth of at least 8.",
+            ),
+        }
+    }
+
+    /// (A result that is no vector breaks the signature, checked with the declaration.)
+    fn active_lane_mask_refused(&self) -> Option<&'static str> {
+        match self.shape(self.body.insts[self.call].ty) {
+            (Type::Int(1), _) | (_, None) => None,
+            _ => Some("get_active_lane_mask: element type is not i1"),
+        }
+    }
+
+    /// The shapes a matrix intrinsic's integer arguments give match its vectors' lengths and
+    /// element types, and a constant stride is at least the number of rows.
+    fn matrix_refused(&self, form: Matrix) -> Option<&'static str> {
+        let number = |i: usize| self.integer_argument(i).map(|(n, _)| n);
+        let lanes = |ty: TypeId| match self.shape(ty).1 {
+            Some((false, len)) => Some(len),
+            _ => None,
+        };
+        let result = self.body.insts[self.call].ty;
+        let (rows, columns, result, first, second, stride) = match form {
+            Matrix::Multiply => {
+                let ((a, _), (b, _)) = (self.argument(0)?, self.argument(1)?);
+                let (rows, inner, columns) = (number(2)?, number(3)?, number(4)?);
+                if lanes(a)? != rows.wrapping_mul(inner) {
+                    return Some(
+                        "First argument of a matrix operation does not match specified shape!",
+                    );
+                }
+                if lanes(b)? != inner.wrapping_mul(columns) {
+                    return Some(
+                        "Second argument of a matrix operation does not match specified shape!",
+                    );
+                }
+                (rows, columns, result, Some(a), Some(b), None)
+            }
+            Matrix::Transpose => {
+                let (a, _) = self.argument(0)?;
+                (number(1)?, number(2)?, result, Some(a), None, None)
+            }
+            Matrix::ColumnMajorLoad => (number(3)?, number(4)?, result, None, None, Some(1)),
+            Matrix::ColumnMajorStore => {
+                let (a, _) = self.argument(0)?;
+                (number(4)?, number(5)?, a, Some(a), None, Some(2))
+            }
+        };
+        // (A result that is no vector breaks the signature, checked with the declaration.)
+        let result_lanes = lanes(result)?;
+        let element = self.shape(result).0;
+        if !matches!(element, Type::Int(_) | Type::Float(_)) {
+            return Some("Result type must be an integer or floating-point type!");
+        }
+        if first.is_some_and(|a| self.shape(a).0 != element) {
+            return Some("Vector element type mismatch of the result and first operand vector!");
+        }
+        if second.is_some_and(|b| self.shape(b).0 != element) {
+            return Some("Vector element type mismatch of the result and second operand vector!");
+        }
+        if result_lanes != rows.wrapping_mul(columns) {
+            return Some("Result of a matrix operation does not fit in the returned vector!");
+        }
+        match stride.and_then(number) {
+            Some(stride) if stride < rows => {
+                Some("Stride must be greater or equal than the number of rows!")
+            }
+            _ => None,
+        }
+    }
+
+    /// The element size a power of 2, and no larger than the alignment the call gives the
+    /// destination (and source) pointer.
+    fn element_atomic_refused(&self, transfer: bool) -> Option<&'static str> {
+        let (size, _) = self.integer_argument(3)?;
+        if !size.is_power_of_two() {
+            return Some(
+                "element size of the element-wise atomic memory intrinsic must be a power of 2",
+            );
+        }
+        let aligned = |index| {
+            self.argument_align(index)
+                .is_some_and(|align| size <= align)
+        };
+        if !aligned(0) {
+            return Some("incorrect alignment of the destination argument");
+        }
+        (transfer && !aligned(1)).then_some("incorrect alignment of the source argument")
+    }
+
+    /// The `align N` the call gives its argument `index`, if any.
+    fn argument_align(&self, index: usize) -> Option<u64> {
+        let mut attrs = None;
+        let mut seen = 0;
+        for item in self.body.call_argument_items(self.call) {
+            match *item {
+                Item::Attrs(list) => attrs = Some(list),
+                Item::Value(_) if seen == index => break,
+                Item::Value(_) => {
+                    seen += 1;
+                    attrs = None;
+                }
+                _ => {}
+            }
+        }
+        let src = self.m.source.as_bytes();
+        self.body.attr_list(attrs?).iter().find_map(|a| {
+            let text = &src[a.span().range()];
+            let digits = text.strip_prefix(b"align")?.trim_ascii_start();
+            let digits = digits.strip_prefix(b"(").unwrap_or(digits);
+            let end = digits
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .unwrap_or(digits.len());
+            std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
+        })
+    }
+
+    /// The alloca argument `index` names, seen through casts: `Some(None)` when it names
+    /// none, `None` when that cannot be told here.
+    fn alloca_argument(&self, index: usize) -> Option<Option<InstId>> {
+        let (_, argument) = self.argument(index)?;
+        let ValueKind::Local(l) = self.stripped(argument)?.kind() else {
+            return Some(None);
+        };
+        Some(match self.body.locals[l].def {
+            LocalDef::Inst(i) if self.body.insts[i].opcode == Opcode::Alloca => Some(i),
+            _ => None,
+        })
+    }
+
+    /// A root is an alloca, its metadata a constant, and one of them says it is a pointer:
+    /// the alloca's type or a metadata not null. (That the function names a collector is
+    /// the module's check, `gc_intrinsics_hold`.)
+    fn gc_root_refused(&self) -> Option<&'static str> {
+        let alloca = match self.alloca_argument(0)? {
+            Some(alloca) => alloca,
+            None => return Some("llvm.gcroot parameter #1 must be an alloca."),
+        };
+        let (_, metadata) = self.argument(1)?;
+        if !matches!(metadata.kind(), ValueKind::Const(_) | ValueKind::Global(_)) {
+            return Some("llvm.gcroot parameter #2 must be a constant.");
+        }
+        let (m, body) = (self.m, self.body);
+        let allocated = body.items(alloca).iter().find_map(|item| match *item {
+            Item::Type(ty) => Some(ty),
+            _ => None,
+        })?;
+        let pointer = matches!(body.ty(m, body.resolve_ty(m, allocated)), Type::Ptr(_));
+        let null = matches!(self.constant(metadata), Some(Const::Null | Const::Zero));
+        (!pointer && null).then_some(
+            "llvm.gcroot parameter #1 must either be a pointer alloca, or argument #2 must be a \
+             non-null constant.",
+        )
+    }
+
+    /// The trampoline's function is a function (a constant expression is taken as it may be
+    /// a cast of one).
+    fn init_trampoline_refused(&self) -> Option<&'static str> {
+        let (_, function) = self.argument(1)?;
+        let stripped = self.stripped(function)?;
+        let is_function = match stripped.kind() {
+            ValueKind::Global(u) => {
+                let global = self.m.use_in_body(self.uses, u)?.global;
+                match self.m.globals.get(global)?.kind {
+                    GlobalKind::Function(_) | GlobalKind::Intrinsic | GlobalKind::Pending => true,
+                    GlobalKind::Variable(_) | GlobalKind::Alias(_) => false,
+                }
+            }
+            ValueKind::Const(_) => matches!(self.constant(stripped), Some(Const::Expr(_))),
+            ValueKind::Local(_) => false,
+        };
+        (!is_function).then_some("llvm.init_trampoline parameter #2 must resolve to a function.")
+    }
+
     /// `llvm.localescape`: once, in the entry block, of static allocas or null. Its count goes
     /// to `frames`.
     fn local_escape_refused(&self, frames: &mut FrameUses) -> Option<&'static str> {
@@ -938,9 +1252,34 @@ impl<'a> Call<'a> {
 
     /// A deoptimization: one `"deopt"` bundle, and a `ret` (of its value, if any) next.
     /// (That it returns the caller's type is not checked here.)
-    fn deoptimize_refused(&self) -> Option<&'static str> {
+    fn invoked(&self) -> bool {
+        self.body.insts[self.call].opcode != Opcode::Call
+    }
+
+    fn guard_refused(&self) -> Option<&'static str> {
+        if self.invoked() {
+            return Some("experimental_guard cannot be invoked");
+        }
+        (self.deopt_bundles() != 1)
+            .then_some("experimental_guard must have exactly one \"deopt\" operand bundle")
+    }
+
+    /// In function `f`: called (not invoked) with one `"deopt"` bundle, of `f`'s result type,
+    /// and followed by a return of its value.
+    fn deoptimize_refused(&self, f: FuncId) -> Option<&'static str> {
+        if self.invoked() {
+            return Some("experimental_deoptimize cannot be invoked");
+        }
         if self.deopt_bundles() != 1 {
             return Some("experimental_deoptimize must have exactly one \"deopt\" operand bundle");
+        }
+        let (m, body) = (self.m, self.body);
+        let result = body.resolve_ty(m, body.insts[self.call].ty);
+        if m.functions
+            .get(f)
+            .is_some_and(|func| body.resolve_ty(m, func.ret_ty) != result)
+        {
+            return Some("experimental_deoptimize return type must match caller return type");
         }
         let next = InstId::new(self.call.index() + 1);
         let next_inst = self.body.insts.get(next)?;

@@ -155,7 +155,12 @@ fn intrinsic_calls<'a>(
                 .as_slice()
                 .partition_point(|i| i.span.start <= u.span.start);
             let inst = InstId::new(after.checked_sub(1)?);
-            (body.insts[inst].opcode == Opcode::Call).then_some((u.span, name, inst))
+            // A call, an invoke or a `callbr` (LLVM's `CallBase`).
+            matches!(
+                body.insts[inst].opcode,
+                Opcode::Call | Opcode::Invoke | Opcode::CallBr
+            )
+            .then_some((u.span, name, inst))
         })
 }
 
