@@ -5358,7 +5358,8 @@ fn attachments_aliasees_and_memory_effects_are_checked_as_llvm_checks_them() {
 /// `llvm.stepvector`'s and `llvm.get.active.lane.mask`'s results, the matrix intrinsics'
 /// shapes, the element size and alignments of the element-wise atomic memory intrinsics,
 /// NVPTX's register counts, `llvm.gcroot`'s root, `llvm.init.trampoline`'s function and
-/// `llvm.stackprotector`'s slot; a guard or deoptimization invoked, a deoptimization of
+/// `llvm.stackprotector`'s slot, the shapes `llvm.lrint` and its kin convert between; a guard
+/// or deoptimization invoked, a deoptimization of
 /// another type than its function's result. The error points at the callee.
 #[test]
 fn intrinsic_arguments_are_checked_as_llvm_verifier_checks_them() {
@@ -5583,7 +5584,29 @@ fn intrinsic_arguments_are_checked_as_llvm_verifier_checks_them() {
             "experimental_deoptimize return type must match caller return type",
         ),
     ];
+    let round = |ret: &str, argument: &str, name: &str| {
+        valued(
+            ret,
+            &format!("{argument} %x"),
+            &format!("call {ret} @llvm.{name}({argument} %x)"),
+        )
+    };
+    let refused = refused.into_iter().chain([
+        (
+            round("i32", "<2 x float>", "lrint.i32.v2f32"),
+            at(3, 17, "@llvm.lrint"),
+            "llvm.lrint.i32.v2f32: argument and result disagree on vector use",
+        ),
+        (
+            round("<2 x i32>", "<4 x float>", "lround.v2i32.v4f32"),
+            at(3, 23, "@llvm.lround"),
+            "llvm.lround.v2i32.v4f32: argument must be same length as result",
+        ),
+    ]);
+    let refused: Vec<_> = refused.collect();
     let read = [
+        round("<2 x i64>", "<2 x float>", "llround.v2i64.v2f32"),
+        round("i64", "double", "llrint.i64.f64"),
         prefetch("i32 1, i32 3, i32 1"),
         valued(
             "i1",

@@ -1141,7 +1141,10 @@ fn body_verifies(
                 &mut Vec::new(),
                 &mut frames,
             )
-            .and_then(|()| verify::swifterror_values_hold(m, f, body, uses))
+            .and_then(|()| {
+                verify::swifterror_values_hold(m, f, body, uses)
+                    .map_err(|(at, message)| (at, message.into()))
+            })
             .map(|()| frames)
         }
         .map_err(|(at, message)| {

@@ -13,7 +13,8 @@
 
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
-    FP_PREDICATES, IntrinsicCall, ROUNDING_MODES, call_arguments, metadata_argument, string_operand,
+    FP_PREDICATES, IntrinsicCall, ROUNDING_MODES, Refused, call_arguments, metadata_argument,
+    string_operand,
 };
 use crate::model::{
     BlockId, Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef,
@@ -32,7 +33,7 @@ pub(super) fn intrinsic_calls_hold(
     calls: &[IntrinsicCall],
     far_allocas: &mut Vec<LocalId>,
     frames: &mut FrameUses,
-) -> Result<(), (Span, &'static str)> {
+) -> Result<(), Refused> {
     for &(callee, ref name, call) in calls {
         let Some(rule) = rule_of(name) else {
             continue;
@@ -124,6 +125,7 @@ pub(super) fn intrinsic_calls_hold(
                 .integer_argument(0)
                 .is_some_and(|(count, _)| count % 8 != 0)
                 .then_some("reg_count argument to nvvm.setmaxnreg must be in multiples of 8"),
+            Rule::RoundToInt => call.round_to_int_refused(),
             Rule::GcRoot => call.gc_root_refused(),
             Rule::InitTrampoline => call.init_trampoline_refused(),
             Rule::StackProtector => call
@@ -134,7 +136,14 @@ pub(super) fn intrinsic_calls_hold(
             Rule::LocalRecover => call.local_recover_refused(frames, callee),
         };
         if let Some(message) = refused {
-            return Err((callee, message));
+            // LLVM names the intrinsic in these.
+            return Err(match rule {
+                Rule::RoundToInt => (
+                    callee,
+                    format!("{}: {message}", String::from_utf8_lossy(name)).into(),
+                ),
+                _ => (callee, message.into()),
+            });
         }
     }
     Ok(())
@@ -193,6 +202,8 @@ enum Rule {
     },
     /// NVPTX's `setmaxnreg`: a register count in multiples of 8.
     SetMaxNReg,
+    /// `llvm.lrint`, `llvm.llrint`, `llvm.lround`, `llvm.llround`.
+    RoundToInt,
     GcRoot,
     InitTrampoline,
     StackProtector,
@@ -385,6 +396,10 @@ const RULES: &[(&[u8], Rule)] = &[
         b"llvm.memset.element.unordered.atomic",
         Rule::ElementAtomic { transfer: false },
     ),
+    (b"llvm.lrint", Rule::RoundToInt),
+    (b"llvm.llrint", Rule::RoundToInt),
+    (b"llvm.lround", Rule::RoundToInt),
+    (b"llvm.llround", Rule::RoundToInt),
     (b"llvm.gcroot", Rule::GcRoot),
     (b"llvm.init.trampoline", Rule::InitTrampoline),
     (b"llvm.stackprotector", Rule::StackProtector),
@@ -1041,6 +1056,25 @@ impl<'a> Call<'a> {
                 .unwrap_or(digits.len());
             std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
         })
+    }
+
+    /// A floating-point argument and an integer result, both vectors of one length or
+    /// neither.
+    fn round_to_int_refused(&self) -> Option<&'static str> {
+        let (argument, _) = self.argument(0)?;
+        let result = self.body.insts[self.call].ty;
+        let ((from, from_lanes), (to, to_lanes)) = (self.shape(argument), self.shape(result));
+        if !matches!(from, Type::Float(_)) || !matches!(to, Type::Int(_)) {
+            return Some(
+                "argument must be floating-point or vector of floating-points, and result must \
+                 be integer or vector of integers",
+            );
+        }
+        match (from_lanes, to_lanes) {
+            (Some(_), None) | (None, Some(_)) => Some("argument and result disagree on vector use"),
+            (Some(a), Some(b)) if a != b => Some("argument must be same length as result"),
+            _ => None,
+        }
     }
 
     /// The alloca argument `index` names, seen through casts: `Some(None)` when it names

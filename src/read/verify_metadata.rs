@@ -60,7 +60,7 @@ pub(super) fn metadata_holds(
     valid: &mut ValidTags,
     far_allocas: &mut Vec<LocalId>,
     frames: &mut FrameUses,
-) -> Result<(), (Span, &'static str)> {
+) -> Result<(), Refused> {
     let nodes = Nodes { m, body };
     for (id, i) in body.insts.iter() {
         if i.md_len == 0 {
@@ -75,7 +75,7 @@ pub(super) fn metadata_holds(
                 b"!captures" => known(nodes.captures_hold(id, md)),
                 kind => known(nodes.attachment_holds(kind, i.opcode, i.ty, md)),
             };
-            checked.map_err(|message| (kind, message))?;
+            checked.map_err(|message| (kind, message.into()))?;
         }
     }
     // The body's calls of intrinsics, found once for the three checks of them.
@@ -83,11 +83,14 @@ pub(super) fn metadata_holds(
     for (callee, list) in scope_declarations(m, body, &calls) {
         nodes
             .declared_scope_holds(list)
-            .map_err(|message| (callee, message))?;
+            .map_err(|message| (callee, message.into()))?;
     }
-    constrained_calls_hold(m, body, &calls)?;
+    constrained_calls_hold(m, body, &calls).map_err(|(at, message)| (at, message.into()))?;
     super::verify_intrinsics::intrinsic_calls_hold(m, f, body, uses, &calls, far_allocas, frames)
 }
+
+/// What LLVM's verifier refuses in a body: where, and its message.
+pub(super) type Refused = (Span, Cow<'static, str>);
 
 /// A call of an intrinsic (see [`intrinsic_calls`]).
 pub(super) type IntrinsicCall<'a> = (Span, Cow<'a, [u8]>, InstId);
