@@ -114,7 +114,20 @@ kinds! {
     NoReturn = "noreturn",
     SanitizeRealtime = "sanitize_realtime",
     SanitizeRealtimeBlocking = "sanitize_realtime_blocking",
+    Memory = "memory",
+    ArgMemOnly = "argmemonly",
+    InaccessibleMemOnly = "inaccessiblememonly",
 }
+
+/// What gives a function's memory effects that may keep it from writing argument memory
+/// (see [`writes_argument_memory`]): a function without any may write it.
+const MEMORY_EFFECTS: Kinds = union(&[
+    kind::Memory,
+    kind::ReadNone,
+    kind::ReadOnly,
+    kind::ArgMemOnly,
+    kind::InaccessibleMemOnly,
+]);
 
 /// A string attribute whose value the verifier checks ([`verify_string_attributes`]): a
 /// bit above the keywords'.
@@ -1087,10 +1100,11 @@ fn run_of_headers_holds(
             function_attributes_hold(kinds).map_err(|message| Broken::at(message, None))
         };
         let held = held.and_then(|()| {
-            let writable = func
-                .params
-                .iter()
-                .any(|p| kinds_of(src, m.attr_list(p.attrs), groups).has(kind::Writable));
+            let writable = kinds.has(MEMORY_EFFECTS)
+                && func
+                    .params
+                    .iter()
+                    .any(|p| kinds_of(src, m.attr_list(p.attrs), groups).has(kind::Writable));
             let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
             match writable && !writes_argument_memory(src, m.attr_list(func.fn_attrs), group) {
                 true => Err(Broken::at(WRITABLE_WITHOUT_ARGMEM_WRITE, None)),
