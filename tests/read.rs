@@ -6798,8 +6798,9 @@ fn relocations_are_tied_to_statepoints_as_llvm_verifier_checks_them() {
 /// The operand bundles of `llvm.assume`, as LLVM's verifier checks them: an `i1 true`
 /// condition, tags that name attributes (or `ignore`, or `separate_storage` of two pointers),
 /// `align` of a pointer and one or two integers, `dereferenceable` of a pointer and an
-/// integer, at most two operands for any other; nothing after an `ignore`. opt-22 agrees on
-/// every module.
+/// integer, at most two operands for any other: a pointer and a constant for an attribute that
+/// carries a number, a pointer for a parameter's, none for a function's; nothing after an
+/// `ignore`. opt-22 agrees on every module.
 #[test]
 fn assumption_bundles_are_checked_as_llvm_verifier_checks_them() {
     let call = |bundles: &str| {
@@ -6849,8 +6850,29 @@ fn assumption_bundles_are_checked_as_llvm_verifier_checks_them() {
             (2, 36, "\"nonnull\""),
             "too many arguments",
         ),
+        (
+            call("i1 true) [\"nonnull\"(ptr %p, i64 1)]"),
+            (2, 36, "\"nonnull\""),
+            "this attribute should have one argument",
+        ),
+        (
+            call("i1 true) [\"cold\"(ptr %p)]"),
+            (2, 36, "\"cold\""),
+            "this attribute has no argument",
+        ),
+        (
+            call("i1 true) [\"alignstack\"(ptr %p)]"),
+            (2, 36, "\"alignstack\""),
+            "this attribute should have 2 arguments",
+        ),
+        (
+            call("i1 true) [\"alignstack\"(ptr %p, i64 %n)]"),
+            (2, 36, "\"alignstack\""),
+            "the second argument should be a constant integral value",
+        ),
     ];
     let read = [
+        call("i1 true) [\"alignstack\"(ptr %p, i64 16), \"noundef\"(ptr %p)]"),
         call("i1 true) [\"align\"(ptr %p, i64 16), \"align\"(ptr %p, i64 64, i64 %n)]"),
         call("i1 true) [\"dereferenceable\"(ptr %p, i64 %n), \"nonnull\"(ptr %p), \"cold\"()]"),
         call("i1 true) [\"separate_storage\"(ptr %p, ptr null)]"),

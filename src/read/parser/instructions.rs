@@ -2407,8 +2407,8 @@ impl Parser<'_> {
     /// `visitIntrinsicCall`): a tag that names no attribute (but `ignore` and
     /// `separate_storage`), the operands of `separate_storage`, `align` and `dereferenceable`,
     /// more than two of any other; and whether the bundles after it are checked (not after
-    /// `ignore`, nor after a tag that names no attribute: LLVM stops there). What other
-    /// attributes' operands must be is not checked.
+    /// `ignore`, nor after a tag that names no attribute: LLVM stops there); another
+    /// attribute's count of operands, and a number's being a constant.
     fn assumption_refused(
         &self,
         tag: Token,
@@ -2453,7 +2453,28 @@ impl Parser<'_> {
             }
             b"align" | b"dereferenceable" => None,
             _ if count > 2 => Some("too many arguments"),
-            _ => None,
+            // What the attribute takes: a pointer and a constant for one with a number
+            // (`Attribute::isIntAttrKind`), a pointer for a parameter's, nothing for a
+            // function's.
+            _ => match attribute {
+                Some(_) if INT_ATTRIBUTES.contains(&name) => match count {
+                    2 if operands.first[1].is_some_and(|(_, v)| {
+                        matches!(self.constant_of(v), Some(Const::Int(..)))
+                    }) =>
+                    {
+                        None
+                    }
+                    2 => Some("the second argument should be a constant integral value"),
+                    _ => Some("this attribute should have 2 arguments"),
+                },
+                Some(k) if k.applies & attributes::PARAMETER != 0 => {
+                    (count != 1).then_some("this attribute should have one argument")
+                }
+                Some(k) if k.applies & attributes::FUNCTION != 0 => {
+                    (count != 0).then_some("this attribute has no argument")
+                }
+                _ => None,
+            },
         };
         (message, attribute.is_some() || name == b"separate_storage")
     }
@@ -2531,6 +2552,22 @@ enum Callee {
     Unrecorded,
     Global(GlobalId),
 }
+
+/// The attributes that carry a number (LLVM's `IntAttr`s), which an assumption gives with a
+/// constant after the pointer.
+const INT_ATTRIBUTES: &[&[u8]] = &[
+    b"align",
+    b"allockind",
+    b"allocsize",
+    b"dereferenceable",
+    b"dereferenceable_or_null",
+    b"memory",
+    b"nofpclass",
+    b"captures",
+    b"alignstack",
+    b"uwtable",
+    b"vscale_range",
+];
 
 /// The operands of an operand bundle, as [`Parser::bundle_refused`] and
 /// [`Parser::assumption_refused`] check them: how many, and the first three.
