@@ -5641,6 +5641,132 @@ fn intrinsic_arguments_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A statepoint's own arguments and a result's statepoint, as LLVM's verifier checks them
+/// (`verifyStatepoint`, `gc.result`): any memory read and written, patch bytes not below 0,
+/// the wrapped call's arguments as its `elementtype` gives them (a function of variable
+/// arguments returning `void`), known flags, no transition or deoptimization arguments of
+/// its own, nothing after; a result in a function that names its collector, of a
+/// statepoint (or undefined), of the wrapped function's type. The error points at the callee.
+#[test]
+fn statepoints_are_checked_as_llvm_verifier_checks_them() {
+    let statepoint = |wrapped: &str, arguments: &str, after: &str| {
+        format!(
+            "declare {wrapped}\ndefine void @f() gc \"statepoint-example\" {{\n  %t = call token (i64, i32, ptr, i32, i32, ...) @llvm.experimental.gc.statepoint.p0({arguments}){after}\n  ret void\n}}\n"
+        )
+    };
+    let simple = |arguments: &str| statepoint("void @g()", &format!("i64 0, {arguments}"), "");
+    let result = |gc: &str, ret: &str, token: &str| {
+        format!(
+            "declare i32 @g()\ndefine void @f() {gc}{{\n  %t = call token (i64, i32, ptr, i32, i32, ...) @llvm.experimental.gc.statepoint.p0(i64 0, i32 0, ptr elementtype(i32 ()) @g, i32 0, i32 0, i32 0, i32 0)\n  %r = call {ret} @llvm.experimental.gc.result.{ret}(token {token})\n  ret void\n}}\n"
+        )
+    };
+    let at = (3, 50, "@llvm.experimental.gc.statepoint");
+    let at_result = (4, 17, "@llvm.experimental.gc.result");
+    let refused = [
+        (
+            simple("i32 -1, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0"),
+            at,
+            "gc.statepoint number of patchable bytes must be positive",
+        ),
+        (
+            simple("i32 0, ptr elementtype(void ()) @g, i32 1, i32 0, i32 0, i32 0"),
+            at,
+            "gc.statepoint mismatch in number of call args",
+        ),
+        (
+            simple("i32 0, ptr elementtype(void ()) @g, i32 0, i32 4, i32 0, i32 0"),
+            at,
+            "unknown flag used in gc.statepoint flags argument",
+        ),
+        (
+            simple("i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 1, i32 0"),
+            at,
+            "gc.statepoint w/inline transition bundle is deprecated",
+        ),
+        (
+            simple("i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 1"),
+            at,
+            "gc.statepoint w/inline deopt operands is deprecated",
+        ),
+        (
+            simple("i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0, i32 5"),
+            at,
+            "gc.statepoint too many arguments",
+        ),
+        (
+            statepoint(
+                "void @g(i32)",
+                "i64 0, i32 0, ptr elementtype(void (i32)) @g, i32 1, i32 0, i64 1, i32 0, i32 0",
+                "",
+            ),
+            at,
+            "gc.statepoint call argument does not match wrapped function type",
+        ),
+        (
+            statepoint(
+                "i32 @g(...)",
+                "i64 0, i32 0, ptr elementtype(i32 (...)) @g, i32 0, i32 0, i32 0, i32 0",
+                "",
+            ),
+            at,
+            "gc.statepoint doesn't support wrapping non-void vararg functions yet",
+        ),
+        (
+            statepoint(
+                "void @g(i32, ...)",
+                "i64 0, i32 0, ptr elementtype(void (i32, ...)) @g, i32 0, i32 0, i32 0, i32 0",
+                "",
+            ),
+            at,
+            "gc.statepoint mismatch in number of vararg call args",
+        ),
+        (
+            statepoint(
+                "void @g()",
+                "i64 0, i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0",
+                " readonly",
+            ),
+            at,
+            "gc.statepoint must read and write all memory",
+        ),
+        (
+            statepoint(
+                "void @g()",
+                "i64 0, i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0",
+                " memory(argmem: readwrite)",
+            ),
+            at,
+            "gc.statepoint must read and write all memory",
+        ),
+        (
+            result("gc \"statepoint-example\" ", "i64", "%t"),
+            at_result,
+            "gc.result result type does not match wrapped callee",
+        ),
+        (
+            result("", "i32", "%t"),
+            at_result,
+            "Enclosing function does not use GC.",
+        ),
+        (
+            result("gc \"statepoint-example\" ", "i32", "none"),
+            at_result,
+            "gc.result operand #1 must be from a statepoint",
+        ),
+    ];
+    let read = [
+        simple("i32 0, ptr elementtype(void ()) @g, i32 0, i32 0, i32 0, i32 0"),
+        statepoint(
+            "void @g(i32)",
+            "i64 0, i32 0, ptr elementtype(void (i32)) @g, i32 1, i32 0, i32 1, i32 0, i32 0",
+            " memory(write)",
+        ),
+        result("gc \"statepoint-example\" ", "i32", "%t"),
+        result("gc \"statepoint-example\" ", "i32", "undef"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

@@ -119,9 +119,9 @@ kinds! {
     InaccessibleMemOnly = "inaccessiblememonly",
 }
 
-/// What gives a function's memory effects that may keep it from writing argument memory
-/// (see [`writes_argument_memory`]): a function without any may write it.
-const MEMORY_EFFECTS: Kinds = union(&[
+/// What gives a function memory effects ([`memory_effects`]) that may keep it from writing
+/// argument memory: a function without any may write it.
+const MEMORY_ATTRIBUTES: Kinds = union(&[
     kind::Memory,
     kind::ReadNone,
     kind::ReadOnly,
@@ -714,70 +714,133 @@ pub(crate) fn function_attributes_hold(kinds: Kinds) -> Result<(), &'static str>
 pub(crate) const WRITABLE_WITHOUT_ARGMEM_WRITE: &str =
     "Attribute writable and memory without argmem: write are incompatible!";
 
-/// Whether a function's (or a call's) attributes `attrs`, with their groups found by `group`,
-/// let it write the memory its pointer arguments point to (`MemoryEffects::getModRef(ArgMem)`
-/// holds `Mod`): a group's effects over the list's own, as LLVM's parser merges them, and in
-/// one list the older keywords LLVM's parser turns into effects (`readonly`, `argmemonly`...)
-/// over `memory(...)`. Without effects written, it may write anything.
-pub(crate) fn writes_argument_memory<'a>(
+/// A function's or a call's memory effects, as LLVM's parser makes them (`MemoryEffects`):
+/// for each location (argument memory, inaccessible memory, `errno`, the two targets', and
+/// the rest), whether it may be read (bit 0) and written (bit 1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct MemoryEffects([u8; 6]);
+
+impl MemoryEffects {
+    /// Anything, as when no attribute says.
+    const ANY: MemoryEffects = MemoryEffects([3; 6]);
+    const LOCATIONS: [&'static [u8]; 5] = [
+        b"argmem",
+        b"inaccessiblemem",
+        b"errnomem",
+        b"target_mem0",
+        b"target_mem1",
+    ];
+    const READ: u8 = 1;
+    const WRITE: u8 = 2;
+
+    /// The effects `memory(...)`'s text gives: the access written first for every location,
+    /// then each location's own.
+    fn written(text: &[u8]) -> MemoryEffects {
+        let Some(open) = text.iter().position(|&b| b == b'(') else {
+            return Self::ANY;
+        };
+        let close = text.iter().rposition(|&b| b == b')').unwrap_or(text.len());
+        let access = |word: &[u8]| match word {
+            b"read" => Self::READ,
+            b"write" => Self::WRITE,
+            b"readwrite" => Self::READ | Self::WRITE,
+            _ => 0,
+        };
+        let mut effects = [0; 6];
+        for part in text[open + 1..close.max(open + 1)].split(|&b| b == b',') {
+            let part = part.trim_ascii();
+            match part.iter().position(|&b| b == b':') {
+                Some(colon) => {
+                    let location = part[..colon].trim_ascii();
+                    if let Some(l) = Self::LOCATIONS.iter().position(|&n| n == location) {
+                        effects[l] = access(part[colon + 1..].trim_ascii());
+                    }
+                }
+                None => effects = [access(part); 6],
+            }
+        }
+        MemoryEffects(effects)
+    }
+
+    /// The effects an older keyword leaves (LLParser's `upgradeMemoryAttr`), if it is one.
+    fn of_keyword(keyword: &[u8]) -> Option<MemoryEffects> {
+        let only = |locations: &[usize]| {
+            let mut effects = [0; 6];
+            for &l in locations {
+                effects[l] = Self::READ | Self::WRITE;
+            }
+            MemoryEffects(effects)
+        };
+        Some(match keyword {
+            b"readnone" => MemoryEffects([0; 6]),
+            b"readonly" => MemoryEffects([Self::READ; 6]),
+            b"writeonly" => MemoryEffects([Self::WRITE; 6]),
+            b"argmemonly" => only(&[0]),
+            b"inaccessiblememonly" => only(&[1]),
+            b"inaccessiblemem_or_argmemonly" => only(&[0, 1]),
+            _ => return None,
+        })
+    }
+
+    fn and(self, other: MemoryEffects) -> MemoryEffects {
+        MemoryEffects(std::array::from_fn(|l| self.0[l] & other.0[l]))
+    }
+
+    /// Argument memory may be written (`getModRef(ArgMem)` holds `Mod`).
+    pub(crate) fn writes_arguments(self) -> bool {
+        self.0[0] & Self::WRITE != 0
+    }
+
+    /// Nothing is written (`onlyReadsMemory`, which `doesNotAccessMemory` implies).
+    pub(crate) fn only_reads(self) -> bool {
+        self.0.iter().all(|&access| access & Self::WRITE == 0)
+    }
+
+    /// Nothing but argument memory is touched (`onlyAccessesArgPointees`).
+    pub(crate) fn only_arguments(self) -> bool {
+        self.0[1..].iter().all(|&access| access == 0)
+    }
+}
+
+/// The memory effects of a function's (or a call's) attributes `attrs`, with their groups
+/// found by `group`: a group's over the list's own, as LLVM's parser merges them, and in one
+/// list the older keywords LLVM's parser turns into effects (`readonly`, `argmemonly`...),
+/// narrowing each other, over `memory(...)`. Without effects written, anything.
+pub(crate) fn memory_effects<'a>(
     src: &[u8],
     attrs: &'a [Attr],
     group: impl Fn(u32) -> Option<&'a [Attr]>,
-) -> bool {
-    let mut writes = list_writes_argument_memory(src, attrs).unwrap_or(true);
+) -> MemoryEffects {
+    let mut effects = list_memory_effects(src, attrs).unwrap_or(MemoryEffects::ANY);
     for a in attrs {
         if let AttrKind::Group(n, _) = a.kind()
             && let Some(list) = group(n)
-            && let Some(in_group) = list_writes_argument_memory(src, list)
+            && let Some(in_group) = list_memory_effects(src, list)
         {
-            writes = in_group;
+            effects = in_group;
         }
     }
-    writes
+    effects
 }
 
-/// [`writes_argument_memory`] by one list's own attributes; `None` when they give no effects.
-fn list_writes_argument_memory(src: &[u8], list: &[Attr]) -> Option<bool> {
-    let (mut written, mut upgraded) = (None, None);
+/// [`memory_effects`] by one list's own attributes; `None` when they give none.
+fn list_memory_effects(src: &[u8], list: &[Attr]) -> Option<MemoryEffects> {
+    let (mut written, mut upgraded) = (None, None::<MemoryEffects>);
     for a in list {
         let AttrKind::Text(span) = a.kind() else {
             continue;
         };
         let text = &src[span.range()];
-        // Each older keyword narrows the effects (LLParser's `upgradeMemoryAttr`).
-        let narrowed = match keyword_of(text) {
-            b"memory" => {
-                written = Some(memory_writes_arguments(text));
-                continue;
+        match keyword_of(text) {
+            b"memory" => written = Some(MemoryEffects::written(text)),
+            keyword => {
+                if let Some(effects) = MemoryEffects::of_keyword(keyword) {
+                    upgraded = Some(upgraded.unwrap_or(MemoryEffects::ANY).and(effects));
+                }
             }
-            b"readnone" | b"readonly" | b"inaccessiblememonly" => false,
-            b"writeonly" | b"argmemonly" | b"inaccessiblemem_or_argmemonly" => true,
-            _ => continue,
-        };
-        upgraded = Some(upgraded.unwrap_or(true) && narrowed);
-    }
-    upgraded.or(written)
-}
-
-/// Whether a `memory(...)` attribute's text lets argument memory be written (`write` or
-/// `readwrite`): by its `argmem:`, else by the access kind it gives every location first.
-fn memory_writes_arguments(text: &[u8]) -> bool {
-    let Some(open) = text.iter().position(|&b| b == b'(') else {
-        return true;
-    };
-    let close = text.iter().rposition(|&b| b == b')').unwrap_or(text.len());
-    let mut argmem: &[u8] = b"none";
-    for part in text[open + 1..close.max(open + 1)].split(|&b| b == b',') {
-        let part = part.trim_ascii();
-        match part.iter().position(|&b| b == b':') {
-            Some(colon) if part[..colon].trim_ascii() == b"argmem" => {
-                argmem = part[colon + 1..].trim_ascii();
-            }
-            Some(_) => {}
-            None => argmem = part,
         }
     }
-    matches!(argmem, b"write" | b"readwrite")
+    upgraded.or(written)
 }
 
 /// The function attributes whose arguments the verifier checks (against the function's type,
@@ -1100,13 +1163,14 @@ fn run_of_headers_holds(
             function_attributes_hold(kinds).map_err(|message| Broken::at(message, None))
         };
         let held = held.and_then(|()| {
-            let writable = kinds.has(MEMORY_EFFECTS)
+            let writable = kinds.has(MEMORY_ATTRIBUTES)
                 && func
                     .params
                     .iter()
                     .any(|p| kinds_of(src, m.attr_list(p.attrs), groups).has(kind::Writable));
             let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
-            match writable && !writes_argument_memory(src, m.attr_list(func.fn_attrs), group) {
+            let effects = || memory_effects(src, m.attr_list(func.fn_attrs), group);
+            match writable && !effects().writes_arguments() {
                 true => Err(Broken::at(WRITABLE_WITHOUT_ARGMEM_WRITE, None)),
                 false => Ok(()),
             }

@@ -17,8 +17,9 @@ use super::verify_metadata::{
     string_operand,
 };
 use crate::model::{
-    BlockId, Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item, Layout, LocalDef,
-    LocalId, MdBody, MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind, int_value,
+    Attr, AttrKind, BlockId, Body, Const, FuncId, GlobalKind, GlobalUse, InstId, IntValue, Item,
+    Layout, LocalDef, LocalId, MdBody, MdRef, Module, Opcode, Span, Type, TypeId, Value, ValueKind,
+    int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -125,6 +126,8 @@ pub(super) fn intrinsic_calls_hold(
                 .integer_argument(0)
                 .is_some_and(|(count, _)| count % 8 != 0)
                 .then_some("reg_count argument to nvvm.setmaxnreg must be in multiples of 8"),
+            Rule::Statepoint => call.statepoint_refused(),
+            Rule::GcResult => call.gc_result_refused(f, calls),
             Rule::RoundToInt => call.round_to_int_refused(),
             Rule::GcRoot => call.gc_root_refused(),
             Rule::InitTrampoline => call.init_trampoline_refused(),
@@ -204,6 +207,8 @@ enum Rule {
     SetMaxNReg,
     /// `llvm.lrint`, `llvm.llrint`, `llvm.lround`, `llvm.llround`.
     RoundToInt,
+    Statepoint,
+    GcResult,
     GcRoot,
     InitTrampoline,
     StackProtector,
@@ -396,6 +401,8 @@ const RULES: &[(&[u8], Rule)] = &[
         b"llvm.memset.element.unordered.atomic",
         Rule::ElementAtomic { transfer: false },
     ),
+    (b"llvm.experimental.gc.statepoint", Rule::Statepoint),
+    (b"llvm.experimental.gc.result", Rule::GcResult),
     (b"llvm.lrint", Rule::RoundToInt),
     (b"llvm.llrint", Rule::RoundToInt),
     (b"llvm.lround", Rule::RoundToInt),
@@ -1032,21 +1039,8 @@ impl<'a> Call<'a> {
 
     /// The `align N` the call gives its argument `index`, if any.
     fn argument_align(&self, index: usize) -> Option<u64> {
-        let mut attrs = None;
-        let mut seen = 0;
-        for item in self.body.call_argument_items(self.call) {
-            match *item {
-                Item::Attrs(list) => attrs = Some(list),
-                Item::Value(_) if seen == index => break,
-                Item::Value(_) => {
-                    seen += 1;
-                    attrs = None;
-                }
-                _ => {}
-            }
-        }
         let src = self.m.source.as_bytes();
-        self.body.attr_list(attrs?).iter().find_map(|a| {
+        self.argument_attrs(index)?.iter().find_map(|a| {
             let text = &src[a.span().range()];
             let digits = text.strip_prefix(b"align")?.trim_ascii_start();
             let digits = digits.strip_prefix(b"(").unwrap_or(digits);
@@ -1056,6 +1050,170 @@ impl<'a> Call<'a> {
                 .unwrap_or(digits.len());
             std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
         })
+    }
+
+    /// A statepoint (`Verifier::verifyStatepoint`): free to read and write any memory, of a
+    /// count of bytes to patch not below 0, wrapping a call of the function type its callee's
+    /// `elementtype` gives (as many arguments as it takes, of its types; a function of
+    /// variable arguments returns `void`), with flags LLVM knows and no transition or
+    /// deoptimization arguments of its own (bundles carry them), nothing after. (Which
+    /// instructions use its token is not checked.)
+    fn statepoint_refused(&self) -> Option<&'static str> {
+        let (m, body) = (self.m, self.body);
+        let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
+        let src = m.source.as_bytes();
+        let effects = super::verify_attributes::memory_effects(src, self.function_attrs(), group);
+        if effects.only_reads() || effects.only_arguments() {
+            return Some(
+                "gc.statepoint must read and write all memory to preserve reordering \
+                 restrictions required by safepoint semantics",
+            );
+        }
+        let (patch_bytes, width) = self.integer_argument(1)?;
+        if width > 0 && patch_bytes >> (width - 1) & 1 == 1 {
+            return Some("gc.statepoint number of patchable bytes must be positive");
+        }
+        let target = self
+            .argument_attrs(2)?
+            .iter()
+            .find_map(|a| match a.kind() {
+                AttrKind::Typed(span, ty) if &src[span.range()] == b"elementtype" => Some(ty),
+                _ => None,
+            })?;
+        let Type::Function {
+            ret,
+            ref params,
+            varargs,
+        } = *body.ty(m, body.resolve_ty(m, target))
+        else {
+            return None;
+        };
+        let (wrapped, _) = self.integer_argument(3)?;
+        if wrapped >= 1 << 31 {
+            return Some("gc.statepoint number of arguments to underlying call must be positive");
+        }
+        let wrapped = wrapped as usize;
+        if varargs {
+            if wrapped < params.len() {
+                return Some("gc.statepoint mismatch in number of vararg call args");
+            }
+            if !matches!(body.ty(m, ret), Type::Void) {
+                return Some(
+                    "gc.statepoint doesn't support wrapping non-void vararg functions yet",
+                );
+            }
+        } else if wrapped != params.len() {
+            return Some("gc.statepoint mismatch in number of call args");
+        }
+        let (flags, _) = self.integer_argument(4)?;
+        if flags & !3 != 0 {
+            return Some("unknown flag used in gc.statepoint flags argument");
+        }
+        for (i, &param) in params.iter().enumerate() {
+            let (ty, _) = self.argument(5 + i)?;
+            if body.resolve_ty(m, ty) != body.resolve_ty(m, param) {
+                return Some("gc.statepoint call argument does not match wrapped function type");
+            }
+        }
+        let counts = [
+            (
+                "gc.statepoint number of transition arguments must be constant integer",
+                "gc.statepoint w/inline transition bundle is deprecated",
+            ),
+            (
+                "gc.statepoint number of deoptimization arguments must be constant integer",
+                "gc.statepoint w/inline deopt operands is deprecated",
+            ),
+        ];
+        for (at, (not_constant, not_zero)) in (5 + wrapped..).zip(counts) {
+            self.argument(at)?;
+            match self.integer_argument(at) {
+                None => return Some(not_constant),
+                Some((count, _)) if count != 0 => return Some(not_zero),
+                Some(_) => {}
+            }
+        }
+        (call_arguments(body, self.call).count() != 7 + wrapped)
+            .then_some("gc.statepoint too many arguments")
+    }
+
+    /// In function `f`, which names its collector: a result of a statepoint among `calls`
+    /// (or undefined), of the type the function the statepoint wraps returns.
+    fn gc_result_refused(&self, f: FuncId, calls: &[IntrinsicCall]) -> Option<&'static str> {
+        let (m, body) = (self.m, self.body);
+        if m.functions.get(f)?.extras().rare().gc.is_none() {
+            return Some("Enclosing function does not use GC.");
+        }
+        let (_, token) = self.argument(0)?;
+        if matches!(self.constant(token), Some(Const::Undef | Const::Poison)) {
+            return None;
+        }
+        let statepoint = match token.kind() {
+            ValueKind::Local(l) => match body.locals[l].def {
+                LocalDef::Inst(i) => calls.iter().find(|(_, name, at)| {
+                    *at == i && rule_name_is(name, b"llvm.experimental.gc.statepoint")
+                }),
+                NOT_YET_DEFINED => return None,
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(&(_, _, statepoint)) = statepoint else {
+            return Some("gc.result operand #1 must be from a statepoint");
+        };
+        let wrapped = Call {
+            call: statepoint,
+            ..*self
+        };
+        let target = wrapped
+            .argument_attrs(2)?
+            .iter()
+            .find_map(|a| match a.kind() {
+                AttrKind::Typed(span, ty) if m.bytes(span) == b"elementtype" => Some(ty),
+                _ => None,
+            })?;
+        let Type::Function { ret, .. } = *body.ty(m, body.resolve_ty(m, target)) else {
+            return None;
+        };
+        let result = body.resolve_ty(m, body.insts[self.call].ty);
+        (result != body.resolve_ty(m, ret))
+            .then_some("gc.result result type does not match wrapped callee")
+    }
+
+    /// The call's own function attributes (after its arguments).
+    fn function_attrs(&self) -> &'a [Attr] {
+        let items = self.body.items(self.call);
+        let after = items
+            .iter()
+            .position(|it| *it == Item::Mark(b'('))
+            .and_then(|open| {
+                let close = items[open..]
+                    .iter()
+                    .position(|it| *it == Item::Mark(b')'))?;
+                items.get(open + close + 1)
+            });
+        match after {
+            Some(&Item::Attrs(list)) => self.body.attr_list(list),
+            _ => &[],
+        }
+    }
+
+    /// The attributes the call gives its argument `index`.
+    fn argument_attrs(&self, index: usize) -> Option<&'a [Attr]> {
+        let mut attrs = None;
+        let mut seen = 0;
+        for item in self.body.call_argument_items(self.call) {
+            match *item {
+                Item::Attrs(list) => attrs = Some(list),
+                Item::Value(_) if seen == index => return Some(self.body.attr_list(attrs?)),
+                Item::Value(_) => {
+                    seen += 1;
+                    attrs = None;
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// A floating-point argument and an integer result, both vectors of one length or

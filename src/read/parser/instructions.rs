@@ -2714,7 +2714,7 @@ impl CallRules {
                     .map(|&list| module.attr_list(list))
             };
             let call_attrs = &p.body_attrs()[attrs.clone()];
-            if !verify_attributes::writes_argument_memory(p.src, call_attrs, group) {
+            if !verify_attributes::memory_effects(p.src, call_attrs, group).writes_arguments() {
                 let message = verify_attributes::WRITABLE_WITHOUT_ARGMEM_WRITE;
                 p.rule_broken(self.callee.span, message);
             }
