@@ -5767,6 +5767,75 @@ fn statepoints_are_checked_as_llvm_verifier_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
+/// A preallocated call's tokens, as LLVM's verifier checks them: `llvm.call.preallocated.arg`
+/// and `llvm.call.preallocated.teardown` of a setup's token, the former marked `preallocated`
+/// and at an index below the setup's count; a setup's token used by one other call, with as
+/// many `preallocated` arguments as its count and a `"preallocated"` bundle. The error points
+/// at the callee.
+#[test]
+fn preallocated_calls_are_checked_as_llvm_verifier_checks_them() {
+    let module = |count: u32, lines: &str| {
+        format!(
+            "declare void @g(ptr preallocated(i32))\ndeclare void @h(ptr)\ndefine void @f() {{\n  %t = call token @llvm.call.preallocated.setup(i32 {count})\n{lines}\n  ret void\n}}\n"
+        )
+    };
+    let arg = |index: u32, marked: &str| {
+        format!("  %a = call ptr @llvm.call.preallocated.arg(token %t, i32 {index}){marked}")
+    };
+    let call = "  call void @g(ptr preallocated(i32) %a) [ \"preallocated\"(token %t) ]";
+    let setup_at = (4, 19, "@llvm.call.preallocated.setup");
+    let marked = " preallocated(i32)";
+    let refused = [
+        (
+            module(2, &format!("{}\n{call}", arg(0, marked))),
+            setup_at,
+            "llvm.call.preallocated.setup arg size must be equal to number of preallocated arguments at call site",
+        ),
+        (
+            module(1, &format!("{}\n{call}", arg(3, marked))),
+            setup_at,
+            "llvm.call.preallocated.alloc arg index must be between 0 and corresponding llvm.call.preallocated.setup's argument count",
+        ),
+        (
+            module(1, &format!("{}\n{call}\n{call}", arg(0, marked))),
+            setup_at,
+            "Can have at most one call corresponding to a llvm.call.preallocated.setup",
+        ),
+        (
+            module(1, "  call void @h(ptr null) [ \"preallocated\"(token %t) ]"),
+            setup_at,
+            "cannot use preallocated intrinsics on a call without preallocated arguments",
+        ),
+        (
+            module(1, &format!("{}\n{call}", arg(0, ""))),
+            (5, 17, "@llvm.call.preallocated.arg"),
+            "llvm.call.preallocated.arg must be called with a \"preallocated\" call site attribute",
+        ),
+        (
+            module(
+                1,
+                "  call void @llvm.call.preallocated.teardown(token none)",
+            ),
+            (5, 13, "@llvm.call.preallocated.teardown"),
+            "llvm.call.preallocated.teardown token argument must be a llvm.call.preallocated.setup",
+        ),
+        (
+            module(
+                1,
+                "  %a = call ptr @llvm.call.preallocated.arg(token none, i32 0) preallocated(i32)",
+            ),
+            (5, 17, "@llvm.call.preallocated.arg"),
+            "llvm.call.preallocated.arg token argument must be a llvm.call.preallocated.setup",
+        ),
+    ];
+    let read = [
+        module(1, &format!("{}\n{call}", arg(0, marked))),
+        module(1, "  call void @llvm.call.preallocated.teardown(token %t)"),
+        module(1, ""),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// The attachments whose nodes LLVM's verifier checks against their instruction: `!range`
 /// (on a load or call, integers of the result's type, ranges neither empty nor full, in
 /// order, apart, not touching, the last not wrapping onto the first), `!nonnull`, `!align`,

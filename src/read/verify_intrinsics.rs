@@ -128,6 +128,20 @@ pub(super) fn intrinsic_calls_hold(
                 .then_some("reg_count argument to nvvm.setmaxnreg must be in multiples of 8"),
             Rule::Statepoint => call.statepoint_refused(),
             Rule::GcResult => call.gc_result_refused(f, calls),
+            Rule::PreallocatedSetup => call.preallocated_setup_refused(calls),
+            Rule::PreallocatedArg => call.preallocated_token_refused(calls).or_else(|| {
+                let marked = call.function_attrs().iter().any(|a| {
+                    matches!(a.kind(), AttrKind::Typed(span, _) if m.bytes(span) == b"preallocated")
+                });
+                (!marked).then_some(
+                    "llvm.call.preallocated.arg must be called with a \"preallocated\" call site \
+                     attribute",
+                )
+            }),
+            Rule::PreallocatedTeardown => call.preallocated_token_refused(calls).map(|_| {
+                "llvm.call.preallocated.teardown token argument must be a \
+                 llvm.call.preallocated.setup"
+            }),
             Rule::RoundToInt => call.round_to_int_refused(),
             Rule::GcRoot => call.gc_root_refused(),
             Rule::InitTrampoline => call.init_trampoline_refused(),
@@ -209,6 +223,9 @@ enum Rule {
     RoundToInt,
     Statepoint,
     GcResult,
+    PreallocatedSetup,
+    PreallocatedArg,
+    PreallocatedTeardown,
     GcRoot,
     InitTrampoline,
     StackProtector,
@@ -403,6 +420,12 @@ const RULES: &[(&[u8], Rule)] = &[
     ),
     (b"llvm.experimental.gc.statepoint", Rule::Statepoint),
     (b"llvm.experimental.gc.result", Rule::GcResult),
+    (b"llvm.call.preallocated.setup", Rule::PreallocatedSetup),
+    (b"llvm.call.preallocated.arg", Rule::PreallocatedArg),
+    (
+        b"llvm.call.preallocated.teardown",
+        Rule::PreallocatedTeardown,
+    ),
     (b"llvm.lrint", Rule::RoundToInt),
     (b"llvm.llrint", Rule::RoundToInt),
     (b"llvm.lround", Rule::RoundToInt),
@@ -1178,6 +1201,115 @@ impl<'a> Call<'a> {
         let result = body.resolve_ty(m, body.insts[self.call].ty);
         (result != body.resolve_ty(m, ret))
             .then_some("gc.result result type does not match wrapped callee")
+    }
+
+    /// The call among `calls` that made the token argument 0 names, if it is one of
+    /// `llvm.call.preallocated.setup`; else LLVM's message for `llvm.call.preallocated.arg`.
+    fn preallocated_token_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
+        let (_, token) = self.argument(0)?;
+        let made = match token.kind() {
+            ValueKind::Local(l) => match self.body.locals[l].def {
+                LocalDef::Inst(i) => calls.iter().any(|(_, name, at)| {
+                    *at == i && rule_name_is(name, b"llvm.call.preallocated.setup")
+                }),
+                NOT_YET_DEFINED => return None,
+                _ => false,
+            },
+            _ => false,
+        };
+        (!made).then_some(
+            "llvm.call.preallocated.arg token argument must be a llvm.call.preallocated.setup",
+        )
+    }
+
+    /// The uses of a `llvm.call.preallocated.setup`'s token: calls, of
+    /// `llvm.call.preallocated.arg` at an index below the setup's count, of
+    /// `llvm.call.preallocated.teardown`, or one other call with as many `preallocated`
+    /// arguments as that count and a `"preallocated"` bundle.
+    fn preallocated_setup_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
+        let body = self.body;
+        let token = Value::local(body.insts[self.call].result?);
+        let (count, width) = self.integer_argument(0)?;
+        let signed = |bits: u64, width: u32| match width {
+            64.. => bits as i64,
+            0 => 0,
+            _ => ((bits << (64 - width)) as i64) >> (64 - width),
+        };
+        let count = signed(count, width);
+        let mut found_call = false;
+        for (user, inst) in body.insts.iter() {
+            if !body.items(user).contains(&Item::Value(token)) {
+                continue;
+            }
+            if !matches!(inst.opcode, Opcode::Call | Opcode::Invoke | Opcode::CallBr) {
+                return Some("Uses of llvm.call.preallocated.setup must be calls");
+            }
+            let intrinsic = calls
+                .iter()
+                .find(|(_, _, at)| *at == user)
+                .map(|(_, name, _)| name);
+            let use_call = Call {
+                call: user,
+                ..*self
+            };
+            match intrinsic {
+                Some(name) if rule_name_is(name, b"llvm.call.preallocated.arg") => {
+                    let Some((index, width)) = use_call.integer_argument(1) else {
+                        return Some("llvm.call.preallocated.alloc arg index must be a constant");
+                    };
+                    let index = signed(index, width);
+                    if index < 0 || index >= count {
+                        return Some(
+                            "llvm.call.preallocated.alloc arg index must be between 0 and \
+                             corresponding llvm.call.preallocated.setup's argument count",
+                        );
+                    }
+                }
+                Some(name) if rule_name_is(name, b"llvm.call.preallocated.teardown") => {}
+                _ => {
+                    if found_call {
+                        return Some(
+                            "Can have at most one call corresponding to a \
+                             llvm.call.preallocated.setup",
+                        );
+                    }
+                    found_call = true;
+                    let arguments = call_arguments(body, user).count();
+                    let preallocated = (0..arguments)
+                        .filter(|&i| {
+                            use_call.argument_attrs(i).is_some_and(|attrs| {
+                                attrs.iter().any(|a| {
+                                    matches!(a.kind(), AttrKind::Typed(span, _)
+                                        if self.m.bytes(span) == b"preallocated")
+                                })
+                            })
+                        })
+                        .count();
+                    if preallocated == 0 {
+                        return Some(
+                            "cannot use preallocated intrinsics on a call without preallocated \
+                             arguments",
+                        );
+                    }
+                    if count != preallocated as i64 {
+                        return Some(
+                            "llvm.call.preallocated.setup arg size must be equal to number of \
+                             preallocated arguments at call site",
+                        );
+                    }
+                    let bundled = body
+                        .call_bundle_tags(user)
+                        .any(|tag| self.m.bytes(tag) == b"\"preallocated\"");
+                    if !bundled {
+                        return Some(
+                            "Use of llvm.call.preallocated.setup outside intrinsics must be in \
+                             \"preallocated\" operand bundle",
+                        );
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The call's own function attributes (after its arguments).
