@@ -7154,7 +7154,8 @@ fn inline_assembly_constraints_are_checked_as_llvm_checks_them() {
     as_opt_verifies_at(&refused, &read);
 }
 
-/// A `musttail` call as LLVM's verifier checks it (`verifyMustTailCall`): a `ret` of its
+/// A `musttail` call as LLVM's verifier checks it (`verifyMustTailCall`): of no inline
+/// assembly, a `ret` of its
 /// result next (through a `bitcast` of it, past debug records; `undef` or nothing returned
 /// will do), and the caller's variable arguments, result type, convention, parameter types
 /// and the attributes that pass them; under `tailcc`, no parameter `inreg` or in memory the
@@ -7162,6 +7163,11 @@ fn inline_assembly_constraints_are_checked_as_llvm_checks_them() {
 #[test]
 fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
     let refused = [
+        (
+            "define void @f() {\n  musttail call void asm \"\", \"\"()\n  ret void\n}\n",
+            (2, 22, "asm"),
+            "cannot use musttail call with inline asm",
+        ),
         (
             "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  %s = add i32 %r, 1\n  ret i32 %s\n}\n",
             (3, 26, "@g"),

@@ -1655,6 +1655,10 @@ impl<'a> Parser<'a> {
             }
         }
         if musttail {
+            // The callee is inline assembly (`asm`), which no tail call can be.
+            if callee_tok.kind == Tok::Word {
+                self.rule_broken(callee_tok.span, "cannot use musttail call with inline asm");
+            }
             self.musttail_prototype_holds(callee_tok.span, cc, (fn_or_ret, ret), &arguments_read);
             self.musttail = Some(MustTail {
                 call: callee_tok.span,
