@@ -5204,7 +5204,8 @@ fn frames_are_escaped_and_recovered_as_llvm_verifier_checks_them() {
 /// `!prof` (and an alias no attachment at all: LLVM's parser refuses it as a property); an
 /// aliasee is a global or a constant expression; a function or call with a `writable`
 /// parameter may write argument memory (its `memory(...)`, a group's over its own, or the
-/// older keywords LLVM's parser turns into one). Each as opt-22 verdicts it.
+/// older keywords LLVM's parser turns into one); on a COFF target, no comdat is named after a
+/// private global. Each as opt-22 verdicts it.
 #[test]
 fn attachments_aliasees_and_memory_effects_are_checked_as_llvm_checks_them() {
     let kcfi = |operands: &str| {
@@ -5335,6 +5336,50 @@ fn attachments_aliasees_and_memory_effects_are_checked_as_llvm_checks_them() {
         "declare void @g(ptr) memory(read)\ndefine void @f(ptr %p) {\n  call void @g(ptr writable %p)\n  ret void\n}\n".to_string(),
     ];
     as_opt_verifies_at(&refused, &read);
+    // On a COFF target (Windows, UEFI), no comdat names a private global.
+    let comdat = |triple: &str, globals: &str| {
+        format!("target triple = \"{triple}\"\n$c = comdat any\n{globals}")
+    };
+    let private = "comdat global value has private linkage";
+    as_opt_verifies_at(
+        &[
+            (
+                comdat(
+                    "x86_64-pc-windows-msvc",
+                    "@c = private global i32 0, comdat\n",
+                ),
+                (3, 1, "@c"),
+                private,
+            ),
+            (
+                comdat("x86_64-unknown-uefi", "@c = private global i32 0, comdat\n"),
+                (3, 1, "@c"),
+                private,
+            ),
+            (
+                comdat(
+                    "x86_64-w64-windows-gnu",
+                    "@d = global i32 0, comdat($c)\n@c = private global i32 0\n",
+                ),
+                (4, 1, "@c"),
+                private,
+            ),
+        ],
+        &[
+            comdat(
+                "x86_64-unknown-windows-elf",
+                "@c = private global i32 0, comdat\n",
+            ),
+            comdat(
+                "x86_64-unknown-linux-gnu",
+                "@c = private global i32 0, comdat\n",
+            ),
+            comdat(
+                "x86_64-pc-windows-msvc",
+                "@c = internal global i32 0, comdat\n",
+            ),
+        ],
+    );
     as_opt_reads(
         &[
             (

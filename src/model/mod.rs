@@ -1533,6 +1533,9 @@ pub struct Module {
     /// The target triple names an AMDGPU architecture (`amdgcn`, `r600`), whose allocas
     /// LLVM's verifier wants in address space 5.
     pub(crate) amdgpu: bool,
+    /// The target triple's object format is COFF (a Windows or UEFI target, or one that
+    /// names it), where LLVM's verifier refuses a comdat named after a private global.
+    pub(crate) coff: bool,
     /// Which of the lines that head a module it has, and the layout its triple gives it
     /// where it writes none: what `mergefn opt` needs to head its output as opt does.
     pub header: ModuleHeader,

@@ -96,6 +96,7 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             .filter_map(|f| function_attachments_hold(m, f).err()),
     );
     refusals.extend(gc_intrinsics_hold(m).err());
+    refusals.extend(comdats_hold(m).err());
     refusals.extend(named_metadata_holds(m).err());
     refusals.extend(super::verify_debug_info::debug_info_holds(m).err());
     refusals.extend(module_flags_hold(m).err());
@@ -298,6 +299,27 @@ fn kcfi_type_holds(m: &Module, md: MdRef) -> Result<(), &'static str> {
         Some(Const::Int(..)) => Err("expected a 32-bit integer constant operand for !kcfi_type"),
         _ => Err("expected a constant integer operand for !kcfi_type"),
     }
+}
+
+/// On a COFF target, no comdat is named after a private global (`Verifier::visitComdat`:
+/// such a global has no symbol), the error at the global.
+fn comdats_hold(m: &Module) -> Result<(), Refusal> {
+    if !m.coff {
+        return Ok(());
+    }
+    for comdat in &m.comdats {
+        let name = super::parser::strip_name(&m.bytes(comdat.name)[1..]);
+        let Some(&g) = m.global_by_name.get(name.as_ref()) else {
+            continue;
+        };
+        if m.linkable(g)
+            .is_some_and(|link| link.linkage == Linkage::Private)
+        {
+            let at = defined_at(m, g, comdat.span);
+            return refuse(at, "comdat global value has private linkage");
+        }
+    }
+    Ok(())
 }
 
 /// `llvm.gcroot`, `llvm.gcread` and `llvm.gcwrite` are called only in a function that names

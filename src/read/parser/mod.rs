@@ -1038,6 +1038,7 @@ impl<'a> Parser<'a> {
                 summary_entries: Vec::new(),
                 labels_end: u32::MAX,
                 amdgpu: false,
+                coff: false,
                 header: Default::default(),
             },
             body_mode: None,

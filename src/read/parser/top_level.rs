@@ -116,6 +116,7 @@ impl<'a> Parser<'a> {
                         } else {
                             let arch = body.split(|&b| b == b'-').next().unwrap_or_default();
                             self.m.amdgpu = matches!(arch, b"amdgcn" | b"r600");
+                            self.m.coff = is_coff(body);
                             if !self.layout_written {
                                 self.m.data_layout = DataLayout::for_triple(body);
                             }
@@ -541,6 +542,35 @@ const NOT_A_FUNCTION_EQUIVALENT: &str =
 
 /// Whether global `g` of `m` has a function type (a function, an alias or ifunc written with
 /// one); `None` while it is not defined.
+/// Whether a target triple's object format is COFF, as LLVM's `Triple` finds it: named by
+/// the environment's suffix, or the default of a Windows or UEFI system when none is named.
+fn is_coff(triple: &[u8]) -> bool {
+    let mut parts = triple.split(|&b| b == b'-');
+    let (os, environment) = (
+        parts.nth(2).unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    const FORMATS: [&[u8]; 8] = [
+        b"coff",
+        b"elf",
+        b"macho",
+        b"wasm",
+        b"xcoff",
+        b"goff",
+        b"dxcontainer",
+        b"spirv",
+    ];
+    match FORMATS
+        .iter()
+        .find(|&&format| environment.ends_with(format))
+    {
+        Some(&format) => format == b"coff",
+        None => [&b"windows"[..], b"win32", b"uefi"]
+            .iter()
+            .any(|&name| os.starts_with(name)),
+    }
+}
+
 fn has_function_type(m: &Module, g: GlobalId) -> Option<bool> {
     match m.globals[g].kind {
         GlobalKind::Function(_) | GlobalKind::Intrinsic => Some(true),
