@@ -7265,6 +7265,8 @@ fn musttail_calls_are_checked_as_llvm_verifier_checks_them() {
         ),
     ];
     let read = [
+        // A callee that is a constant other than inline assembly.
+        "define void @f() {\n  musttail call void undef()\n  ret void\n}\n",
         "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 %r\n}\n",
         "declare ptr @g(i32)\ndefine ptr @f(i32 %x) {\n  %r = musttail call ptr @g(i32 %x)\n  %c = bitcast ptr %r to ptr\n  ret ptr %c\n}\n",
         "declare i32 @g(i32)\ndefine i32 @f(i32 %x) {\n  %r = musttail call i32 @g(i32 %x)\n  ret i32 undef\n}\n",

@@ -1656,7 +1656,7 @@ impl<'a> Parser<'a> {
         }
         if musttail {
             // The callee is inline assembly (`asm`), which no tail call can be.
-            if callee_tok.kind == Tok::Word {
+            if callee_tok.kind == Tok::Word && self.text(callee_tok) == b"asm" {
                 self.rule_broken(callee_tok.span, "cannot use musttail call with inline asm");
             }
             self.musttail_prototype_holds(callee_tok.span, cc, (fn_or_ret, ret), &arguments_read);
