@@ -1569,6 +1569,11 @@ impl Module {
         &self.attrs[list.start as usize..][..list.len as usize]
     }
 
+    /// The attributes of group `#n`, if the module defines it.
+    pub fn attr_group(&self, n: u32) -> Option<&[Attr]> {
+        self.attr_groups.get(&n).map(|&list| self.attr_list(list))
+    }
+
     /// Hand the memory the allocator holds free back to the system, in a module large enough
     /// for it to count (a text of [`RELEASE_MIN`] or more). Each stage frees much of what it
     /// made on the pool's threads (the bodies' results, the first reading's encodings, the

@@ -942,9 +942,7 @@ fn last_valued<'a>(
 pub(crate) fn vscale_range_min(m: &Module, f: FuncId) -> Option<u64> {
     let src = m.source.as_bytes();
     let attrs = m.attr_list(m.functions[f].fn_attrs);
-    let [_, _, vscale_range] = last_valued(src, attrs, |n| {
-        m.attr_groups.get(&n).map(|&list| m.attr_list(list))
-    });
+    let [_, _, vscale_range] = last_valued(src, attrs, |n| m.attr_group(n));
     // `vscale_range(0, 0)` is dropped by LLVM's parser: no attribute.
     numbers_in_parens(&src[vscale_range?.range()])[0].filter(|&min| min > 0)
 }
@@ -1168,7 +1166,7 @@ fn run_of_headers_holds(
                     .params
                     .iter()
                     .any(|p| kinds_of(src, m.attr_list(p.attrs), groups).has(kind::Writable));
-            let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
+            let group = |n| m.attr_group(n);
             let effects = || memory_effects(src, m.attr_list(func.fn_attrs), group);
             match writable && !effects().writes_arguments() {
                 true => Err(Broken::at(WRITABLE_WITHOUT_ARGMEM_WRITE, None)),
@@ -1179,7 +1177,7 @@ fn run_of_headers_holds(
             true => valued_attributes_hold(
                 src,
                 m.attr_list(func.fn_attrs),
-                |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list)),
+                |n| m.attr_group(n),
                 func.params.len(),
                 |i| matches!(m.types.get(func.params[i].ty), Type::Int(_)),
             ),
@@ -1263,9 +1261,7 @@ pub(crate) fn alloc_variant_refused(
             "'alloc-variant-zeroed' must name a function belonging to the same 'alloc-family'",
         );
     }
-    let [_, alloc_kind, _] = last_valued(src, attrs, |n| {
-        m.attr_groups.get(&n).map(|&list| m.attr_list(list))
-    });
+    let [_, alloc_kind, _] = last_valued(src, attrs, |n| m.attr_group(n));
     if !alloc_kind.is_some_and(|at| alloc_kind_has(&src[at.range()], b"zeroed")) {
         return Some("'alloc-variant-zeroed' must name a function with 'allockind(\"zeroed\")'");
     }

@@ -1083,7 +1083,7 @@ impl<'a> Call<'a> {
     /// instructions use its token is not checked.)
     fn statepoint_refused(&self) -> Option<&'static str> {
         let (m, body) = (self.m, self.body);
-        let group = |n| m.attr_groups.get(&n).map(|&list| m.attr_list(list));
+        let group = |n| m.attr_group(n);
         let src = m.source.as_bytes();
         let effects = super::verify_attributes::memory_effects(src, self.function_attrs(), group);
         if effects.only_reads() || effects.only_arguments() {

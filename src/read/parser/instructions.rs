@@ -2711,12 +2711,7 @@ impl CallRules {
         }
         if self.parameters.saw(verify_attributes::WRITABLE) {
             let module = p.names_module();
-            let group = |n| {
-                module
-                    .attr_groups
-                    .get(&n)
-                    .map(|&list| module.attr_list(list))
-            };
+            let group = |n| module.attr_group(n);
             let call_attrs = &p.body_attrs()[attrs.clone()];
             if !verify_attributes::memory_effects(p.src, call_attrs, group).writes_arguments() {
                 let message = verify_attributes::WRITABLE_WITHOUT_ARGMEM_WRITE;
@@ -2804,12 +2799,7 @@ impl CallRules {
             None => true,
         };
         let module = p.names_module();
-        let group = |n| {
-            module
-                .attr_groups
-                .get(&n)
-                .map(|&list| module.attr_list(list))
-        };
+        let group = |n| module.attr_group(n);
         let held = verify_attributes::valued_attributes_hold(
             p.src,
             &p.body_attrs()[attrs],
