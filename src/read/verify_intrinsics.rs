@@ -1,13 +1,10 @@
 //! What LLVM 22's verifier asks of the calls of some intrinsics beyond their signatures
-//! (`Verifier::visitIntrinsicCall`): the operands of `llvm.bswap`, `llvm.scmp` and
-//! `llvm.ucmp`, `llvm.experimental.get.vector.length`, `llvm.threadlocal.address`,
-//! `llvm.fptrunc.round`, `llvm.reloc.none`, the lifetime markers, `llvm.experimental.guard`,
-//! `llvm.experimental.deoptimize`, `llvm.vector.insert`, `llvm.vector.extract`, the vector
-//! splices, the vector-predicated casts and comparisons, `llvm.experimental.memset.pattern`,
-//! `gc.relocate`, `llvm.localescape` and `llvm.localrecover`, and some targets' own:
-//! AArch64's prefetches, AMDGPU's
-//! `init.exec.from.input`, `s.prefetch.data`, cooperative atomics and scaled matrix
-//! multiplications.
+//! (`Verifier::visitIntrinsicCall` and the checks it calls): their operands' values, types
+//! and shapes (`llvm.bswap`, the matrix intrinsics, `llvm.prefetch`...), what they name (an
+//! alloca, a function, a statepoint's or a setup's token), the call itself (a guard invoked, a
+//! deoptimization not returned), and across the module the frames `llvm.localescape` escapes
+//! and `llvm.localrecover` reads ([`frame_recoveries_hold`]); some targets' own too (AArch64's
+//! prefetches, AMDGPU's, NVPTX's). [`Rule`] lists them all.
 //! Checked once a body is read, from its uses of globals, as the metadata its calls name
 //! (`verify_metadata`).
 
@@ -129,19 +126,12 @@ pub(super) fn intrinsic_calls_hold(
             Rule::Statepoint => call.statepoint_refused(),
             Rule::GcResult => call.gc_result_refused(f, calls),
             Rule::PreallocatedSetup => call.preallocated_setup_refused(calls),
-            Rule::PreallocatedArg => call.preallocated_token_refused(calls).or_else(|| {
-                let marked = call.function_attrs().iter().any(|a| {
-                    matches!(a.kind(), AttrKind::Typed(span, _) if m.bytes(span) == b"preallocated")
-                });
-                (!marked).then_some(
-                    "llvm.call.preallocated.arg must be called with a \"preallocated\" call site \
-                     attribute",
-                )
-            }),
-            Rule::PreallocatedTeardown => call.preallocated_token_refused(calls).map(|_| {
+            Rule::PreallocatedArg => call.preallocated_arg_refused(calls),
+            Rule::PreallocatedTeardown => call.preallocated_token_refused(
+                calls,
                 "llvm.call.preallocated.teardown token argument must be a \
-                 llvm.call.preallocated.setup"
-            }),
+                 llvm.call.preallocated.setup",
+            ),
             Rule::RoundToInt => call.round_to_int_refused(),
             Rule::GcRoot => call.gc_root_refused(),
             Rule::InitTrampoline => call.init_trampoline_refused(),
@@ -1203,9 +1193,32 @@ impl<'a> Call<'a> {
             .then_some("gc.result result type does not match wrapped callee")
     }
 
-    /// The call among `calls` that made the token argument 0 names, if it is one of
-    /// `llvm.call.preallocated.setup`; else LLVM's message for `llvm.call.preallocated.arg`.
-    fn preallocated_token_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
+    /// A setup's token, and the call marked `preallocated`.
+    fn preallocated_arg_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
+        let token_refused = self.preallocated_token_refused(
+            calls,
+            "llvm.call.preallocated.arg token argument must be a llvm.call.preallocated.setup",
+        );
+        let marked = || {
+            self.function_attrs().iter().any(|a| {
+                matches!(a.kind(), AttrKind::Typed(span, _) if self.m.bytes(span) == b"preallocated")
+            })
+        };
+        token_refused.or_else(|| {
+            (!marked()).then_some(
+                "llvm.call.preallocated.arg must be called with a \"preallocated\" call site \
+                 attribute",
+            )
+        })
+    }
+
+    /// `message` unless argument 0 is the token of a call among `calls` of
+    /// `llvm.call.preallocated.setup`.
+    fn preallocated_token_refused(
+        &self,
+        calls: &[IntrinsicCall],
+        message: &'static str,
+    ) -> Option<&'static str> {
         let (_, token) = self.argument(0)?;
         let made = match token.kind() {
             ValueKind::Local(l) => match self.body.locals[l].def {
@@ -1217,9 +1230,7 @@ impl<'a> Call<'a> {
             },
             _ => false,
         };
-        (!made).then_some(
-            "llvm.call.preallocated.arg token argument must be a llvm.call.preallocated.setup",
-        )
+        (!made).then_some(message)
     }
 
     /// The uses of a `llvm.call.preallocated.setup`'s token: calls, of
