@@ -1128,6 +1128,25 @@ impl Body {
         &arguments[..close.unwrap_or(arguments.len())]
     }
 
+    /// Each argument of a call, in order: the attributes the call gives it and its value.
+    pub fn call_argument_lists(&self, call: InstId) -> impl Iterator<Item = (&[Attr], Value)> {
+        let mut attrs = Body::NO_ATTRS;
+        self.call_argument_items(call)
+            .iter()
+            .filter_map(move |item| match *item {
+                Item::Type(_) => {
+                    attrs = Body::NO_ATTRS;
+                    None
+                }
+                Item::Attrs(list) => {
+                    attrs = list;
+                    None
+                }
+                Item::Value(v) => Some((self.attr_list(attrs), v)),
+                _ => None,
+            })
+    }
+
     /// The tags of a call's operand bundles (`"deopt"`, `"funclet"`...), quotes included: each
     /// is the word after the bracket that opens the list or after a bundle's closing one.
     pub fn call_bundle_tags(&self, call: InstId) -> impl Iterator<Item = Span> + '_ {

@@ -1179,27 +1179,18 @@ fn swifterror_call_fault(
         },
         None => None,
     };
-    let (mut argument, mut attrs) = (0, None);
-    for it in body.call_argument_items(call) {
-        match it {
-            Item::Type(_) => attrs = None,
-            Item::Attrs(list) => attrs = Some(*list),
-            Item::Value(v) => {
-                if is_swifterror(v) {
-                    let at_call = attrs.is_some_and(|l| marks_swifterror(m, body.attr_list(l)));
-                    let at_callee = callee_params
-                        .and_then(|p| p.get(argument))
-                        .is_some_and(|p| marks_swifterror(m, m.attr_list(p.attrs)));
-                    if !at_call && !at_callee {
-                        return Some(
-                            "swifterror value when used in a callsite should be marked with \
-                             swifterror attribute",
-                        );
-                    }
-                }
-                argument += 1;
+    for (argument, (attrs, v)) in body.call_argument_lists(call).enumerate() {
+        if is_swifterror(&v) {
+            let at_call = marks_swifterror(m, attrs);
+            let at_callee = callee_params
+                .and_then(|p| p.get(argument))
+                .is_some_and(|p| marks_swifterror(m, m.attr_list(p.attrs)));
+            if !at_call && !at_callee {
+                return Some(
+                    "swifterror value when used in a callsite should be marked with swifterror \
+                     attribute",
+                );
             }
-            _ => {}
         }
     }
     None

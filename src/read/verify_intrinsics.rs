@@ -1086,18 +1086,11 @@ impl<'a> Call<'a> {
         if width > 0 && patch_bytes >> (width - 1) & 1 == 1 {
             return Some("gc.statepoint number of patchable bytes must be positive");
         }
-        let target = self
-            .argument_attrs(2)?
-            .iter()
-            .find_map(|a| match a.kind() {
-                AttrKind::Typed(span, ty) if &src[span.range()] == b"elementtype" => Some(ty),
-                _ => None,
-            })?;
-        let Type::Function {
+        let &Type::Function {
             ret,
             ref params,
             varargs,
-        } = *body.ty(m, body.resolve_ty(m, target))
+        } = self.element_function_type(2)?
         else {
             return None;
         };
@@ -1178,14 +1171,7 @@ impl<'a> Call<'a> {
             call: statepoint,
             ..*self
         };
-        let target = wrapped
-            .argument_attrs(2)?
-            .iter()
-            .find_map(|a| match a.kind() {
-                AttrKind::Typed(span, ty) if m.bytes(span) == b"elementtype" => Some(ty),
-                _ => None,
-            })?;
-        let Type::Function { ret, .. } = *body.ty(m, body.resolve_ty(m, target)) else {
+        let &Type::Function { ret, .. } = wrapped.element_function_type(2)? else {
             return None;
         };
         let result = body.resolve_ty(m, body.insts[self.call].ty);
@@ -1343,20 +1329,23 @@ impl<'a> Call<'a> {
 
     /// The attributes the call gives its argument `index`.
     fn argument_attrs(&self, index: usize) -> Option<&'a [Attr]> {
-        let mut attrs = None;
-        let mut seen = 0;
-        for item in self.body.call_argument_items(self.call) {
-            match *item {
-                Item::Attrs(list) => attrs = Some(list),
-                Item::Value(_) if seen == index => return Some(self.body.attr_list(attrs?)),
-                Item::Value(_) => {
-                    seen += 1;
-                    attrs = None;
-                }
-                _ => {}
-            }
-        }
-        None
+        let (attrs, _) = self.body.call_argument_lists(self.call).nth(index)?;
+        Some(attrs)
+    }
+
+    /// The function type the call's argument `index` gives by `elementtype(...)`, as a
+    /// statepoint names the function it wraps.
+    fn element_function_type(&self, index: usize) -> Option<&'a Type> {
+        let (m, body) = (self.m, self.body);
+        let ty = self
+            .argument_attrs(index)?
+            .iter()
+            .find_map(|a| match a.kind() {
+                AttrKind::Typed(span, ty) if m.bytes(span) == b"elementtype" => Some(ty),
+                _ => None,
+            })?;
+        let ty = body.ty(m, body.resolve_ty(m, ty));
+        matches!(ty, Type::Function { .. }).then_some(ty)
     }
 
     /// A floating-point argument and an integer result, both vectors of one length or
