@@ -540,8 +540,6 @@ impl<'a> Parser<'a> {
 const NOT_A_FUNCTION_EQUIVALENT: &str =
     "expected a function, alias to function, or ifunc in dso_local_equivalent";
 
-/// Whether global `g` of `m` has a function type (a function, an alias or ifunc written with
-/// one); `None` while it is not defined.
 /// Whether a target triple's object format is COFF, as LLVM's `Triple` finds it: named by
 /// the environment's suffix, or the default of a Windows or UEFI system when none is named.
 fn is_coff(triple: &[u8]) -> bool {
@@ -571,6 +569,8 @@ fn is_coff(triple: &[u8]) -> bool {
     }
 }
 
+/// Whether global `g` of `m` has a function type (a function, an alias or ifunc written with
+/// one); `None` while it is not defined.
 fn has_function_type(m: &Module, g: GlobalId) -> Option<bool> {
     match m.globals[g].kind {
         GlobalKind::Function(_) | GlobalKind::Intrinsic => Some(true),
