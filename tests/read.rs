@@ -1154,7 +1154,9 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define ptr @f() {\n  ret ptr blockaddress(@g, %x)\n}\n\
          @p = global ptr blockaddress(@g, %\"x y\")\n\
          define void @g() {\n  br label %x\nx:\n  br label %\"x y\"\n\"x y\":\n  ret void\n}\n",
-            "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %1)\n}\n",
+            // The entry block is %1; its address is taken in metadata, where nothing uses it.
+            "define ptr @f(i32, i32 %x) {\n  br label %2\n2:\n  \
+             ret ptr null, !x !{ptr blockaddress(@f, %1)}\n}\n",
             "@p = global ptr blockaddress(@f, %3)\n\
              define void @f(i32) {\n  %2 = add i32 %0, 1\n  br label %3\n\n  ret void\n}\n",
             // A body's directive orders the uses before it, in this body and those before.
@@ -9511,5 +9513,85 @@ fn guards_and_deoptimizations_are_checked_as_llvm_verifier_checks_them() {
         ),
     ];
     let read = [guard("[ \"deopt\"() ]"), deoptimize("ret i32 %v")];
+    as_opt_verifies_at(&refused, &read);
+}
+
+/// `blockaddress` of a block by number once its function is read (LLVM's parser keeps a
+/// function's numbering only while reading it, or resolves a reference made before it
+/// against it), and of an entry block where LLVM counts a use of the constant (anywhere but
+/// in metadata: LLVM's verifier lets an entry block's address be taken only where nothing
+/// uses it).
+#[test]
+fn block_addresses_are_checked_where_llvm_checks_them() {
+    let f = "define ptr @f(i32) {\n  br label %2\n2:\n  ret ptr null\n}\n";
+    let parsed = [
+        (
+            format!("{f}@g = global ptr blockaddress(@f, %2)\n"),
+            (6, 34),
+        ),
+        (
+            format!("{f}define ptr @h() {{\n  ret ptr blockaddress(@f, %2)\n}}\n"),
+            (7, 28),
+        ),
+        (format!("{f}!0 = !{{ptr blockaddress(@f, %2)}}\n"), (6, 29)),
+        (
+            "define ptr @0() {\n  br label %1\n1:\n  ret ptr null\n}\n\
+             @g = global ptr blockaddress(@0, %1)\n"
+                .to_string(),
+            (6, 34),
+        ),
+    ];
+    let parsed: Vec<_> = parsed
+        .iter()
+        .map(|(text, at)| {
+            let message = "cannot take address of numeric label after the function is defined";
+            (text.as_str(), *at, message)
+        })
+        .collect();
+    as_opt_reads(
+        &parsed,
+        &[
+            // In the function's own body, or before the function is read.
+            "define ptr @f(i32) {\n  br label %2\n2:\n  ret ptr blockaddress(@f, %2)\n}\n",
+            "@g = global ptr blockaddress(@f, %2)\n\
+             define ptr @f(i32) {\n  br label %2\n2:\n  ret ptr null\n}\n",
+            "define ptr @h() {\n  ret ptr blockaddress(@f, %2)\n}\n\
+             define ptr @f(i32) {\n  br label %2\n2:\n  ret ptr null\n}\n",
+        ],
+    );
+    let entry = "define ptr @f() {\nentry:\n  ret ptr null\n}\n";
+    let message = "blockaddress may not be used with the entry block!";
+    let refused = [
+        (
+            "define ptr @f() {\nentry:\n  ret ptr blockaddress(@f, %entry)\n}\n".to_string(),
+            (3, 28, "%entry"),
+            message,
+        ),
+        (
+            "define ptr @f() {\n  ret ptr blockaddress(@f, %0)\n}\n".to_string(),
+            (2, 28, "%0"),
+            message,
+        ),
+        (
+            format!("{entry}@g = global i64 ptrtoint (ptr blockaddress(@f, %entry) to i64)\n"),
+            (5, 48, "%entry"),
+            message,
+        ),
+        (
+            format!(
+                "{entry}@g = global ptr blockaddress(@f, %entry), !x !{{ptr blockaddress(@f, %entry)}}\n"
+            ),
+            (5, 34, "%entry"),
+            message,
+        ),
+    ];
+    let read = [
+        format!("{entry}!named = !{{!0}}\n!0 = !{{ptr blockaddress(@f, %entry)}}\n"),
+        format!(
+            "{entry}define void @h() {{\n  call void @llvm.foo(metadata ptr blockaddress(@f, %entry))\n  ret void, !x !{{ptr blockaddress(@f, %entry)}}\n}}\ndeclare void @llvm.foo(metadata)\n"
+        ),
+        "define ptr @f() {\nentry:\n  br label %b\nb:\n  ret ptr blockaddress(@f, %b)\n}\n"
+            .to_string(),
+    ];
     as_opt_verifies_at(&refused, &read);
 }

@@ -274,6 +274,18 @@ pub struct Global {
     pub dropped_uses: u32,
 }
 
+/// A `blockaddress(@f, %bb)` as written, checked once every body is read.
+#[derive(Clone, Copy, Debug)]
+pub struct BlockAddressRef {
+    /// The function's name.
+    pub function: Span,
+    /// The block's name.
+    pub block: Span,
+    /// Written outside metadata, where LLVM counts a use of the constant (metadata holds
+    /// none: LLVM's verifier lets an entry block's address be taken only there).
+    pub used: bool,
+}
+
 /// Where a global is referenced.
 #[derive(Clone, Copy, Debug)]
 pub struct GlobalUse {
@@ -1020,9 +1032,9 @@ pub struct Body {
     /// The `uselistorder` directives after the last block, whole lines from the first to the
     /// last; empty when there are none.
     pub use_list_orders: Span,
-    /// Each `blockaddress` constant of the body: the function's name and the block's. The
-    /// block may be another function's, so it is looked for once every body is read.
-    pub block_addresses: Vec<(Span, Span)>,
+    /// Each `blockaddress` constant of the body. The block may be another function's, so it
+    /// is looked for once every body is read.
+    pub block_addresses: Vec<BlockAddressRef>,
     /// Each of the body's `uselistorder` directives that orders a global's uses: where it
     /// starts, the global, its number of indexes. LLVM counts the uses written before it,
     /// bodies after this one's included, so it is checked once every body is read.

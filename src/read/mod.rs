@@ -104,6 +104,7 @@ fn read_bodies_guessing_ends(
         mut module,
         deferred_fields,
         use_list_checks,
+        block_addresses,
         error,
         invalid,
     } = top;
@@ -116,6 +117,7 @@ fn read_bodies_guessing_ends(
         None,
         &deferred_fields,
         Some(&use_list_checks),
+        block_addresses,
         work,
     ) {
         (None, true) => Ok(module),
@@ -127,6 +129,7 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
     let TopLevel {
         mut module,
         use_list_checks,
+        block_addresses,
         error: top_error,
         invalid: top_invalid,
         ..
@@ -142,7 +145,7 @@ fn read_exact(source: Source, work: Option<&dyn BodyWork>) -> Result<Module, Rea
         .map(error_offset);
     // What names a later global is checked only when the whole top level was read.
     let checks = top_error.is_none().then_some(&use_list_checks[..]);
-    let (body_error, _) = read_bodies(&mut module, limit, &[], checks, work);
+    let (body_error, _) = read_bodies(&mut module, limit, &[], checks, block_addresses, work);
     // As LLVM does: the first syntax error wins; names left undefined are reported after,
     // and what the verifier refuses last.
     let first = [top_error, body_error, top_invalid]
@@ -340,7 +343,7 @@ struct BodyFacts {
 struct RareFacts {
     use_list_orders: Span,
     global_use_list_orders: Vec<(Span, GlobalId, u32)>,
-    block_addresses: Vec<(Span, Span)>,
+    block_addresses: Vec<BlockAddressRef>,
     mistyped_intrinsic_call: Option<Span>,
     frames: FrameUses,
 }
@@ -350,7 +353,7 @@ impl RareFacts {
     fn boxed(
         use_list_orders: Span,
         global_use_list_orders: Vec<(Span, GlobalId, u32)>,
-        block_addresses: Vec<(Span, Span)>,
+        block_addresses: Vec<BlockAddressRef>,
         mistyped_intrinsic_call: Option<Span>,
         frames: FrameUses,
     ) -> Option<Box<RareFacts>> {
@@ -415,6 +418,7 @@ fn read_bodies(
     limit: Option<usize>,
     deferred_fields: &[Span],
     use_list_checks: Option<&[UseListCheck]>,
+    mut block_addresses: Vec<BlockAddressRef>,
     work: Option<&dyn BodyWork>,
 ) -> (Option<ReadError>, bool) {
     let mut definitions: Vec<FuncId> = m.definitions().collect();
@@ -452,14 +456,6 @@ fn read_bodies(
     m.give_back_free_memory();
     let mut first_error: Option<ReadError> = None;
     let mut ends_held = fields_held;
-    let mut block_addresses: Vec<(Span, Span)> = m
-        .consts
-        .values()
-        .filter_map(|c| match *c {
-            Const::BlockAddress(u, block) => Some((m.uses[u].span, block)),
-            _ => None,
-        })
-        .collect();
     let mut debug_form = DebugFormCheck::default();
     let mut body_use_list_checks = Vec::new();
     let mut frames: Vec<(FuncId, FrameUses)> = Vec::new();
@@ -529,7 +525,7 @@ fn read_bodies(
         let e = ReadError::invalid(m.source.as_bytes(), at, message.to_string());
         first_error = Some(earlier_error(first_error, e));
     }
-    m.block_address_uses = block_addresses.iter().map(|(f, _)| f.start).collect();
+    m.block_address_uses = block_addresses.iter().map(|b| b.function.start).collect();
     m.block_address_uses.sort_unstable();
     // Body uses were added after the top level's: keep each global's list in source order.
     let uses = &m.uses;
@@ -824,8 +820,8 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
     }
     blocks_named(m, blocks, |block, is_block| {
         let message = match is_block {
-            Some(true) => return,
-            Some(false) => "expected basic block in uselistorder_bb",
+            Some(Some(_)) => return,
+            Some(None) => "expected basic block in uselistorder_bb",
             None => "invalid basic block in uselistorder_bb",
         };
         fail(ReadError::at(src, block, message));
@@ -838,12 +834,15 @@ fn use_lists_hold(m: &Module, checks: &[UseListCheck]) -> Result<(), ReadError> 
 /// named are looked for by reading its body again (few functions have their blocks'
 /// addresses taken: an interpreter's computed gotos), and its names as the reader numbered
 /// them (a block without a label has a number too).
-fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadError> {
+fn block_addresses_hold(m: &Module, refs: Vec<BlockAddressRef>) -> Result<(), ReadError> {
     let src = m.source.as_bytes();
     let mut first: Option<ReadError> = None;
     let mut fail = |e: ReadError| first = Some(earlier_error(first.take(), e));
     let mut in_bodies: Vec<(FuncId, Span)> = Vec::new();
-    for (function, block) in refs {
+    // Where each block named outside metadata is written, in order (refs are in no order).
+    let mut used: Vec<u32> = Vec::new();
+    for written in refs {
+        let (function, block) = (written.function, written.block);
         let global = parser::global_named(m, &src[function.range()][1..]);
         let Some(global) = global else {
             continue;
@@ -858,12 +857,37 @@ fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadE
                 let message = "cannot take blockaddress inside a declaration";
                 fail(ReadError::at(src, function, message));
             }
-            Some(f) => in_bodies.push((f, block)),
+            // LLVM finds a block by number only while the function's own numbering is at
+            // hand: in its body, or before it (a forward reference, resolved with the body).
+            Some(f)
+                if src[block.start as usize + 1].is_ascii_digit()
+                    && m.functions[f]
+                        .body
+                        .as_ref()
+                        .is_some_and(|body| block.start >= body.span.end) =>
+            {
+                let message = "cannot take address of numeric label after the function is defined";
+                fail(ReadError::at(src, block, message));
+            }
+            Some(f) => {
+                in_bodies.push((f, block));
+                if written.used {
+                    used.push(block.start);
+                }
+            }
         }
     }
-    blocks_named(m, in_bodies, |block, is_block| match is_block {
-        Some(true) => {}
-        Some(false) => fail(ReadError::at(
+    used.sort_unstable();
+    blocks_named(m, in_bodies, |block, found| match found {
+        Some(Some(b)) if b.index() == 0 && used.binary_search(&block.start).is_ok() => {
+            fail(ReadError::invalid(
+                src,
+                block,
+                "blockaddress may not be used with the entry block! (LLVM's verifier)",
+            ))
+        }
+        Some(Some(_)) => {}
+        Some(None) => fail(ReadError::at(
             src,
             block,
             "referenced value is not a basic block",
@@ -873,14 +897,14 @@ fn block_addresses_hold(m: &Module, refs: Vec<(Span, Span)>) -> Result<(), ReadE
     first.map_or(Ok(()), Err)
 }
 
-/// For each `(f, %name)`, whether the name is one of `f`'s blocks (`Some(true)`), another of
-/// its locals (`Some(false)`) or none (`None`), told to `verdict`. Each function is read again
-/// once, however many of its names are asked, and its names are the reader's own (a block
-/// without a label has its number).
+/// For each `(f, %name)`, the block the name is in `f` (`Some(Some(block))`), or that it is
+/// another of its locals (`Some(None)`) or none (`None`), told to `verdict`. Each function is
+/// read again once, however many of its names are asked, and its names are the reader's own
+/// (a block without a label has its number).
 fn blocks_named(
     m: &Module,
     mut names: Vec<(FuncId, Span)>,
-    mut verdict: impl FnMut(Span, Option<bool>),
+    mut verdict: impl FnMut(Span, Option<Option<BlockId>>),
 ) -> Result<(), ReadError> {
     let src = m.source.as_bytes();
     names.sort_unstable_by_key(|&(f, name)| (f, name.start));
@@ -891,7 +915,10 @@ fn blocks_named(
             let local = scratch.local_named(&src[name.range()][1..]);
             verdict(
                 name,
-                local.map(|l| matches!(body.locals[l].def, LocalDef::Block(_))),
+                local.map(|l| match body.locals[l].def {
+                    LocalDef::Block(b) => Some(b),
+                    _ => None,
+                }),
             );
         }
         scratch.recycle(body);

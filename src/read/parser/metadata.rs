@@ -142,7 +142,7 @@ impl<'a> Parser<'a> {
                     if self.tok.kind != Tok::RParen {
                         loop {
                             let ty = self.parse_type()?;
-                            let v = self.parse_value(ty)?;
+                            let v = self.metadata_value(ty)?;
                             args.push(MdRef::Value(ty, v));
                             if !self.eat(Tok::Comma) {
                                 break;
@@ -580,7 +580,7 @@ impl<'a> Parser<'a> {
                 if self.tok.kind != Tok::RParen {
                     loop {
                         let ty = self.parse_type()?;
-                        self.parse_value(ty)?;
+                        self.metadata_value(ty)?;
                         if !self.eat(Tok::Comma) {
                             break;
                         }
@@ -620,7 +620,7 @@ impl<'a> Parser<'a> {
                 };
                 self.value_as_metadata_holds(ty, t.span)?;
                 let at = self.tok.span;
-                let v = self.parse_value(ty)?;
+                let v = self.metadata_value(ty)?;
                 if !locals && matches!(v.kind(), ValueKind::Local(_)) {
                     return Err(self.err_at(at, "invalid use of function-local name"));
                 }
@@ -763,6 +763,15 @@ impl<'a> Parser<'a> {
 
     /// A metadata operand: a node, a string, or a typed value, which may be a local value of
     /// the function only with `locals` (a call's `metadata i32 %v`, not a node's `!{i32 %v}`).
+    /// A value operand of metadata (`!{ptr @g}`, `metadata i32 0`): no use of what it names,
+    /// as LLVM counts uses.
+    fn metadata_value(&mut self, ty: TypeId) -> PResult<Value> {
+        self.metadata_values += 1;
+        let value = self.parse_value(ty);
+        self.metadata_values -= 1;
+        value
+    }
+
     pub(super) fn md_operand(&mut self, locals: bool) -> PResult<MdRef> {
         match self.tok.kind {
             Tok::MdNum => {
@@ -784,7 +793,7 @@ impl<'a> Parser<'a> {
                 let ty = self.parse_type()?;
                 self.value_as_metadata_holds(ty, type_at)?;
                 let at = self.tok.span;
-                let v = self.parse_value(ty)?;
+                let v = self.metadata_value(ty)?;
                 if !locals && matches!(v.kind(), ValueKind::Local(_)) {
                     return Err(self.err_at(at, "invalid use of function-local name"));
                 }

@@ -442,6 +442,11 @@ pub struct Parser<'a> {
     /// How many types, constants and metadata nodes the one being read is inside (see
     /// [`Parser::nested`]).
     nesting: u32,
+    /// How many metadata operands the value being read is inside (see
+    /// [`Parser::metadata_value`]).
+    metadata_values: u32,
+    /// The top level's `blockaddress` constants (a body keeps its own).
+    block_addresses: Vec<BlockAddressRef>,
 }
 
 /// How deep types, constants and metadata nodes may nest in one another. Each level is a
@@ -458,6 +463,7 @@ pub(crate) struct TopLevel {
     pub module: Module,
     pub deferred_fields: Vec<Span>,
     pub use_list_checks: Vec<UseListCheck>,
+    pub block_addresses: Vec<BlockAddressRef>,
     pub error: Option<ReadError>,
     /// The first header whose attributes LLVM's verifier refuses (see `verify_attributes`).
     pub invalid: Option<ReadError>,
@@ -1066,6 +1072,8 @@ impl<'a> Parser<'a> {
             call_argument_types: Vec::new(),
             known_params: FxHashMap::default(),
             nesting: 0,
+            metadata_values: 0,
+            block_addresses: Vec::new(),
         }
     }
 

@@ -49,6 +49,7 @@ impl<'a> Parser<'a> {
             module: self.m,
             deferred_fields: self.deferred_fields,
             use_list_checks: self.use_list_checks,
+            block_addresses: self.block_addresses,
             error: result.err(),
             invalid: self.invalid,
         }

@@ -451,8 +451,14 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 self.expect(Tok::RParen, "')'")?;
-                if let Some(scope) = &mut self.scope {
-                    scope.body.block_addresses.push((f.span, bb.span));
+                let written = BlockAddressRef {
+                    function: f.span,
+                    block: bb.span,
+                    used: self.metadata_values == 0,
+                };
+                match (&self.body_mode, &mut self.scope) {
+                    (Some(_), Some(scope)) => scope.body.block_addresses.push(written),
+                    _ => self.block_addresses.push(written),
                 }
                 Ok(self.push_const(Const::BlockAddress(u, bb.span)))
             }
