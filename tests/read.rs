@@ -4604,6 +4604,22 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (3, 12, "@llvm.umax.i32"),
         "Invalid user of intrinsic instruction!",
     ));
+    // Declared after the calling function, the verifier reaches the call first; and a call
+    // of an assume-like intrinsic is not a use it refuses at the declaration.
+    refused.push((
+        "define void @f() {\n  call i32 @llvm.umax.i32(i32 0)\n  ret void\n}\n\
+         declare i32 @llvm.umax.i32(i32, i32)\n"
+            .to_string(),
+        (2, 12, "@llvm.umax.i32"),
+        "Intrinsic called with incompatible signature",
+    ));
+    refused.push((
+        "declare void @llvm.experimental.noalias.scope.decl(metadata)\ndefine void @f() {\n  \
+         call double @llvm.experimental.noalias.scope.decl(metadata !0)\n  ret void\n}\n!0 = !{}\n"
+            .to_string(),
+        (3, 15, "@llvm.experimental.noalias.scope.decl"),
+        "Intrinsic called with incompatible signature",
+    ));
     refused.push((
         "declare i32 @llvm.my.custom.intrinsic()\n@g = global ptr @llvm.my.custom.intrinsic\n"
             .to_string(),

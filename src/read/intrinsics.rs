@@ -251,7 +251,8 @@ const UPGRADED: &[&str] = &[
     "ctlz.",
     "cttz.",
     "dbg.",
-    "experimental.",
+    "experimental.vector.",
+    "experimental.stepvector.",
     "flt.rounds",
     "invariant.group.",
     "memcpy",
@@ -288,6 +289,36 @@ impl TypeView for Types {
     fn resolve(&self, id: TypeId) -> TypeId {
         Types::resolve(self, id)
     }
+}
+
+/// Whether `name` (`llvm.` and the rest) is an intrinsic LLVM calls assume-like
+/// (`IntrinsicInst::isAssumeLikeIntrinsic`): those whose calls `Function::hasAddressTaken`
+/// may be asked to ignore. The overloaded ones with any type suffix, the others exactly.
+pub(super) fn is_assume_like(name: &[u8]) -> bool {
+    const EXACT: &[&[u8]] = &[
+        b"llvm.assume",
+        b"llvm.sideeffect",
+        b"llvm.pseudoprobe",
+        b"llvm.dbg.assign",
+        b"llvm.dbg.declare",
+        b"llvm.dbg.value",
+        b"llvm.dbg.label",
+        b"llvm.experimental.noalias.scope.decl",
+    ];
+    const OVERLOADED: &[&[u8]] = &[
+        b"llvm.invariant.start",
+        b"llvm.invariant.end",
+        b"llvm.lifetime.start",
+        b"llvm.lifetime.end",
+        b"llvm.objectsize",
+        b"llvm.ptr.annotation",
+        b"llvm.var.annotation",
+    ];
+    EXACT.contains(&name)
+        || OVERLOADED.iter().any(|base| {
+            name.strip_prefix(*base)
+                .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
+        })
 }
 
 /// Whether LLVM may upgrade the intrinsic `name` (`llvm.` and the rest) as it reads its

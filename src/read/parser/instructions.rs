@@ -377,6 +377,7 @@ impl<'a> Parser<'a> {
                     IntrinsicType::Declared {
                         fn_ty: bm.base.functions[f].fn_ty,
                         params_match: true,
+                        declared_at: bm.base.functions[f].span.start,
                     },
                     immediates,
                 ))
@@ -406,6 +407,7 @@ impl<'a> Parser<'a> {
             IntrinsicType::Declared {
                 fn_ty,
                 params_match,
+                ..
             } => {
                 let param = match self.body_ty(*fn_ty) {
                     Type::Function { params, .. } => params.get(index).copied(),
@@ -506,6 +508,7 @@ impl<'a> Parser<'a> {
             IntrinsicType::Declared {
                 fn_ty,
                 params_match,
+                declared_at,
             } => {
                 let same = match (written.map(|w| self.body_ty(w)), self.body_ty(fn_ty)) {
                     (
@@ -543,7 +546,16 @@ impl<'a> Parser<'a> {
                     _ => true,
                 };
                 if !same && !intrinsics::may_be_upgraded(&name()) {
-                    self.rule_broken(callee, "Invalid user of intrinsic instruction!");
+                    // LLVM's verifier refuses the call when it reaches the call's function,
+                    // or before, at a declaration written first, as a use other than a call
+                    // at its type (`hasAddressTaken`, which lets assume-like calls be).
+                    let message =
+                        if declared_at < callee.start && !intrinsics::is_assume_like(&name()) {
+                            "Invalid user of intrinsic instruction!"
+                        } else {
+                            "Intrinsic called with incompatible signature"
+                        };
+                    self.rule_broken(callee, message);
                 }
             }
         }
@@ -2616,7 +2628,12 @@ impl IntrinsicCall {
 /// parameters' types.
 enum IntrinsicType {
     Undeclared(Vec<TypeId>),
-    Declared { fn_ty: TypeId, params_match: bool },
+    Declared {
+        fn_ty: TypeId,
+        params_match: bool,
+        /// Where the declaration starts: before the call's function or after it.
+        declared_at: u32,
+    },
 }
 
 /// The verifier's rules over a call's attribute lists (see `verify_attributes`), fed as the
