@@ -4620,6 +4620,37 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (3, 15, "@llvm.experimental.noalias.scope.decl"),
         "Intrinsic called with incompatible signature",
     ));
+    // Intrinsics LLVM upgrades, declared at today's signature: LLVM keeps the declaration,
+    // so a call at another type is refused (an old declaration is rewritten, its calls too).
+    for (declaration, call, message) in [
+        (
+            "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
+            "call void @llvm.memcpy.p0.p0.i64(ptr null, ptr null, i64 1)",
+            "Invalid user of intrinsic instruction!",
+        ),
+        (
+            "declare i32 @llvm.ctlz.i32(i32, i1)",
+            "call i32 @llvm.ctlz.i32(i32 0)",
+            "Invalid user of intrinsic instruction!",
+        ),
+        (
+            "declare i32 @llvm.x86.rdpid()",
+            "call i64 @llvm.x86.rdpid()",
+            "Invalid user of intrinsic instruction!",
+        ),
+        (
+            "declare void @llvm.lifetime.start.p0(ptr)",
+            "call void @llvm.lifetime.start.p0(i64 1, ptr null)",
+            "Intrinsic called with incompatible signature",
+        ),
+    ] {
+        let callee = &declaration[declaration.find('@').unwrap()..declaration.find('(').unwrap()];
+        refused.push((
+            format!("{declaration}\ndefine void @f() {{\n  {call}\n  ret void\n}}\n"),
+            (3, call.find('@').unwrap() as u32 + 3, callee),
+            message,
+        ));
+    }
     refused.push((
         "declare i32 @llvm.my.custom.intrinsic()\n@g = global ptr @llvm.my.custom.intrinsic\n"
             .to_string(),
@@ -4689,6 +4720,25 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (
             "declare <8 x i8> @llvm.aarch64.neon.rbit.v8i8(<8 x i8>)",
             "call <8 x i8> @llvm.aarch64.neon.rbit.v8i8(<8 x i8> poison)",
+        ),
+        // Declared at an old signature, rewritten with its calls; the debug intrinsics'
+        // calls become records, and a removed intrinsic's calls go, at any type.
+        (
+            "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i32, i1)",
+            "call void @llvm.memcpy.p0.p0.i64(ptr null, ptr null, i64 1, i32 1, i1 false)",
+        ),
+        (
+            "declare void @llvm.dbg.value(metadata, metadata, metadata)",
+            "call void @llvm.dbg.value(metadata i32 0, metadata !{})",
+        ),
+        (
+            "declare void @llvm.stackprotectorcheck(ptr)",
+            "call void @llvm.stackprotectorcheck(ptr null, i32 0)",
+        ),
+        // Named with another mangling than its types', renamed, and its calls rewritten.
+        (
+            "declare i32 @llvm.ctlz.i32.p0(i32, i1 immarg)",
+            "call i32 @llvm.ctlz.i32.p0(i32 0)",
         ),
         (
             "declare void @llvm.icall.branch.funnel(...)",

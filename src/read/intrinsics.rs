@@ -136,14 +136,20 @@ pub(crate) fn fn_attributes(name: &[u8]) -> Option<Option<&'static str>> {
 
 /// The table's line for the intrinsic `name` names (see [`is_known`]).
 fn entry(name: &[u8]) -> Option<Entry> {
+    entry_and_base(name).map(|(_, entry)| entry)
+}
+
+/// [`entry`], with the length of the intrinsic's own name in `name` (the rest, if any, is
+/// the mangling of an overloaded one's types).
+fn entry_and_base(name: &[u8]) -> Option<(usize, Entry)> {
     if let Some((_, entry)) = lookup(name) {
-        return Some(entry);
+        return Some((name.len(), entry));
     }
     (0..name.len())
         .rev()
         .filter(|&at| name[at] == b'.')
-        .find_map(|at| lookup(&name[..at]))
-        .and_then(|(overloaded, entry)| overloaded.then_some(entry))
+        .find_map(|at| Some((at, lookup(&name[..at])?)))
+        .and_then(|(at, (overloaded, entry))| overloaded.then_some((at, entry)))
 }
 
 /// Whether `name` is an intrinsic's: `Some((overloaded, its entry))`, by binary search of
@@ -408,6 +414,123 @@ pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId)
     }
 }
 
+/// Whether LLVM may rewrite the declaration of the intrinsic `name` at `fn_ty` as it reads
+/// it, and its calls with it: a name it upgrades ([`may_be_upgraded`]) declared at a type
+/// other than today's signature, or at one it upgrades for its arity; and the debug
+/// intrinsics, whose calls become debug records whatever their type. A declaration at
+/// today's signature stays, and so does a call of it at another type, which LLVM's verifier
+/// refuses.
+pub(super) fn declaration_may_be_upgraded(
+    types: &dyn TypeView,
+    name: &[u8],
+    fn_ty: TypeId,
+) -> bool {
+    if !may_be_upgraded(name) {
+        return false;
+    }
+    if name.starts_with(b"llvm.dbg.") || upgraded_with_arity(types, name, fn_ty) {
+        return true;
+    }
+    // LLVM renames a declaration whose name is not its types' mangling (`remangleIntrinsicFunction`).
+    let Some((base, entry)) = entry_and_base(name) else {
+        return true;
+    };
+    match signature_overloads(types, entry.codes, fn_ty) {
+        Ok(overloads) => {
+            let mut mangled = name[..base].to_vec();
+            let known = overloads.iter().all(|&ty| {
+                mangled.push(b'.');
+                mangle(types, ty, &mut mangled)
+            });
+            !known || mangled != name
+        }
+        Err(_) => true,
+    }
+}
+
+/// LLVM's mangling of `ty` in an intrinsic's name (`getMangledTypeStr`), appended to `out`;
+/// false for a type whose mangling this does not make (a named struct, whose name LLVM may
+/// have changed as it read it).
+fn mangle(types: &dyn TypeView, ty: TypeId, out: &mut Vec<u8>) -> bool {
+    use std::io::Write;
+    match types.get(ty) {
+        Type::Ptr(space) => write!(out, "p{space}").is_ok(),
+        Type::Int(width) => write!(out, "i{width}").is_ok(),
+        Type::Array(len, elem) => write!(out, "a{len}").is_ok() && mangle(types, *elem, out),
+        Type::Vector {
+            scalable,
+            len,
+            elem,
+        } => {
+            if *scalable {
+                out.extend_from_slice(b"nx");
+            }
+            write!(out, "v{len}").is_ok() && mangle(types, *elem, out)
+        }
+        Type::Struct { elems, .. } => {
+            out.extend_from_slice(b"sl_");
+            let known = elems.iter().all(|&elem| mangle(types, elem, out));
+            out.push(b's');
+            known
+        }
+        Type::Function {
+            ret,
+            params,
+            varargs,
+        } => {
+            out.extend_from_slice(b"f_");
+            let known = mangle(types, *ret, out) && params.iter().all(|&p| mangle(types, p, out));
+            if *varargs {
+                out.extend_from_slice(b"vararg");
+            }
+            out.push(b'f');
+            known
+        }
+        Type::TargetExt {
+            name,
+            types: params,
+            ints,
+        } => {
+            out.push(b't');
+            out.extend_from_slice(name);
+            let known = params.iter().all(|&p| {
+                out.push(b'_');
+                mangle(types, p, out)
+            });
+            for int in ints {
+                let _ = write!(out, "_{int}");
+            }
+            out.push(b't');
+            known
+        }
+        Type::Void => {
+            out.extend_from_slice(b"isVoid");
+            true
+        }
+        Type::Metadata => {
+            out.extend_from_slice(b"Metadata");
+            true
+        }
+        Type::X86Amx => {
+            out.extend_from_slice(b"x86amx");
+            true
+        }
+        Type::Float(kind) => {
+            out.extend_from_slice(match kind {
+                FloatKind::Half => b"f16",
+                FloatKind::BFloat => b"bf16",
+                FloatKind::Float => b"f32",
+                FloatKind::Double => b"f64",
+                FloatKind::X86Fp80 => b"f80",
+                FloatKind::Fp128 => b"f128",
+                FloatKind::PpcFp128 => b"ppcf128",
+            });
+            true
+        }
+        Type::Label | Type::Token | Type::Named(_) => false,
+    }
+}
+
 /// The parameters of the intrinsic `name` that take only an immediate, by its name alone
 /// (see [`immediate_params`]).
 pub(super) fn immediate_params_by_name(name: &[u8]) -> Immediates {
@@ -431,13 +554,22 @@ fn upgraded_with_arity(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bool
 /// Whether the function type `fn_ty` matches the signature `codes` (hex, see [`decode`]):
 /// LLVM's verifier's message if not.
 fn signature_matches(types: &dyn TypeView, codes: &str, fn_ty: TypeId) -> Result<(), &'static str> {
+    signature_overloads(types, codes, fn_ty).map(drop)
+}
+
+/// [`signature_matches`], giving the types `fn_ty` gives the overloaded ones, in order.
+fn signature_overloads(
+    types: &dyn TypeView,
+    codes: &str,
+    fn_ty: TypeId,
+) -> Result<Vec<TypeId>, &'static str> {
     let Type::Function {
         ret,
         params,
         varargs,
     } = types.get(fn_ty)
     else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let descs = decode(codes);
     let mut m = Matcher {
@@ -481,7 +613,7 @@ fn signature_matches(types: &dyn TypeView, codes: &str, fn_ty: TypeId) -> Result
             CALL_NOT_VARARGS
         });
     }
-    Ok(())
+    Ok(m.overloads)
 }
 
 /// One of LLVM's intrinsic type descriptors (`Intrinsic::IITDescriptor`). An `info` names an

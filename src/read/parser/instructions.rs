@@ -545,7 +545,7 @@ impl<'a> Parser<'a> {
                     }
                     _ => true,
                 };
-                if !same && !intrinsics::may_be_upgraded(&name()) {
+                if !same && !intrinsics::declaration_may_be_upgraded(self, &name(), fn_ty) {
                     // LLVM's verifier refuses the call when it reaches the call's function,
                     // or before, at a declaration written first, as a use other than a call
                     // at its type (`hasAddressTaken`, which lets assume-like calls be).
