@@ -431,7 +431,8 @@ pub(super) fn declaration_may_be_upgraded(
     if name.starts_with(b"llvm.dbg.") || upgraded_with_arity(types, name, fn_ty) {
         return true;
     }
-    // LLVM renames a declaration whose name is not its types' mangling (`remangleIntrinsicFunction`).
+    // LLVM renames a declaration whose name is not its types' mangling
+    // (`remangleIntrinsicFunction`).
     let Some((base, entry)) = entry_and_base(name) else {
         return true;
     };

@@ -860,7 +860,9 @@ fn block_addresses_hold(m: &Module, refs: Vec<BlockAddressRef>) -> Result<(), Re
             // LLVM finds a block by number only while the function's own numbering is at
             // hand: in its body, or before it (a forward reference, resolved with the body).
             Some(f)
-                if src[block.start as usize + 1].is_ascii_digit()
+                if src
+                    .get(block.start as usize + 1)
+                    .is_some_and(u8::is_ascii_digit)
                     && m.functions[f]
                         .body
                         .as_ref()

@@ -761,8 +761,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A metadata operand: a node, a string, or a typed value, which may be a local value of
-    /// the function only with `locals` (a call's `metadata i32 %v`, not a node's `!{i32 %v}`).
     /// A value operand of metadata (`!{ptr @g}`, `metadata i32 0`): no use of what it names,
     /// as LLVM counts uses.
     fn metadata_value(&mut self, ty: TypeId) -> PResult<Value> {
@@ -772,6 +770,8 @@ impl<'a> Parser<'a> {
         value
     }
 
+    /// A metadata operand: a node, a string, or a typed value, which may be a local value of
+    /// the function only with `locals` (a call's `metadata i32 %v`, not a node's `!{i32 %v}`).
     pub(super) fn md_operand(&mut self, locals: bool) -> PResult<MdRef> {
         match self.tok.kind {
             Tok::MdNum => {
