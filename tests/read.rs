@@ -4735,6 +4735,11 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "declare void @llvm.stackprotectorcheck(ptr)",
             "call void @llvm.stackprotectorcheck(ptr null, i32 0)",
         ),
+        // Declared at an arity LLVM upgrades, whatever the types.
+        (
+            "declare <4 x i64> @llvm.masked.load.v4i64.p0(ptr, i32 immarg, <4 x i1>, <8 x i64>)",
+            "call <4 x i64> @llvm.masked.load.v4i64.p0(ptr null, i32 8, <4 x i1> zeroinitializer, <4 x i64> poison)",
+        ),
         // Named with another mangling than its types', renamed, and its calls rewritten.
         (
             "declare i32 @llvm.ctlz.i32.p0(i32, i1 immarg)",

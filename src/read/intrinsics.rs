@@ -415,8 +415,8 @@ pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId)
 }
 
 /// Whether LLVM may rewrite the declaration of the intrinsic `name` at `fn_ty` as it reads
-/// it, and its calls with it: a name it upgrades ([`may_be_upgraded`]) declared at a type
-/// other than today's signature, or at one it upgrades for its arity; and the debug
+/// it, and its calls with it: one declared at an arity it upgrades, a name it upgrades
+/// ([`may_be_upgraded`]) declared at a type other than today's signature; and the debug
 /// intrinsics, whose calls become debug records whatever their type. A declaration at
 /// today's signature stays, and so does a call of it at another type, which LLVM's verifier
 /// refuses.
@@ -425,10 +425,13 @@ pub(super) fn declaration_may_be_upgraded(
     name: &[u8],
     fn_ty: TypeId,
 ) -> bool {
+    if upgraded_with_arity(types, name, fn_ty) {
+        return true;
+    }
     if !may_be_upgraded(name) {
         return false;
     }
-    if name.starts_with(b"llvm.dbg.") || upgraded_with_arity(types, name, fn_ty) {
+    if name.starts_with(b"llvm.dbg.") {
         return true;
     }
     // LLVM renames a declaration whose name is not its types' mangling
