@@ -9666,3 +9666,60 @@ fn block_addresses_are_checked_where_llvm_checks_them() {
     ];
     as_opt_verifies_at(&refused, &read);
 }
+
+/// A masked access in its form before LLVM 22 (the alignment an argument), declared so or
+/// never declared: LLVM rewrites the call as it reads it and stops with a fatal error at an
+/// alignment that is not a constant power of two, or zero where the access has no type's to
+/// take (a load or a store).
+#[test]
+fn old_masked_accesses_are_refused_where_llvm_cannot_upgrade_them() {
+    let store = |declared: bool, alignment: &str| {
+        let declaration = match declared {
+            true => "declare void @llvm.masked.store.v2f64.p0(<2 x double>, ptr, i32, <2 x i1>)\n",
+            false => "",
+        };
+        format!(
+            "{declaration}define void @f(ptr %p, <2 x i1> %m, <2 x double> %v, i32 %n) {{\n  \
+             call void @llvm.masked.store.v2f64.p0(<2 x double> %v, ptr %p, i32 {alignment}, <2 x i1> %m)\n  \
+             ret void\n}}\n"
+        )
+    };
+    let gather = |alignment: &str| {
+        format!(
+            "define void @f(<2 x ptr> %p, <2 x i1> %m, <2 x double> %v) {{\n  \
+             call <2 x double> @llvm.masked.gather.v2f64.v2p0(<2 x ptr> %p, i32 {alignment}, <2 x i1> %m, <2 x double> %v)\n  \
+             ret void\n}}\n"
+        )
+    };
+    let opt = common::opt();
+    for (text, message) in [
+        (store(true, "3"), "Invalid alignment argument"),
+        (store(false, "3"), "Invalid alignment argument"),
+        (store(false, "%n"), "Invalid alignment argument"),
+        (store(true, "0"), "Invalid zero alignment argument"),
+        (gather("6"), "Invalid alignment argument"),
+    ] {
+        let e = parse(text.clone()).expect_err(&text);
+        let d = e.diagnostic().unwrap();
+        assert!(d.message.starts_with(message), "{text}: {e}");
+        assert!(d.found.starts_with("@llvm.masked."), "{text}: {e}");
+        if let Some(opt) = opt {
+            let verdict = opt_verdict(opt, text.as_bytes());
+            assert!(
+                matches!(&verdict, OptVerdict::Invalid(m) if m.contains(&format!("LLVM ERROR: {message}"))),
+                "opt-22 {verdict:?} on {text}"
+            );
+        }
+    }
+    let read: [String; 4] = [
+        store(true, "8"),
+        store(false, "1"),
+        gather("0"),
+        // Today's form: no alignment argument.
+        "declare void @llvm.masked.store.v2f64.p0(<2 x double>, ptr, <2 x i1>)\n\
+         define void @f(ptr %p, <2 x i1> %m, <2 x double> %v) {\n  \
+         call void @llvm.masked.store.v2f64.p0(<2 x double> %v, ptr %p, <2 x i1> %m)\n  ret void\n}\n"
+            .to_string(),
+    ];
+    as_opt_verifies_at::<&str, String>(&[], &read);
+}

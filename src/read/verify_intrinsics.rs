@@ -141,6 +141,9 @@ pub(super) fn intrinsic_calls_hold(
                 .then_some("llvm.stackprotector parameter #2 must resolve to an alloca."),
             Rule::LocalEscape => call.local_escape_refused(frames),
             Rule::LocalRecover => call.local_recover_refused(frames, callee),
+            Rule::MaskedAccess { alignment_at, zero } => {
+                call.old_masked_alignment_refused(callee, alignment_at, zero)
+            }
         };
         if let Some(message) = refused {
             // LLVM names the intrinsic in these.
@@ -192,6 +195,12 @@ enum Rule {
     MatrixFormats(MatrixFormats),
     LocalEscape,
     LocalRecover,
+    /// `llvm.masked.load`, `.store`, `.gather`, `.scatter`: where the alignment was in their
+    /// form before LLVM 22, and whether zero may be.
+    MaskedAccess {
+        alignment_at: usize,
+        zero: bool,
+    },
     Prefetch,
     IsFpClass,
     VpIsFpClass,
@@ -372,6 +381,34 @@ const RULES: &[(&[u8], Rule)] = &[
     (b"llvm.bswap", Rule::Bswap),
     (b"llvm.localescape", Rule::LocalEscape),
     (b"llvm.localrecover", Rule::LocalRecover),
+    (
+        b"llvm.masked.load",
+        Rule::MaskedAccess {
+            alignment_at: 1,
+            zero: false,
+        },
+    ),
+    (
+        b"llvm.masked.gather",
+        Rule::MaskedAccess {
+            alignment_at: 1,
+            zero: true,
+        },
+    ),
+    (
+        b"llvm.masked.store",
+        Rule::MaskedAccess {
+            alignment_at: 2,
+            zero: false,
+        },
+    ),
+    (
+        b"llvm.masked.scatter",
+        Rule::MaskedAccess {
+            alignment_at: 2,
+            zero: true,
+        },
+    ),
     (b"llvm.prefetch", Rule::Prefetch),
     (b"llvm.is.fpclass", Rule::IsFpClass),
     (b"llvm.vp.is.fpclass", Rule::VpIsFpClass),
@@ -1403,6 +1440,34 @@ impl<'a> Call<'a> {
             "llvm.gcroot parameter #1 must either be a pointer alloca, or argument #2 must be a \
              non-null constant.",
         )
+    }
+
+    /// A call of a masked access declared in its form before LLVM 22, with the alignment as
+    /// an argument: LLVM rewrites it as it reads it (`UpgradeIntrinsicCall`), and stops with a
+    /// fatal error at an alignment that is not a constant power of two (or zero, where the
+    /// access may take its type's).
+    fn old_masked_alignment_refused(
+        &self,
+        callee: Span,
+        alignment_at: usize,
+        zero: bool,
+    ) -> Option<&'static str> {
+        let m = self.m;
+        let arguments = call_arguments(self.body, self.call).count();
+        // Never declared, it is declared at the call's type.
+        let declared = match super::parser::global_named(m, &m.bytes(callee)[1..]) {
+            Some(global) => m.function_of(global).map(|f| m.functions[f].params.len()),
+            None => Some(arguments),
+        };
+        if declared != Some(4) || arguments != 4 {
+            return None;
+        }
+        match self.integer_argument(alignment_at) {
+            Some((0, _)) if zero => None,
+            Some((0, _)) => Some("Invalid zero alignment argument"),
+            Some((alignment, _)) if alignment.is_power_of_two() => None,
+            _ => Some("Invalid alignment argument"),
+        }
     }
 
     /// The trampoline's function is a function (a constant expression is taken as it may be
