@@ -9723,3 +9723,39 @@ fn old_masked_accesses_are_refused_where_llvm_cannot_upgrade_them() {
     ];
     as_opt_verifies_at::<&str, String>(&[], &read);
 }
+
+/// LLVM gives a known intrinsic's declaration its own attributes, so the verifier never sees
+/// those written, but only when the declaration has a type the intrinsic takes: otherwise
+/// the attributes written are checked as any function's.
+#[test]
+fn intrinsic_attributes_are_checked_where_llvm_keeps_them() {
+    let refused = [
+        (
+            "declare i32 @llvm.ssa.copy.i32(i64 returned)\n",
+            (1, 13, "@llvm.ssa.copy.i32"),
+            "Incompatible argument and return types for 'returned' attribute",
+        ),
+        (
+            "declare target(\"a\", i8) @llvm.ssa.copy.ta_i8t(target(\"a\", i16) returned)\n",
+            (1, 25, "@llvm.ssa.copy.ta_i8t"),
+            "Incompatible argument and return types for 'returned' attribute",
+        ),
+        (
+            "declare i32 @llvm.ssa.copy.i32(i64) allocsize(3)\n",
+            (1, 37, "allocsize(3)"),
+            "'allocsize' element size argument is out of bounds",
+        ),
+        (
+            "declare i32 @llvm.ssa.copy.i32(i64) \"frame-pointer\"=\"bogus\"\n",
+            (1, 37, "\"frame-pointer\""),
+            "invalid value for 'frame-pointer' attribute: bogus",
+        ),
+    ];
+    let read = [
+        "declare i32 @llvm.ssa.copy.i32(i32 returned)\n",
+        "declare target(\"a\", i8) @llvm.ssa.copy.ta_i8t(target(\"a\", i8) returned)\n",
+        "declare i32 @llvm.ssa.copy.i32(i32) allocsize(3)\n",
+        "declare i32 @llvm.ssa.copy.i32(i32) \"frame-pointer\"=\"bogus\"\n",
+    ];
+    as_opt_verifies_at(&refused, &read);
+}

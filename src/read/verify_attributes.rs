@@ -1224,9 +1224,12 @@ fn run_of_headers_holds(
             }
         });
         let held = held.and_then(|()| calling_convention_holds(m, func, groups));
-        // LLVM replaces a known intrinsic's attributes with its own (see
-        // `Parser::header_rule_broken`).
-        let replaced = || matches!(&m.globals[func.global].name, GlobalName::Named(n) if intrinsics::is_known(n));
+        // LLVM replaces a known intrinsic's attributes with its own when it has the
+        // intrinsic's type (see `Parser::header_rule_broken`).
+        let replaced = || {
+            matches!(&m.globals[func.global].name, GlobalName::Named(n)
+                if intrinsics::is_known(n) && intrinsics::signature_holds(&m.types, n, func.fn_ty).is_ok())
+        };
         if let Err(broken) = held
             && !replaced()
         {

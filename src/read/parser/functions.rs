@@ -45,8 +45,10 @@ impl<'a> Parser<'a> {
                 is_definition,
             },
         )?;
-        let intrinsic = rules.intrinsic.is_some();
-        self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
+        let intrinsic = rules.intrinsic;
+        let dropped =
+            self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
+        let intrinsic = intrinsic.is_some();
         if !intrinsic && only_intrinsics_take.is_none() {
             only_intrinsics_take = match self.ty(ret_ty) {
                 t if t.is_token_like() => Some("Function returns a token but isn't an intrinsic"),
@@ -66,6 +68,12 @@ impl<'a> Parser<'a> {
             params: params.iter().map(|p| p.ty).collect(),
             varargs,
         });
+        // LLVM gives a known intrinsic its own attributes only if it takes this type.
+        if let (Some((at, message)), GlobalName::Named(name)) = (dropped, &self.m.globals[g].name)
+            && intrinsics::signature_holds(&*self, name, fn_ty).is_err()
+        {
+            self.rule_broken(at, &message);
+        }
         self.unnamed_addr(&mut link);
         let addrspace = self.addrspace()?.map(|(_, number)| number);
         let mut f = Function {
@@ -350,42 +358,49 @@ impl<'a> Parser<'a> {
 
     /// The verifier's rules over a header's result and all its parameters, once they are
     /// read, and the parser's: a function with an `sret` parameter returns `void`.
+    /// Returns the first rule broken that LLVM may drop with the attributes (see
+    /// `header_rule_broken`), to be asked once the function's type is known.
     fn header_rules_hold(
         &mut self,
-        rules: HeaderRules,
+        mut rules: HeaderRules,
         (kinds, attrs, ret): (Kinds, AttrList, TypeId),
         ret_at: Span,
         name_at: Span,
-    ) -> PResult<()> {
+    ) -> PResult<Option<(Span, String)>> {
         if rules.sret && !matches!(self.ty(ret), Type::Void) {
             return Err(self.err_at(ret_at, "functions with 'sret' argument must return void"));
         }
-        self.header_list_holds(&rules, kinds, attrs, true, ret, name_at);
+        self.header_list_holds(&mut rules, kinds, attrs, true, ret, name_at);
         if let Err(message) = rules.parameters.finish(rules.count) {
-            self.header_rule_broken(&rules, name_at, message);
+            self.header_rule_broken(&mut rules, name_at, message);
         }
-        Ok(())
+        Ok(rules.dropped)
     }
 
     /// A rule broken by a header's attributes, unless the function is an intrinsic LLVM
-    /// knows: LLVM replaces its attributes with its own as it reads the declaration, so the
-    /// verifier never sees those written. (Asked only then: the table of intrinsics is large,
-    /// and most declarations break no rule.)
-    fn header_rule_broken(&mut self, rules: &HeaderRules, at: Span, message: &str) {
+    /// knows: LLVM replaces its attributes with its own as it reads the declaration (when it
+    /// has the intrinsic's type), so the verifier never sees those written. The first such is
+    /// kept in `rules.dropped`. (Asked only then: the table of intrinsics is large, and most
+    /// declarations break no rule.)
+    fn header_rule_broken(&mut self, rules: &mut HeaderRules, at: Span, message: &str) {
         let replaced = rules
             .intrinsic
             .is_some_and(|g| match &self.m.globals[g].name {
                 GlobalName::Named(name) => intrinsics::is_known(name),
                 GlobalName::Numbered(_) => false,
             });
-        if !replaced {
+        if replaced {
+            rules
+                .dropped
+                .get_or_insert_with(|| (at, message.to_string()));
+        } else {
             self.rule_broken(at, message);
         }
     }
 
     fn header_list_holds(
         &mut self,
-        rules: &HeaderRules,
+        rules: &mut HeaderRules,
         kinds: Kinds,
         attrs: AttrList,
         result: bool,
@@ -778,6 +793,8 @@ struct HeaderRules {
     /// The function, if it is an intrinsic (named `llvm.*`): it may take `immarg` and
     /// `elementtype`, and LLVM may replace its attributes (see `header_rule_broken`).
     intrinsic: Option<GlobalId>,
+    /// The first rule its attributes break that LLVM drops with them if it replaces them.
+    dropped: Option<(Span, String)>,
 }
 
 /// Of which header a parameter list is: its function's result type, where its name is (where
