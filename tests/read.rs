@@ -1829,6 +1829,22 @@ fn types_are_checked_where_llvm_checks_them() {
         )
     };
     let cases = [
+        // LLVM keeps a vector's length in an `unsigned`, and refuses an empty one.
+        (
+            "@g = global <0 x i32> zeroinitializer\n".to_string(),
+            (1, 14),
+            "zero element vector is illegal",
+        ),
+        (
+            "%t = type <vscale x 0 x i32>\n".to_string(),
+            (1, 21),
+            "zero element vector is illegal",
+        ),
+        (
+            body("%x = extractelement <4294967296 x i32> zeroinitializer, i64 1"),
+            (5, 24),
+            "size too large for vector",
+        ),
         (
             "%o = type opaque\ndeclare void @f(%o)\n".to_string(),
             (2, 17),

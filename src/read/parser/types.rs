@@ -196,10 +196,19 @@ impl<'a> Parser<'a> {
                     if scalable {
                         self.expect_word("x")?;
                     }
+                    let len_at = self.tok.span;
                     let len = self.expect_u64("a vector length")?;
                     self.expect_word("x")?;
                     let at = self.tok.span;
                     let elem = self.parse_type()?;
+                    self.expect(Tok::Greater, "'>'")?;
+                    // LLVM keeps a vector's length in an `unsigned`.
+                    if len == 0 {
+                        return Err(self.err_at(len_at, "zero element vector is illegal"));
+                    }
+                    if u32::try_from(len).is_err() {
+                        return Err(self.err_at(len_at, "size too large for vector"));
+                    }
                     // Of target extension types, only one LLVM 22 declares a vector's
                     // element (`CanBeVectorElement`), for its tests.
                     let valid = match self.body_ty(elem) {
@@ -210,7 +219,6 @@ impl<'a> Parser<'a> {
                     if !valid || self.is_named_later(elem) {
                         return Err(self.err_at(at, "invalid vector element type"));
                     }
-                    self.expect(Tok::Greater, "'>'")?;
                     self.intern(Type::Vector {
                         scalable,
                         len,
