@@ -45,10 +45,9 @@ impl<'a> Parser<'a> {
                 is_definition,
             },
         )?;
-        let intrinsic = rules.intrinsic;
+        let intrinsic = rules.intrinsic.is_some();
         let dropped =
             self.header_rules_hold(rules, (ret_kinds, ret_attrs, ret_ty), ret_at, name_at)?;
-        let intrinsic = intrinsic.is_some();
         if !intrinsic && only_intrinsics_take.is_none() {
             only_intrinsics_take = match self.ty(ret_ty) {
                 t if t.is_token_like() => Some("Function returns a token but isn't an intrinsic"),
