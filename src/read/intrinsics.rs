@@ -320,11 +320,13 @@ pub(super) fn is_assume_like(name: &[u8]) -> bool {
         b"llvm.ptr.annotation",
         b"llvm.var.annotation",
     ];
-    EXACT.contains(&name)
-        || OVERLOADED.iter().any(|base| {
-            name.strip_prefix(*base)
-                .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
-        })
+    EXACT.contains(&name) || OVERLOADED.iter().any(|base| is_named(name, base))
+}
+
+/// Whether the intrinsic `name` is `base`, with or without type suffixes.
+pub(super) fn is_named(name: &[u8], base: &[u8]) -> bool {
+    name.strip_prefix(base)
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
 }
 
 /// Whether LLVM may upgrade the intrinsic `name` (`llvm.` and the rest) as it reads its

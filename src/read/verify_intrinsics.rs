@@ -8,6 +8,7 @@
 //! Checked once a body is read, from its uses of globals, as the metadata its calls name
 //! (`verify_metadata`).
 
+use super::intrinsics;
 use super::parser::NOT_YET_DEFINED;
 use super::verify_metadata::{
     FP_PREDICATES, IntrinsicCall, ROUNDING_MODES, Refused, call_arguments, metadata_argument,
@@ -570,14 +571,8 @@ fn rule_of(name: &[u8]) -> Option<Rule> {
     let first = *name.get(5)?;
     RULES
         .iter()
-        .find(|(base, _)| base[5] == first && rule_name_is(name, base))
+        .find(|(base, _)| base[5] == first && intrinsics::is_named(name, base))
         .map(|&(_, rule)| rule)
-}
-
-/// Whether the intrinsic `name` is `base`, with or without type suffixes.
-fn rule_name_is(name: &[u8], base: &[u8]) -> bool {
-    name.strip_prefix(base)
-        .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
 }
 
 /// A call being checked.
@@ -861,7 +856,8 @@ impl<'a> Call<'a> {
     /// defines, is not checked.
     fn gc_relocate_refused(&self, calls: &[IntrinsicCall]) -> Option<&'static str> {
         let (_, token) = self.argument(0)?;
-        let statepoint = |name: &[u8]| rule_name_is(name, b"llvm.experimental.gc.statepoint");
+        let statepoint =
+            |name: &[u8]| intrinsics::is_named(name, b"llvm.experimental.gc.statepoint");
         let tied = match token.kind() {
             ValueKind::Local(l) => match self.body.locals[l].def {
                 LocalDef::Inst(i) => {
@@ -1194,7 +1190,7 @@ impl<'a> Call<'a> {
         let statepoint = match token.kind() {
             ValueKind::Local(l) => match body.locals[l].def {
                 LocalDef::Inst(i) => calls.iter().find(|(_, name, at)| {
-                    *at == i && rule_name_is(name, b"llvm.experimental.gc.statepoint")
+                    *at == i && intrinsics::is_named(name, b"llvm.experimental.gc.statepoint")
                 }),
                 NOT_YET_DEFINED => return None,
                 _ => None,
@@ -1246,7 +1242,7 @@ impl<'a> Call<'a> {
         let made = match token.kind() {
             ValueKind::Local(l) => match self.body.locals[l].def {
                 LocalDef::Inst(i) => calls.iter().any(|(_, name, at)| {
-                    *at == i && rule_name_is(name, b"llvm.call.preallocated.setup")
+                    *at == i && intrinsics::is_named(name, b"llvm.call.preallocated.setup")
                 }),
                 NOT_YET_DEFINED => return None,
                 _ => false,
@@ -1287,7 +1283,7 @@ impl<'a> Call<'a> {
                 ..*self
             };
             match intrinsic {
-                Some(name) if rule_name_is(name, b"llvm.call.preallocated.arg") => {
+                Some(name) if intrinsics::is_named(name, b"llvm.call.preallocated.arg") => {
                     let Some((index, width)) = use_call.integer_argument(1) else {
                         return Some("llvm.call.preallocated.alloc arg index must be a constant");
                     };
@@ -1299,7 +1295,7 @@ impl<'a> Call<'a> {
                         );
                     }
                 }
-                Some(name) if rule_name_is(name, b"llvm.call.preallocated.teardown") => {}
+                Some(name) if intrinsics::is_named(name, b"llvm.call.preallocated.teardown") => {}
                 _ => {
                     if found_call {
                         return Some(

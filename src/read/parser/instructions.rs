@@ -1530,11 +1530,10 @@ impl<'a> Parser<'a> {
             Some(bm) => bm.base.functions[bm.func].varargs,
             None => false,
         };
-        let va_start = |name: &[u8]| {
-            name.strip_prefix(b"@llvm.va_start")
-                .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
-        };
-        if va_start(&self.src[callee_tok.span.range()]) && !in_varargs(self) {
+        let va_start = self.src[callee_tok.span.range()]
+            .strip_prefix(b"@")
+            .is_some_and(|name| intrinsics::is_named(name, b"llvm.va_start"));
+        if va_start && !in_varargs(self) {
             self.rule_broken(callee_tok.span, "va_start called in a non-varargs function");
         }
         let mut forwards_varargs = false;
