@@ -1716,6 +1716,11 @@ fn names_and_comdats_are_checked_where_llvm_checks_them() {
             "use of undefined comdat '$v'",
         ),
         (
+            "$ab = comdat any\n$a2 = comdat any\n@v = global i32 0, comdat($a)\n",
+            (3, 27),
+            "use of undefined comdat '$a'",
+        ),
+        (
             "@v = global i32 0, comdat($b)\n@w = global i32 0, comdat($a)\n",
             (2, 27),
             "use of undefined comdat '$a'",
@@ -1736,6 +1741,10 @@ fn names_and_comdats_are_checked_where_llvm_checks_them() {
         &[
             "@v = global i32 0, comdat($v)\n$v = comdat any\n",
             "$\"v\" = comdat any\n@v = global i32 0, comdat\n",
+            // Named out of the order of their definitions, and one named twice.
+            "$a = comdat any\n$b = comdat any\n$c = comdat any\n@b = global i32 0, comdat\n\
+             @a = global i32 0, comdat\n@x = global i32 0, comdat($b)\n\
+             @c = global i32 0, comdat\n",
             "@\"a\\01b\" = global [1 x i8] c\"\\00\"\n",
         ],
     );

@@ -162,7 +162,7 @@ impl<'a> Parser<'a> {
             (global.span, t.span)
         };
         let key = strip_name(&self.src[name.range()][1..]);
-        if !self.comdats_defined.contains(&key) {
+        if !self.comdat_defined(&key) {
             // An implicit comdat is reported at the keyword.
             let at = if name == global.span { t.span } else { name };
             self.comdat_refs.entry(key).or_insert(at);
@@ -172,6 +172,22 @@ impl<'a> Parser<'a> {
             implicit: span == t.span,
             spaced_from,
         }))
+    }
+
+    /// Whether the comdat `key` names is defined yet.
+    fn comdat_defined(&mut self, key: &[u8]) -> bool {
+        let next = self.m.comdats.get(self.next_comdat);
+        if next.is_some_and(|c| *strip_name(&self.src[c.name.range()][1..]) == *key) {
+            self.next_comdat += 1;
+            return true;
+        }
+        match self.comdats_defined.get(key) {
+            Some(&at) => {
+                self.next_comdat = at + 1;
+                true
+            }
+            None => false,
+        }
     }
 
     pub(super) fn attachment(&mut self) -> PResult<(Span, MdRef)> {

@@ -401,9 +401,14 @@ pub struct Parser<'a> {
     md_text_refs: FxHashMap<u32, Span>,
     /// Reading the fields the first phase stepped over: the module, whose nodes are known.
     fields_of: Option<&'a Module>,
-    /// The comdats defined (`$c = comdat any`), by name; and those named before any
-    /// definition, with the first reference: LLVM refuses any left when the module ends.
-    comdats_defined: FxHashSet<Cow<'a, [u8]>>,
+    /// The comdats defined (`$c = comdat any`), by name, with their index in the module; and
+    /// those named before any definition, with the first reference: LLVM refuses any left
+    /// when the module ends.
+    comdats_defined: FxHashMap<Cow<'a, [u8]>, usize>,
+    /// The comdat after the one a global last named: clang and rustc define comdats in the
+    /// order their globals name them, and comparing a name with this one's costs less than
+    /// a probe of `comdats_defined`, a cache miss in a large module.
+    next_comdat: usize,
     comdat_refs: FxHashMap<Cow<'a, [u8]>, Span>,
     /// The globals `dso_local_equivalent` named before their definitions, where: each must
     /// have a function type once the module ends ([`Parser::dso_local_equivalent_holds`]).
@@ -1054,7 +1059,8 @@ impl<'a> Parser<'a> {
             musttail: None,
             md_text_refs: FxHashMap::default(),
             fields_of: None,
-            comdats_defined: FxHashSet::default(),
+            comdats_defined: FxHashMap::default(),
+            next_comdat: 0,
             comdat_refs: FxHashMap::default(),
             dso_local_equivalents: Vec::new(),
             md_fields_scratch: Vec::new(),

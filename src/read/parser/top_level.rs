@@ -424,7 +424,11 @@ impl<'a> Parser<'a> {
         // Checked once the definition is read, as LLVM does.
         let key = strip_name(&self.src[name.span.range()][1..]);
         self.comdat_refs.remove(&key);
-        if !self.comdats_defined.insert(key) {
+        if self
+            .comdats_defined
+            .insert(key, self.m.comdats.len())
+            .is_some()
+        {
             let key = strip_name(&self.src[name.span.range()][1..]);
             let message = format!(
                 "redefinition of comdat '${}'",
