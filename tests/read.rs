@@ -8859,6 +8859,140 @@ fn absolute_symbols_and_address_space_ranges_are_checked_as_llvm_verifier_checks
     as_opt_verifies_at(&refused, &read);
 }
 
+/// The nodes an attachment reaches, walked as LLVM's verifier walks them: a tuple holding a
+/// `!DILocation` under an attachment other than `!dbg` or `!llvm.loop` (an instruction's or a
+/// definition's), and an `llvm.loop.estimated_trip_count` tuple without one integer constant of
+/// 32 bits or fewer after it, wherever an attachment or named metadata reaches it, are refused
+/// where opt-22 refuses them; a node nothing names is not walked.
+#[test]
+fn nodes_an_attachment_reaches_are_walked_as_llvm_verifier_walks_them() {
+    let module = |attach: &str, named: &str, nodes: &str| {
+        format!(
+            "define void @f(i1 %c) !dbg !5 {{\nentry:\n  br label %loop\nloop:\n  \
+             br i1 %c, label %exit, label %loop, !llvm.loop !20{attach}\nexit:\n  \
+             ret void, !dbg !10\n}}\n\
+             !llvm.dbg.cu = !{{!0}}\n!llvm.module.flags = !{{!4}}\n{named}\n\
+             !0 = distinct !DICompileUnit(language: DW_LANG_C, file: !1, emissionKind: FullDebug)\n\
+             !1 = !DIFile(filename: \"a.c\", directory: \"/\")\n\
+             !4 = !{{i32 2, !\"Debug Info Version\", i32 3}}\n\
+             !5 = distinct !DISubprogram(name: \"f\", scope: null, file: !1, line: 1, type: !6, \
+             scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)\n\
+             !6 = !DISubroutineType(types: !7)\n!7 = !{{}}\n\
+             !10 = !DILocation(line: 1, column: 1, scope: !5)\n{nodes}"
+        )
+    };
+    let trip = |count: &str| format!("!21 = !{{!\"llvm.loop.estimated_trip_count\"{count}}}\n");
+    let looped = |count: &str| format!("!20 = distinct !{{!20, !21}}\n{}", trip(count));
+    let type_refused = "Expected second operand to be an integer constant of type i32 or smaller";
+    let not_allowed = "DILocation not allowed within this metadata node";
+    let refused = [
+        (
+            module("", "", &looped(", i64 5")),
+            (5, 39, "!llvm.loop"),
+            type_refused,
+        ),
+        (
+            module("", "", &looped(", !\"5\"")),
+            (5, 39, "!llvm.loop"),
+            type_refused,
+        ),
+        (
+            module("", "", &looped("")),
+            (5, 39, "!llvm.loop"),
+            "Expected two operands",
+        ),
+        (
+            module("", "", &looped(", i32 5, i32 6")),
+            (5, 39, "!llvm.loop"),
+            "Expected two operands",
+        ),
+        (
+            module(
+                "",
+                "",
+                &format!(
+                    "!20 = distinct !{{!20, !22}}\n!22 = !{{!21}}\n{}",
+                    trip(", i64 5")
+                ),
+            ),
+            (5, 39, "!llvm.loop"),
+            type_refused,
+        ),
+        (
+            module(
+                ", !foo !21",
+                "",
+                &format!("!20 = distinct !{{!20}}\n{}", trip(", i64 5")),
+            ),
+            (5, 55, "!foo"),
+            type_refused,
+        ),
+        (
+            module(
+                "",
+                "!named = !{!21}",
+                &format!("!20 = distinct !{{!20}}\n{}", trip(", i64 5")),
+            ),
+            (11, 1, "!named"),
+            type_refused,
+        ),
+        (
+            module(
+                ", !foo !22",
+                "",
+                "!20 = distinct !{!20}\n!22 = !{!23}\n!23 = !{!10}\n",
+            ),
+            (5, 55, "!foo"),
+            not_allowed,
+        ),
+        (
+            module(
+                ", !foo !22",
+                "",
+                "!20 = distinct !{!20}\n!22 = !{!22, !10}\n",
+            ),
+            (5, 55, "!foo"),
+            not_allowed,
+        ),
+        (
+            module(
+                ", !foo !22",
+                "!named = !{!22}",
+                "!20 = distinct !{!20}\n!22 = !{!10}\n",
+            ),
+            (5, 55, "!foo"),
+            not_allowed,
+        ),
+        (
+            module("", "", "!20 = distinct !{!20}\n!22 = !{!10}\n")
+                .replace("!dbg !5 {", "!dbg !5 !foo !22 {"),
+            (1, 31, "!foo"),
+            not_allowed,
+        ),
+    ];
+    let read = [
+        module("", "", &looped(", i32 5")),
+        module("", "", &looped(", i8 5")),
+        module("", "", &looped(", i32 poison")),
+        // Not named by anything: not walked.
+        module(
+            "",
+            "",
+            &format!("!20 = distinct !{{!20}}\n{}", trip(", i64 5")),
+        ),
+        // Locations in a loop's nodes, and in a node named only by named metadata.
+        module("", "", "!20 = distinct !{!20, !10, !22}\n!22 = !{!10}\n"),
+        module(
+            "",
+            "!named = !{!22}",
+            "!20 = distinct !{!20}\n!22 = !{!10}\n",
+        ),
+        // Met first from its `!llvm.loop`, where a location is allowed.
+        module(", !foo !20", "", "!20 = distinct !{!20, !10}\n"),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// `!captures` (on a store of a pointer, a list of capture kinds), `!nofree` (empty, on an
 /// `inttoptr`) and `!mmra` (a tag of two strings or a tuple of tags, on a memory access or a
 /// fence) attachments, and the function attributes `sanitize_realtime` and

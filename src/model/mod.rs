@@ -1530,6 +1530,9 @@ pub struct Module {
     /// immediate, by function, with those parameters and their ranges: found once, before the
     /// bodies, whose calls of them the reader checks.
     pub(crate) intrinsic_immediates: Vec<(FuncId, crate::read::Immediates)>,
+    /// What the module's metadata nodes reach that LLVM's verifier refuses wherever an
+    /// attachment reaches it: found once, before the bodies, whose attachments the reader checks.
+    pub(crate) nodes_reached: crate::read::NodesReached,
     /// Edits made since reading, applied by the writer.
     /// Of two patches of one span and slot, the later replaces the earlier.
     pub patches: Vec<Patch>,

@@ -31,6 +31,7 @@ pub use attributes::keywords as attribute_keywords;
 pub use error::{Diagnostic, ReadError};
 pub(crate) use intrinsics::Immediates;
 pub(crate) use intrinsics::fn_attributes as intrinsic_fn_attributes;
+pub(crate) use verify_metadata::NodesReached;
 
 use crate::model::*;
 use cranelift_entity::EntityRef;
@@ -428,6 +429,7 @@ fn read_bodies(
     m.top_level_uses = m.uses.len() as u32;
     m.semantic_interposition = m.reads_semantic_interposition();
     m.intrinsic_immediates = intrinsic_immediates(m);
+    m.nodes_reached = NodesReached::of(m);
 
     // LLVM's verifier runs only on a module whose top level read: after a top-level error the
     // bodies are read for an earlier syntax error alone, and their checks, which look up

@@ -78,6 +78,17 @@ pub(super) fn metadata_holds(
             checked.map_err(|message| (kind, message.into()))?;
         }
     }
+    // LLVM walks each attachment's nodes once its own checks of them are made.
+    for i in body.insts.values().filter(|i| i.md_len != 0) {
+        for &(kind, md) in &body.attachments[i.md_start as usize..][..i.md_len as usize] {
+            if let Some(message) = m
+                .nodes_reached
+                .attachment_refused(m, body, m.bytes(kind), md)
+            {
+                return Err((kind, message.into()));
+            }
+        }
+    }
     // The body's calls of intrinsics, found once for the three checks of them.
     let calls: Vec<IntrinsicCall> = intrinsic_calls(m, body, uses).collect();
     for (callee, list) in scope_declarations(m, body, &calls) {
@@ -1704,4 +1715,228 @@ fn named_node_holds(
         Some(extra) if !is_string(extra) => Err(faults[2]),
         _ => Ok(()),
     }
+}
+
+/// What LLVM's verifier refuses in the nodes an attachment reaches (`visitMDNode` walks every
+/// node an attachment or a named node reaches): a tuple holding a `!DILocation` where the
+/// walk began at an attachment other than `!dbg` or `!llvm.loop`, and a tuple starting
+/// `!"llvm.loop.estimated_trip_count"` without exactly one integer constant of 32 bits or
+/// fewer after it. Found once for the module's nodes, before the bodies: by node, what the
+/// tuples it reaches through tuples hold (nodes of debug information are not walked
+/// through). LLVM visits a node once, from where its walk meets it first: a node a loop's
+/// own node (distinct, naming itself first) reaches is taken as met from its `!llvm.loop`,
+/// where a location is allowed (the walk from named metadata comes after the functions').
+#[derive(Clone, Debug, Default)]
+pub struct NodesReached {
+    /// Empty when no node of the module holds either.
+    flags: Vec<u8>,
+}
+
+/// Reaches a tuple holding a `!DILocation` (see [`NodesReached`]).
+const LOCATION_INSIDE: u8 = 1;
+/// Reaches an `llvm.loop.estimated_trip_count` tuple LLVM refuses.
+const TRIP_COUNT_REFUSED: u8 = 2;
+
+const LOCATION_NOT_ALLOWED: &str = "DILocation not allowed within this metadata node";
+
+impl NodesReached {
+    pub(super) fn of(m: &Module) -> NodesReached {
+        let module = module_view(m);
+        let mut flags = vec![0u8; m.metadata.len()];
+        let mut any = false;
+        for (id, node) in m.metadata.iter() {
+            if let MdBody::Tuple(operands) = &node.body {
+                flags[id.index()] = tuple_flags_in(m, &module, operands);
+                any |= flags[id.index()] != 0;
+            }
+        }
+        if !any {
+            return NodesReached::default();
+        }
+        let tuple_operands = |id: MdId| match &m.metadata[id].body {
+            MdBody::Tuple(operands) => &operands[..],
+            _ => &[],
+        };
+        let node_operands = |id: MdId| {
+            tuple_operands(id).iter().filter_map(|op| match op {
+                Some(MdRef::Node(n)) if n.index() < m.metadata.len() => Some(*n),
+                _ => None,
+            })
+        };
+        if flags.iter().any(|f| f & LOCATION_INSIDE != 0) {
+            let loops = m.metadata.iter().filter(|(id, node)| {
+                node.distinct
+                    && matches!(tuple_operands(*id).first(), Some(Some(MdRef::Node(n))) if n == id)
+            });
+            let mut stack: Vec<MdId> = loops.map(|(id, _)| id).collect();
+            let mut met = vec![false; m.metadata.len()];
+            while let Some(id) = stack.pop() {
+                if std::mem::replace(&mut met[id.index()], true) {
+                    continue;
+                }
+                flags[id.index()] &= !LOCATION_INSIDE;
+                stack.extend(node_operands(id));
+            }
+        }
+        if flags.iter().all(|&f| f == 0) {
+            return NodesReached::default();
+        }
+        // Up from the tuples that hold something, along the edges reversed.
+        let mut parents: Vec<Vec<MdId>> = vec![Vec::new(); m.metadata.len()];
+        for (id, _) in m.metadata.iter() {
+            for op in node_operands(id) {
+                parents[op.index()].push(id);
+            }
+        }
+        let mut work: Vec<MdId> = (0..flags.len())
+            .filter(|&i| flags[i] != 0)
+            .map(MdId::new)
+            .collect();
+        while let Some(id) = work.pop() {
+            let reached = flags[id.index()];
+            for &parent in &parents[id.index()] {
+                if reached & !flags[parent.index()] != 0 {
+                    flags[parent.index()] |= reached;
+                    work.push(parent);
+                }
+            }
+        }
+        NodesReached { flags }
+    }
+
+    /// What the walk from `md`, a body's attachment or operand, reaches.
+    fn from(&self, m: &Module, body: &Body, md: MdRef, depth: u32) -> u8 {
+        let MdRef::Node(id) = md else {
+            return 0;
+        };
+        if let Some(&flags) = self.flags.get(id.index())
+            && id.index() < body.base.metadata as usize
+        {
+            return flags;
+        }
+        if id.index() < body.base.metadata as usize || depth == 0 {
+            return 0;
+        }
+        // A node of the body's own (written in place), whose operands may be the module's.
+        match &body.md_node(m, id).body {
+            MdBody::Tuple(operands) => operands
+                .iter()
+                .flatten()
+                .fold(tuple_flags_in(m, body, operands), |flags, &op| {
+                    flags | self.from(m, body, op, depth - 1)
+                }),
+            _ => 0,
+        }
+    }
+
+    /// LLVM's message for what an attachment of `kind` reaches, if it refuses it.
+    pub(super) fn attachment_refused(
+        &self,
+        m: &Module,
+        body: &Body,
+        kind: &[u8],
+        md: MdRef,
+    ) -> Option<&'static str> {
+        if self.flags.is_empty() && md_is_modules(body, md) {
+            return None;
+        }
+        let reached = self.from(m, body, md, SAME_DEPTH);
+        if reached & TRIP_COUNT_REFUSED != 0 {
+            return first_trip_count_refused(m, body, md);
+        }
+        let locations_allowed = matches!(kind, b"!dbg" | b"!llvm.loop");
+        (reached & LOCATION_INSIDE != 0 && !locations_allowed).then_some(LOCATION_NOT_ALLOWED)
+    }
+
+    /// LLVM's message for what a node named at the top level (by named metadata or a
+    /// function's attachment) reaches, if it refuses it.
+    pub(super) fn top_level_refused(
+        &self,
+        m: &Module,
+        id: MdId,
+        locations_allowed: bool,
+    ) -> Option<&'static str> {
+        let reached = self.flags.get(id.index()).copied().unwrap_or(0);
+        if reached & TRIP_COUNT_REFUSED != 0 {
+            return first_trip_count_refused(m, &module_view(m), MdRef::Node(id));
+        }
+        (reached & LOCATION_INSIDE != 0 && !locations_allowed).then_some(LOCATION_NOT_ALLOWED)
+    }
+}
+
+fn md_is_modules(body: &Body, md: MdRef) -> bool {
+    !matches!(md, MdRef::Node(id) if id.index() >= body.base.metadata as usize)
+}
+
+/// A body of none of its own: its ids all name the module's.
+fn module_view(m: &Module) -> Body {
+    Body {
+        base: crate::model::ArenaBase::of(m),
+        ..Body::default()
+    }
+}
+
+/// What a tuple holds itself (see [`NodesReached`]).
+fn tuple_flags_in(m: &Module, body: &Body, operands: &[Option<MdRef>]) -> u8 {
+    let location = operands.iter().any(|op| match op {
+        Some(MdRef::Node(n)) => match &body.md_node(m, *n).body {
+            MdBody::Specialized(name) => m.bytes(*name) == b"!DILocation",
+            _ => false,
+        },
+        _ => false,
+    });
+    let trip_count = trip_count_refused(m, body, operands).is_some();
+    (location as u8 * LOCATION_INSIDE) | (trip_count as u8 * TRIP_COUNT_REFUSED)
+}
+
+/// LLVM's message for an `llvm.loop.estimated_trip_count` tuple it refuses.
+fn trip_count_refused(m: &Module, body: &Body, operands: &[Option<MdRef>]) -> Option<&'static str> {
+    let first = string_operand(m, *operands.first()?)?;
+    if *first != *b"llvm.loop.estimated_trip_count" {
+        return None;
+    }
+    if operands.len() != 2 {
+        return Some("Expected two operands");
+    }
+    let small_int = match operands[1] {
+        Some(MdRef::Value(ty, value)) => {
+            !matches!(value.kind(), ValueKind::Local(_))
+                && matches!(body.ty(m, ty), Type::Int(width) if *width <= 32)
+        }
+        _ => false,
+    };
+    (!small_int)
+        .then_some("Expected second operand to be an integer constant of type i32 or smaller")
+}
+
+/// The message of the first refused `llvm.loop.estimated_trip_count` tuple a walk from `md`
+/// meets, as LLVM's: depth first, a tuple's operands before the tuple itself.
+fn first_trip_count_refused(m: &Module, body: &Body, md: MdRef) -> Option<&'static str> {
+    first_trip_count_refused_below(m, body, md, &mut FxHashSet::default(), TRIP_COUNT_DEPTH)
+}
+
+/// How deep [`first_trip_count_refused`] looks: far past the nesting of loop properties.
+const TRIP_COUNT_DEPTH: u32 = 1000;
+
+fn first_trip_count_refused_below(
+    m: &Module,
+    body: &Body,
+    md: MdRef,
+    met: &mut FxHashSet<MdId>,
+    depth: u32,
+) -> Option<&'static str> {
+    let MdRef::Node(id) = md else {
+        return None;
+    };
+    if depth == 0 || !met.insert(id) {
+        return None;
+    }
+    let MdBody::Tuple(operands) = &body.md_node(m, id).body else {
+        return None;
+    };
+    operands
+        .iter()
+        .flatten()
+        .find_map(|&op| first_trip_count_refused_below(m, body, op, met, depth - 1))
+        .or_else(|| trip_count_refused(m, body, operands))
 }

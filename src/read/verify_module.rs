@@ -84,6 +84,25 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
             refusals.extend(held.or_else(|e| refuse(kind, e)).err());
         }
     }
+    // The nodes a function's attachments or named metadata reach, walked as LLVM's
+    // `visitMDNode` walks them.
+    // `visitMDNode` walks them: a location is allowed but under a definition's attachment
+    // other than `!dbg`.
+    let named = m
+        .named_metadata
+        .iter()
+        .flat_map(|n| n.nodes.iter().map(|&id| (n.span, id, true)));
+    let attached = m.functions.values().flat_map(|f| {
+        f.metadata.iter().filter_map(|&(kind, md)| match md {
+            MdRef::Node(id) => Some((kind, id, f.body.is_none() || m.bytes(kind) == b"!dbg")),
+            _ => None,
+        })
+    });
+    for (at, id, locations_allowed) in named.chain(attached) {
+        if let Some(message) = m.nodes_reached.top_level_refused(m, id, locations_allowed) {
+            refusals.extend(refuse(at, message).err());
+        }
+    }
     refusals.extend(
         m.functions
             .values()

@@ -1039,6 +1039,7 @@ impl<'a> Parser<'a> {
                 top_level_uses: 0,
                 semantic_interposition: false,
                 intrinsic_immediates: Vec::new(),
+                nodes_reached: Default::default(),
                 patches: Vec::new(),
                 retargeted_to: None,
                 appended: String::new(),
