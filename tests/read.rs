@@ -1750,6 +1750,36 @@ fn names_and_comdats_are_checked_where_llvm_checks_them() {
     );
 }
 
+/// A value's, a label's, a global's or an attribute group's number past 32 bits is read as
+/// LLVM's lexer reads it: in 64 bits (0 past them), cut to 32 bits; a metadata number past 32
+/// bits is refused.
+#[test]
+fn numbers_past_32_bits_are_cut_as_llvm_lexer_cuts_them() {
+    let body = |def: &str, use_: &str| {
+        format!("define i32 @f(i32 %a) {{\nentry:\n  {def} = add i32 %a, 1\n  ret i32 {use_}\n}}\n")
+    };
+    let read = [
+        body("%4294967296", "%0"),
+        body("%0", "%4294967296"),
+        body("%18446744073709551616", "%0"),
+        body("%99999999999999999999", "%0"),
+        "define i32 @f(i32 %a) {\nentry:\n  %0 = add i32 %a, 1\n  br label %1\n4294967297:\n  \
+         ret i32 %0\n}\n"
+            .to_string(),
+        "@4294967296 = global i32 0\n@1 = global ptr @0\n".to_string(),
+        "define void @f() #4294967296 {\n  ret void\n}\nattributes #0 = { nounwind }\n".to_string(),
+    ];
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    as_opt_reads(
+        &[(
+            "define void @f() {\n  ret void, !dbg !4294967296\n}\n",
+            (2, 19),
+            "expected 32-bit integer (too large)",
+        )],
+        &read,
+    );
+}
+
 /// A local has one type: its definition's, or before it the type its first reference gives
 /// it, as LLVM types a forward reference. A use of another type is refused where opt-22
 /// refuses it, with its words; so is a block where a value is expected, and a value where a

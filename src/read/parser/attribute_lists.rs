@@ -153,7 +153,7 @@ impl<'a> Parser<'a> {
     pub(super) fn attribute_group(&mut self) -> PResult<()> {
         let keyword = self.bump();
         let t = self.expect(Tok::AttrGroup, "an attribute group '#N'")?;
-        let n = self.number_after_sigil(t)?;
+        let n = value_number(&self.text(t)[1..]);
         self.expect(Tok::Equal, "'='")?;
         self.expect(Tok::LBrace, "'{'")?;
         let start = self.m.attrs.len();
@@ -538,7 +538,7 @@ impl<'a> Parser<'a> {
         let Some(k) = keyword else {
             if t.kind == Tok::AttrGroup {
                 // A group never defined is no error: LLVM reads it as no attributes.
-                let n = self.number_after_sigil(t)?;
+                let n = value_number(&self.text(t)[1..]);
                 return Ok(AttrKind::Group(n, t.span).into());
             }
             let mut end = t.span;

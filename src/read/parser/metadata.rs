@@ -48,7 +48,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn md_number_ref(&mut self, t: Token) -> PResult<MdId> {
-        let n = self.number_after_sigil(t)?;
+        let n = self.md_number(t)?;
         if let Some(bm) = &mut self.body_mode {
             return Ok(match bm.base.md_by_number.get(n) {
                 Some(id) => id,

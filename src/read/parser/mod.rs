@@ -322,7 +322,7 @@ impl Scratch<'_> {
     pub(crate) fn local_named(&self, name: &[u8]) -> Option<LocalId> {
         let scope = self.scope.as_deref()?;
         if name.first().is_some_and(u8::is_ascii_digit) {
-            return scope.by_number.get(decimal(name));
+            return scope.by_number.get(value_number(name));
         }
         match LocalKey::name(strip_name(name)) {
             LocalKey::Short(short) => scope.by_short_name.get(&short).copied(),
@@ -991,6 +991,26 @@ pub(crate) fn decimal_u32(digits: &[u8]) -> Option<u32> {
     decimal_checked(digits)
 }
 
+/// The number LLVM's lexer makes of the digits of a value's, a label's, a global's or an
+/// attribute group's number (`%N`, `N:`, `@N`, `#N`: `LexUIntID`): in 64 bits, 0 where
+/// `atoull` sees the sum fall (its test of overflow), then cut to 32 bits. Past 32 bits it is a
+/// lexer error that LLVM reports only if the module fails otherwise: it reads the number cut.
+pub(crate) fn value_number(digits: &[u8]) -> u32 {
+    decimal_u32(digits).unwrap_or_else(|| {
+        let mut n = 0u64;
+        for &d in digits {
+            let before = n;
+            n = n
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(d.wrapping_sub(b'0')));
+            if n < before {
+                return 0;
+            }
+        }
+        n as u32
+    })
+}
+
 #[cold]
 fn decimal_checked(digits: &[u8]) -> Option<u32> {
     unsigned(digits).and_then(|n| u32::try_from(n).ok())
@@ -1227,7 +1247,7 @@ impl<'a> Parser<'a> {
 
     /// A `!N` named in text kept as a span: checked now in body mode, at the end otherwise.
     fn note_md_ref(&mut self, t: Token) -> PResult<()> {
-        let n = self.number_after_sigil(t)?;
+        let n = self.md_number(t)?;
         match &mut self.body_mode {
             Some(bm) => {
                 if !bm.base.md_by_number.contains(n) && bm.undefined.is_none() {
@@ -1462,13 +1482,20 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number_after_sigil(&self, t: Token) -> PResult<u32> {
+    /// The number of a metadata node, `!N` (LLVM's parser reads its digits as a 32-bit integer).
+    fn md_number(&self, t: Token) -> PResult<u32> {
         let mut digits = &self.text(t)[1..];
         // Only `! 16` has space after its sigil.
         if !digits.first().is_some_and(u8::is_ascii_digit) {
             digits = digits.trim_ascii_start();
         }
-        decimal_u32(digits).ok_or_else(|| self.err_at(t.span, "number out of range"))
+        decimal_u32(digits).ok_or_else(|| {
+            let at = t.span.end - digits.len() as u32;
+            self.err_at(
+                Span::new(at as usize, t.span.end as usize),
+                "expected 32-bit integer (too large)",
+            )
+        })
     }
 
     // ---- names ----
@@ -1519,7 +1546,7 @@ impl<'a> Parser<'a> {
         }
         let body = &self.text(t)[1..];
         let name = if t.kind == Tok::GlobalNum {
-            Err(decimal(body))
+            Err(value_number(body))
         } else {
             Ok(strip_name(body))
         };
@@ -1571,7 +1598,7 @@ impl<'a> Parser<'a> {
     fn define_global(&mut self, t: Token, kind: GlobalKind) -> PResult<GlobalId> {
         let body = &self.text(t)[1..];
         let name = match (t.kind, strip_name(body)) {
-            (Tok::GlobalNum, _) => Err(decimal(body)),
+            (Tok::GlobalNum, _) => Err(value_number(body)),
             (_, name) if name.is_empty() => Err(self.next_global_number),
             (_, name) => Ok(name),
         };
@@ -1743,8 +1770,8 @@ impl<'a> Parser<'a> {
     fn local_key(&self, t: Token) -> LocalKey<'a> {
         let text = self.text(t);
         match t.kind {
-            Tok::LocalNum => LocalKey::Number(decimal(&text[1..])),
-            Tok::LabelNum => LocalKey::Number(decimal(&text[..text.len() - 1])),
+            Tok::LocalNum => LocalKey::Number(value_number(&text[1..])),
+            Tok::LabelNum => LocalKey::Number(value_number(&text[..text.len() - 1])),
             Tok::Label => LocalKey::name(strip_name(&text[..text.len() - 1])),
             _ => LocalKey::name(strip_name(&text[1..])),
         }
@@ -1816,7 +1843,7 @@ impl<'a> Parser<'a> {
 /// The global a reference names, from its text after the `@` (`name`, `"a b"`, `7`).
 pub(crate) fn global_named(m: &Module, name: &[u8]) -> Option<GlobalId> {
     if !name.is_empty() && name.iter().all(u8::is_ascii_digit) {
-        return m.global_by_number.get(&decimal(name)).copied();
+        return m.global_by_number.get(&value_number(name)).copied();
     }
     m.global_by_name.get(strip_name(name).as_ref()).copied()
 }
