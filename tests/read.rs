@@ -8030,6 +8030,26 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
             (2, 1, "@llvm.used"),
             "invalid uses of intrinsic global variable",
         ),
+        // Named inside a constant: its own initializer, another's, an aliasee.
+        (
+            "@llvm.used = appending global [1 x ptr] [ptr @llvm.used]\n".into(),
+            (1, 1, "@llvm.used"),
+            "invalid uses of intrinsic global variable",
+        ),
+        (
+            "@x = global i8 0\n@llvm.used = appending global [1 x ptr] [ptr @x]\n\
+             @p = global [2 x ptr] [ptr null, ptr getelementptr (i8, ptr @llvm.used, i64 1)]\n"
+                .into(),
+            (2, 1, "@llvm.used"),
+            "invalid uses of intrinsic global variable",
+        ),
+        (
+            "@x = global i8 0\n@llvm.compiler.used = appending global [1 x ptr] [ptr @x]\n\
+             @a = alias i8, getelementptr (i8, ptr @llvm.compiler.used, i64 1)\n"
+                .into(),
+            (2, 1, "@llvm.compiler.used"),
+            "invalid uses of intrinsic global variable",
+        ),
         // No element, or null ones only, make a zero, not a list.
         (
             "@llvm.used = appending global [1 x ptr] [ptr null]\n".into(),
@@ -8503,6 +8523,10 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         )
         .collect();
     let read = [
+        // A name in metadata is no use of a global.
+        "@x = global i8 0\n@llvm.used = appending global [1 x ptr] [ptr @x]\n\
+         @h = global i32 0, !foo !{ptr @llvm.used}\n"
+            .to_string(),
         // `available_externally` aliases of `available_externally` globals, which are not
         // definitions for the linker.
         "@g = available_externally global i32 0\n@b = available_externally alias i32, ptr @g\n\

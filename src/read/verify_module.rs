@@ -385,6 +385,22 @@ fn refuse(at: Span, message: impl Into<Cow<'static, str>>) -> Result<(), Refusal
     Err((at, message.into()))
 }
 
+/// Whether `at`, at the top level, lies in a global variable's initializer or an alias's
+/// aliasee: in its definition, before its attachments.
+fn in_initializer(m: &Module, at: Span) -> bool {
+    let before_attachments = |span: Span, metadata: &[(Span, MdRef)]| {
+        span.start <= at.start
+            && at.end <= span.end
+            && metadata
+                .first()
+                .is_none_or(|(kind, _)| at.end <= kind.start)
+    };
+    m.variables
+        .values()
+        .any(|v| before_attachments(v.span, &v.metadata))
+        || m.aliases.values().any(|a| before_attachments(a.span, &[]))
+}
+
 /// An ifunc's linkage, as `Verifier::visitGlobalIFunc` checks it: what any global's allows
 /// (appending only for a variable), then one of those `GlobalIFunc::isValidLinkage` takes.
 fn ifunc_linkage_holds(m: &Module, link: &Linkable, at: impl Fn() -> Span) -> Result<(), Refusal> {
@@ -474,11 +490,14 @@ fn special_global_holds(m: &Module, var: &Variable) -> Result<(), Refusal> {
     if var.init.is_some() && !appends {
         return refuse(at, "invalid linkage for intrinsic global variable");
     }
-    // A name inside metadata is no use to LLVM; one inside a constant is, but is let through.
-    let used = m.globals[var.global]
-        .uses
-        .iter()
-        .any(|&u| m.uses[u].role != UseRole::Definition && m.uses[u].direct);
+    // A name inside metadata is no use to LLVM; one inside a constant is: at the top level,
+    // one in a global's initializer or aliasee, before its attachments (a constant inside a
+    // body's metadata cannot be told from the text at hand, and is let through).
+    let used = m.globals[var.global].uses.iter().any(|&u| {
+        let use_ = &m.uses[u];
+        use_.role != UseRole::Definition
+            && (use_.direct || (use_.in_function.is_none() && in_initializer(m, use_.span)))
+    });
     if used {
         return refuse(at, "invalid uses of intrinsic global variable");
     }
