@@ -1837,7 +1837,7 @@ impl NodesReached {
         kind: &[u8],
         md: MdRef,
     ) -> Option<&'static str> {
-        if self.flags.is_empty() && md_is_modules(body, md) {
+        if self.flags.is_empty() && names_a_module_node(body, md) {
             return None;
         }
         let reached = self.from(m, body, md, SAME_DEPTH);
@@ -1864,7 +1864,8 @@ impl NodesReached {
     }
 }
 
-fn md_is_modules(body: &Body, md: MdRef) -> bool {
+/// Whether `md` is no node of the body's own (written in place in it).
+fn names_a_module_node(body: &Body, md: MdRef) -> bool {
     !matches!(md, MdRef::Node(id) if id.index() >= body.base.metadata as usize)
 }
 
