@@ -1752,7 +1752,8 @@ fn names_and_comdats_are_checked_where_llvm_checks_them() {
 
 /// A value's, a label's, a global's or an attribute group's number past 32 bits is read as
 /// LLVM's lexer reads it: in 64 bits (0 past them), cut to 32 bits; a metadata number past 32
-/// bits is refused.
+/// bits is refused; an `i32` literal is cut to 32 bits where it numbers a struct's field.
+/// A parameter's number is checked in a declaration too, at its type, as LLVM checks it.
 #[test]
 fn numbers_past_32_bits_are_cut_as_llvm_lexer_cuts_them() {
     let body = |def: &str, use_: &str| {
@@ -1768,14 +1769,37 @@ fn numbers_past_32_bits_are_cut_as_llvm_lexer_cuts_them() {
             .to_string(),
         "@4294967296 = global i32 0\n@1 = global ptr @0\n".to_string(),
         "define void @f() #4294967296 {\n  ret void\n}\nattributes #0 = { nounwind }\n".to_string(),
+        "%S = type { i32, i32 }\n\
+         @g = global ptr getelementptr (%S, ptr null, i64 0, i32 4294967297)\n"
+            .to_string(),
+        "declare void @f(i32 %0, i32, i32 %2, i32 %a, i32 %3)\n".to_string(),
     ];
     let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    let numbered = "argument expected to be numbered '%6' or greater";
     as_opt_reads(
-        &[(
-            "define void @f() {\n  ret void, !dbg !4294967296\n}\n",
-            (2, 19),
-            "expected 32-bit integer (too large)",
-        )],
+        &[
+            (
+                "define void @f() {\n  ret void, !dbg !4294967296\n}\n",
+                (2, 19),
+                "expected 32-bit integer (too large)",
+            ),
+            (
+                "%S = type { i32, i32 }\n\
+                 @g = global ptr getelementptr (%S, ptr null, i64 0, i32 4294967298)\n",
+                (2, 17),
+                "invalid getelementptr indices",
+            ),
+            (
+                "declare void @f(i32 %0, i32 %5, i32 %2)\n",
+                (1, 33),
+                numbered,
+            ),
+            (
+                "define void @f(i32 %0, i32 %5, i32 %2) {\n  ret void\n}\n",
+                (1, 32),
+                numbered,
+            ),
+        ],
         &read,
     );
 }

@@ -259,6 +259,9 @@ impl<'a> Parser<'a> {
         // `metadata`, or takes or returns an `x86_amx`: LLVM's verifier checks it after the
         // attributes.
         let mut only_intrinsics_take = None;
+        // The number the next unnamed parameter takes: LLVM checks numbered parameters against
+        // it in a declaration too, at the parameter's type.
+        let mut next_number = 0u32;
         self.expect(Tok::LParen, "'('")?;
         if self.tok.kind != Tok::RParen {
             loop {
@@ -285,6 +288,15 @@ impl<'a> Parser<'a> {
                     Tok::LocalName | Tok::LocalNum => Some(self.bump()),
                     _ => None,
                 };
+                if pname.is_none_or(|t| t.kind == Tok::LocalNum) {
+                    let n = pname.map_or(next_number, |t| value_number(&self.text(t)[1..]));
+                    if n < next_number {
+                        let message =
+                            format!("argument expected to be numbered '%{next_number}' or greater");
+                        return Err(self.err_at(at, message));
+                    }
+                    next_number = n.saturating_add(1);
+                }
                 if is_definition {
                     let index = params.len() as u32;
                     self.define_local(pname, LocalDef::Arg(index))?;

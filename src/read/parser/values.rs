@@ -350,8 +350,12 @@ impl<'a> Parser<'a> {
                     Type::Int(32) => match index.kind {
                         Tok::LocalName | Tok::LocalNum => Err(()),
                         Tok::Word if matches!(self.text(index), b"undef" | b"poison") => Err(()),
-                        // In decimal (a hexadecimal literal is let through).
-                        Tok::Int => field(decimal_i128(self.text(index))),
+                        // The literal cut to 32 bits, as LLVM makes an `i32` of it
+                        // (`i32 4294967296` is field 0).
+                        Tok::Int => field(match int_value(self.text(index), 32) {
+                            Some(IntValue::Bits(bits)) => Some(bits as i128),
+                            _ => None,
+                        }),
                         _ => Ok(None),
                     },
                     // A vector of indexes into a struct must hold one field's number throughout.
