@@ -1743,15 +1743,10 @@ impl NodesReached {
     pub(super) fn of(m: &Module) -> NodesReached {
         let module = module_view(m);
         let mut flags = vec![0u8; m.metadata.len()];
-        let mut any = false;
         for (id, node) in m.metadata.iter() {
             if let MdBody::Tuple(operands) = &node.body {
                 flags[id.index()] = tuple_flags_in(m, &module, operands);
-                any |= flags[id.index()] != 0;
             }
-        }
-        if !any {
-            return NodesReached::default();
         }
         let tuple_operands = |id: MdId| match &m.metadata[id].body {
             MdBody::Tuple(operands) => &operands[..],
@@ -1809,12 +1804,10 @@ impl NodesReached {
         let MdRef::Node(id) = md else {
             return 0;
         };
-        if let Some(&flags) = self.flags.get(id.index())
-            && id.index() < body.base.metadata as usize
-        {
-            return flags;
+        if id.index() < body.base.metadata as usize {
+            return self.flags.get(id.index()).copied().unwrap_or(0);
         }
-        if id.index() < body.base.metadata as usize || depth == 0 {
+        if depth == 0 {
             return 0;
         }
         // A node of the body's own (written in place), whose operands may be the module's.
@@ -1841,11 +1834,8 @@ impl NodesReached {
             return None;
         }
         let reached = self.from(m, body, md, SAME_DEPTH);
-        if reached & TRIP_COUNT_REFUSED != 0 {
-            return first_trip_count_refused(m, body, md);
-        }
         let locations_allowed = matches!(kind, b"!dbg" | b"!llvm.loop");
-        (reached & LOCATION_INSIDE != 0 && !locations_allowed).then_some(LOCATION_NOT_ALLOWED)
+        refusal(m, body, md, reached, locations_allowed)
     }
 
     /// LLVM's message for what a node named at the top level (by named metadata or a
@@ -1857,11 +1847,31 @@ impl NodesReached {
         locations_allowed: bool,
     ) -> Option<&'static str> {
         let reached = self.flags.get(id.index()).copied().unwrap_or(0);
-        if reached & TRIP_COUNT_REFUSED != 0 {
-            return first_trip_count_refused(m, &module_view(m), MdRef::Node(id));
+        if reached == 0 {
+            return None;
         }
-        (reached & LOCATION_INSIDE != 0 && !locations_allowed).then_some(LOCATION_NOT_ALLOWED)
+        refusal(
+            m,
+            &module_view(m),
+            MdRef::Node(id),
+            reached,
+            locations_allowed,
+        )
     }
+}
+
+/// LLVM's message for a walk from `md` that `reached` what it refuses, if it does.
+fn refusal(
+    m: &Module,
+    body: &Body,
+    md: MdRef,
+    reached: u8,
+    locations_allowed: bool,
+) -> Option<&'static str> {
+    if reached & TRIP_COUNT_REFUSED != 0 {
+        return first_trip_count_refused(m, body, md);
+    }
+    (reached & LOCATION_INSIDE != 0 && !locations_allowed).then_some(LOCATION_NOT_ALLOWED)
 }
 
 /// Whether `md` is no node of the body's own (written in place in it).

@@ -85,7 +85,6 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
         }
     }
     // The nodes a function's attachments or named metadata reach, walked as LLVM's
-    // `visitMDNode` walks them.
     // `visitMDNode` walks them: a location is allowed but under a definition's attachment
     // other than `!dbg`.
     let named = m
