@@ -3297,6 +3297,37 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
             (6, 3),
             "multiple entries for the same basic block",
         ),
+        // Constants LLVM makes different values of, and two globals.
+        (
+            "define i32 @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+             %p = phi i32 [ 1, %0 ], [ 2, %0 ]\n  ret i32 %p\n}",
+            (6, 3),
+            "multiple entries for the same basic block",
+        ),
+        (
+            "define i32 @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+             %p = phi i32 [ undef, %0 ], [ poison, %0 ]\n  ret i32 %p\n}",
+            (6, 3),
+            "multiple entries for the same basic block",
+        ),
+        (
+            "define float @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+             %p = phi float [ -0.0, %0 ], [ 0.0, %0 ]\n  ret float %p\n}",
+            (6, 3),
+            "multiple entries for the same basic block",
+        ),
+        (
+            "define ptr @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+             %p = phi ptr [ @ext, %0 ], [ @pers, %0 ]\n  ret ptr %p\n}",
+            (6, 3),
+            "multiple entries for the same basic block",
+        ),
+        (
+            "define ptr @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+             %p = phi ptr [ @ext, %0 ], [ null, %0 ]\n  ret ptr %p\n}",
+            (6, 3),
+            "multiple entries for the same basic block",
+        ),
         (
             "define void @f(i1 %c) {\nentry:\n  br i1 %c, label %entry, label %x\nx:\n  ret void\n}",
             (5, 3),
@@ -3326,6 +3357,12 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
         "define i32 @f(i32 %a, i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
          %p = phi i32 [ %a, %0 ], [ %a, %0 ]\n  %q = phi i32 [ 7, %0 ], [ 7, %0 ]\n  \
          %r = add i32 %p, %q\n  ret i32 %r\n}",
+        // Spellings of one constant, and an expression LLVM folds to the global.
+        "define i32 @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
+         %p = phi i8 [ -1, %0 ], [ 255, %0 ]\n  %q = phi i32 [ 0, %0 ], [ zeroinitializer, %0 ]\n  \
+         %r = phi i1 [ true, %0 ], [ 1, %0 ]\n  %t = phi float [ 1.0, %0 ], [ 0x3FF0000000000000, %0 ]\n  \
+         %u = phi ptr [ null, %0 ], [ zeroinitializer, %0 ]\n  \
+         %v = phi ptr [ @ext, %0 ], [ getelementptr (i8, ptr @ext, i64 0), %0 ]\n  ret i32 %q\n}",
         "define i32 @f(i32 %a, i1 %c) {\n  br i1 %c, label %x, label %y\nx:\n  \
          %v = add i32 %a, 1\n  br label %z\ny:\n  br label %z\nz:\n  \
          %p = phi i32 [ %v, %x ], [ %a, %y ]\n  ret i32 %p\n}",

@@ -1157,7 +1157,7 @@ fn body_verifies(
     let personality = m.functions[f].extras().personality.is_some();
     match scratch
         .checks
-        .body_holds(body, personality, one_block_in_order)
+        .body_holds((m, body, uses), personality, one_block_in_order)
     {
         Err(fault) => Err(fault_error(m.source.as_bytes(), body, scratch, fault)),
         // A whole body defines every local it names: nothing is left for a join.

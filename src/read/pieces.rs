@@ -177,7 +177,9 @@ impl Gathered {
         // A body that escapes or recovers a frame is read whole, whose check of these calls
         // sees every block.
         let mut frames = FrameUses::default();
-        let held = checks.gather(body, first, personality, far).is_ok()
+        let held = checks
+            .gather((m, body, &piece.uses), first, personality, far)
+            .is_ok()
             && verify_metadata::metadata_holds(
                 m,
                 f,

@@ -15,8 +15,8 @@
 
 use super::parser::NOT_YET_DEFINED;
 use crate::model::{
-    Attr, AttrKind, Block, Body, FuncId, GlobalUse, InstId, Item, LocalDef, LocalId, Module,
-    Opcode, Param, Span, Value, ValueKind,
+    Attr, AttrKind, Block, Body, Const, FloatKey, FuncId, GlobalId, GlobalUse, InstId, IntValue,
+    Item, LocalDef, LocalId, Module, Opcode, Param, Span, Value, ValueKind, float_key, int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -164,13 +164,76 @@ struct Use {
     local: (LocalId, u32),
 }
 
-/// One incoming entry of a phi: the block, and the value when it is a local (which the
-/// phi's other entries for that block must repeat); constants and globals are `None`, and
-/// two such are taken as equal.
+/// One incoming entry of a phi: the block, and the value (which the phi's other entries for
+/// that block must repeat).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     block: Place,
-    value: Option<Place>,
+    value: Incoming,
+}
+
+/// A phi's incoming value, as far as two entries for one block are told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Incoming {
+    Local(Place),
+    /// A constant LLVM makes one value of whatever its spelling, or a global.
+    Known(Known),
+    /// Another constant (an expression may fold to anything): equal to any but a local.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    /// The null of the phi's type: `0`, `false`, `0.0`, `null`, `zeroinitializer`.
+    Zero,
+    Int(IntValue),
+    Float(FloatKey),
+    Undef,
+    Poison,
+    Global(GlobalId),
+}
+
+impl Incoming {
+    /// Whether LLVM's two values for one block differ (`Other` differs from a local only).
+    fn differs(self, other: Incoming) -> bool {
+        match (self, other) {
+            (Incoming::Local(a), Incoming::Local(b)) => a != b,
+            (Incoming::Local(_), _) | (_, Incoming::Local(_)) => true,
+            (Incoming::Known(a), Incoming::Known(b)) => a != b,
+            _ => false,
+        }
+    }
+
+    /// The incoming value `v`, not a local, of a phi of `body` (its own uses of globals
+    /// `uses`).
+    fn of(m: &Module, body: &Body, uses: &[GlobalUse], v: Value) -> Incoming {
+        let src = m.source.as_bytes();
+        let known = match v.kind() {
+            ValueKind::Global(u) => m.use_in_body(uses, u).map(|u| Known::Global(u.global)),
+            ValueKind::Const(c) => match *body.constant(m, c) {
+                Const::Null | Const::Zero => Some(Known::Zero),
+                Const::Undef => Some(Known::Undef),
+                Const::Poison => Some(Known::Poison),
+                Const::Int(span, width) => int_value(&src[span.range()], width).map(|v| {
+                    if v.is_zero() {
+                        Known::Zero
+                    } else {
+                        Known::Int(v)
+                    }
+                }),
+                Const::Float(span) => float_key(&src[span.range()]).map(|f| {
+                    if f.is_zero() {
+                        Known::Zero
+                    } else {
+                        Known::Float(f)
+                    }
+                }),
+                _ => None,
+            },
+            ValueKind::Local(_) => None,
+        };
+        known.map_or(Incoming::Other, Incoming::Known)
+    }
 }
 
 /// A phi: its instruction, its block and its range of [`Checks::entries`].
@@ -189,12 +252,12 @@ pub(super) struct BodyChecks {
 }
 
 impl BodyChecks {
-    /// Check the body of a function read whole, which has a personality function or not;
-    /// `one_block_in_order` tells that it is one block that names each instruction's value
-    /// after (in the text) the instruction.
+    /// Check the body of a function of `m` read whole (its own uses of globals `uses`), which
+    /// has a personality function or not; `one_block_in_order` tells that it is one block that
+    /// names each instruction's value after (in the text) the instruction.
     pub(super) fn body_holds(
         &mut self,
-        body: &Body,
+        (m, body, uses): (&Module, &Body, &[GlobalUse]),
         personality: bool,
         one_block_in_order: bool,
     ) -> Result<(), Fault> {
@@ -219,7 +282,8 @@ impl BodyChecks {
             self.branches.push_block(terminator(block), successors, eh);
         }
         self.checks.clear();
-        self.checks.gather(body, true, personality, |_| None)?;
+        self.checks
+            .gather((m, body, uses), true, personality, |_| None)?;
         self.branches.hold(!self.checks.is_empty())?;
         self.checks.hold(&self.branches)
     }
@@ -235,7 +299,7 @@ pub(super) struct Checks {
     /// The block of each instruction of the body gathered, made when a use needs it.
     inst_blocks: Vec<u32>,
     sorted_preds: Vec<u32>,
-    sorted_entries: Vec<(u32, Option<Place>)>,
+    sorted_entries: Vec<(u32, Incoming)>,
 }
 
 impl Checks {
@@ -258,7 +322,7 @@ impl Checks {
     /// function's.
     pub(super) fn gather(
         &mut self,
-        body: &Body,
+        (m, body, uses): (&Module, &Body, &[GlobalUse]),
         entry: bool,
         personality: bool,
         far: impl Fn(LocalId) -> Option<Place>,
@@ -286,7 +350,8 @@ impl Checks {
                         kind: FaultKind::PhiNotFirst,
                     });
                 } else {
-                    self.gather_phi(body, b.index() as u32, i, entry_end, &far);
+                    let phi = (b.index() as u32, i);
+                    self.gather_phi((m, body, uses), phi, entry_end, &far);
                 }
             }
         }
@@ -337,9 +402,8 @@ impl Checks {
     /// value does not settle.
     fn gather_phi(
         &mut self,
-        body: &Body,
-        here: u32,
-        i: InstId,
+        (m, body, uses): (&Module, &Body, &[GlobalUse]),
+        (here, i): (u32, InstId),
         entry_end: u32,
         far: &impl Fn(LocalId) -> Option<Place>,
     ) {
@@ -372,9 +436,9 @@ impl Checks {
                             local: (l, k as u32),
                         });
                     }
-                    Some(def)
+                    Incoming::Local(def)
                 }
-                _ => None,
+                _ => Incoming::of(m, body, uses, v),
             };
             self.entries.push(Entry { block: from, value });
         }
@@ -420,8 +484,8 @@ impl Checks {
         }
         for e in &mut self.entries {
             e.block = moved(e.block)?;
-            if let Some(v) = e.value {
-                e.value = Some(moved(v)?);
+            if let Incoming::Local(v) = e.value {
+                e.value = Incoming::Local(moved(v)?);
             }
         }
         for p in &mut self.phis {
@@ -481,7 +545,7 @@ impl Checks {
             for (i, &(block, value)) in self.sorted_entries.iter().enumerate() {
                 if let Some(&(before, other)) = i.checked_sub(1).map(|j| &self.sorted_entries[j])
                     && before == block
-                    && other != value
+                    && other.differs(value)
                 {
                     return Err(fault(FaultKind::PhiEntriesDiffer));
                 }
