@@ -147,9 +147,10 @@ fn cli() -> clap::Command {
                         .trailing_var_arg(true)
                         .allow_hyphen_values(true)
                         .help(
-                            "opt's arguments: -S, -o FILE, -passes=mergefunc, -p mergefunc, \
-                             -mergefunc-use-aliases, -mergefunc-preserve-debug-info, \
-                             -disable-output, -stats, input",
+                            "opt's arguments: -S, -o FILE, -passes=mergefunc, -p mergefunc \
+                             (with verify), -mergefunc-use-aliases, \
+                             -mergefunc-preserve-debug-info, -verify-each, -disable-output, \
+                             -stats, -f, input",
                         ),
                 ),
         )
@@ -537,6 +538,7 @@ fn opt(args: &[String]) -> Result<(), String> {
     let mut text_output = false;
     let mut disable_output = false;
     let mut statistics = false;
+    let mut verify_each = false;
     let mut output: Option<PathBuf> = None;
     let mut input: Option<PathBuf> = None;
     let mut passes: Vec<String> = Vec::new();
@@ -580,6 +582,9 @@ fn opt(args: &[String]) -> Result<(), String> {
                 "-S" => text_output = true,
                 "-disable-output" => disable_output = true,
                 "-stats" => statistics = true,
+                "-verify-each" => verify_each = true,
+                // Binary output on a terminal: mergefn writes text only.
+                "-f" => {}
                 f if let Some(on) = bool_option(f, "-mergefunc-use-aliases")? => opts.aliases = on,
                 f if let Some(on) = bool_option(f, "-mergefunc-preserve-debug-info")? => {
                     opts.preserve_debug_info = on
@@ -594,6 +599,9 @@ fn opt(args: &[String]) -> Result<(), String> {
             }
         }
     }
+    // The reader checks the input as LLVM's verifier does, so a `verify` before any
+    // `mergefunc` holds once the module is read; one after it checks the merged module.
+    let (mut merges, mut verify_merged) = (false, verify_each);
     for list in &passes {
         for pass in list.split(',') {
             let pass = pass.trim();
@@ -601,10 +609,15 @@ fn opt(args: &[String]) -> Result<(), String> {
                 .strip_prefix("module(")
                 .and_then(|p| p.strip_suffix(')'))
                 .unwrap_or(pass);
-            if inner != "mergefunc" {
-                return Err(format!(
-                    "opt: unsupported pass '{pass}': mergefn opt runs only 'mergefunc'"
-                ));
+            match inner {
+                "mergefunc" => merges = true,
+                "verify" => verify_merged |= merges,
+                _ => {
+                    return Err(format!(
+                        "opt: unsupported pass '{pass}': mergefn opt runs only 'mergefunc' \
+                         (and 'verify')"
+                    ));
+                }
             }
         }
     }
@@ -618,21 +631,39 @@ fn opt(args: &[String]) -> Result<(), String> {
         );
     }
     let input = input.unwrap_or_else(|| PathBuf::from("-"));
-    let (mut m, merged) = load_and_merge(&input, &opts)?;
-    // Made before the module is spelled as LLVM prints it, from the module as merged.
-    let report = statistics.then(|| merged.report(&m));
-    if !disable_output {
+    let (mut m, report) = match merges {
+        true => {
+            let (m, merged) = load_and_merge(&input, &opts)?;
+            // Made before the module is spelled as LLVM prints it, from the module as merged.
+            let report = statistics.then(|| merged.report(&m));
+            (m, report)
+        }
+        false => (load(&input)?, None),
+    };
+    // The module's identifier, as opt names it: the input as given.
+    let module_id = match input.as_os_str() == "-" {
+        true => "<stdin>".into(),
+        false => input.to_string_lossy(),
+    };
+    let style = Style::AsOpt {
+        module_id: &module_id,
+    };
+    if !disable_output || verify_merged {
         // As opt prints a module: without the input's comments, with what LLVM's printer
         // writes out (numbers, alignments, debug records) written out.
         m.spell_as_llvm_prints();
-        // The module's identifier, as opt names it: the input as given.
-        let module_id = match input.as_os_str() == "-" {
-            true => "<stdin>".into(),
-            false => input.to_string_lossy(),
-        };
-        let style = Style::AsOpt {
-            module_id: &module_id,
-        };
+    }
+    if verify_merged {
+        // The merged module as it would be written, read again with every check of the
+        // reader: a failure is mergefn's bug, and nothing is written.
+        let mut text = Vec::new();
+        mergefn::write::write_to_as(&m, &mut text, style)
+            .map_err(|e| format!("opt: writing the merged module: {e}"))?;
+        mergefn::read::parse_bytes(text).map_err(|e| {
+            format!("opt: the merged module does not verify (a bug of mergefn): <merged>:{e}")
+        })?;
+    }
+    if !disable_output {
         emit_as(&m, output.as_deref(), style)?;
     }
     if let Some(report) = &report {

@@ -1041,6 +1041,17 @@ fn opt_is_a_drop_in_for_this_pass() {
         vec!["opt", "-S", "-p", "mergefunc", input],
         vec!["opt", "--passes=module(mergefunc)", "-S", input, "-o", "-"],
         vec!["opt", "-S", "-passes=mergefunc", "-o", "-", "--", input],
+        // The input is verified as it is read; a `verify` after `mergefunc` reads the merged
+        // module again.
+        vec!["opt", "-S", "-passes=verify,mergefunc,verify", input],
+        vec![
+            "opt",
+            "-S",
+            "-passes=mergefunc",
+            "-verify-each",
+            "-f",
+            input,
+        ],
     ] {
         let (ok, out, err) = mergefn_cli(&args);
         assert!(ok, "{args:?}: {err}");
@@ -1048,6 +1059,12 @@ fn opt_is_a_drop_in_for_this_pass() {
     }
     let (ok, out, _) = mergefn_cli(&["opt", "-disable-output", "-passes=mergefunc", input]);
     assert!(ok && out.is_empty());
+    // `verify` alone merges nothing.
+    let (ok, out, err) = mergefn_cli(&["opt", "-S", "-passes=verify", input]);
+    let defines = |text: &str| text.lines().filter(|l| l.starts_with("define ")).count();
+    let source = std::fs::read_to_string(input).unwrap();
+    assert!(ok && defines(&out) == defines(&source), "{err}\n{out}");
+    assert!(defines(&out) > defines(&expected));
     // `-stats` as an opt built with statistics prints them: the body of two weak functions
     // moves to a new function, whose two names become aliases of it: one function merged.
     let weak = root().join("tests/fixtures/merge/interposable_aliases.ll");
