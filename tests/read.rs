@@ -383,6 +383,55 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
     }
 }
 
+/// In a constant expression every operand's type is followed by its value, but a
+/// getelementptr's source element type, which a comma follows.
+#[test]
+fn a_constant_expression_has_a_value_after_each_operand_type() {
+    let global = |constant: &str| {
+        format!("@g = global [4 x i32] zeroinitializer\n@p = global ptr {constant}\n")
+    };
+    // Each constant, and what stands where it is refused.
+    let refused: Vec<(String, (u32, u32), &str)> = [
+        (
+            "getelementptr (i8, ptr, i64 1)",
+            ", i64",
+            "expected a value",
+        ),
+        ("getelementptr (i8, ptr @g, i64)", ")", "expected a value"),
+        (
+            "getelementptr (i8)",
+            ")",
+            "comma after getelementptr's type",
+        ),
+        (
+            "getelementptr (i8 5, ptr @g)",
+            "5",
+            "comma after getelementptr's type",
+        ),
+        ("ptrtoint (ptr to i64)", "to i64", "expected a value"),
+        (
+            "inttoptr (i64 add (i64 1, i64) to ptr)",
+            ") to",
+            "expected a value",
+        ),
+    ]
+    .into_iter()
+    .map(|(constant, at, message)| {
+        let col = "@p = global ptr ".len() + constant.find(at).unwrap() + 1;
+        (global(constant), (2, col as u32), message)
+    })
+    .collect();
+    let read = [
+        global("getelementptr (i8, ptr @g)"),
+        global("getelementptr inbounds ([4 x i32], ptr @g, i64 0, i64 2)"),
+        global("inttoptr (i64 add (i64 ptrtoint (ptr @g to i64), i64 2) to ptr)"),
+    ];
+    as_opt_reads(
+        &refused,
+        &read.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}
+
 /// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
 /// visibility and DLL storage with local linkage, the constant expressions it dropped, target
 /// extension types with the wrong parameters or without a zero value, intrinsics it does not

@@ -855,6 +855,11 @@ impl<'a> Parser<'a> {
         // A getelementptr's operands (the base, then the indices): how many, and where each
         // index after the first is written (most have none, and allocate nothing).
         let (mut operand_count, mut later_indices) = (0, Vec::new());
+        // A getelementptr's source element type stands alone; every other type has its value.
+        if opcode == Opcode::GetElementPtr {
+            items.push(Item::Type(self.parse_type()?));
+            self.expect(Tok::Comma, "comma after getelementptr's type")?;
+        }
         loop {
             let at = self.tok.span;
             let ty = self.parse_type()?;
@@ -862,16 +867,14 @@ impl<'a> Parser<'a> {
                 from = Some((ty, at.to(self.prev_end())));
             }
             items.push(Item::Type(ty));
-            if !matches!(self.tok.kind, Tok::Comma | Tok::RParen) && !self.is_word(b"to") {
-                if opcode == Opcode::GetElementPtr {
-                    if operand_count >= 2 {
-                        later_indices.push(self.tok);
-                    }
-                    operand_count += 1;
+            if opcode == Opcode::GetElementPtr {
+                if operand_count >= 2 {
+                    later_indices.push(self.tok);
                 }
-                let v = self.parse_value(ty)?;
-                items.push(Item::Value(v));
+                operand_count += 1;
             }
+            let v = self.parse_value(ty)?;
+            items.push(Item::Value(v));
             if self.is_word(b"to") {
                 items.push(Item::word(self.bump().span));
                 let at = self.tok.span;
