@@ -383,6 +383,55 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
     }
 }
 
+/// What LLVM's parser reads once, or in 32 bits: a landing pad's `cleanup` (before its
+/// clauses), the arguments of `allocsize` and `vscale_range`.
+#[test]
+fn what_llvm_reads_once_or_in_32_bits_is_refused_past_that() {
+    let landing_pad = |clauses: &str| {
+        format!(
+            "declare i32 @p(...)\ndefine void @f() personality ptr @p {{\n  invoke void @f() to \
+             label %a unwind label %b\na:\n  ret void\nb:\n  %l = landingpad {{ ptr, i32 }} \
+             {clauses}\n  ret void\n}}\n"
+        )
+    };
+    let refused = [
+        (
+            landing_pad("cleanup cleanup"),
+            (7, 40),
+            "expected an instruction",
+        ),
+        (
+            landing_pad("catch ptr null cleanup"),
+            (7, 47),
+            "expected an instruction",
+        ),
+        (
+            "declare ptr @c(i64, i64) allocsize(4294967296, 1)\n".to_string(),
+            (1, 36),
+            "expected 32-bit integer (too large)",
+        ),
+        (
+            "declare ptr @c(i64, i64) allocsize(0, 4294967296)\n".to_string(),
+            (1, 39),
+            "expected 32-bit integer (too large)",
+        ),
+        (
+            "declare void @v() vscale_range(1, 99999999999999999999999)\n".to_string(),
+            (1, 35),
+            "expected 32-bit integer (too large)",
+        ),
+    ];
+    let read = [
+        landing_pad("cleanup catch ptr null"),
+        "declare ptr @c(i64, i64) allocsize(0, 1)\n".to_string(),
+        "declare void @v() vscale_range(1, 2147483648)\n".to_string(),
+    ];
+    as_opt_reads(
+        &refused,
+        &read.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}
+
 /// In a constant expression every operand's type is followed by its value, but a
 /// getelementptr's source element type, which a comma follows.
 #[test]
@@ -4807,6 +4856,13 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "declare void @llvm.lifetime.start.p0(ptr)",
             "call void @llvm.lifetime.start.p0(i64 1, ptr null)",
             "Intrinsic called with incompatible signature",
+        ),
+        // `ctlz` is upgraded from one parameter only: one of two at no signature of its own
+        // stays, and so does its call's type.
+        (
+            "declare <16 x i32> @llvm.ctlz.v2i32(<2 x i32>, i1)",
+            "call <2 x i32> @llvm.ctlz.v2i32(<2 x i32> poison, i1 false)",
+            "Invalid user of intrinsic instruction!",
         ),
     ] {
         let callee = &declaration[declaration.find('@').unwrap()..declaration.find('(').unwrap()];

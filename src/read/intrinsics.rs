@@ -374,6 +374,8 @@ pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
 /// alignment was an argument before LLVM 22.
 const UPGRADED_WITH_ARITY: &[(&str, usize, bool)] = &[
     ("coro.end", 2, false),
+    ("ctlz", 1, true),
+    ("cttz", 1, true),
     ("masked.load", 4, true),
     ("masked.gather", 4, true),
     ("masked.store", 4, true),
@@ -450,7 +452,9 @@ pub(super) fn declaration_may_be_upgraded(
             });
             !known || mangled != name
         }
-        Err(_) => true,
+        // Counting zeros is upgraded from one parameter only (above), and is otherwise only
+        // renamed, which needs a type its signature takes.
+        Err(_) => !(name.starts_with(b"llvm.ctlz.") || name.starts_with(b"llvm.cttz.")),
     }
 }
 

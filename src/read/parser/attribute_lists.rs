@@ -346,13 +346,17 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `(N)` or `(N, M)` of unsigned integers, from the first (`allocsize`, `vscale_range`).
+    /// `(N)` or `(N, M)` of unsigned 32-bit integers, from the first (`allocsize`,
+    /// `vscale_range`).
     fn integers_hold(&self, first: Token) -> PResult<()> {
         let mut lex = Lexer::starting_at(self.src, first.span.start as usize);
         let mut t = lex.next();
         for _ in 0..2 {
             if !self.is_unsigned_int(t) {
                 return Err(self.err_at(t.span, "expected integer"));
+            }
+            if decimal_u32(self.text(t)).is_none() {
+                return Err(self.err_at(t.span, "expected 32-bit integer (too large)"));
             }
             t = lex.next();
             if t.kind != Tok::Comma {

@@ -1338,12 +1338,12 @@ impl<'a> Parser<'a> {
             }
             LandingPad => {
                 let ty = self.item_type()?;
+                // `cleanup` once, before the clauses.
+                if self.word() == b"cleanup" {
+                    self.item_word();
+                }
                 loop {
                     let catch = match self.word() {
-                        b"cleanup" => {
-                            self.item_word();
-                            continue;
-                        }
                         b"catch" => true,
                         b"filter" => false,
                         _ => break,
