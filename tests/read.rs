@@ -384,7 +384,7 @@ fn as_opt_reads<T: AsRef<str>>(refused: &[(T, (u32, u32), &str)], read: &[&str])
 }
 
 /// What LLVM's parser reads once, or in 32 bits: a landing pad's `cleanup` (before its
-/// clauses), the arguments of `allocsize` and `vscale_range`.
+/// clauses), the arguments of `allocsize` and `vscale_range`; and the type of a `range`.
 #[test]
 fn what_llvm_reads_once_or_in_32_bits_is_refused_past_that() {
     let landing_pad = |clauses: &str| {
@@ -421,7 +421,37 @@ fn what_llvm_reads_once_or_in_32_bits_is_refused_past_that() {
             "expected 32-bit integer (too large)",
         ),
     ];
+    // `range`'s type may be named, if defined before it (LLVM knows one defined after as an
+    // opaque placeholder there): in a body it names no value.
+    let named_range = |before: &str, after: &str| {
+        format!(
+            "{before}define i32 @g(i32 %x) {{\n  %r = call range(%t 1, 5) i32 @g(i32 %x)\n  \
+             ret i32 %r\n}}\n{after}"
+        )
+    };
+    let refused = [
+        refused.to_vec(),
+        vec![
+            (
+                named_range("", "%t = type i32\n"),
+                (2, 19),
+                "the range must have integer type!",
+            ),
+            (
+                named_range("%t = type { i32 }\n", ""),
+                (3, 19),
+                "the range must have integer type!",
+            ),
+            (
+                named_range("%t = type i8\n", "").replace("1, 5", "1, 300"),
+                (3, 25),
+                "integer is too large for the bit width",
+            ),
+        ],
+    ]
+    .concat();
     let read = [
+        named_range("%t = type i32\n", ""),
         landing_pad("cleanup catch ptr null"),
         "declare ptr @c(i64, i64) allocsize(0, 1)\n".to_string(),
         "declare void @v() vscale_range(1, 2147483648)\n".to_string(),

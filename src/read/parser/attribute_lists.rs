@@ -276,27 +276,48 @@ impl<'a> Parser<'a> {
             b"nofpclass" => self.nofpclass_holds(arg)?,
             b"captures" => self.captures_holds(arg)?,
             b"range" => {
-                let integer = match arg.kind {
-                    Tok::Word => is_int_type_word(self.text(arg)),
-                    _ => matches!(arg.kind, Tok::LocalName | Tok::LocalNum),
+                let width = match arg.kind {
+                    Tok::Word if is_int_type_word(self.text(arg)) => {
+                        Some(decimal(&self.text(arg)[1..]))
+                    }
+                    Tok::LocalName | Tok::LocalNum => self.named_int_width(arg),
+                    _ => None,
                 };
-                if !integer {
+                let Some(width) = width else {
                     return Err(self.err_at(arg.span, "the range must have integer type!"));
-                }
-                if arg.kind == Tok::Word {
-                    self.range_bounds_hold(arg)?;
-                }
+                };
+                self.range_bounds_hold(width, arg)?;
             }
             _ => {}
         }
         Ok(())
     }
 
-    /// The bounds of `range(iN lo, hi)`, from its type `ty`, as LLVM's `parseRangeAttr`
-    /// reads them: two integers, each within N bits (a decimal one as few bits as its value
-    /// needs, signed when negative), not equal unless both are zero.
-    fn range_bounds_hold(&self, ty: Token) -> PResult<()> {
-        let width = decimal(&self.text(ty)[1..]);
+    /// The width of the integer type the named type `t` stands for where `t` is written: LLVM's
+    /// parser knows a type defined further on only as an opaque placeholder there.
+    fn named_int_width(&self, t: Token) -> Option<u32> {
+        let m = self.body_mode.as_ref().map_or(&self.m, |bm| bm.base);
+        let text = self.text(t);
+        let key: Cow<[u8]> = match t.kind == Tok::LocalNum || text.get(1) != Some(&b'"') {
+            true => text.into(),
+            false => [&b"%"[..], &strip_name(&text[1..])].concat().into(),
+        };
+        let named = &m.types.named[*m.types.named_by_key.get(&*key)?];
+        let body = named
+            .body
+            .flatten()
+            .filter(|_| named.defined_at < t.span.start)?;
+        match m.types.get(m.types.resolve(body)) {
+            Type::Int(width) => Some(*width),
+            _ => None,
+        }
+    }
+
+    /// The bounds of `range(T lo, hi)`, from its type `ty`, an integer type `width` bits wide,
+    /// as LLVM's `parseRangeAttr` reads them: two integers, each within its bits (a decimal
+    /// one as few bits as its value needs, signed when negative), not equal unless both are
+    /// zero.
+    fn range_bounds_hold(&self, width: u32, ty: Token) -> PResult<()> {
         let mut lex = Lexer::starting_at(self.src, ty.span.end as usize);
         let bound = |t: Token| -> PResult<Option<u128>> {
             if !matches!(t.kind, Tok::Int | Tok::HexInt) {

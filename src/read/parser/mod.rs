@@ -1450,8 +1450,9 @@ impl<'a> Parser<'a> {
         u32::try_from(v).map_err(|_| self.err_at(start, format!("{what} out of range")))
     }
 
-    /// Skip a parenthesized group whose opening `(` is the current token, recording the names
-    /// it mentions. Returns the span from `(` to `)`.
+    /// Skip a parenthesized group whose opening `(` is the current token, recording the global
+    /// and metadata names it mentions (a local name there is a type's: `range(%t 0, 5)`).
+    /// Returns the span from `(` to `)`.
     fn skip_parens(&mut self) -> PResult<Span> {
         let open = self.expect(Tok::LParen, "'('")?;
         let mut depth = 1u32;
@@ -1469,10 +1470,6 @@ impl<'a> Parser<'a> {
                 Tok::Eof => return Err(self.err_at(open.span, "unclosed '('")),
                 Tok::Invalid => return Err(self.err("a token")),
                 Tok::MdNum => self.note_md_ref(t)?,
-                Tok::LocalName | Tok::LocalNum if self.scope.is_some() => {
-                    self.local_ref(t)?;
-                    continue;
-                }
                 Tok::GlobalName | Tok::GlobalNum => {
                     self.global_use(t, UseRole::Operand, GlobalUse::UNTYPED)?;
                 }
