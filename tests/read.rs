@@ -4887,6 +4887,18 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "call void @llvm.lifetime.start.p0(i64 1, ptr null)",
             "Intrinsic called with incompatible signature",
         ),
+        // Renamed only (its name is not its types' mangling), a call keeps its type.
+        // LLVM's verifier meets the renamed declaration last.
+        (
+            "declare i32 @llvm.umax.i64(i32, i32)",
+            "call i32 @llvm.umax.i64(i32 0)",
+            "Intrinsic called with incompatible signature",
+        ),
+        (
+            "declare i1 @llvm.is.constant.i64(i32)",
+            "call i1 @llvm.is.constant.i64(i64 1)",
+            "Intrinsic called with incompatible signature",
+        ),
         // `ctlz` is upgraded from one parameter only: one of two at no signature of its own
         // stays, and so does its call's type.
         (
@@ -4995,6 +5007,10 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (
             "declare i32 @llvm.ctlz.i32.p0(i32, i1 immarg)",
             "call i32 @llvm.ctlz.i32.p0(i32 0)",
+        ),
+        (
+            "declare i32 @llvm.ctpop.i64(i32)",
+            "call i32 @llvm.ctpop.i64(i32 0, i32 1)",
         ),
         (
             "declare void @llvm.icall.branch.funnel(...)",

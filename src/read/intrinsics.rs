@@ -420,10 +420,11 @@ pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId)
 
 /// Whether LLVM may rewrite the declaration of the intrinsic `name` at `fn_ty` as it reads
 /// it, and its calls with it: one declared at an arity it upgrades, a name it upgrades
-/// ([`may_be_upgraded`]) declared at a type other than today's signature; and the debug
-/// intrinsics, whose calls become debug records whatever their type. A declaration at
-/// today's signature stays, and so does a call of it at another type, which LLVM's verifier
-/// refuses.
+/// ([`may_be_upgraded`]) declared at a type other than today's signature, the debug
+/// intrinsics, whose calls become debug records whatever their type, and one whose name is
+/// not its types' mangling, renamed, whose calls the upgrader rebuilds ([`rebuilds_calls`]).
+/// Otherwise the declaration stays, and so does a call of it at another type, which LLVM's
+/// verifier refuses.
 pub(super) fn declaration_may_be_upgraded(
     types: &dyn TypeView,
     name: &[u8],
@@ -432,30 +433,101 @@ pub(super) fn declaration_may_be_upgraded(
     if upgraded_with_arity(types, name, fn_ty) {
         return true;
     }
-    if !may_be_upgraded(name) {
-        return false;
-    }
-    if name.starts_with(b"llvm.dbg.") {
+    let upgraded = may_be_upgraded(name);
+    if upgraded && name.starts_with(b"llvm.dbg.") {
         return true;
     }
-    // LLVM renames a declaration whose name is not its types' mangling
-    // (`remangleIntrinsicFunction`).
     let Some((base, entry)) = entry_and_base(name) else {
-        return true;
+        return upgraded;
     };
     match signature_overloads(types, entry.codes, fn_ty) {
-        Ok(overloads) => {
-            let mut mangled = name[..base].to_vec();
-            let known = overloads.iter().all(|&ty| {
-                mangled.push(b'.');
-                mangle(types, ty, &mut mangled)
-            });
-            !known || mangled != name
-        }
+        // LLVM renames a declaration whose name is not its types' mangling
+        // (`remangleIntrinsicFunction`), whatever the intrinsic.
+        Ok(overloads) => match renamed(types, name, base, &overloads) {
+            Some(renamed) => renamed && rebuilds_calls(&name[..base]),
+            None => true,
+        },
         // Counting zeros is upgraded from one parameter only (above), and is otherwise only
         // renamed, which needs a type its signature takes.
-        Err(_) => !(name.starts_with(b"llvm.ctlz.") || name.starts_with(b"llvm.cttz.")),
+        Err(_) => upgraded && !(name.starts_with(b"llvm.ctlz.") || name.starts_with(b"llvm.cttz.")),
     }
+}
+
+/// Whether LLVM renames the declaration of the intrinsic `name` (its first `base` bytes
+/// without type suffixes) whose overloaded types are `overloads`: its name is not their
+/// mangling. `None` where this does not make the mangling.
+fn renamed(types: &dyn TypeView, name: &[u8], base: usize, overloads: &[TypeId]) -> Option<bool> {
+    let mut mangled = name[..base].to_vec();
+    for &ty in overloads {
+        mangled.push(b'.');
+        if !mangle(types, ty, &mut mangled) {
+            return None;
+        }
+    }
+    Some(mangled != name)
+}
+
+/// Whether LLVM renames the declaration of the intrinsic `name` at `fn_ty`, a type its
+/// signature takes, as it reads it: the renamed declaration comes after every function.
+pub(super) fn is_renamed(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bool {
+    entry_and_base(name).is_some_and(|(base, entry)| {
+        signature_overloads(types, entry.codes, fn_ty)
+            .is_ok_and(|overloads| renamed(types, name, base, &overloads) == Some(true))
+    })
+}
+
+/// Whether LLVM's upgrader may rebuild a call of the intrinsic `base` (its name without type
+/// suffixes) when it renames its declaration: those `UpgradeIntrinsicCall` has a case for
+/// (a target's, and these), where another's call at another type than its declaration's is
+/// only pointed at the new name, and refused.
+fn rebuilds_calls(base: &[u8]) -> bool {
+    const TARGETS: [&str; 18] = [
+        "aarch64.",
+        "amdgcn.",
+        "arm.",
+        "bpf.",
+        "dx.",
+        "hexagon.",
+        "loongarch.",
+        "mips.",
+        "nvvm.",
+        "ppc.",
+        "r600.",
+        "riscv.",
+        "s390.",
+        "spv.",
+        "ve.",
+        "wasm.",
+        "x86.",
+        "xcore.",
+    ];
+    const REBUILT: [&str; 22] = [
+        "bitreverse",
+        "convert.from.fp16",
+        "coro.end",
+        "ctlz",
+        "ctpop",
+        "cttz",
+        "dbg.value",
+        "lifetime.end",
+        "lifetime.start",
+        "masked.gather",
+        "masked.load",
+        "masked.scatter",
+        "masked.store",
+        "memcpy",
+        "memmove",
+        "memset",
+        "objectsize",
+        "ptr.annotation",
+        "thread.pointer",
+        "var.annotation",
+        "vector.extract",
+        "vector.insert",
+    ];
+    let tail = base.strip_prefix(b"llvm.").unwrap_or(base);
+    TARGETS.iter().any(|t| tail.starts_with(t.as_bytes()))
+        || REBUILT.iter().any(|r| tail == r.as_bytes())
 }
 
 /// LLVM's mangling of `ty` in an intrinsic's name (`getMangledTypeStr`), appended to `out`;

@@ -547,14 +547,16 @@ impl<'a> Parser<'a> {
                 };
                 if !same && !intrinsics::declaration_may_be_upgraded(self, &name(), fn_ty) {
                     // LLVM's verifier refuses the call when it reaches the call's function,
-                    // or before, at a declaration written first, as a use other than a call
-                    // at its type (`hasAddressTaken`, which lets assume-like calls be).
-                    let message =
-                        if declared_at < callee.start && !intrinsics::is_assume_like(&name()) {
-                            "Invalid user of intrinsic instruction!"
-                        } else {
-                            "Intrinsic called with incompatible signature"
-                        };
+                    // or before, at a declaration written first (not renamed, which puts it
+                    // last), as a use other than a call at its type (`hasAddressTaken`,
+                    // which lets assume-like calls be).
+                    let declared_first =
+                        declared_at < callee.start && !intrinsics::is_renamed(self, &name(), fn_ty);
+                    let message = if declared_first && !intrinsics::is_assume_like(&name()) {
+                        "Invalid user of intrinsic instruction!"
+                    } else {
+                        "Intrinsic called with incompatible signature"
+                    };
                     self.rule_broken(callee, message);
                 }
             }
