@@ -4899,6 +4899,17 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
             "call i1 @llvm.is.constant.i64(i64 1)",
             "Intrinsic called with incompatible signature",
         ),
+        // Rebuilt by the upgrader at one arity only (`ctlz` of one argument, `memset` of five).
+        (
+            "declare i32 @llvm.ctlz.i32.p0(i32, i1)",
+            "call i32 @llvm.ctlz.i32.p0(i32 0, i1 false, i1 false)",
+            "Intrinsic called with incompatible signature",
+        ),
+        (
+            "declare void @llvm.memset.p0.i64(ptr, i8, i32, i1)",
+            "call void @llvm.memset.p0.i64(ptr null, i8 0, i32 1)",
+            "Intrinsic called with incompatible signature",
+        ),
         // `ctlz` is upgraded from one parameter only: one of two at no signature of its own
         // stays, and so does its call's type.
         (

@@ -422,13 +422,14 @@ pub(super) fn immediate_params(types: &dyn TypeView, name: &[u8], fn_ty: TypeId)
 /// it, and its calls with it: one declared at an arity it upgrades, a name it upgrades
 /// ([`may_be_upgraded`]) declared at a type other than today's signature, the debug
 /// intrinsics, whose calls become debug records whatever their type, and one whose name is
-/// not its types' mangling, renamed, whose calls the upgrader rebuilds ([`rebuilds_calls`]).
-/// Otherwise the declaration stays, and so does a call of it at another type, which LLVM's
-/// verifier refuses.
+/// not its types' mangling, renamed, whose call of `arguments` arguments the upgrader
+/// rebuilds ([`rebuilds_calls`]). Otherwise the declaration stays, and so does a call of it at
+/// another type, which LLVM's verifier refuses.
 pub(super) fn declaration_may_be_upgraded(
     types: &dyn TypeView,
     name: &[u8],
     fn_ty: TypeId,
+    arguments: usize,
 ) -> bool {
     if upgraded_with_arity(types, name, fn_ty) {
         return true;
@@ -444,7 +445,7 @@ pub(super) fn declaration_may_be_upgraded(
         // LLVM renames a declaration whose name is not its types' mangling
         // (`remangleIntrinsicFunction`), whatever the intrinsic.
         Ok(overloads) => match renamed(types, name, base, &overloads) {
-            Some(renamed) => renamed && rebuilds_calls(&name[..base]),
+            Some(renamed) => renamed && rebuilds_calls(&name[..base], arguments),
             None => true,
         },
         // Counting zeros is upgraded from one parameter only (above), and is otherwise only
@@ -476,11 +477,12 @@ pub(super) fn is_renamed(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bo
     })
 }
 
-/// Whether LLVM's upgrader may rebuild a call of the intrinsic `base` (its name without type
-/// suffixes) when it renames its declaration: those `UpgradeIntrinsicCall` has a case for
-/// (a target's, and these), where another's call at another type than its declaration's is
-/// only pointed at the new name, and refused.
-fn rebuilds_calls(base: &[u8]) -> bool {
+/// Whether LLVM's upgrader rebuilds a call of `arguments` arguments of the intrinsic `base`
+/// (its name without type suffixes) when it renames its declaration: a case of
+/// `UpgradeIntrinsicCall` (a target's, taken as rebuilt whatever the call, or these), where
+/// any other call keeps its type, only pointed at the new name, and is refused if it is not
+/// the declaration's.
+fn rebuilds_calls(base: &[u8], arguments: usize) -> bool {
     const TARGETS: [&str; 18] = [
         "aarch64.",
         "amdgcn.",
@@ -501,33 +503,20 @@ fn rebuilds_calls(base: &[u8]) -> bool {
         "x86.",
         "xcore.",
     ];
-    const REBUILT: [&str; 22] = [
-        "bitreverse",
-        "convert.from.fp16",
-        "coro.end",
-        "ctlz",
-        "ctpop",
-        "cttz",
-        "dbg.value",
-        "lifetime.end",
-        "lifetime.start",
-        "masked.gather",
-        "masked.load",
-        "masked.scatter",
-        "masked.store",
-        "memcpy",
-        "memmove",
-        "memset",
-        "objectsize",
-        "ptr.annotation",
-        "thread.pointer",
-        "var.annotation",
-        "vector.extract",
-        "vector.insert",
-    ];
     let tail = base.strip_prefix(b"llvm.").unwrap_or(base);
-    TARGETS.iter().any(|t| tail.starts_with(t.as_bytes()))
-        || REBUILT.iter().any(|r| tail == r.as_bytes())
+    if TARGETS.iter().any(|t| tail.starts_with(t.as_bytes())) {
+        return true;
+    }
+    match tail {
+        b"bitreverse" | b"ctpop" | b"convert.from.fp16" | b"objectsize" | b"thread.pointer"
+        | b"coro.end" => true,
+        b"ctlz" | b"cttz" => arguments == 1,
+        b"lifetime.start" | b"lifetime.end" => arguments == 2,
+        b"ptr.annotation" | b"var.annotation" | b"masked.load" | b"masked.gather"
+        | b"masked.store" | b"masked.scatter" => arguments == 4,
+        b"memcpy" | b"memmove" | b"memset" => arguments == 5,
+        _ => false,
+    }
 }
 
 /// LLVM's mangling of `ty` in an intrinsic's name (`getMangledTypeStr`), appended to `out`;

@@ -545,7 +545,14 @@ impl<'a> Parser<'a> {
                     }
                     _ => true,
                 };
-                if !same && !intrinsics::declaration_may_be_upgraded(self, &name(), fn_ty) {
+                if !same
+                    && !intrinsics::declaration_may_be_upgraded(
+                        self,
+                        &name(),
+                        fn_ty,
+                        call.arguments,
+                    )
+                {
                     // LLVM's verifier refuses the call when it reaches the call's function,
                     // or before, at a declaration written first (not renamed, which puts it
                     // last), as a use other than a call at its type (`hasAddressTaken`,
