@@ -3425,6 +3425,20 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
             (6, 3),
             "multiple entries for the same basic block",
         ),
+        // A funclet bundle names a catchpad or a cleanuppad.
+        (
+            "define void @f() personality ptr @pers {\n  invoke void @f() to label %ok unwind \
+             label %d\nok:\n  ret void\nd:\n  %s = catchswitch within none [label %c] unwind \
+             to caller\nc:\n  %p = catchpad within %s []\n  call void @f() [ \"funclet\"(token \
+             %s) ]\n  catchret from %p to label %ok\n}",
+            (11, 20),
+            "Funclet bundle operands should correspond to a FuncletPadInst",
+        ),
+        (
+            "define void @f() {\n  call void @f() [ \"funclet\"(token none) ]\n  ret void\n}",
+            (4, 20),
+            "Funclet bundle operands should correspond to a FuncletPadInst",
+        ),
         // Constants LLVM makes different values of, and two globals.
         (
             "define i32 @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
@@ -3485,6 +3499,9 @@ fn what_llvm_22_verifier_refuses_in_a_body_is_refused() {
         "define i32 @f(i32 %a, i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
          %p = phi i32 [ %a, %0 ], [ %a, %0 ]\n  %q = phi i32 [ 7, %0 ], [ 7, %0 ]\n  \
          %r = add i32 %p, %q\n  ret i32 %r\n}",
+        "define void @f() personality ptr @pers {\n  invoke void @f() to label %ok unwind \
+         label %d\nok:\n  ret void\nd:\n  %p = cleanuppad within none []\n  \
+         call void @f() [ \"funclet\"(token %p) ]\n  cleanupret from %p unwind to caller\n}",
         // Spellings of one constant, and an expression LLVM folds to the global.
         "define i32 @f(i32 %s) {\n  switch i32 %s, label %x [ i32 1, label %x ]\nx:\n  \
          %p = phi i8 [ -1, %0 ], [ 255, %0 ]\n  %q = phi i32 [ 0, %0 ], [ zeroinitializer, %0 ]\n  \

@@ -1048,6 +1048,9 @@ pub struct Body {
     pub mistyped_intrinsic_call: Option<Span>,
     /// The body's `swifterror` allocas, whose uses are checked once the body is read.
     pub swifterror_allocas: Vec<InstId>,
+    /// The local each `"funclet"` operand bundle names, and the bundle's tag: LLVM's verifier
+    /// asks for a `catchpad` or `cleanuppad`, checked once the body is read.
+    pub funclet_operands: Vec<(Span, LocalId)>,
     /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a
     /// block after the first goes unnumbered, or numbers skip one (LLVM prints its own, with
     /// no gaps), a memory instruction gives no alignment, a debug record is written as a call

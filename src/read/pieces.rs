@@ -72,9 +72,10 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
+    // As are a `swifterror` alloca's uses and what a `"funclet"` bundle names.
     if pieces
         .iter()
-        .any(|p| !p.body().swifterror_allocas.is_empty())
+        .any(|p| !p.body().swifterror_allocas.is_empty() || !p.body().funclet_operands.is_empty())
     {
         return None;
     }

@@ -1155,6 +1155,25 @@ impl Dominators {
     }
 }
 
+/// LLVM's verifier's words for a `"funclet"` bundle whose operand is no `catchpad` or
+/// `cleanuppad`.
+pub(super) const FUNCLET_OPERAND_NOT_PAD: &str =
+    "Funclet bundle operands should correspond to a FuncletPadInst";
+
+/// That each `"funclet"` operand bundle of `body` names a `catchpad` or `cleanuppad`, as LLVM's
+/// verifier checks it (`visitCallBase`). Checked on a body read whole: a body with such a
+/// bundle (Windows' exception handling) is not read in pieces.
+pub(super) fn funclet_operands_hold(body: &Body) -> Result<(), (Span, &'static str)> {
+    for &(tag, l) in &body.funclet_operands {
+        let pad = matches!(body.locals[l].def, LocalDef::Inst(i)
+            if matches!(body.insts[i].opcode, Opcode::CatchPad | Opcode::CleanupPad));
+        if !pad {
+            return Err((tag, FUNCLET_OPERAND_NOT_PAD));
+        }
+    }
+    Ok(())
+}
+
 /// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the
 /// attribute) is only loaded, stored to or passed as a `swifterror` argument, as LLVM's
 /// verifier checks it (`verifySwiftErrorValue`): the error points at the instruction that

@@ -1769,6 +1769,18 @@ impl<'a> Parser<'a> {
                 if let Some(message) = message {
                     self.rule_broken(tag.span, &message);
                 }
+                if let (b"\"funclet\"", 1, Some((_, pad))) =
+                    (self.text(tag), operands.count, operands.first[0])
+                {
+                    match pad.kind() {
+                        ValueKind::Local(l) => {
+                            self.scope().body.funclet_operands.push((tag.span, l))
+                        }
+                        _ => {
+                            self.rule_broken(tag.span, crate::read::verify::FUNCLET_OPERAND_NOT_PAD)
+                        }
+                    }
+                }
                 if assumptions_checked {
                     let (message, go_on) = self.assumption_refused(tag, &operands);
                     if let Some(message) = message {

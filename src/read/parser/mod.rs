@@ -198,6 +198,7 @@ impl<'a> FnScope<'a> {
         b.debug_forms = DebugForms::default();
         b.mistyped_intrinsic_call = None;
         b.swifterror_allocas.clear();
+        b.funclet_operands.clear();
         b.leaves_implicit = false;
         b.implied_aligns.clear();
         self.by_short_name.clear();
