@@ -213,10 +213,32 @@ pub(super) const NOT_IMMEDIATE: &str = "immarg operand has non-immediate paramet
 /// A call marks an argument `immarg` where the callee's parameter is not.
 pub(super) const IMMEDIATE_AT_CALL_ONLY: &str = "immarg may not apply only to call sites";
 
+/// The targets whose intrinsics LLVM upgrades whole, each by rules of its own (AArch64's are
+/// named by prefix in [`UPGRADED`]).
+const UPGRADED_TARGETS: [&str; 17] = [
+    "amdgcn.",
+    "arm.",
+    "bpf.",
+    "dx.",
+    "hexagon.",
+    "loongarch.",
+    "mips.",
+    "nvvm.",
+    "ppc.",
+    "r600.",
+    "riscv.",
+    "s390.",
+    "spv.",
+    "ve.",
+    "wasm.",
+    "x86.",
+    "xcore.",
+];
+
 /// Intrinsics whose declarations LLVM may rewrite as it reads them (`AutoUpgrade.cpp`): an
 /// old signature of theirs reads, so theirs are not checked. The targets' (each upgraded by
 /// its own rules; AArch64's by the prefixes LLVM 22's `upgradeArmOrAarch64IntrinsicFunction`
-/// names, the other targets' whole), the target-independent families LLVM 19's upgrader
+/// names, the other targets' whole: [`UPGRADED_TARGETS`]), the target-independent families LLVM 19's upgrader
 /// names, and those whose signatures changed since or whose names LLVM remangles. A guess on
 /// the safe side: an intrinsic left out of the check is only not checked, one wrongly checked
 /// would refuse a module LLVM reads (none of LLVM's 13,423 test files that opt-22 reads is
@@ -237,23 +259,6 @@ const UPGRADED: &[&str] = &[
     "aarch64.sve.ld",
     "aarch64.sve.tuple.",
     "aarch64.sve.rev.nxv",
-    "amdgcn.",
-    "arm.",
-    "nvvm.",
-    "riscv.",
-    "wasm.",
-    "x86.",
-    "ppc.",
-    "hexagon.",
-    "mips.",
-    "s390.",
-    "loongarch.",
-    "spv.",
-    "dx.",
-    "bpf.",
-    "r600.",
-    "ve.",
-    "xcore.",
     "ctlz.",
     "cttz.",
     "dbg.",
@@ -332,8 +337,12 @@ pub(super) fn is_named(name: &[u8], base: &[u8]) -> bool {
 /// Whether LLVM may upgrade the intrinsic `name` (`llvm.` and the rest) as it reads its
 /// declaration (see [`UPGRADED`]).
 pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
-    name.strip_prefix(b"llvm.")
-        .is_some_and(|tail| UPGRADED.iter().any(|p| tail.starts_with(p.as_bytes())))
+    name.strip_prefix(b"llvm.").is_some_and(|tail| {
+        UPGRADED
+            .iter()
+            .chain(&UPGRADED_TARGETS)
+            .any(|p| tail.starts_with(p.as_bytes()))
+    })
 }
 
 /// Whether `name` (`llvm.` and the rest) is an old name LLVM 22 no longer knows but takes
@@ -483,28 +492,12 @@ pub(super) fn is_renamed(types: &dyn TypeView, name: &[u8], fn_ty: TypeId) -> bo
 /// any other call keeps its type, only pointed at the new name, and is refused if it is not
 /// the declaration's.
 fn rebuilds_calls(base: &[u8], arguments: usize) -> bool {
-    const TARGETS: [&str; 18] = [
-        "aarch64.",
-        "amdgcn.",
-        "arm.",
-        "bpf.",
-        "dx.",
-        "hexagon.",
-        "loongarch.",
-        "mips.",
-        "nvvm.",
-        "ppc.",
-        "r600.",
-        "riscv.",
-        "s390.",
-        "spv.",
-        "ve.",
-        "wasm.",
-        "x86.",
-        "xcore.",
-    ];
     let tail = base.strip_prefix(b"llvm.").unwrap_or(base);
-    if TARGETS.iter().any(|t| tail.starts_with(t.as_bytes())) {
+    if tail.starts_with(b"aarch64.")
+        || UPGRADED_TARGETS
+            .iter()
+            .any(|t| tail.starts_with(t.as_bytes()))
+    {
         return true;
     }
     match tail {
