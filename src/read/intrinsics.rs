@@ -160,14 +160,8 @@ fn lookup(name: &[u8]) -> Option<(bool, Entry)> {
     let (mut lo, mut hi) = (0, table.len());
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let start = table[lo..mid]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(lo, |i| lo + i + 1);
-        let end = table[start..hi]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(hi, |i| start + i);
+        let start = memchr::memrchr(b'\n', &table[lo..mid]).map_or(lo, |i| lo + i + 1);
+        let end = memchr::memchr(b'\n', &table[start..hi]).map_or(hi, |i| start + i);
         let line = &names::NAMES[start..end];
         let (entry, rest) = line.split_once(' ').unwrap_or((line, ""));
         let (entry, overloaded) = match entry.strip_suffix('*') {
