@@ -78,10 +78,17 @@ fn owned_unless_same(text: &[u8], key: Vec<u8>) -> Cow<'_, [u8]> {
 /// `"k"="v"`, spaced any way; `"k"` and `"k"=""` alike.
 fn string_attribute(text: &[u8]) -> Cow<'_, [u8]> {
     // A string holds no `"` (LLVM escapes it as `\22`).
-    let Some(close) = text[1..].iter().position(|&b| b == b'"') else {
+    let Some(close) = memchr::memchr(b'"', &text[1..]) else {
         return Cow::Borrowed(text);
     };
     let (key, rest) = text.split_at(close + 2);
+    // Written as LLVM prints it (`"key"="value"`, as compilers write it): the text is the key.
+    if let Some(value) = rest.strip_prefix(b"=")
+        && value.first().is_some_and(|&b| !b.is_ascii_whitespace())
+        && value.last().is_some_and(|&b| !b.is_ascii_whitespace())
+    {
+        return Cow::Borrowed(text);
+    }
     let value = match rest.trim_ascii().strip_prefix(b"=") {
         Some(value) => value.trim_ascii(),
         None if rest.trim_ascii().is_empty() => b"\"\"",

@@ -224,7 +224,9 @@ impl Values {
                 && src[span.range()].first() == Some(&b'"')
             {
                 any = true;
-                if let Some((written, _)) = split(&src[span.range()])
+                // Only the key is looked at here: a value (`"target-features"`' is long) is
+                // read when checked.
+                if let Some((_, written)) = string(&src[span.range()])
                     && let Some(i) = slot(&written)
                 {
                     self.0[i] = Some(span);
@@ -362,7 +364,7 @@ fn split(text: &[u8]) -> Option<KeyValue<'_>> {
 
 /// The body of the string `text` starts with, unescaped, and where the string ends.
 fn string(text: &[u8]) -> Option<(usize, Cow<'_, [u8]>)> {
-    let end = 1 + text.get(1..)?.iter().position(|&b| b == b'"')?;
+    let end = 1 + memchr::memchr(b'"', text.get(1..)?)?;
     let body = &text[1..end];
     let body = match body.contains(&b'\\') {
         true => Cow::Owned(unescape(body)),
