@@ -4948,6 +4948,61 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
         (2, 17, "@llvm.my.custom.intrinsic"),
         "Invalid user of intrinsic instruction!",
     ));
+    // Nor used otherwise, in a body or inside a constant: refused where LLVM's verifier meets
+    // it first, the declaration (written before) or the instruction (a use of its own).
+    let ctpop = "declare i32 @llvm.ctpop.i32(i32)";
+    for (before, text, after, at, message) in [
+        (
+            ctpop,
+            "define ptr @f(i64 %i) {\n  %a = getelementptr ptr, ptr @llvm.ctpop.i32, i64 %i\n  \
+             ret ptr %a\n}",
+            "",
+            (3, 31),
+            "Invalid user of intrinsic instruction!",
+        ),
+        (
+            "",
+            "define void @f(ptr %p) {\n  store ptr @llvm.ctpop.i32, ptr %p\n  ret void\n}",
+            ctpop,
+            (3, 13),
+            "Cannot take the address of an intrinsic!",
+        ),
+        (
+            "declare void @g(ptr)",
+            "define void @f() {\n  call void @g(ptr @llvm.ctpop.i32)\n  ret void\n}",
+            ctpop,
+            (3, 20),
+            "Cannot take the address of an intrinsic!",
+        ),
+        (
+            "declare void @g()",
+            "define void @f() {\n  call void @g() [ \"x\"(ptr @llvm.ctpop.i32) ]\n  ret void\n}",
+            ctpop,
+            (3, 28),
+            "Cannot take the address of an intrinsic!",
+        ),
+        (
+            "",
+            "define ptr @f() {\n  ret ptr getelementptr (i8, ptr @llvm.ctpop.i32, i64 1)\n}",
+            ctpop,
+            (3, 34),
+            "Invalid user of intrinsic instruction!",
+        ),
+        (
+            "@g = global ptr getelementptr (i8, ptr @llvm.ctpop.i32, i64 1)",
+            "",
+            ctpop,
+            (1, 40),
+            "Invalid user of intrinsic instruction!",
+        ),
+    ] {
+        let callee = "@llvm.ctpop.i32";
+        refused.push((
+            format!("{before}\n{text}\n{after}\n"),
+            (at.0, at.1, callee),
+            message,
+        ));
+    }
     // `va_start` reads the caller's variable arguments: it has some.
     refused.push((
         "declare void @llvm.va_start.p0(ptr)\ndefine void @f(ptr %p) {\n  \
@@ -4964,6 +5019,12 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
              %r = call i32 (i32, i32) @llvm.umax.i32(i32 1, i32 2)\n  \
              %s = call ptr @g() [ \"clang.arc.attachedcall\"(\
              ptr @llvm.objc.retainAutoreleasedReturnValue) ]\n  ret void\n}",
+            "",
+        ),
+        (
+            "declare i32 @llvm.ctpop.i32(i32)\ndeclare void @llvm.foo(metadata)\n\
+             define void @h() {\n  call void @llvm.foo(metadata ptr @llvm.ctpop.i32)\n  \
+             ret void\n}",
             "",
         ),
         (

@@ -105,12 +105,6 @@ pub(super) fn module_holds(m: &Module) -> Result<(), Refusal> {
     refusals.extend(
         m.functions
             .values()
-            .filter(|f| is_intrinsic_name(name_of(m, f.global)))
-            .filter_map(|f| intrinsic_address_untaken(m, f.global).err()),
-    );
-    refusals.extend(
-        m.functions
-            .values()
             .filter_map(|f| function_attachments_hold(m, f).err()),
     );
     refusals.extend(gc_intrinsics_hold(m).err());
@@ -572,21 +566,6 @@ fn member_holds(m: &Module, v: Value, list: &str, at: Span) -> Result<(), Refusa
         return refuse(at, format!("members of {list} must be named"));
     }
     Ok(())
-}
-
-/// An intrinsic is only called: its name is no operand of the top level (an initializer, an
-/// aliasee). A body's calls of it are checked as they are read; its other uses in a body are
-/// not (an operand bundle may name it).
-fn intrinsic_address_untaken(m: &Module, g: GlobalId) -> Result<(), Refusal> {
-    let taken = m.globals[g]
-        .uses
-        .iter()
-        .map(|&u| m.uses[u])
-        .find(|u| u.role == UseRole::Operand && u.direct && u.in_function.is_none());
-    match taken {
-        Some(u) => refuse(u.span, "Invalid user of intrinsic instruction!"),
-        None => Ok(()),
-    }
 }
 
 /// Each node `!llvm.ident` and `!llvm.commandline` list holds one string; `!llvm.errno.tbaa`

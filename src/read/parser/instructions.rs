@@ -231,7 +231,13 @@ impl<'a> Parser<'a> {
             None => return Err(self.err("an instruction")),
         };
         let items_start = self.scope().body.items.len() as u32;
+        // Left by an instruction that did not read to its end, if any.
+        self.intrinsic_uses.clear();
+        self.intrinsic_use_context = IntrinsicUseContext::default();
         let ty = self.instruction_operands(opcode)?;
+        if !self.intrinsic_uses.is_empty() {
+            self.intrinsic_uses_hold();
+        }
         // Metadata attachments.
         let md_start = self.scope().body.attachments.len() as u32;
         while self.tok.kind == Tok::Comma && self.peek2().kind == Tok::MdName {
@@ -560,7 +566,7 @@ impl<'a> Parser<'a> {
                     let declared_first =
                         declared_at < callee.start && !intrinsics::is_renamed(self, &name(), fn_ty);
                     let message = if declared_first && !intrinsics::is_assume_like(&name()) {
-                        "Invalid user of intrinsic instruction!"
+                        INTRINSIC_USER_INVALID
                     } else {
                         "Intrinsic called with incompatible signature"
                     };
@@ -1528,6 +1534,8 @@ impl<'a> Parser<'a> {
         // An intrinsic's call is checked against its type (or, for one never declared, its
         // signature): the arguments' types are kept.
         let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
+        self.intrinsic_use_context.assume_like_call = intrinsic.is_some()
+            && intrinsics::is_assume_like(&strip_name(&self.src[callee_tok.span.range()][1..]));
         let mut rules = CallRules::new(self, fn_or_ret, ret, callee_tok);
         rules.result(self, results);
         // Arguments.
@@ -1750,6 +1758,8 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::LParen, "'('")?;
                 self.push_item(Item::Mark(b'('));
                 let mut operands = BundleOperands::default();
+                self.intrinsic_use_context.attached_call_bundle =
+                    self.text(tag) == b"\"clang.arc.attachedcall\"";
                 if self.tok.kind != Tok::RParen {
                     loop {
                         let ty = self.item_type()?;
@@ -1760,6 +1770,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
+                self.intrinsic_use_context.attached_call_bundle = false;
                 let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
                     None if self.text(tag) == b"\"clang.arc.attachedcall\"" => {
                         self.attached_call_refused(&operands, (ret, callee), call_kinds)

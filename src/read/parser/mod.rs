@@ -453,7 +453,30 @@ pub struct Parser<'a> {
     metadata_values: u32,
     /// The top level's `blockaddress` constants (a body keeps its own).
     block_addresses: Vec<BlockAddressRef>,
+    /// The uses of `llvm.*` names read outside metadata and not checked yet, each with where
+    /// it was read: LLVM 22's verifier lets an intrinsic only be called
+    /// ([`Parser::intrinsic_uses_hold`]).
+    intrinsic_uses: Vec<(UseId, IntrinsicUseContext)>,
+    intrinsic_use_context: IntrinsicUseContext,
 }
+
+/// Where a value naming an intrinsic is read, as far as LLVM's checks that an intrinsic is
+/// only called tell places apart.
+#[derive(Clone, Copy, Default)]
+struct IntrinsicUseContext {
+    /// An operand of a `"clang.arc.attachedcall"` bundle, which names the function the
+    /// runtime calls on the result: no use that takes an address.
+    attached_call_bundle: bool,
+    /// An operand of a call of an assume-like intrinsic (`llvm.assume`, `llvm.dbg.*`...),
+    /// which `Function::hasAddressTaken` passes over.
+    assume_like_call: bool,
+}
+
+/// LLVM's words when an intrinsic is used other than as a callee: at the declaration, which
+/// LLVM's verifier meets first when it comes first in the module
+/// (`Function::hasAddressTaken`), or at the instruction (`Verifier::visitInstruction`).
+pub(crate) const INTRINSIC_USER_INVALID: &str = "Invalid user of intrinsic instruction!";
+const INTRINSIC_ADDRESS_TAKEN: &str = "Cannot take the address of an intrinsic!";
 
 /// How deep types, constants and metadata nodes may nest in one another. Each level is a
 /// call of the parser (and of the stages after it), a frame on a thread's stack: without a
@@ -1102,6 +1125,8 @@ impl<'a> Parser<'a> {
             nesting: 0,
             metadata_values: 0,
             block_addresses: Vec::new(),
+            intrinsic_uses: Vec::new(),
+            intrinsic_use_context: IntrinsicUseContext::default(),
         }
     }
 
@@ -1540,6 +1565,7 @@ impl<'a> Parser<'a> {
                 direct: false,
                 dropped: false,
             });
+            self.note_intrinsic_use(t, u);
             return Ok(u);
         }
         let body = &self.text(t)[1..];
@@ -1549,7 +1575,69 @@ impl<'a> Parser<'a> {
             Ok(strip_name(body))
         };
         let g = self.global_entry(name, t.span);
-        Ok(self.top_level_use(g, t.span, role, addr_space))
+        let u = self.top_level_use(g, t.span, role, addr_space);
+        self.note_intrinsic_use(t, u);
+        Ok(u)
+    }
+
+    /// Keeps `u`, the use `t` writes, for [`Parser::intrinsic_uses_hold`] if it names an
+    /// intrinsic outside metadata (which names a value without using it, to LLVM).
+    fn note_intrinsic_use(&mut self, t: Token, u: UseId) {
+        let text = &self.src[t.span.range()];
+        // Told by its first bytes: most globals are not intrinsics.
+        let intrinsic = t.kind == Tok::GlobalName
+            && (text.starts_with(b"@llvm.")
+                || text.starts_with(b"@\"") && is_intrinsic_name(&strip_name(&text[1..])));
+        if intrinsic && self.metadata_values == 0 {
+            self.intrinsic_uses.push((u, self.intrinsic_use_context));
+        }
+    }
+
+    /// LLVM 22's verifier lets an intrinsic (a function named `llvm.*`) only be called: a use
+    /// of one kept by [`Parser::note_intrinsic_use`] that is no callee, once its role is known
+    /// (after an instruction's operands, after the top level), is refused. A
+    /// `"clang.arc.attachedcall"` bundle may name one.
+    fn intrinsic_uses_hold(&mut self) {
+        let mut uses = std::mem::take(&mut self.intrinsic_uses);
+        for (u, context) in uses.drain(..) {
+            if let Some((at, message)) = self.intrinsic_use_refused(u, context) {
+                self.rule_broken(at, message);
+            }
+        }
+        self.intrinsic_uses = uses;
+    }
+
+    fn intrinsic_use_refused(
+        &mut self,
+        u: UseId,
+        context: IntrinsicUseContext,
+    ) -> Option<(Span, &'static str)> {
+        let use_ = *self.recorded_use(u)?;
+        if use_.role != UseRole::Operand || context.attached_call_bundle {
+            return None;
+        }
+        // One never declared is LLVM's parser's error, not its verifier's
+        // (`read::implicit_intrinsic`); a variable named `llvm.*` is no intrinsic.
+        let GlobalKind::Function(f) = self.names_module().globals.get(use_.global)?.kind else {
+            return None;
+        };
+        // One LLVM renames moves to the module's end.
+        let name = strip_name(&self.src[use_.span.range()][1..]);
+        let func = &self.names_module().functions[f];
+        let declared_first =
+            func.span.start < use_.span.start && !intrinsics::is_renamed(self, &name, func.fn_ty);
+        // An instruction's own operand is checked at the instruction, and at the declaration
+        // when that is met first; a use inside a constant, or outside a body, at the
+        // declaration alone, which lets a call of an assume-like intrinsic use it (through a
+        // cast; the cast is not told apart here, so any such use is let be).
+        let at_instruction = use_.direct && use_.in_function.is_some();
+        let message = match at_instruction {
+            false if context.assume_like_call => return None,
+            false => INTRINSIC_USER_INVALID,
+            true if declared_first && !context.assume_like_call => INTRINSIC_USER_INVALID,
+            true => INTRINSIC_ADDRESS_TAKEN,
+        };
+        Some((use_.span, message))
     }
 
     /// The global of this name (`Ok`) or number (`Err`), made pending at its first mention.

@@ -28,6 +28,9 @@ impl<'a> Parser<'a> {
         // hashing in every body (see `Types::known`).
         self.m.types.intern(Type::Label);
         let result = self.top_level();
+        if result.is_ok() {
+            self.intrinsic_uses_hold();
+        }
         if result.is_err() {
             // The bodies before the error are read all the same: the global of a definition
             // that did not read to its end names nothing, as one named and never defined.
