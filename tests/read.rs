@@ -5021,10 +5021,18 @@ fn intrinsic_signatures_are_checked_as_llvm_verifier_checks_them() {
              ptr @llvm.objc.retainAutoreleasedReturnValue) ]\n  ret void\n}",
             "",
         ),
+        // Metadata and `uselistorder` name an intrinsic without using it.
         (
             "declare i32 @llvm.ctpop.i32(i32)\ndeclare void @llvm.foo(metadata)\n\
              define void @h() {\n  call void @llvm.foo(metadata ptr @llvm.ctpop.i32)\n  \
              ret void\n}",
+            "",
+        ),
+        (
+            "declare i32 @llvm.ctpop.i32(i32)\ndefine i32 @h(i32 %x) {\n  \
+             %a = call i32 @llvm.ctpop.i32(i32 %x)\n  %b = call i32 @llvm.ctpop.i32(i32 %a)\n  \
+             ret i32 %b\n  uselistorder ptr @llvm.ctpop.i32, { 1, 0 }\n}\n\
+             uselistorder ptr @llvm.ctpop.i32, { 1, 0 }",
             "",
         ),
         (

@@ -279,6 +279,8 @@ impl<'a> Parser<'a> {
     pub(super) fn uselistorder(&mut self) -> PResult<Span> {
         let is_bb = self.is_word(b"uselistorder_bb");
         let start = self.bump().span;
+        // The directive names a value without using it.
+        let intrinsic_uses = self.intrinsic_uses.len();
         // The global the directive orders the uses of, or the function and block.
         let (mut global, mut block) = (None, None);
         if is_bb {
@@ -299,6 +301,7 @@ impl<'a> Parser<'a> {
                 global = global_named(self.top(), &self.src[value.span.range()][1..]);
             }
         }
+        self.intrinsic_uses.truncate(intrinsic_uses);
         self.expect(Tok::Comma, "','")?;
         let open = self.expect(Tok::LBrace, "'{'")?;
         if self.tok.kind == Tok::RBrace {
