@@ -73,8 +73,8 @@ fn cli() -> clap::Command {
                 .global(true)
                 .value_parser(value_parser!(u16).range(1..))
                 .help(
-                    "Use at most N threads (default: one a core; as RAYON_NUM_THREADS=N). The \
-                     output is the same for any number",
+                    "Use at most N threads (default: one a core, one for a module under 256 KiB; \
+                     as RAYON_NUM_THREADS=N). The output is the same for any number",
                 ),
         )
         .subcommand(

@@ -1620,6 +1620,8 @@ impl Module {
     /// (before their results join the module), before each round of merging and after the
     /// last, and once more when merging is done (writing, which allocates again, reuses none
     /// of it): rocksdb-O0's merge peak is 33.9 MiB rather than 36.9, for about 1% more time.
+    /// The program's own code goes back too ([`source::release_program_code`]), and once more
+    /// before the bodies are read.
     pub(crate) fn give_back_free_memory(&self) {
         if self.source.len() < RELEASE_MIN {
             return;
@@ -1629,6 +1631,7 @@ impl Module {
         unsafe {
             libc::malloc_trim(0);
         }
+        source::release_program_code();
     }
 
     /// The global named `name` as LLVM prints it (`@f`, `@7`, `@"a b"`, `@"\01-[C m]"`, as

@@ -395,6 +395,64 @@ const FAULT_AROUND: usize = 64 << 10;
 
 /// How much text read is given back at once.
 pub const RELEASE_STEP: usize = 512 << 10;
+
+/// Unmaps the program's read-only segments (its code and constants) from the process: they
+/// are pages of its file, which the system maps in again, from its cache, when they are next
+/// run or read. A fault on one maps the 64 KiB around it (the kernel's fault-around), so
+/// after any run most of the program's 4 MB is resident, counted in its peak although most of
+/// it is the top level's or the bodies' code, not run again: unmapped before the bodies are
+/// read and at each stage after, eigenprog-O0's merge peak is 28.9 MiB rather than 29.8 (the
+/// program's pages at the peak 2.8 MiB rather than 3.7).
+pub(crate) fn release_program_code() {
+    #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
+    {
+        /// Called for each loaded object; the first is the program itself, whose segments
+        /// without write access it unmaps, then it stops (`1`).
+        unsafe extern "C" fn unmap_read_only(
+            info: *mut libc::dl_phdr_info,
+            _size: libc::size_t,
+            _data: *mut libc::c_void,
+        ) -> libc::c_int {
+            // SAFETY: glibc hands a valid `dl_phdr_info` whose `dlpi_phdr` points to
+            // `dlpi_phnum` program headers.
+            let info = unsafe { &*info };
+            let headers =
+                unsafe { std::slice::from_raw_parts(info.dlpi_phdr, info.dlpi_phnum.into()) };
+            // SAFETY: `sysconf` takes no pointer.
+            let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+                size if size > 0 => size as u64,
+                _ => return 1,
+            };
+            for h in headers {
+                if h.p_type != libc::PT_LOAD || h.p_flags & libc::PF_W != 0 {
+                    continue;
+                }
+                // The whole pages inside the segment: a page shared with a writable one keeps
+                // what was written to it.
+                let at = info.dlpi_addr + h.p_vaddr;
+                let start = at.next_multiple_of(page);
+                let end = (at + h.p_memsz) / page * page;
+                if start < end {
+                    // SAFETY: the range is the program's own read-only mapping, never
+                    // written (Rust's code has no text relocations), whose pages the system
+                    // reads again from its file when they are next used: what they hold is
+                    // unchanged.
+                    unsafe {
+                        libc::madvise(
+                            start as usize as *mut libc::c_void,
+                            (end - start) as usize,
+                            libc::MADV_DONTNEED,
+                        )
+                    };
+                }
+            }
+            1
+        }
+        // SAFETY: the callback only reads what glibc hands it.
+        unsafe { libc::dl_iterate_phdr(Some(unmap_read_only), std::ptr::null_mut()) };
+    }
+}
+
 /// Below this size a mapped text is not given back: it is a small part of what reading
 /// costs in memory (the model, the program), and mapping pages in again costs time (about a
 /// tenth more to merge harfbuzz-O0, 27 MB: each page is mapped in by each pass over the text).

@@ -430,6 +430,8 @@ fn read_bodies(
     m.semantic_interposition = m.reads_semantic_interposition();
     m.intrinsic_immediates = intrinsic_immediates(m);
     m.nodes_reached = NodesReached::of(m);
+    // What only the top level ran goes back before the bodies' peak.
+    m.give_back_free_memory();
 
     // LLVM's verifier runs only on a module whose top level read: after a top-level error the
     // bodies are read for an earlier syntax error alone, and their checks, which look up
