@@ -29,9 +29,9 @@ impl<'a> Parser<'a> {
         self.m.types.intern(Type::Label);
         let result = self.top_level();
         if result.is_ok() {
+            // Every global's kind is known now.
             self.intrinsic_uses_hold();
-        }
-        if result.is_err() {
+        } else {
             // The bodies before the error are read all the same: the global of a definition
             // that did not read to its end names nothing, as one named and never defined.
             let m = &mut self.m;
