@@ -353,14 +353,8 @@ impl<'a> Parser<'a> {
         let ValueKind::Global(u) = callee.kind() else {
             return None;
         };
-        // Told by its first bytes: most callees are not intrinsics.
         let name = &self.src[tok.span.range()];
-        let quoted = |rest: &[u8]| rest.starts_with(b"llvm.") || rest.starts_with(b"\\");
-        let intrinsic = tok.kind == Tok::GlobalName
-            && (name.starts_with(b"@llvm.")
-                || name.strip_prefix(b"@\"").is_some_and(quoted)
-                    && is_implicit_intrinsic(tok.kind, &name[1..]));
-        if !intrinsic {
+        if !names_intrinsic(tok, name) {
             return None;
         }
         let global = self.recorded_use(u)?.global;
@@ -560,11 +554,10 @@ impl<'a> Parser<'a> {
                     )
                 {
                     // LLVM's verifier refuses the call when it reaches the call's function,
-                    // or before, at a declaration written first (not renamed, which puts it
-                    // last), as a use other than a call at its type (`hasAddressTaken`,
-                    // which lets assume-like calls be).
+                    // or before, at a declaration it meets first, as a use other than a call
+                    // at its type (`hasAddressTaken`, which lets assume-like calls be).
                     let declared_first =
-                        declared_at < callee.start && !intrinsics::is_renamed(self, &name(), fn_ty);
+                        self.declaration_met_first(declared_at, callee, &name(), fn_ty);
                     let message = if declared_first && !intrinsics::is_assume_like(&name()) {
                         INTRINSIC_USER_INVALID
                     } else {
@@ -1758,8 +1751,8 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::LParen, "'('")?;
                 self.push_item(Item::Mark(b'('));
                 let mut operands = BundleOperands::default();
-                self.intrinsic_use_context.attached_call_bundle =
-                    self.text(tag) == b"\"clang.arc.attachedcall\"";
+                let attached_call = self.text(tag) == b"\"clang.arc.attachedcall\"";
+                self.intrinsic_use_context.attached_call_bundle = attached_call;
                 if self.tok.kind != Tok::RParen {
                     loop {
                         let ty = self.item_type()?;
@@ -1772,7 +1765,7 @@ impl<'a> Parser<'a> {
                 }
                 self.intrinsic_use_context.attached_call_bundle = false;
                 let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
-                    None if self.text(tag) == b"\"clang.arc.attachedcall\"" => {
+                    None if attached_call => {
                         self.attached_call_refused(&operands, (ret, callee), call_kinds)
                     }
                     message => message.map(Cow::Owned),

@@ -992,6 +992,16 @@ fn is_implicit_intrinsic(kind: Tok, body: &[u8]) -> bool {
     kind == Tok::GlobalName && is_intrinsic_name(&strip_name(body))
 }
 
+/// Whether the global token `t`, whose text is `text` (with its `@`), names an intrinsic:
+/// told by its first bytes, as most globals are not intrinsics.
+fn names_intrinsic(t: Token, text: &[u8]) -> bool {
+    let quoted = |rest: &[u8]| rest.starts_with(b"llvm.") || rest.starts_with(b"\\");
+    t.kind == Tok::GlobalName
+        && (text.starts_with(b"@llvm.")
+            || text.strip_prefix(b"@\"").is_some_and(quoted)
+                && is_implicit_intrinsic(t.kind, &text[1..]))
+}
+
 /// A decimal number, saturated to `u32::MAX` (callers check the range they allow).
 pub(crate) fn decimal(digits: &[u8]) -> u32 {
     decimal_u32(digits).unwrap_or(u32::MAX)
@@ -1583,12 +1593,7 @@ impl<'a> Parser<'a> {
     /// Keeps `u`, the use `t` writes, for [`Parser::intrinsic_uses_hold`] if it names an
     /// intrinsic outside metadata (which names a value without using it, to LLVM).
     fn note_intrinsic_use(&mut self, t: Token, u: UseId) {
-        let text = &self.src[t.span.range()];
-        // Told by its first bytes: most globals are not intrinsics.
-        let intrinsic = t.kind == Tok::GlobalName
-            && (text.starts_with(b"@llvm.")
-                || text.starts_with(b"@\"") && is_intrinsic_name(&strip_name(&text[1..])));
-        if intrinsic && self.metadata_values == 0 {
+        if self.metadata_values == 0 && names_intrinsic(t, &self.src[t.span.range()]) {
             self.intrinsic_uses.push((u, self.intrinsic_use_context));
         }
     }
@@ -1621,11 +1626,10 @@ impl<'a> Parser<'a> {
         let GlobalKind::Function(f) = self.names_module().globals.get(use_.global)?.kind else {
             return None;
         };
-        // One LLVM renames moves to the module's end.
         let name = strip_name(&self.src[use_.span.range()][1..]);
         let func = &self.names_module().functions[f];
         let declared_first =
-            func.span.start < use_.span.start && !intrinsics::is_renamed(self, &name, func.fn_ty);
+            self.declaration_met_first(func.span.start, use_.span, &name, func.fn_ty);
         // An instruction's own operand is checked at the instruction, and at the declaration
         // when that is met first; a use inside a constant, or outside a body, at the
         // declaration alone, which lets a call of an assume-like intrinsic use it (through a
@@ -1638,6 +1642,19 @@ impl<'a> Parser<'a> {
             true => INTRINSIC_ADDRESS_TAKEN,
         };
         Some((use_.span, message))
+    }
+
+    /// Whether LLVM's verifier meets the declaration of intrinsic `name` at `fn_ty`, written
+    /// at `declared_at`, before a use of it at `used`: it visits functions in module order,
+    /// and a declaration LLVM renames as it reads it moves to the module's end.
+    fn declaration_met_first(
+        &self,
+        declared_at: u32,
+        used: Span,
+        name: &[u8],
+        fn_ty: TypeId,
+    ) -> bool {
+        declared_at < used.start && !intrinsics::is_renamed(self, name, fn_ty)
     }
 
     /// The global of this name (`Ok`) or number (`Err`), made pending at its first mention.
