@@ -1185,6 +1185,23 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (2, 13),
             "unknown intrinsic 'llvm.amdgcn.atomic.foo'",
         ),
+        // Old names LLVM upgrades are matched whole where LLVM matches them whole.
+        (
+            "define void @f() {\n  call void @llvm.x86.sse2.add.sdx()\n  ret void\n}\n",
+            (2, 13),
+            "unknown intrinsic 'llvm.x86.sse2.add.sdx'",
+        ),
+        (
+            "define void @f() {\n  call void @llvm.nvvm.barrier1()\n  ret void\n}\n",
+            (2, 13),
+            "unknown intrinsic 'llvm.nvvm.barrier1'",
+        ),
+        (
+            "define void @f() {\n  call void @llvm.experimental.vector.reduce.nand.v4i32()\n  \
+             ret void\n}\n",
+            (2, 13),
+            "unknown intrinsic 'llvm.experimental.vector.reduce.nand.v4i32'",
+        ),
         // ... and declares those it knows from the call's type, which the intrinsic's
         // signature must take; the error is at the name's first use.
         (
@@ -1263,6 +1280,17 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define i8 @f(i8 %x, i16 %y) {\n  %a = call i8 @llvm.umax(i8 %x, i8 1)\n  \
              %b = call i16 @llvm.umax(i16 %y, i16 1)\n  %c = call i8 @llvm.smax.i16(i8 %x, i8 2)\n  \
              %d = call { i8, i1 } @llvm.uadd.with.overflow(i8 %a, i8 %c)\n  ret i8 %a\n}\n",
+            // Old intrinsics LLVM 22 no longer knows, upgraded from their calls as it reads
+            // them: x86's, NVPTX's, AArch64's, the experimental vector operations.
+            "define i32 @f(<8 x i16> %a, i32 %b, <4 x i32> %v, float %x) {\n  \
+             %r = call <4 x float> @llvm.x86.vcvtph2ps.128(<8 x i16> %a)\n  \
+             %c = call i32 @llvm.nvvm.brev32(i32 %b)\n  \
+             %m = call i32 @llvm.nvvm.max.ui(i32 %b, i32 %c)\n  \
+             %t = call ptr @llvm.aarch64.thread.pointer()\n  \
+             %s = call i32 @llvm.experimental.vector.reduce.add.v4i32(<4 x i32> %v)\n  \
+             %y = call float @llvm.experimental.vector.reduce.v2.fadd.f32.v4f32(float %x, \
+             <4 x float> %r)\n  %w = call <4 x i32> @llvm.experimental.stepvector.v4i32()\n  \
+             ret i32 %s\n}\n",
             "define void @f() {\n  %v = freeze target(\"spirv.Event\") zeroinitializer\n  \
              %w = freeze target(\"aarch64.svcount\") zeroinitializer\n  \
              %x = freeze target(\"riscv.vector.tuple\", <vscale x 8 x i8>, 2) zeroinitializer\n  \
@@ -5618,6 +5646,10 @@ fn frames_are_escaped_and_recovered_as_llvm_verifier_checks_them() {
             "  %a = alloca i8\n  %b = getelementptr i8, ptr %a, i64 0\n  %c = addrspacecast ptr %b to ptr addrspace(1)\n  call void (...) @llvm.localescape(ptr addrspace(1) %c)",
         ),
         escaping("  call void (...) @llvm.localescape()"),
+        // A count of `zeroinitializer` is a constant.
+        escaping(
+            "  %a = alloca i8, i32 zeroinitializer\n  call void (...) @llvm.localescape(ptr %a)",
+        ),
         recovering(escape, &recover("@e", "0")),
         recovering(escape, &recover("@e", "-1")),
         recovering(
@@ -7218,6 +7250,14 @@ fn intrinsic_operands_are_checked_as_llvm_verifier_checks_them() {
         ),
         (
             call("%r = call i32 @llvm.experimental.get.vector.length.i32(i32 %x, i32 -4, i1 true)"),
+            (5, 17, "@llvm.experimental.get.vector.length"),
+            "get_vector_length: VF must be positive",
+        ),
+        (
+            call(
+                "%r = call i32 @llvm.experimental.get.vector.length.i32(i32 %x, i32 \
+                 zeroinitializer, i1 true)",
+            ),
             (5, 17, "@llvm.experimental.get.vector.length"),
             "get_vector_length: VF must be positive",
         ),
@@ -10233,10 +10273,12 @@ fn old_masked_accesses_are_refused_where_llvm_cannot_upgrade_them() {
             );
         }
     }
-    let read: [String; 4] = [
+    let read: [String; 5] = [
         store(true, "8"),
         store(false, "1"),
         gather("0"),
+        // `i32 zeroinitializer` is LLVM's integer 0.
+        gather("zeroinitializer"),
         // Today's form: no alignment argument.
         "declare void @llvm.masked.store.v2f64.p0(<2 x double>, ptr, <2 x i1>)\n\
          define void @f(ptr %p, <2 x i1> %m, <2 x double> %v) {\n  \

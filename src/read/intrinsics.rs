@@ -7,9 +7,12 @@
 
 #[path = "intrinsic_names.rs"]
 mod names;
+#[path = "x86_upgrades.rs"]
+mod x86_upgrades;
 
 use crate::model::{FloatKind, Type, TypeId, Types, int_literal};
 use std::sync::Arc;
+use x86_upgrades::X86_UPGRADED;
 
 /// Whether LLVM 22 takes `name` as an intrinsic's, as `Intrinsic::lookupIntrinsicID` does:
 /// an intrinsic's name, or an overloaded one's followed by `.` and type suffixes
@@ -341,35 +344,181 @@ pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
 
 /// Whether `name` (`llvm.` and the rest) is an old name LLVM 22 no longer knows but takes
 /// from a call that never declares it, upgrading the call as it reads the module
-/// (`upgradeIntrinsicFunction`: AMDGPU's old floating-point and wrapping atomics become
-/// `atomicrmw`, `llvm.experimental.vector.partial.reduce.add` and `llvm.vector.splice` their
-/// new names, WebAssembly's first relaxed SIMD operations theirs). By prefix, as
-/// LLVM matches them; each checked against opt-22.
+/// (`upgradeIntrinsicFunction`: AMDGPU's old atomics become `atomicrmw`, NVPTX's old
+/// operations LLVM's own instructions or intrinsics, the experimental vector operations their
+/// final names, x86's old operations ([`X86_UPGRADED`]) instructions...). By prefix or whole
+/// name, as LLVM matches them. Where LLVM asks the call's number of arguments too (NVPTX's
+/// `brev32` of one, `min.i` of two), the name alone is asked here. Not followed: AArch64's
+/// and ARM's NEON and SVE renames (type patterns) and RISC-V's (known names at old types).
 pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
-    if let Some(tail) = name.strip_prefix(b"llvm.amdgcn.") {
-        if tail.starts_with(b"atomic.inc") || tail.starts_with(b"atomic.dec") {
-            return true;
+    let Some(tail) = name.strip_prefix(b"llvm.") else {
+        return false;
+    };
+    let starts_with_any =
+        |t: &[u8], prefixes: &[&str]| prefixes.iter().any(|p| t.starts_with(p.as_bytes()));
+    let is_any = |t: &[u8], names: &[&str]| names.iter().any(|n| t == n.as_bytes());
+    if let Some(x86) = tail.strip_prefix(b"x86.") {
+        return X86_UPGRADED.iter().any(|&(pattern, whole)| match whole {
+            true => x86 == pattern.as_bytes(),
+            false => x86.starts_with(pattern.as_bytes()),
+        });
+    }
+    if let Some(t) = tail.strip_prefix(b"nvvm.") {
+        return nvvm_renamed_on_read(t);
+    }
+    if let Some(t) = tail.strip_prefix(b"amdgcn.") {
+        if let Some(op) = t.strip_prefix(b"atomic.") {
+            return starts_with_any(op, &["inc", "dec", "cond.sub", "csub"]);
         }
         let atomic = [&b"ds."[..], b"global.atomic.", b"flat.atomic."]
             .iter()
-            .find_map(|family| tail.strip_prefix(*family));
-        return atomic.is_some_and(|op| {
-            op.starts_with(b"fadd")
-                || (op.starts_with(b"fmin") && !op.starts_with(b"fmin.num"))
-                || (op.starts_with(b"fmax") && !op.starts_with(b"fmax.num"))
-        });
+            .find_map(|family| t.strip_prefix(*family));
+        return t == b"alignbit"
+            || t.starts_with(b"ldexp.")
+            || atomic.is_some_and(|op| {
+                op.starts_with(b"fadd")
+                    || (op.starts_with(b"fmin") && !op.starts_with(b"fmin.num"))
+                    || (op.starts_with(b"fmax") && !op.starts_with(b"fmax.num"))
+            });
     }
-    if let Some(tail) = name.strip_prefix(b"llvm.wasm.") {
-        return [&b"fma."[..], b"fms.", b"laneselect."]
-            .iter()
-            .any(|old| tail.starts_with(old));
+    if let Some(t) = tail
+        .strip_prefix(b"arm.")
+        .or_else(|| tail.strip_prefix(b"aarch64."))
+    {
+        return t.starts_with(b"rbit") || t == b"thread.pointer";
+    }
+    if let Some(t) = tail.strip_prefix(b"wasm.") {
+        return starts_with_any(t, &["fma.", "fms.", "laneselect."])
+            || is_any(t, &["dot.i8x16.i7x16.signed", "dot.i8x16.i7x16.add.signed"]);
+    }
+    if let Some(t) = tail.strip_prefix(b"experimental.vector.") {
+        if let Some(reduction) = t.strip_prefix(b"reduce.") {
+            return old_vector_reduction(reduction);
+        }
+        return !t.starts_with(b"extract.last.active.")
+            && starts_with_any(
+                t,
+                &[
+                    "extract.",
+                    "insert.",
+                    "reverse.",
+                    "interleave2.",
+                    "deinterleave2.",
+                    "partial.reduce.add",
+                    "splice",
+                ],
+            );
     }
     // `llvm.vector.splice` became `llvm.vector.splice.left` and `.right` in LLVM 22.
-    if let Some(tail) = name.strip_prefix(b"llvm.vector.splice") {
-        return !tail.starts_with(b".left") && !tail.starts_with(b".right");
+    if let Some(t) = tail.strip_prefix(b"vector.splice") {
+        return !t.starts_with(b".left") && !t.starts_with(b".right");
     }
-    name.starts_with(b"llvm.experimental.vector.partial.reduce.add")
-        || name.starts_with(b"llvm.experimental.vector.splice")
+    starts_with_any(
+        tail,
+        &[
+            "experimental.stepvector.",
+            "flt.rounds",
+            "invariant.group.barrier",
+        ],
+    ) || is_any(tail, &["dbg.addr", "stackprotectorcheck"])
+}
+
+/// After `llvm.nvvm.`: the operations LLVM 22 rewrites as its own instructions or intrinsics.
+fn nvvm_renamed_on_read(t: &[u8]) -> bool {
+    const WHOLE: &[&str] = &[
+        "brev32",
+        "brev64",
+        "clz.i",
+        "popc.i",
+        "max.s",
+        "max.i",
+        "max.ll",
+        "min.s",
+        "min.i",
+        "min.ll",
+        "max.us",
+        "max.ui",
+        "max.ull",
+        "min.us",
+        "min.ui",
+        "min.ull",
+        "abs.i",
+        "abs.ll",
+        "abs.bf16",
+        "abs.bf16x2",
+        "fabs.f",
+        "fabs.ftz.f",
+        "fabs.d",
+        "ex2.approx.f",
+        "ex2.approx.ftz.f",
+        "ex2.approx.d",
+        "ex2.approx.f16x2",
+        "bitcast.f2i",
+        "bitcast.i2f",
+        "bitcast.ll2d",
+        "bitcast.d2ll",
+        "rotate.b32",
+        "rotate.b64",
+        "rotate.right.b64",
+        "barrier0",
+        "barrier.n",
+        "barrier.sync.cnt",
+        "barrier.sync",
+        "barrier",
+        "bar.sync",
+        "barrier0.popc",
+        "barrier0.and",
+        "barrier0.or",
+        "clz.ll",
+        "popc.ll",
+        "h2f",
+        "swap.lo.hi.b64",
+        "tanh.approx.f32",
+    ];
+    const PREFIXES: &[&str] = &[
+        "atomic.load.add.f32.p",
+        "atomic.load.add.f64.p",
+        "atomic.load.inc.32.p",
+        "atomic.load.dec.32.p",
+        "ldg.global.i.",
+        "ldg.global.f.",
+        "ldg.global.p.",
+    ];
+    if let Some(to) = t.strip_prefix(b"ptr.gen.to.") {
+        return after_nvvm_space(to).is_some();
+    }
+    if let Some(from) = t.strip_prefix(b"ptr.") {
+        return after_nvvm_space(from).is_some_and(|rest| rest.starts_with(b".to.gen"));
+    }
+    WHOLE.iter().any(|n| t == n.as_bytes()) || PREFIXES.iter().any(|p| t.starts_with(p.as_bytes()))
+}
+
+/// What follows an NVPTX address space's name (`local`, `shared`...) at the start of `t`.
+fn after_nvvm_space(t: &[u8]) -> Option<&[u8]> {
+    const SPACES: [&str; 5] = ["local", "shared", "global", "constant", "param"];
+    SPACES.iter().find_map(|s| t.strip_prefix(s.as_bytes()))
+}
+
+/// After `llvm.experimental.vector.reduce.`: an old reduction (`add.v4i32`, `v2.fadd.f32.v4f32`),
+/// as LLVM's patterns `^([a-z]+)\.[a-z][0-9]+` and `^v2\.([a-z]+)\.[fi][0-9]+` find them.
+fn old_vector_reduction(t: &[u8]) -> bool {
+    const OPERATIONS: &[&str] = &[
+        "add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin", "fmax", "fmin",
+    ];
+    // `word.` then a letter among `letters` and a digit.
+    let typed = |t: &[u8], letters: &dyn Fn(u8) -> bool| -> Option<usize> {
+        let word = t.iter().take_while(|b| b.is_ascii_lowercase()).count();
+        match t.get(word..word + 3)? {
+            [b'.', letter, digit] if letters(*letter) && digit.is_ascii_digit() => Some(word),
+            _ => None,
+        }
+    };
+    if let Some(v2) = t.strip_prefix(b"v2.") {
+        return typed(v2, &|l| l == b'f' || l == b'i')
+            .is_some_and(|word| matches!(&v2[..word], b"fadd" | b"fmul"));
+    }
+    typed(t, &|l| l.is_ascii_lowercase())
+        .is_some_and(|word| OPERATIONS.iter().any(|op| &t[..word] == op.as_bytes()))
 }
 
 /// Intrinsics LLVM upgrades when they are declared with this many parameters, and whether
@@ -1118,6 +1267,25 @@ mod tests {
             "llvm.vector.splice.nxv16i8",
             "llvm.experimental.vector.splice.v2f64",
             "llvm.wasm.laneselect.v16i8",
+            "llvm.wasm.dot.i8x16.i7x16.add.signed",
+            "llvm.x86.vcvtph2ps.128",
+            "llvm.x86.avx512.mask.add.pd.512",
+            "llvm.x86.sse2.add.sd",
+            "llvm.x86.xop.vpcomtrueuw",
+            "llvm.nvvm.ptr.gen.to.shared.p3.p0",
+            "llvm.nvvm.ptr.global.to.gen.p0.p1",
+            "llvm.nvvm.ldg.global.f.f32.p1",
+            "llvm.nvvm.atomic.load.inc.32.p0",
+            "llvm.nvvm.barrier0.popc",
+            "llvm.amdgcn.atomic.csub.i32",
+            "llvm.amdgcn.ldexp.f32",
+            "llvm.arm.rbit",
+            "llvm.aarch64.thread.pointer",
+            "llvm.experimental.vector.reduce.umax.v4i32",
+            "llvm.experimental.vector.reduce.v2.fmul.f64.v2f64",
+            "llvm.experimental.vector.extract.v2i32.v4i32",
+            "llvm.experimental.stepvector.nxv4i32",
+            "llvm.dbg.addr",
         ] {
             assert!(is_renamed_on_read(name.as_bytes()), "{name}");
         }
@@ -1128,6 +1296,19 @@ mod tests {
             "llvm.amdgcn.atomic.foo",
             "llvm.amdgcn.global.atomic.fbdd",
             "llvm.donothing.x",
+            "llvm.x86.sse2.add.sdx",
+            "llvm.x86.avx512.mask.foo",
+            "llvm.x86.avx2.vperm2i128.x",
+            "llvm.nvvm.ptr.shared.from.gen",
+            "llvm.nvvm.barrier1",
+            "llvm.nvvm.abs.q",
+            "llvm.aarch64.thread.pointer.x",
+            "llvm.experimental.vector.reduce.nand.v4i32",
+            "llvm.experimental.vector.reduce.add.4i32",
+            "llvm.experimental.vector.reduce.v2.fmax.f32.v4f32",
+            "llvm.experimental.vector.extract.last.active.v4i32",
+            "llvm.dbg.addr.x",
+            "x86.sse2.add.sd",
         ] {
             assert!(!is_renamed_on_read(name.as_bytes()), "{name}");
         }

@@ -618,12 +618,17 @@ impl<'a> Call<'a> {
 
     /// Argument `index` when it is an integer constant of at most 64 bits: its bits and width.
     fn integer_argument(&self, index: usize) -> Option<(u64, u32)> {
-        let (_, v) = self.argument(index)?;
-        let &Const::Int(span, width) = self.constant(v)? else {
-            return None;
-        };
-        match int_value(self.m.bytes(span), width)? {
-            IntValue::Bits(bits) if width <= 64 => Some((bits as u64, width)),
+        let (ty, v) = self.argument(index)?;
+        match *self.constant(v)? {
+            Const::Int(span, width) => match int_value(self.m.bytes(span), width)? {
+                IntValue::Bits(bits) if width <= 64 => Some((bits as u64, width)),
+                _ => None,
+            },
+            // `i32 zeroinitializer` is LLVM's integer 0.
+            Const::Zero => match self.shape(ty) {
+                (&Type::Int(width), None) if width <= 64 => Some((0, width)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -908,12 +913,13 @@ impl<'a> Call<'a> {
 
     fn vector_length_refused(&self) -> Option<&'static str> {
         let (_, factor) = self.argument(1)?;
-        let &Const::Int(span, width) = self.constant(factor)? else {
-            return None;
-        };
-        let positive = match int_value(self.m.bytes(span), width)? {
-            IntValue::Bits(bits) => bits != 0 && (width == 0 || bits >> (width - 1) == 0),
-            IntValue::Wide(bits, ones_above) => bits != 0 && !ones_above,
+        let positive = match *self.constant(factor)? {
+            Const::Int(span, width) => match int_value(self.m.bytes(span), width)? {
+                IntValue::Bits(bits) => bits != 0 && (width == 0 || bits >> (width - 1) == 0),
+                IntValue::Wide(bits, ones_above) => bits != 0 && !ones_above,
+            },
+            Const::Zero => false,
+            _ => return None,
         };
         (!positive).then_some("get_vector_length: VF must be positive")
     }
@@ -1586,7 +1592,7 @@ impl<'a> Call<'a> {
             .skip(1);
         let constant_count = match (after_words.next(), after_words.next()) {
             (Some(Item::Type(_)), Some(&Item::Value(count))) => {
-                matches!(self.constant(count), Some(Const::Int(..)))
+                matches!(self.constant(count), Some(Const::Int(..) | Const::Zero))
             }
             _ => true,
         };
