@@ -149,8 +149,8 @@ fn cli() -> clap::Command {
                         .help(
                             "opt's arguments: -S, -o FILE, -passes=mergefunc, -p mergefunc \
                              (with verify), -mergefunc-use-aliases, \
-                             -mergefunc-preserve-debug-info, -verify-each, -disable-output, \
-                             -stats, -f, input",
+                             -mergefunc-preserve-debug-info, -mergefunc-verify=N (no effect, \
+                             as in opt-22), -verify-each, -disable-output, -stats, -f, input",
                         ),
                 ),
         )
@@ -591,6 +591,14 @@ fn opt(args: &[String]) -> Result<(), String> {
             passes.push(v);
         } else if let Some(v) = value_of("-p")? {
             passes.push(v);
+        } else if let Some(v) = value_of("-mergefunc-verify")? {
+            // The pass's self-check of its comparator, which LLVM runs only under `-debug` (a
+            // build with assertions): it changes no output, in opt-22 either.
+            v.parse::<u32>().map_err(|_| {
+                format!(
+                    "opt: for the -mergefunc-verify option: '{v}' value invalid for uint argument!"
+                )
+            })?;
         } else {
             match flag {
                 "-S" => text_output = true,

@@ -1113,6 +1113,22 @@ fn opt_is_a_drop_in_for_this_pass() {
         !ok && err.contains("'yes' is invalid value for boolean argument"),
         "{err}"
     );
+    // The pass's self-check, which opt-22 (built without assertions) never runs.
+    for (option, value) in [
+        ("-mergefunc-verify=5", None),
+        ("--mergefunc-verify", Some("0")),
+    ] {
+        let mut args = vec!["opt", "-S", "-passes=mergefunc", option];
+        args.extend(value);
+        args.extend([weak, "-o", "-"]);
+        let (ok, out, err) = mergefn_cli(&args);
+        assert!(ok && out == thunked, "{option}: {err}");
+    }
+    let (ok, _, err) = with("-mergefunc-verify=x");
+    assert!(
+        !ok && err.contains("'x' value invalid for uint argument"),
+        "{err}"
+    );
     let none = root().join("tests/fixtures/merge/must_not_merge.ll");
     let none = none.to_str().unwrap();
     let (ok, _, err) = mergefn_cli(&[

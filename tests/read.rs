@@ -511,6 +511,87 @@ fn a_constant_expression_has_a_value_after_each_operand_type() {
     );
 }
 
+/// A call, invoke or callbr that writes its function type whole must pass what the type
+/// takes: as many arguments (more only to a varargs type), each of the parameter's type.
+/// LLVM's parser checks it once the instruction is read, so an error later in it comes
+/// first; it points at the argument, or, for one missing, after the instruction's keyword
+/// (at `call` after a tail kind).
+#[test]
+fn calls_pass_what_their_written_type_takes() {
+    let body = |inst: &str| {
+        format!(
+            "declare void @g(...)\ndeclare i32 @p(...)\ndefine void @f(ptr %p) personality ptr \
+             @p {{\n  {inst}\n  ret void\nb:\n  %l = landingpad {{ ptr, i32 }} cleanup\n  \
+             ret void\nc:\n  ret void\n}}\n"
+        )
+    };
+    let refused = [
+        (
+            body("call void () @g(ptr %p)"),
+            (4, 19),
+            "too many arguments specified",
+        ),
+        (
+            body("call void (i32, i32) @g(i32 1)"),
+            (4, 8),
+            "not enough parameters specified for call",
+        ),
+        (
+            body("tail call fastcc void (i32, i32) @g(i32 1)"),
+            (4, 8),
+            "not enough parameters specified for call",
+        ),
+        (
+            body("call void (i32, ...) @g()"),
+            (4, 8),
+            "not enough parameters specified for call",
+        ),
+        (
+            body("call void (i32) @g(i64 1)"),
+            (4, 22),
+            "argument is not of expected type 'i32'",
+        ),
+        (
+            body("call void (i32, { i8 }) @g(i32 1, { i16 } zeroinitializer)"),
+            (4, 37),
+            "argument is not of expected type '{ i8 }'",
+        ),
+        (
+            body("invoke void (i32, i32) @g(i32 1) to label %c unwind label %b"),
+            (4, 10),
+            "not enough parameters specified for call",
+        ),
+        (
+            body("invoke void () @g(i32 1) to label %c unwind label %b"),
+            (4, 21),
+            "too many arguments specified",
+        ),
+        (
+            body("callbr void (i64) @g(i32 1) to label %c []"),
+            (4, 24),
+            "argument is not of expected type 'i64'",
+        ),
+        // The instruction's own syntax is read first: its labels, here.
+        (
+            body("invoke void () @g(i32 1) to label %c unwind label 7"),
+            (4, 53),
+            "expected a block name",
+        ),
+    ];
+    let read = [
+        body("call void (i32, ...) @g(i32 1, i64 2, ptr %p)"),
+        body("call void (...) @g()"),
+        body("call void (ptr) @g(ptr %p)"),
+        "%T = type { i8 }\ndeclare void @g(...)\ndefine void @f() {\n  \
+         call void (%T) @g(%T zeroinitializer)\n  ret void\n}\n"
+            .to_string(),
+    ];
+    as_opt_reads(
+        &refused,
+        &read.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+}
+
 /// What LLVM 22's parser refuses beyond its grammar: attributes unknown or out of place,
 /// visibility and DLL storage with local linkage, the constant expressions it dropped, target
 /// extension types with the wrong parameters or without a zero value, intrinsics it does not

@@ -1474,12 +1474,20 @@ impl<'a> Parser<'a> {
     fn call_like(&mut self, opcode: Opcode) -> PResult<TypeId> {
         let mut musttail = false;
         let (mut fast_math, mut fast_math_at) = (false, None);
+        // Where LLVM's parser reports a call missing arguments: the token after `invoke`,
+        // `callbr` or `call`, at `call` itself after a tail kind.
+        let mut call_at = self.tok.span;
         if opcode == Opcode::Call {
-            if TAIL_KINDS.contains(&self.word()) {
+            let tail = TAIL_KINDS.contains(&self.word());
+            if tail {
                 musttail = self.word() == b"musttail";
                 self.item_word();
+                call_at = self.tok.span;
             }
             self.expect_word("call")?;
+            if !tail {
+                call_at = self.tok.span;
+            }
             fast_math_at = Some(self.tok.span);
             fast_math = self.item_fast_math_flags();
         }
@@ -1563,6 +1571,16 @@ impl<'a> Parser<'a> {
             let name = &self.text(callee_tok)[1..];
             is_intrinsic_name(name.strip_prefix(b"\"").unwrap_or(name))
         };
+        // The call's type, when written whole, must take its arguments: LLVM's parser checks
+        // them once the call is read (its labels too), so the first mismatch is kept until
+        // then.
+        let written_params = match self.body_ty(fn_or_ret) {
+            Type::Function {
+                params, varargs, ..
+            } => Some((params.clone(), *varargs)),
+            _ => None,
+        };
+        let mut arguments_mismatched: Option<(Span, String)> = None;
         let mut typed_params = match self.body_ty(fn_or_ret) {
             Type::Function {
                 params,
@@ -1601,6 +1619,21 @@ impl<'a> Parser<'a> {
                 }
                 let at = self.tok.span;
                 let ty = self.item_type()?;
+                if let Some((params, varargs)) = &written_params
+                    && arguments_mismatched.is_none()
+                {
+                    arguments_mismatched = match params.get(argument_index) {
+                        Some(&expected) if !self.types_llvm_equates(expected, ty) => Some((
+                            at,
+                            format!(
+                                "argument is not of expected type '{}'",
+                                self.type_text(expected)
+                            ),
+                        )),
+                        None if !varargs => Some((at, "too many arguments specified".into())),
+                        _ => None,
+                    };
+                }
                 // A metadata argument has no attributes (`metadata ptr @g`: `ptr` is its type).
                 let metadata = matches!(self.ty(ty), Type::Metadata);
                 if !metadata {
@@ -1824,11 +1857,20 @@ impl<'a> Parser<'a> {
                     self.rule_broken(callee_tok.span, message);
                 }
             }
-            _ => {
-                if let Some(at) = fast_math_at {
-                    self.fast_math_holds(fast_math, ret, at, "call")?;
-                }
-            }
+            _ => {}
+        }
+        if let Some((params, _)) = &written_params
+            && arguments_mismatched.is_none()
+            && argument_index < params.len()
+        {
+            let message = "not enough parameters specified for call".to_string();
+            arguments_mismatched = Some((call_at, message));
+        }
+        if let Some((at, message)) = arguments_mismatched {
+            return Err(self.err_at(at, message));
+        }
+        if let Some(at) = fast_math_at {
+            self.fast_math_holds(fast_math, ret, at, "call")?;
         }
         Ok(ret)
     }
