@@ -926,6 +926,79 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             (1, 16),
             "ptr* is invalid - use ptr instead",
         ),
+        // The old typed pointers: to what LLVM's parser lets one point, checked at the
+        // suffix; a function type's result and parameters, checked as it reads the type; the
+        // `addrspace` after a type, a pointer's alone.
+        (
+            "@g = global label* null\n",
+            (1, 18),
+            "basic block pointers are invalid",
+        ),
+        (
+            "%L = type label\n@g = global %L* null\n",
+            (2, 15),
+            "basic block pointers are invalid",
+        ),
+        (
+            "@g = global void* null\n",
+            (1, 17),
+            "pointers to void are invalid - use i8* instead",
+        ),
+        (
+            "@g = global void addrspace(1)* null\n",
+            (1, 18),
+            "pointers to void are invalid; use i8* instead",
+        ),
+        (
+            "@g = global token* null\n",
+            (1, 18),
+            "pointer to this type is invalid",
+        ),
+        (
+            "@g = global i32 addrspace(1) null\n",
+            (1, 30),
+            "expected '*' in address space",
+        ),
+        (
+            "@g = global label()* null\n",
+            (1, 18),
+            "invalid function return type",
+        ),
+        (
+            "@g = global i32 ()() * null\n",
+            (1, 19),
+            "invalid function return type",
+        ),
+        (
+            "declare label @f()\n",
+            (1, 9),
+            "invalid function return type",
+        ),
+        (
+            "define metadata @f() {\n  ret void\n}\n",
+            (1, 8),
+            "invalid function return type",
+        ),
+        (
+            "@h = global void (i32, label)* null\n",
+            (1, 24),
+            "invalid type for function argument",
+        ),
+        (
+            "@h = global void (i32 zeroext, label)* null\n",
+            (1, 32),
+            "invalid type for function argument",
+        ),
+        (
+            "@h = global void (i32, i32 %x, i8 signext)* null\n",
+            (1, 24),
+            "argument name invalid in function type",
+        ),
+        (
+            "declare void @g()\ndefine void @f() {\n  call label @g()\n  ret void\n}\n",
+            (3, 8),
+            "Invalid result type for LLVM function",
+        ),
         (
             "@g = external global [2 x void]\n",
             (1, 27),
@@ -8875,6 +8948,11 @@ fn special_globals_and_function_types_are_checked_as_llvm_verifier_checks_them()
         (
             "!0 = !{i32 1, !\"a\"}\n!1 = !{}\n",
             2,
+            "incorrect number of operands in module flag",
+        ),
+        (
+            "!0 = !{i32 1, !\"a\", i32 1}\n!1 = !DIFile(filename: \"a\", directory: \"/\")\n",
+            3,
             "incorrect number of operands in module flag",
         ),
         (

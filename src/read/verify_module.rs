@@ -646,8 +646,10 @@ fn module_flags_hold(m: &Module) -> Result<(), Refusal> {
         let Some(node) = m.metadata.get(node) else {
             continue;
         };
+        // A specialized node (`!DIFile(...)`) is no flag: LLVM counts its operands as its
+        // kind keeps them, three for none that could pass the next checks.
         let MdBody::Tuple(ops) = &node.body else {
-            continue;
+            return refuse(node.span, "incorrect number of operands in module flag");
         };
         let [behavior, id, value] = ops[..] else {
             return refuse(node.span, "incorrect number of operands in module flag");

@@ -19,6 +19,12 @@ impl<'a> Parser<'a> {
         // LLVM checks the linkage once the result type is read.
         self.function_linkage_holds(link.linkage, is_definition, link.linkage_span)?;
         self.local_linkage_holds(&link, link.linkage_span)?;
+        if matches!(
+            self.ty(self.resolve_ty(ret_ty)),
+            Type::Label | Type::Metadata | Type::Function { .. }
+        ) {
+            return Err(self.err_at(ret_at, "invalid function return type"));
+        }
         let mut rules = HeaderRules::default();
         let name_at = self.tok.span;
         let name = self.expect_global("a function name")?;

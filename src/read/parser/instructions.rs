@@ -1514,13 +1514,17 @@ impl<'a> Parser<'a> {
             }
             None => self.data_layout().program_addr_space,
         };
+        let ret_at = self.tok.span;
         let fn_or_ret = self.parse_type_or_void()?;
         self.push_item(Item::Type(fn_or_ret));
         // A named type may stand for the function type (`%FnTy = type i32 ()`).
-        let ret = match self.body_ty(fn_or_ret) {
-            Type::Function { ret, .. } => *ret,
-            _ => fn_or_ret,
+        let (ret, written_whole) = match self.body_ty(fn_or_ret) {
+            Type::Function { ret, .. } => (*ret, true),
+            _ => (fn_or_ret, false),
         };
+        // A result type alone LLVM makes a function type of, once the call is read.
+        let result_refused =
+            !written_whole && matches!(self.body_ty(ret), Type::Label | Type::Metadata);
         // The callee.
         let ptr = self.intern(Type::Ptr(addr_space));
         let callee_tok = self.tok;
@@ -1865,6 +1869,9 @@ impl<'a> Parser<'a> {
         {
             let message = "not enough parameters specified for call".to_string();
             arguments_mismatched = Some((call_at, message));
+        }
+        if result_refused {
+            return Err(self.err_at(ret_at, "Invalid result type for LLVM function"));
         }
         if let Some((at, message)) = arguments_mismatched {
             return Err(self.err_at(at, message));

@@ -40,8 +40,14 @@ impl<'a> Parser<'a> {
                         }
                         self.ptr_ty(a)
                     }
-                    // `void (i32)` is a function type, whatever the place.
-                    b"void" if !void && self.tok.kind != Tok::LParen => {
+                    // `void (i32)` is a function type, whatever the place; `void*` is refused
+                    // at its `*` (below).
+                    b"void"
+                        if !void
+                            && self.tok.kind != Tok::LParen
+                            && self.tok.kind != Tok::Star
+                            && !self.is_word(b"addrspace") =>
+                    {
                         let message = "void type only allowed for function results";
                         return Err(self.err_at(t.span, message));
                     }
@@ -73,25 +79,26 @@ impl<'a> Parser<'a> {
         loop {
             match self.tok.kind {
                 Tok::Star => {
+                    self.pointee_holds(ty, "pointers to void are invalid - use i8* instead")?;
                     self.bump();
                     ty = self.intern(Type::Ptr(0));
                 }
                 Tok::Word if self.is_word(b"addrspace") => {
-                    // `T addrspace(N)*` only; anything else is not ours.
-                    let save = (self.lex, self.tok, self.peeked.get());
+                    self.pointee_holds(ty, "pointers to void are invalid; use i8* instead")?;
+                    // `T addrspace(N)*`: LLVM reads `addrspace` after a type as this alone.
                     let a = self.opt_addrspace_number()?;
-                    if self.tok.kind == Tok::Star {
-                        self.bump();
-                        ty = self.intern(Type::Ptr(a));
-                    } else {
-                        (self.lex, self.tok) = (save.0, save.1);
-                        self.peeked.set(save.2);
-                        return Ok(ty);
+                    if self.tok.kind != Tok::Star {
+                        return Err(self.err_at(self.tok.span, "expected '*' in address space"));
                     }
+                    self.bump();
+                    ty = self.intern(Type::Ptr(a));
                 }
                 Tok::LParen => {
-                    if matches!(self.ty(ty), Type::Label | Type::Metadata) {
-                        return Ok(ty);
+                    if matches!(
+                        self.ty(self.resolve_ty(ty)),
+                        Type::Label | Type::Metadata | Type::Function { .. }
+                    ) {
+                        return Err(self.err_at(self.tok.span, "invalid function return type"));
                     }
                     self.bump();
                     ty = self.nested(|p| p.function_type(ty))?;
@@ -101,10 +108,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// In the old typed-pointer spelling, what `ty*` (or `ty addrspace(N)*`) may point to, as
+    /// LLVM's parser asks at the suffix: no block, no `void` (its message is `void_message`),
+    /// nor what `PointerType::isValidElementType` refuses.
+    fn pointee_holds(&self, ty: TypeId, void_message: &str) -> PResult<()> {
+        let message = match self.ty(self.resolve_ty(ty)) {
+            Type::Label => "basic block pointers are invalid",
+            Type::Void => void_message,
+            Type::Metadata | Type::Token | Type::X86Amx => "pointer to this type is invalid",
+            _ => return Ok(()),
+        };
+        Err(self.err_at(self.tok.span, message))
+    }
+
     /// A function type's parameters, returning `ret`, after the `(`.
     fn function_type(&mut self, ret: TypeId) -> PResult<TypeId> {
         let mut params = Vec::new();
         let mut varargs = false;
+        let mut refused = None;
         if self.tok.kind != Tok::RParen {
             loop {
                 if self.eat(Tok::DotDotDot) {
@@ -112,17 +133,34 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let param = self.tok.span;
-                params.push(self.parse_type()?);
-                // LLVM reads them, then refuses them.
-                if self.step_over_attributes(AttrPlace::Parameter)? {
-                    return Err(self.err_at(param, "argument attributes invalid in function type"));
+                let ty = self.parse_type()?;
+                // LLVM reads attributes and a name as in a header, checks each parameter's
+                // type, then refuses the first parameter with a name or attributes.
+                let attributes = self.step_over_attributes(AttrPlace::Parameter)?;
+                let named = matches!(self.tok.kind, Tok::LocalName | Tok::LocalNum);
+                if named {
+                    self.bump();
                 }
+                self.check_argument_type(ty, param)?;
+                if refused.is_none() {
+                    refused = match (named, attributes) {
+                        (true, _) => Some((param, "argument name invalid in function type")),
+                        (false, true) => {
+                            Some((param, "argument attributes invalid in function type"))
+                        }
+                        (false, false) => None,
+                    };
+                }
+                params.push(ty);
                 if !self.eat(Tok::Comma) {
                     break;
                 }
             }
         }
         self.expect(Tok::RParen, "')'")?;
+        if let Some((at, message)) = refused {
+            return Err(self.err_at(at, message));
+        }
         Ok(self.intern(Type::Function {
             ret,
             params,
