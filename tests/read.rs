@@ -1434,6 +1434,16 @@ fn what_llvm_22_refuses_is_refused_at_the_same_place() {
             "define i8 @f(i8 %x, i16 %y) {\n  %a = call i8 @llvm.umax(i8 %x, i8 1)\n  \
              %b = call i16 @llvm.umax(i16 %y, i16 1)\n  %c = call i8 @llvm.smax.i16(i8 %x, i8 2)\n  \
              %d = call { i8, i1 } @llvm.uadd.with.overflow(i8 %a, i8 %c)\n  ret i8 %a\n}\n",
+            // A function returning an old typed pointer; a callbr of an intrinsic never
+            // declared; an upgraded intrinsic's calls, which LLVM rewrites (atomicrmw here):
+            // what its old declaration marks `immarg` is not checked.
+            "define internal void ()* @r() {\n  ret void ()* null\n}\n\
+             define void @k(i1 %c) {\n  callbr void @llvm.amdgcn.kill(i1 %c) to label %cont \
+             [label %kill]\nkill:\n  unreachable\ncont:\n  ret void\n}\n\
+             declare i32 @llvm.amdgcn.atomic.dec.i32.p0(ptr nocapture, i32, i32 immarg, i32 \
+             immarg, i1 immarg)\ndefine i32 @a(ptr %p, i32 %v) {\n  %r = call i32 \
+             @llvm.amdgcn.atomic.dec.i32.p0(ptr %p, i32 42, i32 %v, i32 0, i1 false)\n  \
+             ret i32 %r\n}\n",
             // Old intrinsics LLVM 22 no longer knows, upgraded from their calls as it reads
             // them: x86's, NVPTX's, AArch64's, the experimental vector operations.
             "define i32 @f(<8 x i16> %a, i32 %b, <4 x i32> %v, float %x) {\n  \

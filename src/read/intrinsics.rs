@@ -349,7 +349,8 @@ pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
 /// final names, x86's old operations ([`X86_UPGRADED`]) instructions...). By prefix or whole
 /// name, as LLVM matches them. Where LLVM asks the call's number of arguments too (NVPTX's
 /// `brev32` of one, `min.i` of two), the name alone is asked here. Not followed: AArch64's
-/// and ARM's NEON and SVE renames (type patterns) and RISC-V's (known names at old types).
+/// and ARM's NEON and SVE renames LLVM matches by type or pattern (`sve.ld2`, ARM's `vst`),
+/// and RISC-V's (known names at old types).
 pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
     let Some(tail) = name.strip_prefix(b"llvm.") else {
         return false;
@@ -381,10 +382,14 @@ pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
                     || (op.starts_with(b"fmax") && !op.starts_with(b"fmax.num"))
             });
     }
-    if let Some(t) = tail
-        .strip_prefix(b"arm.")
-        .or_else(|| tail.strip_prefix(b"aarch64."))
-    {
+    if let Some(t) = tail.strip_prefix(b"aarch64.") {
+        return t.starts_with(b"rbit")
+            || t == b"thread.pointer"
+            || t.starts_with(b"neon.bfcvt")
+            || t.starts_with(b"sve.rev.nxv")
+            || is_any(t, &["sve.fcvt.bf16f32", "sve.fcvtnt.bf16f32"]);
+    }
+    if let Some(t) = tail.strip_prefix(b"arm.") {
         return t.starts_with(b"rbit") || t == b"thread.pointer";
     }
     if let Some(t) = tail.strip_prefix(b"wasm.") {
@@ -1281,6 +1286,8 @@ mod tests {
             "llvm.amdgcn.ldexp.f32",
             "llvm.arm.rbit",
             "llvm.aarch64.thread.pointer",
+            "llvm.aarch64.sve.rev.nxv16i1",
+            "llvm.aarch64.neon.bfcvtn",
             "llvm.experimental.vector.reduce.umax.v4i32",
             "llvm.experimental.vector.reduce.v2.fmul.f64.v2f64",
             "llvm.experimental.vector.extract.v2i32.v4i32",
@@ -1303,6 +1310,7 @@ mod tests {
             "llvm.nvvm.barrier1",
             "llvm.nvvm.abs.q",
             "llvm.aarch64.thread.pointer.x",
+            "llvm.arm.sve.rev.nxv16i1",
             "llvm.experimental.vector.reduce.nand.v4i32",
             "llvm.experimental.vector.reduce.add.4i32",
             "llvm.experimental.vector.reduce.v2.fmax.f32.v4f32",

@@ -575,15 +575,21 @@ fn read_bodies(
 }
 
 /// The declared intrinsics whose calls must pass immediates, with the parameters that take
-/// them ([`intrinsics::immediate_params`]), in function order.
+/// them ([`intrinsics::immediate_params`]; for a name LLVM no longer knows, those its
+/// declaration marks `immarg`, unless LLVM upgrades its calls), in function order.
 fn intrinsic_immediates(m: &Module) -> Vec<(FuncId, intrinsics::Immediates)> {
     m.functions
         .iter()
         .filter_map(|(f, func)| match &m.globals[func.global].name {
             GlobalName::Named(name) if name.starts_with(b"llvm.") => {
-                let immediates = match intrinsics::is_known(name) {
-                    true => intrinsics::immediate_params(&m.types, name, func.fn_ty),
-                    false => declared_immediates(m, func),
+                let immediates = if intrinsics::is_known(name) {
+                    intrinsics::immediate_params(&m.types, name, func.fn_ty)
+                } else if intrinsics::is_renamed_on_read(name) {
+                    // LLVM rewrites its calls as it reads them: what the old declaration
+                    // marks `immarg` is never checked.
+                    intrinsics::Immediates::default()
+                } else {
+                    declared_immediates(m, func)
                 };
                 (immediates.params != 0).then_some((f, immediates))
             }

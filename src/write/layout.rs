@@ -163,7 +163,13 @@ fn line_end(text: &[u8], at: usize) -> usize {
 /// defines and, for a global, the word that says what the global is.
 fn rank_of(line: &[u8]) -> Option<Rank> {
     match line[0] {
-        b' ' | b'\t' => return None,
+        // An indented line goes on the statement before it (`  !dbg !0`, a constant's next
+        // elements), unless it starts a statement no body holds (` declare void @f()`): a
+        // `uselistorder` may be an instruction of a body whose header spans lines.
+        b' ' | b'\t' => {
+            return rank_of(line.trim_ascii_start())
+                .filter(|&rank| rank != Rank::UseListOrder && rank != Rank::Heading);
+        }
         b';' => return Some(Rank::Heading),
         _ => {}
     }
@@ -439,6 +445,17 @@ mod tests {
                         @a = alias void (), ptr @f\n\ndefine void @f() {\n  call void @d()\n  \
                         call void @d()\n  br label %b\n\nb:\n  ret void\n}\n\n\
                         declare void @d()\n\n!0 = !{}\n";
+        assert_eq!(laid(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn an_indented_statement_is_a_statement() {
+        // LLVM's parser reads the declaration wherever its line starts; a global's
+        // attachment on a line of its own stays with it.
+        let text = "attributes #0 = { noinline }\n\n declare void @g(ptr)\n\
+                    define void @f() #0 {\n  ret void\n}\n@v = global i32 0,\n  !dbg !0\n";
+        let expected = "@v = global i32 0,\n  !dbg !0\n\n declare void @g(ptr)\n\n\
+                        define void @f() #0 {\n  ret void\n}\n\nattributes #0 = { noinline }\n";
         assert_eq!(laid(text).as_deref(), Some(expected));
     }
 

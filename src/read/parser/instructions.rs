@@ -732,6 +732,10 @@ impl<'a> Parser<'a> {
                 let ty = if self.is_word(b"void") {
                     let ty = self.parse_type_or_void()?;
                     self.push_item(Item::Type(ty));
+                    // `void ()*`, an old typed pointer, is a value's type.
+                    if !matches!(self.ty(ty), Type::Void) {
+                        self.item_value(ty)?;
+                    }
                     ty
                 } else {
                     self.item_typed_value()?
@@ -1958,10 +1962,14 @@ impl Parser<'_> {
         let function = match self.callee_global(callee) {
             Callee::Indirect => false,
             Callee::Unrecorded => return None,
-            Callee::Global(g) => matches!(
-                self.names_module().globals.get(g).map(|g| g.kind),
-                Some(GlobalKind::Function(_))
-            ),
+            // An intrinsic never declared is declared once the body is read.
+            Callee::Global(g) => {
+                g.is_reserved_value()
+                    || matches!(
+                        self.names_module().globals.get(g).map(|g| g.kind),
+                        Some(GlobalKind::Function(_))
+                    )
+            }
         };
         if !function {
             Some("Callbr: indirect function / invalid signature")
