@@ -1521,14 +1521,21 @@ impl<'a> Parser<'a> {
         let ret_at = self.tok.span;
         let fn_or_ret = self.parse_type_or_void()?;
         self.push_item(Item::Type(fn_or_ret));
-        // A named type may stand for the function type (`%FnTy = type i32 ()`).
-        let (ret, written_whole) = match self.body_ty(fn_or_ret) {
-            Type::Function { ret, .. } => (*ret, true),
-            _ => (fn_or_ret, false),
+        // A named type may stand for the function type (`%FnTy = type i32 ()`). Written
+        // whole, its parameters must take the arguments: LLVM's parser checks them once the
+        // call is read (its labels too), so the first mismatch is kept until then.
+        let (ret, written_params) = match self.body_ty(fn_or_ret) {
+            Type::Function {
+                ret,
+                params,
+                varargs,
+            } => (*ret, Some((params.clone(), *varargs))),
+            _ => (fn_or_ret, None),
         };
+        let mut arguments_mismatched: Option<(Span, String)> = None;
         // A result type alone LLVM makes a function type of, once the call is read.
         let result_refused =
-            !written_whole && matches!(self.body_ty(ret), Type::Label | Type::Metadata);
+            written_params.is_none() && matches!(self.body_ty(ret), Type::Label | Type::Metadata);
         // The callee.
         let ptr = self.intern(Type::Ptr(addr_space));
         let callee_tok = self.tok;
@@ -1579,22 +1586,8 @@ impl<'a> Parser<'a> {
             let name = &self.text(callee_tok)[1..];
             is_intrinsic_name(name.strip_prefix(b"\"").unwrap_or(name))
         };
-        // The call's type, when written whole, must take its arguments: LLVM's parser checks
-        // them once the call is read (its labels too), so the first mismatch is kept until
-        // then.
-        let written_params = match self.body_ty(fn_or_ret) {
-            Type::Function {
-                params, varargs, ..
-            } => Some((params.clone(), *varargs)),
-            _ => None,
-        };
-        let mut arguments_mismatched: Option<(Span, String)> = None;
-        let mut typed_params = match self.body_ty(fn_or_ret) {
-            Type::Function {
-                params,
-                varargs: true,
-                ..
-            } => params.len(),
+        let mut typed_params = match &written_params {
+            Some((params, true)) => params.len(),
             _ => usize::MAX,
         };
         let mut non_intrinsic_takes: Option<&str> = None;
