@@ -335,10 +335,7 @@ pub(super) fn is_named(name: &[u8], base: &[u8]) -> bool {
 /// declaration (see [`UPGRADED`]).
 pub(super) fn may_be_upgraded(name: &[u8]) -> bool {
     name.strip_prefix(b"llvm.").is_some_and(|tail| {
-        UPGRADED
-            .iter()
-            .chain(&UPGRADED_TARGETS)
-            .any(|p| tail.starts_with(p.as_bytes()))
+        starts_with_any(tail, UPGRADED) || starts_with_any(tail, &UPGRADED_TARGETS)
     })
 }
 
@@ -355,9 +352,6 @@ pub(super) fn is_renamed_on_read(name: &[u8]) -> bool {
     let Some(tail) = name.strip_prefix(b"llvm.") else {
         return false;
     };
-    let starts_with_any =
-        |t: &[u8], prefixes: &[&str]| prefixes.iter().any(|p| t.starts_with(p.as_bytes()));
-    let is_any = |t: &[u8], names: &[&str]| names.iter().any(|n| t == n.as_bytes());
     if let Some(x86) = tail.strip_prefix(b"x86.") {
         return X86_UPGRADED.iter().any(|&(pattern, whole)| match whole {
             true => x86 == pattern.as_bytes(),
@@ -495,7 +489,17 @@ fn nvvm_renamed_on_read(t: &[u8]) -> bool {
     if let Some(from) = t.strip_prefix(b"ptr.") {
         return after_nvvm_space(from).is_some_and(|rest| rest.starts_with(b".to.gen"));
     }
-    WHOLE.iter().any(|n| t == n.as_bytes()) || PREFIXES.iter().any(|p| t.starts_with(p.as_bytes()))
+    is_any(t, WHOLE) || starts_with_any(t, PREFIXES)
+}
+
+/// Whether `t` starts with one of `prefixes`.
+fn starts_with_any(t: &[u8], prefixes: &[&str]) -> bool {
+    prefixes.iter().any(|p| t.starts_with(p.as_bytes()))
+}
+
+/// Whether `t` is one of `names`.
+fn is_any(t: &[u8], names: &[&str]) -> bool {
+    names.iter().any(|n| t == n.as_bytes())
 }
 
 /// What follows an NVPTX address space's name (`local`, `shared`...) at the start of `t`.
