@@ -4739,8 +4739,8 @@ fn scope_declarations_are_checked_as_llvm_verifier_checks_them() {
 /// Exception handling as LLVM's verifier takes it in the landing-pad model: an invoke unwinds
 /// to a block that starts with a pad, a landing pad's block is entered only by unwind edges,
 /// a landing pad has a clause or `cleanup`, comes first in its block (after phis), not in the
-/// entry block, and a landing pad or `resume` is in a function with a personality. The error
-/// points at the instruction.
+/// entry block, a landing pad or `resume` is in a function with a personality, and all of
+/// them have one type in a function. The error points at the instruction.
 #[test]
 fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
     let module = |personality: &str, entry: &str, lpad: &str| {
@@ -4810,9 +4810,45 @@ fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
             (8, 3, "%lp2"),
             "LandingPadInst not the first non-PHI instruction in the block.",
         ),
+        (
+            module(
+                with,
+                "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
+                 %lp2 = landingpad { ptr, i64 } cleanup\n  br label %ok",
+                pad,
+            ),
+            (12, 3, "%lp"),
+            "The landingpad instruction should have a consistent result type inside a function.",
+        ),
+        (
+            module(
+                with,
+                "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
+                 resume i64 0",
+                pad,
+            ),
+            (11, 3, "%lp"),
+            "The landingpad instruction should have a consistent result type inside a function.",
+        ),
+        (
+            module(
+                with,
+                "invoke void @g() to label %ok unwind label %lpad\nlpad2:\n  \
+                 %lp2 = landingpad { ptr, i32 } cleanup\n  resume { ptr } zeroinitializer",
+                pad,
+            ),
+            (8, 3, "resume"),
+            "The resume instruction should have a consistent result type inside a function.",
+        ),
     ];
     let read = [
         module(with, invoke, pad),
+        module(
+            with,
+            "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
+             %lp2 = landingpad {ptr,i32} cleanup\n  resume {ptr ,i32} %lp2",
+            pad,
+        ),
         module(with, "br label %ok", pad),
         module(
             with,

@@ -256,6 +256,9 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
         Target::Here(target) => Some((i, target)),
         Target::Elsewhere(l) => far_block(i, l),
     };
+    if !landing_types_agree(m, pieces, gathered) {
+        return None;
+    }
     let branches = verified(pieces, gathered, &far, &first_block, &first_inst, target)?;
     // The walk of §3 across pieces, as `Body::reachable_blocks` walks one body, on the
     // branches the checks found (function numbering).
@@ -337,6 +340,18 @@ fn join(m: &Module, f: FuncId, pieces: &[Piece], gathered: &mut [Gathered]) -> O
 /// what each piece left to check, moved to the function's numbering, once the branches
 /// between pieces are known. A body that fails is read whole, which reports the fault. The
 /// branches, if it passes.
+/// Whether every piece's landing pads and `resume`s have one type, as LLVM's verifier asks of a function.
+fn landing_types_agree(m: &Module, pieces: &[Piece], gathered: &[Gathered]) -> bool {
+    let mut landing = (0..pieces.len()).filter_map(|i| {
+        let ty = gathered[i].checks.as_ref()?.landing_type?;
+        Some((&pieces[i].body().types, ty))
+    });
+    let Some((first_types, first)) = landing.next() else {
+        return true;
+    };
+    landing.all(|(types, ty)| m.types.same_in_bodies(first_types, first, types, ty))
+}
+
 fn verified(
     pieces: &[Piece],
     gathered: &mut [Gathered],
@@ -585,7 +600,29 @@ mod tests {
             );
             bad
         };
+        // An unreachable block whose invoke unwinds to a landing pad of type `ty`, after
+        // block `i`.
+        let unwinding = |text: &str, i: usize, ty: &str| {
+            let at = text.find(&format!("%x{i} = load")).unwrap();
+            let end = at + text[at..].find("\n\n").unwrap();
+            let mut bad = text.to_string();
+            bad.insert_str(
+                end,
+                &format!(
+                    "\nX{i}:\n  invoke void @use(i32 0) to label %X{i} unwind label %L{i}\n\
+                     L{i}:\n  %lp{i} = landingpad {ty} cleanup\n  resume {ty} %lp{i}"
+                ),
+            );
+            bad
+        };
+        let one_type = unwinding(&unwinding(&good, 5, "{ ptr, i32 }"), 50, "{ptr,i32}");
+        assert!(parse(one_type).is_ok());
         let cases = [
+            // Landing pads of two types (LLVM's verifier).
+            (
+                unwinding(&unwinding(&good, 5, "{ ptr, i32 }"), 50, "{ ptr, i64 }"),
+                "should have a consistent result type",
+            ),
             // A name defined again far from its first definition.
             (
                 good.replacen("%x50 = load", "%x3 = load", 1),

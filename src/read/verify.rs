@@ -16,7 +16,8 @@
 use super::parser::NOT_YET_DEFINED;
 use crate::model::{
     Attr, AttrKind, Block, Body, Const, FloatKey, FuncId, GlobalId, GlobalUse, InstId, IntValue,
-    Item, LocalDef, LocalId, Module, Opcode, Param, Span, Value, ValueKind, float_key, int_value,
+    Item, LocalDef, LocalId, Module, Opcode, Param, Span, TypeId, Value, ValueKind, float_key,
+    int_value,
 };
 use cranelift_entity::EntityRef;
 
@@ -45,6 +46,8 @@ pub(super) enum FaultKind {
     LandingPadPredecessor,
     LandingPadWithoutClause,
     PadInEntry,
+    LandingPadTypeDiffers,
+    ResumeTypeDiffers,
     LandingPadWithoutPersonality,
     LandingPadNotFirst,
     ResumeWithoutPersonality,
@@ -102,6 +105,16 @@ impl FaultKind {
             FaultKind::PadInEntry => {
                 "an exception-handling pad in the entry block (LLVM's verifier: EH pad cannot \
                  be in entry block.)"
+            }
+            FaultKind::LandingPadTypeDiffers => {
+                "a landing pad whose type is not that of the function's first landing pad or resume \
+                 (LLVM's verifier: The landingpad instruction should have a consistent result \
+                 type inside a function.)"
+            }
+            FaultKind::ResumeTypeDiffers => {
+                "a resume whose type is not that of the function's first landing pad or resume \
+                 (LLVM's verifier: The resume instruction should have a consistent result type \
+                 inside a function.)"
             }
             FaultKind::LandingPadWithoutPersonality => {
                 "a landing pad in a function without a personality (LLVM's verifier: \
@@ -298,6 +311,8 @@ pub(super) struct Checks {
     entries: Vec<Entry>,
     /// The block of each instruction of the body gathered, made when a use needs it.
     inst_blocks: Vec<u32>,
+    /// The type of the first landing pad or `resume` gathered, which every other must have.
+    pub(super) landing_type: Option<TypeId>,
     sorted_preds: Vec<u32>,
     sorted_entries: Vec<(u32, Incoming)>,
 }
@@ -307,6 +322,7 @@ impl Checks {
         self.uses.clear();
         self.phis.clear();
         self.entries.clear();
+        self.landing_type = None;
     }
 
     /// Whether nothing is left to check but the branches.
@@ -338,7 +354,9 @@ impl Checks {
                 let opcode = body.insts[i].opcode;
                 if is_pad_or_resume(opcode) {
                     let in_entry = entry && b.index() == 0;
-                    pad_or_resume_holds(body, i, in_entry, phis_done, personality)?;
+                    let place = (in_entry, phis_done);
+                    let landing_type = &mut self.landing_type;
+                    pad_or_resume_holds((m, body), i, place, personality, landing_type)?;
                 }
                 if opcode != Opcode::Phi {
                     phis_done = true;
@@ -793,14 +811,16 @@ fn is_pad_or_resume(opcode: Opcode) -> bool {
 /// settles, in its order: a `catchret` returns from a `catchpad` and a `cleanupret` from a
 /// `cleanuppad` (one another piece of the body defines is taken as one), a landing pad has a
 /// clause or `cleanup`, no pad stands in the entry block, a landing pad or `resume` is in a
-/// function with a personality, and a landing pad comes before any other instruction of its
-/// block but phis (`after_others`: one came before it).
+/// function with a personality (a landing pad's type checked first, a `resume`'s after) and
+/// has the type of the first of them (`landing_type`, set by the first), and a landing pad
+/// comes before any other instruction of its block but phis (`after_others`: one came before
+/// it).
 fn pad_or_resume_holds(
-    body: &Body,
+    (m, body): (&Module, &Body),
     i: InstId,
-    in_entry: bool,
-    after_others: bool,
+    (in_entry, after_others): (bool, bool),
     personality: bool,
+    landing_type: &mut Option<TypeId>,
 ) -> Result<(), Fault> {
     let fault = |kind| {
         Err(Fault {
@@ -832,13 +852,38 @@ fn pad_or_resume_holds(
         }
         Opcode::CatchRet | Opcode::CleanupRet => Ok(()),
         Opcode::Resume if !personality => fault(FaultKind::ResumeWithoutPersonality),
+        Opcode::Resume if !landing_type_holds(m, body, i, landing_type) => {
+            fault(FaultKind::ResumeTypeDiffers)
+        }
         Opcode::Resume => Ok(()),
         // The type, then `cleanup` and the clauses.
         Opcode::LandingPad if body.items(i).len() < 2 => fault(FaultKind::LandingPadWithoutClause),
         _ if in_entry => fault(FaultKind::PadInEntry),
+        Opcode::LandingPad if !landing_type_holds(m, body, i, landing_type) => {
+            fault(FaultKind::LandingPadTypeDiffers)
+        }
         Opcode::LandingPad if !personality => fault(FaultKind::LandingPadWithoutPersonality),
         Opcode::LandingPad if after_others => fault(FaultKind::LandingPadNotFirst),
         _ => Ok(()),
+    }
+}
+
+/// Whether landing pad or `resume` `i` has the type of the first of them, or is the first.
+fn landing_type_holds(
+    m: &Module,
+    body: &Body,
+    i: InstId,
+    landing_type: &mut Option<TypeId>,
+) -> bool {
+    let Some(&Item::Type(ty)) = body.items(i).first() else {
+        return true;
+    };
+    match *landing_type {
+        Some(first) => m.types.same_in_bodies(&body.types, first, &body.types, ty),
+        None => {
+            *landing_type = Some(ty);
+            true
+        }
     }
 }
 
