@@ -707,7 +707,14 @@ fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(dir)
+    builder.tempfile_in(dir).map_err(|e| {
+        // The system's reason, without the random name the temporary file would have had
+        // (`tempfile` appends ` at path "..."`).
+        let text = e.to_string();
+        let reason = text.split(" at path ").next().unwrap_or_default();
+        let at = dir.display();
+        io::Error::new(e.kind(), format!("cannot create a file in {at}: {reason}"))
+    })
 }
 
 /// Put the finished temporary file in place of `path`; a reader sees the old file or the new
@@ -1002,6 +1009,23 @@ mod tests {
         write_atomically(&link, |out| out.write_all(b"new")).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
         assert_eq!(std::fs::read(&file).unwrap(), b"new");
+    }
+
+    /// A directory that cannot take the file is named in the error, not the temporary file's
+    /// random name.
+    #[test]
+    fn a_missing_directory_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone").join("out.ll");
+        let e = write_atomically(&path, |out| out.write_all(b"x")).unwrap_err();
+        let at = dir.path().join("gone");
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot create a file in {}: ", at.display())),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("at path"), "{e}");
     }
 
     /// The new file is in place as soon as the write returns; the old one stays, under another
