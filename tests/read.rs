@@ -4753,6 +4753,8 @@ fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
     let with = "personality ptr @__gxx_personality_v0 ";
     let invoke = "invoke void @g() to label %ok unwind label %lpad";
     let pad = "%lp = landingpad { ptr, i32 } cleanup";
+    // The entry block's invoke, then more blocks.
+    let after_invoke = |more: &str| format!("{invoke}\n{more}");
     let unwind_message = "The unwind destination does not have an exception handling instruction!";
     let pred_message = "Block containing LandingPadInst must be jumped to only by the unwind edge";
     let refused = [
@@ -4813,28 +4815,23 @@ fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
         (
             module(
                 with,
-                "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
-                 %lp2 = landingpad { ptr, i64 } cleanup\n  br label %ok",
+                &after_invoke("other:\n  %lp2 = landingpad { ptr, i64 } cleanup\n  br label %ok"),
                 pad,
             ),
             (12, 3, "%lp"),
             "The landingpad instruction should have a consistent result type inside a function.",
         ),
         (
-            module(
-                with,
-                "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
-                 resume i64 0",
-                pad,
-            ),
+            module(with, &after_invoke("other:\n  resume i64 0"), pad),
             (11, 3, "%lp"),
             "The landingpad instruction should have a consistent result type inside a function.",
         ),
         (
             module(
                 with,
-                "invoke void @g() to label %ok unwind label %lpad\nlpad2:\n  \
-                 %lp2 = landingpad { ptr, i32 } cleanup\n  resume { ptr } zeroinitializer",
+                &after_invoke(
+                    "lpad2:\n  %lp2 = landingpad { ptr, i32 } cleanup\n  resume { ptr } zeroinitializer",
+                ),
                 pad,
             ),
             (8, 3, "resume"),
@@ -4845,8 +4842,9 @@ fn exception_handling_is_checked_as_llvm_verifier_checks_it() {
         module(with, invoke, pad),
         module(
             with,
-            "invoke void @g() to label %ok unwind label %lpad\nother:\n  \
-             %lp2 = landingpad {ptr,i32} cleanup\n  resume {ptr ,i32} %lp2",
+            &after_invoke(
+                "other:\n  %lp2 = landingpad {ptr,i32} cleanup\n  resume {ptr ,i32} %lp2",
+            ),
             pad,
         ),
         module(with, "br label %ok", pad),
