@@ -4274,6 +4274,121 @@ fn as_opt_verifies_at<T: AsRef<str>, R: AsRef<str>>(
     }
 }
 
+/// The calls of the convergence control intrinsics and the `"convergencectrl"` bundles, as
+/// LLVM's convergence verifier checks them one by one: one token, made by one of the
+/// intrinsics; the entry intrinsic in the entry block of a convergent function (by its own
+/// attribute or a group's); no token for the entry and anchor intrinsics, one for the loop
+/// intrinsic. Each refused where opt-22 refuses it, at the callee or the bundle's tag.
+#[test]
+fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
+    let module = |attrs: &str, body: &str| {
+        format!(
+            "declare token @llvm.experimental.convergence.entry()\n\
+             declare token @llvm.experimental.convergence.anchor()\n\
+             declare token @llvm.experimental.convergence.loop()\n\
+             declare token @llvm.coro.id(i32, ptr, ptr, ptr)\n\
+             declare void @f() convergent\n\
+             define void @t() {attrs}{{\nentry:\n{body}\n}}\nattributes #0 = {{ convergent }}\n"
+        )
+    };
+    let entry = "  %a = call token @llvm.experimental.convergence.entry()";
+    let anchor = "  %a = call token @llvm.experimental.convergence.anchor()";
+    let use_a = "  call void @f() [ \"convergencectrl\"(token %a) ]";
+    let refused = [
+        (
+            module("", &format!("{entry}\n  ret void")),
+            (8, 19, "@llvm.experimental.convergence.entry"),
+            "Entry intrinsic can occur only in a convergent function.",
+        ),
+        (
+            module(
+                "convergent ",
+                &format!("  br label %b\nb:\n{entry}\n  ret void"),
+            ),
+            (10, 19, "@llvm.experimental.convergence.entry"),
+            "Entry intrinsic can occur only in the entry block.",
+        ),
+        (
+            module(
+                "",
+                &format!(
+                    "{anchor}\n  %b = call token @llvm.experimental.convergence.anchor() \
+                     [ \"convergencectrl\"(token %a) ]\n  ret void"
+                ),
+            ),
+            (9, 19, "@llvm.experimental.convergence.anchor"),
+            "Entry or anchor intrinsic cannot have a convergencectrl token operand.",
+        ),
+        (
+            module(
+                "",
+                "  %a = call token @llvm.experimental.convergence.loop()\n  ret void",
+            ),
+            (8, 19, "@llvm.experimental.convergence.loop"),
+            "Loop intrinsic must have a convergencectrl token operand.",
+        ),
+        (
+            module(
+                "",
+                &format!(
+                    "  %a = call token @llvm.coro.id(i32 0, ptr null, ptr null, ptr null)\n\
+                     {use_a}\n  ret void"
+                ),
+            ),
+            (9, 20, "\"convergencectrl\""),
+            "Convergence control tokens can only be produced by calls to the convergence \
+             control intrinsics.",
+        ),
+        (
+            module(
+                "",
+                "  call void @f() [ \"convergencectrl\"(token none) ]\n  ret void",
+            ),
+            (8, 20, "\"convergencectrl\""),
+            "Convergence control tokens can only be produced by calls to the convergence \
+             control intrinsics.",
+        ),
+        (
+            module(
+                "",
+                &format!(
+                    "{anchor}\n  call void @f() [ \"convergencectrl\"(token %a, token %a) ]\n  \
+                     ret void"
+                ),
+            ),
+            (9, 20, "\"convergencectrl\""),
+            "The 'convergencectrl' bundle requires exactly one token use.",
+        ),
+        (
+            module(
+                "",
+                "  call void @f() [ \"convergencectrl\"(i32 0) ]\n  ret void",
+            ),
+            (8, 20, "\"convergencectrl\""),
+            "The 'convergencectrl' bundle requires exactly one token use.",
+        ),
+    ];
+    let read = [
+        module("convergent ", &format!("{entry}\n{use_a}\n  ret void")),
+        module("#0 ", &format!("{entry}\n{use_a}\n  ret void")),
+        module(
+            "convergent ",
+            &format!(
+                "{entry}\n  br label %l\nl:\n  \
+                 %b = call token @llvm.experimental.convergence.loop() \
+                 [ \"convergencectrl\"(token %a) ]\n  \
+                 call void @f() [ \"convergencectrl\"(token %b) ]\n  br label %l"
+            ),
+        ),
+        // A token made after its use in the text.
+        module(
+            "",
+            &format!("  br label %b\nc:\n{use_a}\n  ret void\nb:\n{anchor}\n  br label %c"),
+        ),
+    ];
+    as_opt_verifies_at(&refused, &read);
+}
+
 /// In a function whose personality scopes exception handling in funclets (MSVC's, here), a
 /// call of an Objective-C runtime intrinsic inside a `catchpad` or `cleanuppad` funclet
 /// carries the funclet's token, as LLVM's verifier checks it: the funclet is the one the

@@ -1007,6 +1007,27 @@ pub struct DebugRecord {
     pub span: Span,
 }
 
+/// A call LLVM's convergence verifier looks at (see [`Body::convergence_calls`]).
+#[derive(Clone, Debug)]
+pub struct ConvergenceCall {
+    pub inst: InstId,
+    /// The callee as written.
+    pub callee: Span,
+    /// Which convergence control intrinsic the call calls, if one.
+    pub intrinsic: Option<ConvergenceIntrinsic>,
+    /// The `"convergencectrl"` bundle's tag and the local its one token names (`None`: a
+    /// value that is no local, such as `token none`).
+    pub token: Option<(Span, Option<LocalId>)>,
+}
+
+/// `llvm.experimental.convergence.entry`, `.anchor` and `.loop`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvergenceIntrinsic {
+    Entry,
+    Anchor,
+    Loop,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Body {
     /// `{` to `}` inclusive.
@@ -1051,6 +1072,10 @@ pub struct Body {
     /// The local each `"funclet"` operand bundle names, and the bundle's tag: LLVM's verifier
     /// asks for a `catchpad` or `cleanuppad`, checked once the body is read.
     pub funclet_operands: Vec<(Span, LocalId)>,
+    /// The calls of the convergence control intrinsics and the calls with a
+    /// `"convergencectrl"` operand bundle, in order: LLVM's verifier's rules of them
+    /// (`ConvergenceVerifier`) are checked once the body is read.
+    pub convergence_calls: Vec<ConvergenceCall>,
     /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a
     /// block after the first goes unnumbered, or numbers skip one (LLVM prints its own, with
     /// no gaps), a memory instruction gives no alignment, a debug record is written as a call

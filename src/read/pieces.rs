@@ -72,11 +72,14 @@ pub(super) fn read_in_pieces(m: &Module, f: FuncId, count: usize) -> Option<Body
         .ok()?
         .into_iter()
         .unzip();
-    // As are a `swifterror` alloca's uses and what a `"funclet"` bundle names.
-    if pieces
-        .iter()
-        .any(|p| !p.body().swifterror_allocas.is_empty() || !p.body().funclet_operands.is_empty())
-    {
+    // As are a `swifterror` alloca's uses, what a `"funclet"` bundle names and the calls the
+    // convergence verifier asks about.
+    if pieces.iter().any(|p| {
+        let body = p.body();
+        !body.swifterror_allocas.is_empty()
+            || !body.funclet_operands.is_empty()
+            || !body.convergence_calls.is_empty()
+    }) {
         return None;
     }
     let facts = join(m, f, &pieces, &mut gathered);
@@ -582,11 +585,12 @@ mod tests {
 
     #[test]
     fn pieces_that_one_reading_would_refuse_do_not_join() {
+        // The intrinsic declared after `@f`, which stays the second function.
         let good = long_body(60, None).replacen(
             "define i32 @f(i32 %a, i1 %c) {",
             "define i32 @f(i32 %a, i1 %c) personality ptr @use {",
             1,
-        );
+        ) + "declare token @llvm.experimental.convergence.loop()\n";
         // A landing pad in a block that branches enter (LLVM's verifier), whose
         // predecessors are in other pieces.
         let landing_pad = |i: usize| {
@@ -622,6 +626,16 @@ mod tests {
             (
                 unwinding(&unwinding(&good, 5, "{ ptr, i32 }"), 50, "{ ptr, i64 }"),
                 "should have a consistent result type",
+            ),
+            // A convergence control intrinsic without the token it asks for.
+            (
+                good.replacen(
+                    "%x50 = load i32, ptr @g",
+                    "%x50 = load i32, ptr @g\n  \
+                     %tok = call token @llvm.experimental.convergence.loop()",
+                    1,
+                ),
+                "Loop intrinsic must have a convergencectrl token operand",
             ),
             // A name defined again far from its first definition.
             (

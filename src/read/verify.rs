@@ -1219,6 +1219,66 @@ pub(super) fn funclet_operands_hold(body: &Body) -> Result<(), (Span, &'static s
     Ok(())
 }
 
+/// What LLVM's convergence verifier (`GenericConvergenceVerifier::visit`) asks of each call
+/// in `body`, `f`'s, that calls a convergence control intrinsic or passes a
+/// `"convergencectrl"` token, in order: the token is made by such an intrinsic, the entry
+/// intrinsic is called in the entry block of a convergent function, the entry and anchor
+/// intrinsics take no token and the loop intrinsic takes one. Not checked: what the verifier
+/// asks of the other convergent calls (not preceding the entry or loop intrinsic in its block,
+/// controlled and uncontrolled not mixed) and of the tokens' regions (dominance, nesting,
+/// cycles). Checked on a body read whole: a body with such calls is not read in pieces.
+pub(super) fn convergence_control_holds(
+    m: &Module,
+    f: FuncId,
+    body: &Body,
+) -> Result<(), (Span, &'static str)> {
+    use crate::model::ConvergenceIntrinsic::{Anchor, Entry, Loop};
+    let calls = &body.convergence_calls;
+    let makes_token = |l: LocalId| match body.locals[l].def {
+        LocalDef::Inst(d) => calls
+            .binary_search_by_key(&d, |c| c.inst)
+            .is_ok_and(|k| calls[k].intrinsic.is_some()),
+        _ => false,
+    };
+    let entry_end = body
+        .blocks
+        .values()
+        .next()
+        .map_or(0, |b| b.first_inst + b.inst_count);
+    for call in calls {
+        if let Some((tag, token)) = call.token
+            && !token.is_some_and(makes_token)
+        {
+            return Err((
+                tag,
+                "Convergence control tokens can only be produced by calls to the convergence \
+                 control intrinsics.",
+            ));
+        }
+        let refused = match (call.intrinsic, call.token) {
+            (Some(Entry), _)
+                if !super::verify_attributes::function_has(
+                    m,
+                    f,
+                    super::verify_attributes::CONVERGENT,
+                ) =>
+            {
+                "Entry intrinsic can occur only in a convergent function."
+            }
+            (Some(Entry), _) if call.inst.as_u32() >= entry_end => {
+                "Entry intrinsic can occur only in the entry block."
+            }
+            (Some(Entry | Anchor), Some(_)) => {
+                "Entry or anchor intrinsic cannot have a convergencectrl token operand."
+            }
+            (Some(Loop), None) => "Loop intrinsic must have a convergencectrl token operand.",
+            _ => continue,
+        };
+        return Err((call.callee, refused));
+    }
+    Ok(())
+}
+
 /// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the
 /// attribute) is only loaded, stored to or passed as a `swifterror` argument, as LLVM's
 /// verifier checks it (`verifySwiftErrorValue`): the error points at the instruction that

@@ -117,6 +117,7 @@ kinds! {
     Memory = "memory",
     ArgMemOnly = "argmemonly",
     InaccessibleMemOnly = "inaccessiblememonly",
+    Convergent = "convergent",
 }
 
 /// What gives a function memory effects ([`memory_effects`]) that may keep it from writing
@@ -296,6 +297,8 @@ pub(crate) fn function_has(m: &Module, f: FuncId, kinds: Kinds) -> bool {
 
 /// The bit of `speculatable`, which a call takes only when its callee does.
 pub(crate) const SPECULATABLE: Kinds = kind::Speculatable;
+/// `convergent`, which a function that calls the convergence entry intrinsic has.
+pub(crate) const CONVERGENT: Kinds = kind::Convergent;
 /// `inalloca`, whose argument, when an alloca, must be one marked so.
 pub(crate) const INALLOCA: Kinds = kind::InAlloca;
 /// `immarg`, `range` and `inreg`, which the checks of some intrinsics' arguments read.

@@ -1550,6 +1550,13 @@ impl<'a> Parser<'a> {
         // An intrinsic's call is checked against its type (or, for one never declared, its
         // signature): the arguments' types are kept.
         let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
+        let convergence_intrinsic = match callee_tok.kind {
+            Tok::GlobalName => {
+                convergence_intrinsic(&strip_name(&self.src[callee_tok.span.range()][1..]))
+            }
+            _ => None,
+        };
+        let mut convergence_token = None;
         self.intrinsic_use_context.assume_like_call = intrinsic.is_some()
             && intrinsics::is_assume_like(&strip_name(&self.src[callee_tok.span.range()][1..]));
         let mut rules = CallRules::new(self, fn_or_ret, ret, callee_tok);
@@ -1807,6 +1814,21 @@ impl<'a> Parser<'a> {
                 if let Some(message) = message {
                     self.rule_broken(tag.span, &message);
                 }
+                if self.text(tag) == b"\"convergencectrl\"" {
+                    match (operands.count, operands.first[0]) {
+                        (1, Some((ty, token))) if matches!(self.body_ty(ty), Type::Token) => {
+                            let local = match token.kind() {
+                                ValueKind::Local(l) => Some(l),
+                                _ => None,
+                            };
+                            convergence_token = Some((tag.span, local));
+                        }
+                        _ => self.rule_broken(
+                            tag.span,
+                            "The 'convergencectrl' bundle requires exactly one token use.",
+                        ),
+                    }
+                }
                 if let (b"\"funclet\"", 1, Some((_, pad))) =
                     (self.text(tag), operands.count, operands.first[0])
                 {
@@ -1834,6 +1856,15 @@ impl<'a> Parser<'a> {
             }
             self.expect(Tok::RSquare, "']'")?;
             self.push_item(Item::Mark(b']'));
+        }
+        if convergence_intrinsic.is_some() || convergence_token.is_some() {
+            let body = &mut self.scope().body;
+            body.convergence_calls.push(ConvergenceCall {
+                inst: body.insts.next_key(),
+                callee: callee_tok.span,
+                intrinsic: convergence_intrinsic,
+                token: convergence_token,
+            });
         }
         if inline_asm {
             let types = (fn_or_ret, ret);
@@ -2945,4 +2976,14 @@ fn element_type_rule(name: &[u8]) -> Option<(usize, &'static str)> {
         let rest = name.strip_prefix(base)?;
         matches!(rest.first(), None | Some(b'.') | Some(b'"')).then_some((index, message))
     })
+}
+
+/// The convergence control intrinsic `name` is, if one.
+fn convergence_intrinsic(name: &[u8]) -> Option<ConvergenceIntrinsic> {
+    match name.strip_prefix(b"llvm.experimental.convergence.")? {
+        b"entry" => Some(ConvergenceIntrinsic::Entry),
+        b"anchor" => Some(ConvergenceIntrinsic::Anchor),
+        b"loop" => Some(ConvergenceIntrinsic::Loop),
+        _ => None,
+    }
 }

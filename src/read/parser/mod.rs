@@ -199,6 +199,7 @@ impl<'a> FnScope<'a> {
         b.mistyped_intrinsic_call = None;
         b.swifterror_allocas.clear();
         b.funclet_operands.clear();
+        b.convergence_calls.clear();
         b.leaves_implicit = false;
         b.implied_aligns.clear();
         self.by_short_name.clear();
