@@ -4278,7 +4278,9 @@ fn as_opt_verifies_at<T: AsRef<str>, R: AsRef<str>>(
 /// LLVM's convergence verifier checks them one by one: one token, made by one of the
 /// intrinsics; the entry intrinsic in the entry block of a convergent function (by its own
 /// attribute or a group's); no token for the entry and anchor intrinsics, one for the loop
-/// intrinsic. Each refused where opt-22 refuses it, at the callee or the bundle's tag.
+/// intrinsic; the entry and loop intrinsics after no convergent call of their block; a
+/// function's convergent calls all controlled by tokens or none. Each refused where opt-22
+/// refuses it, at the callee or the bundle's tag.
 #[test]
 fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
     let module = |attrs: &str, body: &str| {
@@ -4288,16 +4290,20 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
              declare token @llvm.experimental.convergence.loop()\n\
              declare token @llvm.coro.id(i32, ptr, ptr, ptr)\n\
              declare void @f() convergent\n\
-             define void @t() {attrs}{{\nentry:\n{body}\n}}\nattributes #0 = {{ convergent }}\n"
+             declare void @g()\n\
+             declare void @llvm.amdgcn.s.barrier()\n\
+             define void @t(ptr %p) {attrs}{{\nentry:\n{body}\n}}\n\
+             attributes #0 = {{ convergent }}\n"
         )
     };
     let entry = "  %a = call token @llvm.experimental.convergence.entry()";
     let anchor = "  %a = call token @llvm.experimental.convergence.anchor()";
     let use_a = "  call void @f() [ \"convergencectrl\"(token %a) ]";
+    let mixed = "Cannot mix controlled and uncontrolled convergence in the same function.";
     let refused = [
         (
             module("", &format!("{entry}\n  ret void")),
-            (8, 19, "@llvm.experimental.convergence.entry"),
+            (10, 19, "@llvm.experimental.convergence.entry"),
             "Entry intrinsic can occur only in a convergent function.",
         ),
         (
@@ -4305,7 +4311,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                 "convergent ",
                 &format!("  br label %b\nb:\n{entry}\n  ret void"),
             ),
-            (10, 19, "@llvm.experimental.convergence.entry"),
+            (12, 19, "@llvm.experimental.convergence.entry"),
             "Entry intrinsic can occur only in the entry block.",
         ),
         (
@@ -4316,7 +4322,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                      [ \"convergencectrl\"(token %a) ]\n  ret void"
                 ),
             ),
-            (9, 19, "@llvm.experimental.convergence.anchor"),
+            (11, 19, "@llvm.experimental.convergence.anchor"),
             "Entry or anchor intrinsic cannot have a convergencectrl token operand.",
         ),
         (
@@ -4324,7 +4330,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                 "",
                 "  %a = call token @llvm.experimental.convergence.loop()\n  ret void",
             ),
-            (8, 19, "@llvm.experimental.convergence.loop"),
+            (10, 19, "@llvm.experimental.convergence.loop"),
             "Loop intrinsic must have a convergencectrl token operand.",
         ),
         (
@@ -4335,7 +4341,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                      {use_a}\n  ret void"
                 ),
             ),
-            (9, 20, "\"convergencectrl\""),
+            (11, 20, "\"convergencectrl\""),
             "Convergence control tokens can only be produced by calls to the convergence \
              control intrinsics.",
         ),
@@ -4344,7 +4350,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                 "",
                 "  call void @f() [ \"convergencectrl\"(token none) ]\n  ret void",
             ),
-            (8, 20, "\"convergencectrl\""),
+            (10, 20, "\"convergencectrl\""),
             "Convergence control tokens can only be produced by calls to the convergence \
              control intrinsics.",
         ),
@@ -4356,7 +4362,7 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                      ret void"
                 ),
             ),
-            (9, 20, "\"convergencectrl\""),
+            (11, 20, "\"convergencectrl\""),
             "The 'convergencectrl' bundle requires exactly one token use.",
         ),
         (
@@ -4364,12 +4370,93 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
                 "",
                 "  call void @f() [ \"convergencectrl\"(i32 0) ]\n  ret void",
             ),
-            (8, 20, "\"convergencectrl\""),
+            (10, 20, "\"convergencectrl\""),
             "The 'convergencectrl' bundle requires exactly one token use.",
+        ),
+        (
+            module(
+                "convergent ",
+                &format!("  call void @f()\n{entry}\n  ret void"),
+            ),
+            (11, 19, "@llvm.experimental.convergence.entry"),
+            "Entry intrinsic cannot be preceded by a convergent operation in the same basic block.",
+        ),
+        (
+            module(
+                "convergent ",
+                &format!(
+                    "{entry}\n  br label %l\nl:\n{use_a}\n  \
+                     %b = call token @llvm.experimental.convergence.loop() \
+                     [ \"convergencectrl\"(token %a) ]\n  br label %l"
+                ),
+            ),
+            (14, 19, "@llvm.experimental.convergence.loop"),
+            "Loop intrinsic cannot be preceded by a convergent operation in the same basic block.",
+        ),
+        (
+            module(
+                "",
+                &format!("{anchor}\n{use_a}\n  call void @f()\n  ret void"),
+            ),
+            (12, 13, "@f"),
+            mixed,
+        ),
+        (
+            module("", &format!("  call void @f()\n{anchor}\n  ret void")),
+            (11, 19, "@llvm.experimental.convergence.anchor"),
+            mixed,
+        ),
+        // Convergent by LLVM's table of intrinsics, by the call's attributes (its own or a
+        // group's), an indirect call by its own.
+        (
+            module(
+                "",
+                &format!("{anchor}\n  call void @llvm.amdgcn.s.barrier()\n  ret void"),
+            ),
+            (11, 13, "@llvm.amdgcn.s.barrier"),
+            mixed,
+        ),
+        (
+            module(
+                "",
+                &format!("{anchor}\n  call void @g() convergent\n  ret void"),
+            ),
+            (11, 13, "@g"),
+            mixed,
+        ),
+        (
+            module("", &format!("{anchor}\n  call void @g() #0\n  ret void")),
+            (11, 13, "@g"),
+            mixed,
+        ),
+        (
+            module(
+                "",
+                &format!("{anchor}\n  call void %p() convergent\n  ret void"),
+            ),
+            (11, 13, "%p"),
+            mixed,
         ),
     ];
     let read = [
         module("convergent ", &format!("{entry}\n{use_a}\n  ret void")),
+        // Calls that are not convergent beside tokens.
+        module(
+            "",
+            &format!(
+                "{anchor}\n  call void @g()\n  call void %p()\n  \
+                 %x = call i32 @llvm.ctpop.i32(i32 1)\n  ret void"
+            ),
+        ),
+        // A convergent call in the block before the loop intrinsic's.
+        module(
+            "convergent ",
+            &format!(
+                "{entry}\n{use_a}\n  br label %l\nl:\n  \
+                 %b = call token @llvm.experimental.convergence.loop() \
+                 [ \"convergencectrl\"(token %a) ]\n  br label %l"
+            ),
+        ),
         module("#0 ", &format!("{entry}\n{use_a}\n  ret void")),
         module(
             "convergent ",

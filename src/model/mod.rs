@@ -1013,6 +1013,8 @@ pub struct ConvergenceCall {
     pub inst: InstId,
     /// The callee as written.
     pub callee: Span,
+    /// Whether the call is convergent (by its own attributes or its callee's).
+    pub convergent: bool,
     /// Which convergence control intrinsic the call calls, if one.
     pub intrinsic: Option<ConvergenceIntrinsic>,
     /// The `"convergencectrl"` bundle's tag and the local its one token names (`None`: a
@@ -1072,8 +1074,8 @@ pub struct Body {
     /// The local each `"funclet"` operand bundle names, and the bundle's tag: LLVM's verifier
     /// asks for a `catchpad` or `cleanuppad`, checked once the body is read.
     pub funclet_operands: Vec<(Span, LocalId)>,
-    /// The calls of the convergence control intrinsics and the calls with a
-    /// `"convergencectrl"` operand bundle, in order: LLVM's verifier's rules of them
+    /// The convergent calls, the calls of the convergence control intrinsics and the calls
+    /// with a `"convergencectrl"` operand bundle, in order: LLVM's verifier's rules of them
     /// (`ConvergenceVerifier`) are checked once the body is read.
     pub convergence_calls: Vec<ConvergenceCall>,
     /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a
@@ -1558,6 +1560,11 @@ pub struct Module {
     /// immediate, by function, with those parameters and their ranges: found once, before the
     /// bodies, whose calls of them the reader checks.
     pub(crate) intrinsic_immediates: Vec<(FuncId, crate::read::Immediates)>,
+    /// The functions calls of which are convergent by their callee, in order: declared
+    /// `convergent` (by a group too), or intrinsics LLVM's table makes so. Found once, before
+    /// the bodies, whose calls the convergence verifier's rules ask about; empty in most
+    /// modules.
+    pub(crate) convergent_functions: Vec<FuncId>,
     /// What the module's metadata nodes reach that LLVM's verifier refuses wherever an
     /// attachment reaches it: found once, before the bodies, whose attachments the reader checks.
     pub(crate) nodes_reached: crate::read::NodesReached,

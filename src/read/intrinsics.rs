@@ -137,6 +137,15 @@ pub(crate) fn fn_attributes(name: &[u8]) -> Option<Option<&'static str>> {
     )
 }
 
+/// Whether LLVM's table makes the intrinsic `name` convergent (false for a name that is no
+/// intrinsic's).
+pub(crate) fn is_convergent(name: &[u8]) -> bool {
+    name.starts_with(b"llvm.")
+        && fn_attributes(name)
+            .flatten()
+            .is_some_and(|attrs| attrs.split(' ').any(|a| a == "convergent"))
+}
+
 /// The table's line for the intrinsic `name` names (see [`is_known`]).
 fn entry(name: &[u8]) -> Option<Entry> {
     entry_and_base(name).map(|(_, entry)| entry)

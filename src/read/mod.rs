@@ -429,6 +429,7 @@ fn read_bodies(
     m.top_level_uses = m.uses.len() as u32;
     m.semantic_interposition = m.reads_semantic_interposition();
     m.intrinsic_immediates = intrinsic_immediates(m);
+    m.convergent_functions = convergent_functions(m);
     m.nodes_reached = NodesReached::of(m);
     // What only the top level ran goes back before the bodies' peak.
     m.give_back_free_memory();
@@ -572,6 +573,40 @@ fn read_bodies(
     // peak it was part of (rocksdb-O0: 2.7 MiB of text, a peak of 34.1 MiB, now 33.3).
     m.source.release(0..m.source.len());
     (first_error, ends_held)
+}
+
+/// The functions whose calls are convergent by their callee (see
+/// [`Module::convergent_functions`]).
+fn convergent_functions(m: &Module) -> Vec<FuncId> {
+    let src = m.source.as_bytes();
+    let is_convergent =
+        |span: Span| verify_attributes::keyword_of(&src[span.range()]) == b"convergent";
+    let groups: Vec<u32> = m
+        .attr_groups
+        .iter()
+        .filter(|&(_, &list)| {
+            m.attr_list(list)
+                .iter()
+                .any(|a| !a.is_group() && is_convergent(a.span()))
+        })
+        .map(|(&n, _)| n)
+        .collect();
+    m.functions
+        .iter()
+        .filter(|(_, func)| {
+            let declared = m.attr_list(func.fn_attrs).iter().any(|a| match a.kind() {
+                AttrKind::Group(n, _) => groups.contains(&n),
+                AttrKind::Text(span) => is_convergent(span),
+                AttrKind::Typed(..) => false,
+            });
+            declared
+                || match &m.globals[func.global].name {
+                    GlobalName::Named(name) => intrinsics::is_convergent(name),
+                    GlobalName::Numbered(_) => false,
+                }
+        })
+        .map(|(f, _)| f)
+        .collect()
 }
 
 /// The declared intrinsics whose calls must pass immediates, with the parameters that take

@@ -1219,13 +1219,13 @@ pub(super) fn funclet_operands_hold(body: &Body) -> Result<(), (Span, &'static s
     Ok(())
 }
 
-/// What LLVM's convergence verifier (`GenericConvergenceVerifier::visit`) asks of each call
-/// in `body`, `f`'s, that calls a convergence control intrinsic or passes a
-/// `"convergencectrl"` token, in order: the token is made by such an intrinsic, the entry
-/// intrinsic is called in the entry block of a convergent function, the entry and anchor
-/// intrinsics take no token and the loop intrinsic takes one. Not checked: what the verifier
-/// asks of the other convergent calls (not preceding the entry or loop intrinsic in its block,
-/// controlled and uncontrolled not mixed) and of the tokens' regions (dominance, nesting,
+/// What LLVM's convergence verifier (`GenericConvergenceVerifier::visit`) asks of the calls
+/// of `body`, `f`'s, that are convergent, call a convergence control intrinsic or pass a
+/// `"convergencectrl"` token, in order: the token is made by such an intrinsic; the entry
+/// intrinsic is called in the entry block of a convergent function; the entry and loop
+/// intrinsics follow no convergent call in their block; the entry and anchor intrinsics take
+/// no token and the loop intrinsic takes one; and a function's convergent calls are all
+/// controlled by tokens or none is. Not checked: the tokens' regions (dominance, nesting,
 /// cycles). Checked on a body read whole: a body with such calls is not read in pieces.
 pub(super) fn convergence_control_holds(
     m: &Module,
@@ -1240,11 +1240,11 @@ pub(super) fn convergence_control_holds(
             .is_ok_and(|k| calls[k].intrinsic.is_some()),
         _ => false,
     };
-    let entry_end = body
-        .blocks
-        .values()
-        .next()
-        .map_or(0, |b| b.first_inst + b.inst_count);
+    let starts: Vec<u32> = body.blocks.values().map(|b| b.first_inst).collect();
+    let block_of = |i: InstId| starts.partition_point(|&s| s <= i.as_u32()) - 1;
+    // The block of the last convergent call, and whether the calls so far are controlled.
+    let mut convergent_in = None;
+    let mut controlled = None;
     for call in calls {
         if let Some((tag, token)) = call.token
             && !token.is_some_and(makes_token)
@@ -1255,6 +1255,8 @@ pub(super) fn convergence_control_holds(
                  control intrinsics.",
             ));
         }
+        let block = block_of(call.inst);
+        let preceded = convergent_in == Some(block);
         let refused = match (call.intrinsic, call.token) {
             (Some(Entry), _)
                 if !super::verify_attributes::function_has(
@@ -1263,18 +1265,41 @@ pub(super) fn convergence_control_holds(
                     super::verify_attributes::CONVERGENT,
                 ) =>
             {
-                "Entry intrinsic can occur only in a convergent function."
+                Some("Entry intrinsic can occur only in a convergent function.")
             }
-            (Some(Entry), _) if call.inst.as_u32() >= entry_end => {
-                "Entry intrinsic can occur only in the entry block."
+            (Some(Entry), _) if block != 0 => {
+                Some("Entry intrinsic can occur only in the entry block.")
             }
+            (Some(Entry), _) if preceded => Some(
+                "Entry intrinsic cannot be preceded by a convergent operation in the same basic \
+                 block.",
+            ),
             (Some(Entry | Anchor), Some(_)) => {
-                "Entry or anchor intrinsic cannot have a convergencectrl token operand."
+                Some("Entry or anchor intrinsic cannot have a convergencectrl token operand.")
             }
-            (Some(Loop), None) => "Loop intrinsic must have a convergencectrl token operand.",
-            _ => continue,
+            (Some(Loop), None) => Some("Loop intrinsic must have a convergencectrl token operand."),
+            (Some(Loop), _) if preceded => Some(
+                "Loop intrinsic cannot be preceded by a convergent operation in the same basic \
+                 block.",
+            ),
+            _ => None,
         };
-        return Err((call.callee, refused));
+        if let Some(message) = refused {
+            return Err((call.callee, message));
+        }
+        if call.convergent {
+            convergent_in = Some(block);
+        }
+        let by_token = call.token.is_some() || call.intrinsic.is_some();
+        if by_token || call.convergent {
+            if controlled.is_some_and(|c| c != by_token) {
+                return Err((
+                    call.callee,
+                    "Cannot mix controlled and uncontrolled convergence in the same function.",
+                ));
+            }
+            controlled = Some(by_token);
+        }
     }
     Ok(())
 }

@@ -1757,6 +1757,8 @@ impl<'a> Parser<'a> {
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
         let call_kinds = function.0;
+        let convergent = call_kinds.has(verify_attributes::CONVERGENT)
+            || self.callee_is_convergent(callee, callee_tok);
         if call_kinds.has(verify_attributes::SPECULATABLE)
             && !self.callee_has(callee, verify_attributes::SPECULATABLE)
         {
@@ -1857,11 +1859,12 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RSquare, "']'")?;
             self.push_item(Item::Mark(b']'));
         }
-        if convergence_intrinsic.is_some() || convergence_token.is_some() {
+        if convergent || convergence_intrinsic.is_some() || convergence_token.is_some() {
             let body = &mut self.scope().body;
             body.convergence_calls.push(ConvergenceCall {
                 inst: body.insts.next_key(),
                 callee: callee_tok.span,
+                convergent,
                 intrinsic: convergence_intrinsic,
                 token: convergence_token,
             });
@@ -2358,6 +2361,32 @@ impl Parser<'_> {
                         (s, t) => s == t,
                     }
             })
+    }
+
+    /// Whether a call of `callee` (written `tok`) is convergent by its callee (LLVM's
+    /// `CallBase::isConvergent`): a function declared `convergent`, or an intrinsic LLVM's
+    /// table makes so (LLVM gives an intrinsic's declaration the table's attributes, whatever
+    /// its text says). An indirect call is convergent by its own attributes only.
+    fn callee_is_convergent(&mut self, callee: Value, tok: Token) -> bool {
+        let global = match self.callee_global(callee) {
+            Callee::Global(g) => g,
+            Callee::Indirect | Callee::Unrecorded => return false,
+        };
+        let module = self.names_module();
+        match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
+            Some((GlobalKind::Function(f), _)) => {
+                module.convergent_functions.binary_search(f).is_ok()
+            }
+            Some((GlobalKind::Intrinsic, GlobalName::Named(name))) => {
+                intrinsics::is_convergent(name)
+            }
+            Some(_) => false,
+            // An intrinsic never declared.
+            None => {
+                tok.kind == Tok::GlobalName
+                    && intrinsics::is_convergent(&strip_name(&self.src[tok.span.range()][1..]))
+            }
+        }
     }
 
     /// The global a call's `callee` names, if any.

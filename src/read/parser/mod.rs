@@ -1094,6 +1094,7 @@ impl<'a> Parser<'a> {
                 top_level_uses: 0,
                 semantic_interposition: false,
                 intrinsic_immediates: Vec::new(),
+                convergent_functions: Vec::new(),
                 nodes_reached: Default::default(),
                 patches: Vec::new(),
                 retargeted_to: None,
