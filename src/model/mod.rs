@@ -1013,7 +1013,8 @@ pub struct ConvergenceCall {
     pub inst: InstId,
     /// The callee as written.
     pub callee: Span,
-    /// Whether the call is convergent (by its own attributes or its callee's).
+    /// Whether the call is convergent by its own attributes (by its callee's, see
+    /// `read::verify::convergence_control_holds`).
     pub convergent: bool,
     /// Which convergence control intrinsic the call calls, if one.
     pub intrinsic: Option<ConvergenceIntrinsic>,
@@ -1074,8 +1075,8 @@ pub struct Body {
     /// The local each `"funclet"` operand bundle names, and the bundle's tag: LLVM's verifier
     /// asks for a `catchpad` or `cleanuppad`, checked once the body is read.
     pub funclet_operands: Vec<(Span, LocalId)>,
-    /// The convergent calls, the calls of the convergence control intrinsics and the calls
-    /// with a `"convergencectrl"` operand bundle, in order: LLVM's verifier's rules of them
+    /// The calls convergent by their own attributes, the calls of the convergence control
+    /// intrinsics and the calls with a `"convergencectrl"` operand bundle, in order: LLVM's verifier's rules of them
     /// (`ConvergenceVerifier`) are checked once the body is read.
     pub convergence_calls: Vec<ConvergenceCall>,
     /// The text leaves implicit something LLVM prints (`rewrite::spelling`): a value or a

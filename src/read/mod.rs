@@ -1218,7 +1218,7 @@ fn body_verifies(
             .and_then(|()| {
                 verify::swifterror_values_hold(m, f, body, uses)
                     .and_then(|()| verify::funclet_operands_hold(body))
-                    .and_then(|()| verify::convergence_control_holds(m, f, body))
+                    .and_then(|()| verify::convergence_control_holds(m, f, body, uses))
                     .map_err(|(at, message)| (at, message.into()))
             })
             .map(|()| frames)

@@ -15,11 +15,12 @@
 
 use super::parser::NOT_YET_DEFINED;
 use crate::model::{
-    Attr, AttrKind, Block, Body, Const, FloatKey, FuncId, GlobalId, GlobalUse, InstId, IntValue,
-    Item, LocalDef, LocalId, Module, Opcode, Param, Span, TypeId, Value, ValueKind, float_key,
-    int_value,
+    Attr, AttrKind, Block, Body, Const, ConvergenceCall, FloatKey, FuncId, GlobalId, GlobalKind,
+    GlobalName, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, Module, Opcode, Param, Span,
+    TypeId, UseRole, Value, ValueKind, float_key, int_value,
 };
 use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
 
 const NONE: u32 = u32::MAX;
 
@@ -1226,14 +1227,25 @@ pub(super) fn funclet_operands_hold(body: &Body) -> Result<(), (Span, &'static s
 /// intrinsics follow no convergent call in their block; the entry and anchor intrinsics take
 /// no token and the loop intrinsic takes one; and a function's convergent calls are all
 /// controlled by tokens or none is. Not checked: the tokens' regions (dominance, nesting,
-/// cycles). Checked on a body read whole: a body with such calls is not read in pieces.
+/// cycles). A call is convergent by its own attributes (the parser noted it) or by its
+/// callee, found here from `uses`, the body's uses of globals, when a token or intrinsic makes
+/// the rules apply. Checked on a body read whole: a body with such calls is not read in
+/// pieces.
 pub(super) fn convergence_control_holds(
     m: &Module,
     f: FuncId,
     body: &Body,
+    uses: &[GlobalUse],
 ) -> Result<(), (Span, &'static str)> {
     use crate::model::ConvergenceIntrinsic::{Anchor, Entry, Loop};
-    let calls = &body.convergence_calls;
+    let noted = &body.convergence_calls;
+    if noted
+        .iter()
+        .all(|c| c.intrinsic.is_none() && c.token.is_none())
+    {
+        return Ok(());
+    }
+    let calls = &with_convergent_callees(m, body, uses);
     let makes_token = |l: LocalId| match body.locals[l].def {
         LocalDef::Inst(d) => calls
             .binary_search_by_key(&d, |c| c.inst)
@@ -1302,6 +1314,59 @@ pub(super) fn convergence_control_holds(
         }
     }
     Ok(())
+}
+
+/// The calls of `body` its parser noted for the convergence verifier, with every call whose
+/// callee makes it convergent (declared so, or an intrinsic LLVM's table makes so), in order.
+fn with_convergent_callees(m: &Module, body: &Body, uses: &[GlobalUse]) -> Vec<ConvergenceCall> {
+    let mut calls = body.convergence_calls.clone();
+    let insts = body.insts.values().as_slice();
+    for u in uses.iter().filter(|u| u.role == UseRole::Callee) {
+        let convergent = if u.global.is_reserved_value() {
+            // An intrinsic never declared.
+            let name = crate::read::parser::strip_name(&m.bytes(u.span)[1..]);
+            crate::read::intrinsics::is_convergent(&name)
+        } else {
+            match m.globals[u.global].kind {
+                GlobalKind::Function(g) => m.convergent_functions.binary_search(&g).is_ok(),
+                GlobalKind::Intrinsic => match &m.globals[u.global].name {
+                    GlobalName::Named(name) => crate::read::intrinsics::is_convergent(name),
+                    GlobalName::Numbered(_) => false,
+                },
+                _ => false,
+            }
+        };
+        // Instructions are in text order: the call is the last to start before its callee.
+        let Some(at) = insts
+            .partition_point(|i| i.span.start <= u.span.start)
+            .checked_sub(1)
+        else {
+            continue;
+        };
+        if !convergent
+            || !matches!(
+                insts[at].opcode,
+                Opcode::Call | Opcode::Invoke | Opcode::CallBr
+            )
+        {
+            continue;
+        }
+        let inst = InstId::new(at);
+        match calls.binary_search_by_key(&inst, |c| c.inst) {
+            Ok(k) => calls[k].convergent = true,
+            Err(k) => calls.insert(
+                k,
+                ConvergenceCall {
+                    inst,
+                    callee: u.span,
+                    convergent: true,
+                    intrinsic: None,
+                    token: None,
+                },
+            ),
+        }
+    }
+    calls
 }
 
 /// That each `swifterror` value of `body` (an alloca marked so, a parameter of `f` with the

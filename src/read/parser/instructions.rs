@@ -1757,8 +1757,8 @@ impl<'a> Parser<'a> {
         // Function attributes.
         let function = self.item_attributes(Some(AttrPlace::Function))?;
         let call_kinds = function.0;
-        let convergent = call_kinds.has(verify_attributes::CONVERGENT)
-            || self.callee_is_convergent(callee, callee_tok);
+        // Convergent by its callee is found once the body is read, if asked.
+        let convergent = call_kinds.has(verify_attributes::CONVERGENT);
         if call_kinds.has(verify_attributes::SPECULATABLE)
             && !self.callee_has(callee, verify_attributes::SPECULATABLE)
         {
@@ -2361,32 +2361,6 @@ impl Parser<'_> {
                         (s, t) => s == t,
                     }
             })
-    }
-
-    /// Whether a call of `callee` (written `tok`) is convergent by its callee (LLVM's
-    /// `CallBase::isConvergent`): a function declared `convergent`, or an intrinsic LLVM's
-    /// table makes so (LLVM gives an intrinsic's declaration the table's attributes, whatever
-    /// its text says). An indirect call is convergent by its own attributes only.
-    fn callee_is_convergent(&mut self, callee: Value, tok: Token) -> bool {
-        let global = match self.callee_global(callee) {
-            Callee::Global(g) => g,
-            Callee::Indirect | Callee::Unrecorded => return false,
-        };
-        let module = self.names_module();
-        match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
-            Some((GlobalKind::Function(f), _)) => {
-                module.convergent_functions.binary_search(f).is_ok()
-            }
-            Some((GlobalKind::Intrinsic, GlobalName::Named(name))) => {
-                intrinsics::is_convergent(name)
-            }
-            Some(_) => false,
-            // An intrinsic never declared.
-            None => {
-                tok.kind == Tok::GlobalName
-                    && intrinsics::is_convergent(&strip_name(&self.src[tok.span.range()][1..]))
-            }
-        }
     }
 
     /// The global a call's `callee` names, if any.
