@@ -1550,12 +1550,6 @@ impl<'a> Parser<'a> {
         // An intrinsic's call is checked against its type (or, for one never declared, its
         // signature): the arguments' types are kept.
         let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
-        let convergence_intrinsic = match callee_tok.kind {
-            Tok::GlobalName => {
-                convergence_intrinsic(&strip_name(&self.src[callee_tok.span.range()][1..]))
-            }
-            _ => None,
-        };
         let mut convergence_token = None;
         self.intrinsic_use_context.assume_like_call = intrinsic.is_some()
             && intrinsics::is_assume_like(&strip_name(&self.src[callee_tok.span.range()][1..]));
@@ -1859,15 +1853,12 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RSquare, "']'")?;
             self.push_item(Item::Mark(b']'));
         }
-        if convergent || convergence_intrinsic.is_some() || convergence_token.is_some() {
-            let body = &mut self.scope().body;
-            body.convergence_calls.push(ConvergenceCall {
-                inst: body.insts.next_key(),
-                callee: callee_tok.span,
-                convergent,
-                intrinsic: convergence_intrinsic,
-                token: convergence_token,
-            });
+        // The convergence control intrinsics' names start so (quoted or not), and few others.
+        let callee_text = &self.src[callee_tok.span.range()];
+        let named_convergence =
+            callee_text.starts_with(b"@llvm.exp") || callee_text.starts_with(b"@\"llvm.exp");
+        if convergent || named_convergence || convergence_token.is_some() {
+            self.note_convergence_call(callee_tok, convergent, convergence_token);
         }
         if inline_asm {
             let types = (fn_or_ret, ret);
@@ -2361,6 +2352,36 @@ impl Parser<'_> {
                         (s, t) => s == t,
                     }
             })
+    }
+
+    /// Note the call being read, written `callee_tok`, for the convergence verifier's rules
+    /// (see [`Body::convergence_calls`]), if it is convergent by its own attributes, calls a
+    /// convergence control intrinsic or passes a token. Kept out of `call_like`: few calls
+    /// get here.
+    #[cold]
+    #[inline(never)]
+    fn note_convergence_call(
+        &mut self,
+        callee_tok: Token,
+        convergent: bool,
+        token: Option<(Span, Option<LocalId>)>,
+    ) {
+        let intrinsic = match callee_tok.kind {
+            Tok::GlobalName => {
+                convergence_intrinsic(&strip_name(&self.src[callee_tok.span.range()][1..]))
+            }
+            _ => None,
+        };
+        if convergent || intrinsic.is_some() || token.is_some() {
+            let body = &mut self.scope().body;
+            body.convergence_calls.push(ConvergenceCall {
+                inst: body.insts.next_key(),
+                callee: callee_tok.span,
+                convergent,
+                intrinsic,
+                token,
+            });
+        }
     }
 
     /// The global a call's `callee` names, if any.
