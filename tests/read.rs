@@ -4406,38 +4406,25 @@ fn convergence_control_is_checked_as_llvm_verifier_checks_it() {
             (11, 19, "@llvm.experimental.convergence.anchor"),
             mixed,
         ),
-        // Convergent by LLVM's table of intrinsics, by the call's attributes (its own or a
-        // group's), an indirect call by its own.
-        (
-            module(
-                "",
-                &format!("{anchor}\n  call void @llvm.amdgcn.s.barrier()\n  ret void"),
-            ),
-            (11, 13, "@llvm.amdgcn.s.barrier"),
-            mixed,
-        ),
-        (
-            module(
-                "",
-                &format!("{anchor}\n  call void @g() convergent\n  ret void"),
-            ),
-            (11, 13, "@g"),
-            mixed,
-        ),
-        (
-            module("", &format!("{anchor}\n  call void @g() #0\n  ret void")),
-            (11, 13, "@g"),
-            mixed,
-        ),
-        (
-            module(
-                "",
-                &format!("{anchor}\n  call void %p() convergent\n  ret void"),
-            ),
-            (11, 13, "%p"),
-            mixed,
-        ),
     ];
+    // An uncontrolled call after the anchor, convergent by LLVM's table of intrinsics, by the
+    // call's attributes (its own or a group's), an indirect call by its own.
+    let refused = refused.into_iter().chain(
+        [
+            (
+                "call void @llvm.amdgcn.s.barrier()",
+                "@llvm.amdgcn.s.barrier",
+            ),
+            ("call void @g() convergent", "@g"),
+            ("call void @g() #0", "@g"),
+            ("call void %p() convergent", "%p"),
+        ]
+        .map(|(call, callee)| {
+            let text = module("", &format!("{anchor}\n  {call}\n  ret void"));
+            (text, (11, 13, callee), mixed)
+        }),
+    );
+    let refused: Vec<_> = refused.collect();
     let read = [
         module("convergent ", &format!("{entry}\n{use_a}\n  ret void")),
         // Calls that are not convergent beside tokens.
