@@ -16,11 +16,10 @@
 use super::parser::NOT_YET_DEFINED;
 use crate::model::{
     Attr, AttrKind, Block, Body, Const, ConvergenceCall, FloatKey, FuncId, GlobalId, GlobalKind,
-    GlobalName, GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, Module, Opcode, Param, Span,
-    TypeId, UseRole, Value, ValueKind, float_key, int_value,
+    GlobalUse, InstId, IntValue, Item, LocalDef, LocalId, Module, Opcode, Param, Span, TypeId,
+    UseRole, Value, ValueKind, float_key, int_value,
 };
 use cranelift_entity::EntityRef;
-use cranelift_entity::packed_option::ReservedValue;
 
 const NONE: u32 = u32::MAX;
 
@@ -1319,39 +1318,20 @@ pub(super) fn convergence_control_holds(
 /// The calls of `body` its parser noted for the convergence verifier, with every call whose
 /// callee makes it convergent (declared so, or an intrinsic LLVM's table makes so), in order.
 fn with_convergent_callees(m: &Module, body: &Body, uses: &[GlobalUse]) -> Vec<ConvergenceCall> {
+    use super::verify_metadata::{call_of, callee_name};
     let mut calls = body.convergence_calls.clone();
-    let insts = body.insts.values().as_slice();
     for u in uses.iter().filter(|u| u.role == UseRole::Callee) {
-        let convergent = if u.global.is_reserved_value() {
-            // An intrinsic never declared.
-            let name = crate::read::parser::strip_name(&m.bytes(u.span)[1..]);
-            crate::read::intrinsics::is_convergent(&name)
-        } else {
-            match m.globals[u.global].kind {
-                GlobalKind::Function(g) => m.convergent_functions.binary_search(&g).is_ok(),
-                GlobalKind::Intrinsic => match &m.globals[u.global].name {
-                    GlobalName::Named(name) => crate::read::intrinsics::is_convergent(name),
-                    GlobalName::Numbered(_) => false,
-                },
-                _ => false,
+        let convergent = match m.globals.get(u.global).map(|g| g.kind) {
+            Some(GlobalKind::Function(g)) => m.convergent_functions.binary_search(&g).is_ok(),
+            // An intrinsic, declared by LLVM where the body calls it.
+            Some(GlobalKind::Intrinsic) | None => {
+                callee_name(m, u).is_some_and(|name| super::intrinsics::is_convergent(&name))
             }
+            Some(_) => false,
         };
-        // Instructions are in text order: the call is the last to start before its callee.
-        let Some(at) = insts
-            .partition_point(|i| i.span.start <= u.span.start)
-            .checked_sub(1)
-        else {
+        let Some(inst) = call_of(body, u).filter(|_| convergent) else {
             continue;
         };
-        if !convergent
-            || !matches!(
-                insts[at].opcode,
-                Opcode::Call | Opcode::Invoke | Opcode::CallBr
-            )
-        {
-            continue;
-        }
-        let inst = InstId::new(at);
         match calls.binary_search_by_key(&inst, |c| c.inst) {
             Ok(k) => calls[k].convergent = true,
             Err(k) => calls.insert(

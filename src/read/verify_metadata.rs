@@ -146,36 +146,41 @@ fn intrinsic_calls<'a>(
     uses.iter()
         .filter(|u| u.role == UseRole::Callee)
         .filter_map(move |u| {
-            let name: Cow<[u8]> = if u.global.is_reserved_value() {
-                // LLVM declares an intrinsic a body calls without a declaration.
-                match m.bytes(u.span).strip_prefix(b"@") {
-                    Some([b'"', quoted @ .., b'"']) => Cow::Owned(super::lexer::unescape(quoted)),
-                    Some(bare) => Cow::Borrowed(bare),
-                    None => return None,
-                }
-            } else {
-                match &m.globals[u.global].name {
-                    GlobalName::Named(name) => Cow::Borrowed(&name[..]),
-                    GlobalName::Numbered(_) => return None,
-                }
-            };
+            let name = callee_name(m, u)?;
             if !name.starts_with(b"llvm.") {
                 return None;
             }
-            // Instructions are in text order.
-            let after = body
-                .insts
-                .values()
-                .as_slice()
-                .partition_point(|i| i.span.start <= u.span.start);
-            let inst = InstId::new(after.checked_sub(1)?);
-            // A call, an invoke or a `callbr` (LLVM's `CallBase`).
-            matches!(
-                body.insts[inst].opcode,
-                Opcode::Call | Opcode::Invoke | Opcode::CallBr
-            )
-            .then_some((u.span, name, inst))
+            Some((u.span, name, call_of(body, u)?))
         })
+}
+
+/// The name of the function callee use `u` names (none if numbered): an intrinsic a body
+/// calls without a declaration (which LLVM then declares) by the use's text.
+pub(super) fn callee_name<'a>(m: &'a Module, u: &GlobalUse) -> Option<Cow<'a, [u8]>> {
+    if u.global.is_reserved_value() {
+        return match m.bytes(u.span).strip_prefix(b"@") {
+            Some([b'"', quoted @ .., b'"']) => Some(Cow::Owned(super::lexer::unescape(quoted))),
+            Some(bare) => Some(Cow::Borrowed(bare)),
+            None => None,
+        };
+    }
+    match &m.globals[u.global].name {
+        GlobalName::Named(name) => Some(Cow::Borrowed(&name[..])),
+        GlobalName::Numbered(_) => None,
+    }
+}
+
+/// The call, invoke or `callbr` (LLVM's `CallBase`) whose callee is use `u` of `body`.
+pub(super) fn call_of(body: &Body, u: &GlobalUse) -> Option<InstId> {
+    // Instructions are in text order: the call is the last to start before its callee.
+    let insts = body.insts.values().as_slice();
+    let after = insts.partition_point(|i| i.span.start <= u.span.start);
+    let inst = InstId::new(after.checked_sub(1)?);
+    matches!(
+        body.insts[inst].opcode,
+        Opcode::Call | Opcode::Invoke | Opcode::CallBr
+    )
+    .then_some(inst)
 }
 
 /// The arguments of a call, in order, each with its type (not its operand bundles' operands,
