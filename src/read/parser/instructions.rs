@@ -1773,85 +1773,9 @@ impl<'a> Parser<'a> {
         // Operand bundles.
         let bundled = self.tok.kind == Tok::LSquare;
         if bundled {
-            if assume && !assumed.is_some_and(|v| self.is_one(v)) {
-                let message = "assume with operand bundles must have i1 true condition";
-                self.rule_broken(callee_tok.span, message);
-            }
-            self.bump();
-            self.push_item(Item::Mark(b'['));
-            let mut tags_seen = 0;
-            // LLVM's verifier stops at an assumption's bundle whose tag names no attribute.
-            let mut assumptions_checked = assume;
-            loop {
-                let tag = self.expect(Tok::Str, "an operand bundle tag")?;
-                self.push_word(tag.span)?;
-                self.expect(Tok::LParen, "'('")?;
-                self.push_item(Item::Mark(b'('));
-                let mut operands = BundleOperands::default();
-                let attached_call = self.text(tag) == b"\"clang.arc.attachedcall\"";
-                self.intrinsic_use_context.attached_call_bundle = attached_call;
-                if self.tok.kind != Tok::RParen {
-                    loop {
-                        let ty = self.item_type()?;
-                        let value = self.item_value(ty)?;
-                        operands.push(ty, value);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.intrinsic_use_context.attached_call_bundle = false;
-                let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
-                    None if attached_call => {
-                        self.attached_call_refused(&operands, (ret, callee), call_kinds)
-                    }
-                    message => message.map(Cow::Owned),
-                };
-                if let Some(message) = message {
-                    self.rule_broken(tag.span, &message);
-                }
-                if self.text(tag) == b"\"convergencectrl\"" {
-                    match (operands.count, operands.first[0]) {
-                        (1, Some((ty, token))) if matches!(self.body_ty(ty), Type::Token) => {
-                            let local = match token.kind() {
-                                ValueKind::Local(l) => Some(l),
-                                _ => None,
-                            };
-                            convergence_token = Some((tag.span, local));
-                        }
-                        _ => self.rule_broken(
-                            tag.span,
-                            "The 'convergencectrl' bundle requires exactly one token use.",
-                        ),
-                    }
-                }
-                if let (b"\"funclet\"", 1, Some((_, pad))) =
-                    (self.text(tag), operands.count, operands.first[0])
-                {
-                    match pad.kind() {
-                        ValueKind::Local(l) => {
-                            self.scope().body.funclet_operands.push((tag.span, l))
-                        }
-                        _ => {
-                            self.rule_broken(tag.span, crate::read::verify::FUNCLET_OPERAND_NOT_PAD)
-                        }
-                    }
-                }
-                if assumptions_checked {
-                    let (message, go_on) = self.assumption_refused(tag, &operands);
-                    if let Some(message) = message {
-                        self.rule_broken(tag.span, message);
-                    }
-                    assumptions_checked = go_on;
-                }
-                self.expect(Tok::RParen, "')'")?;
-                self.push_item(Item::Mark(b')'));
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::RSquare, "']'")?;
-            self.push_item(Item::Mark(b']'));
+            let assumed = assume.then_some(assumed);
+            convergence_token =
+                self.operand_bundles(callee_tok, (ret, callee), call_kinds, assumed)?;
         }
         // The convergence control intrinsics' names start so (quoted or not), and few others.
         let callee_text = &self.src[callee_tok.span.range()];
@@ -2352,6 +2276,98 @@ impl Parser<'_> {
                         (s, t) => s == t,
                     }
             })
+    }
+
+    /// Read a call's operand bundles (`[ "tag"(ty %v, ...), ... ]`) and check each as LLVM's
+    /// verifier does; returns the token of a `"convergencectrl"` bundle. Kept out of
+    /// `call_like`, which most calls run without bundles. `assumed` is the condition of an
+    /// `llvm.assume` call, `None` for another callee.
+    #[inline(never)]
+    fn operand_bundles(
+        &mut self,
+        callee_tok: Token,
+        (ret, callee): (TypeId, Value),
+        call_kinds: Kinds,
+        assumed: Option<Option<Value>>,
+    ) -> PResult<Option<(Span, Option<LocalId>)>> {
+        let mut convergence_token = None;
+        let assume = assumed.is_some();
+        if assumed.is_some_and(|condition| !condition.is_some_and(|v| self.is_one(v))) {
+            let message = "assume with operand bundles must have i1 true condition";
+            self.rule_broken(callee_tok.span, message);
+        }
+        self.bump();
+        self.push_item(Item::Mark(b'['));
+        let mut tags_seen = 0;
+        // LLVM's verifier stops at an assumption's bundle whose tag names no attribute.
+        let mut assumptions_checked = assume;
+        loop {
+            let tag = self.expect(Tok::Str, "an operand bundle tag")?;
+            self.push_word(tag.span)?;
+            self.expect(Tok::LParen, "'('")?;
+            self.push_item(Item::Mark(b'('));
+            let mut operands = BundleOperands::default();
+            let attached_call = self.text(tag) == b"\"clang.arc.attachedcall\"";
+            self.intrinsic_use_context.attached_call_bundle = attached_call;
+            if self.tok.kind != Tok::RParen {
+                loop {
+                    let ty = self.item_type()?;
+                    let value = self.item_value(ty)?;
+                    operands.push(ty, value);
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            self.intrinsic_use_context.attached_call_bundle = false;
+            let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
+                None if attached_call => {
+                    self.attached_call_refused(&operands, (ret, callee), call_kinds)
+                }
+                message => message.map(Cow::Owned),
+            };
+            if let Some(message) = message {
+                self.rule_broken(tag.span, &message);
+            }
+            if self.text(tag) == b"\"convergencectrl\"" {
+                match (operands.count, operands.first[0]) {
+                    (1, Some((ty, token))) if matches!(self.body_ty(ty), Type::Token) => {
+                        let local = match token.kind() {
+                            ValueKind::Local(l) => Some(l),
+                            _ => None,
+                        };
+                        convergence_token = Some((tag.span, local));
+                    }
+                    _ => self.rule_broken(
+                        tag.span,
+                        "The 'convergencectrl' bundle requires exactly one token use.",
+                    ),
+                }
+            }
+            if let (b"\"funclet\"", 1, Some((_, pad))) =
+                (self.text(tag), operands.count, operands.first[0])
+            {
+                match pad.kind() {
+                    ValueKind::Local(l) => self.scope().body.funclet_operands.push((tag.span, l)),
+                    _ => self.rule_broken(tag.span, crate::read::verify::FUNCLET_OPERAND_NOT_PAD),
+                }
+            }
+            if assumptions_checked {
+                let (message, go_on) = self.assumption_refused(tag, &operands);
+                if let Some(message) = message {
+                    self.rule_broken(tag.span, message);
+                }
+                assumptions_checked = go_on;
+            }
+            self.expect(Tok::RParen, "')'")?;
+            self.push_item(Item::Mark(b')'));
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        self.push_item(Item::Mark(b']'));
+        Ok(convergence_token)
     }
 
     /// Note the call being read, written `callee_tok`, for the convergence verifier's rules
