@@ -374,7 +374,9 @@ pub struct TextBudget {
 
 impl TextBudget {
     /// `bytes` more bytes of `source` have been read, in one place: at least the pages the
-    /// system maps in around a page read (Linux's fault-around: 64 KiB).
+    /// system maps in around a page read (Linux's fault-around: 64 KiB; a whole folio of the
+    /// page cache, up to 2 MiB, on a recent kernel and a filesystem with large folios, which is
+    /// not counted: giving the text back at each read left merging's peak as it was).
     pub fn read(&self, source: &Source, bytes: usize) {
         let before = self.read.fetch_add(bytes.max(FAULT_AROUND), Relaxed);
         let after = before + bytes.max(FAULT_AROUND);
@@ -458,12 +460,13 @@ pub(crate) fn release_program_code() {
 /// tenth more to merge harfbuzz-O0, 27 MB: each page is mapped in by each pass over the text).
 pub const RELEASE_MIN: usize = 8 << 20;
 
-/// The largest block of a file's pages the system maps in at once. Linux maps in the whole
-/// folio of its page cache around a page read (6.18 on: before, the 64 KiB around it), and a
-/// filesystem with large folios (ext4 since 6.18, XFS) keeps a file's text in folios of up to
-/// 2 MiB: reading on past a range given back maps in again the part of its folio behind, which
-/// no later release covered (eigenprog-O0 merge on ext4: 6.5 MiB of text resident while its
-/// bodies were read, 2 MiB on tmpfs; peak 32.9 against 29.2 MiB).
+/// The largest block of a file's pages the system maps in at once. Linux (6.18 here) maps in
+/// the whole folio of its page cache around a page read (older kernels the 64 KiB around it),
+/// and a filesystem with large folios (ext4, XFS) keeps a file's text in folios of up to 2 MiB
+/// (a byte read here mapped 1 MiB in): reading on past a range given back maps in again the
+/// part of its folio behind, which no later release covered (eigenprog-O0 merge on ext4: 6.5
+/// MiB of text resident while its bodies were read, 2 MiB on tmpfs; peak 33.2 -> 31.8 MiB with
+/// this, 29.2 on tmpfs).
 const FOLIO_MAX: usize = 2 << 20;
 
 /// [`Source::release`] on a mapping: `range`, and up to [`FOLIO_MAX`] behind it, which a
