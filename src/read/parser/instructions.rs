@@ -1773,9 +1773,9 @@ impl<'a> Parser<'a> {
         // Operand bundles.
         let bundled = self.tok.kind == Tok::LSquare;
         if bundled {
-            let assumed = assume.then_some(assumed);
+            let assumption = (assume, assumed);
             convergence_token =
-                self.operand_bundles(callee_tok, (ret, callee), call_kinds, assumed)?;
+                self.operand_bundles(callee_tok, (ret, callee), call_kinds, assumption)?;
         }
         // The convergence control intrinsics' names start so (quoted or not), and few others.
         let callee_text = &self.src[callee_tok.span.range()];
@@ -2280,19 +2280,18 @@ impl Parser<'_> {
 
     /// Read a call's operand bundles (`[ "tag"(ty %v, ...), ... ]`) and check each as LLVM's
     /// verifier does; returns the token of a `"convergencectrl"` bundle. Kept out of
-    /// `call_like`, which most calls run without bundles. `assumed` is the condition of an
-    /// `llvm.assume` call, `None` for another callee.
+    /// `call_like`, which most calls run without bundles. `assume`: the callee is
+    /// `llvm.assume`, whose condition is `assumed`.
     #[inline(never)]
     fn operand_bundles(
         &mut self,
         callee_tok: Token,
         (ret, callee): (TypeId, Value),
         call_kinds: Kinds,
-        assumed: Option<Option<Value>>,
+        (assume, assumed): (bool, Option<Value>),
     ) -> PResult<Option<(Span, Option<LocalId>)>> {
         let mut convergence_token = None;
-        let assume = assumed.is_some();
-        if assumed.is_some_and(|condition| !condition.is_some_and(|v| self.is_one(v))) {
+        if assume && !assumed.is_some_and(|v| self.is_one(v)) {
             let message = "assume with operand bundles must have i1 true condition";
             self.rule_broken(callee_tok.span, message);
         }
