@@ -8227,8 +8227,25 @@ fn call_sites_are_checked_as_llvm_verifier_checks_them() {
             (3, 13, "@g"),
             "speculatable attribute may not apply to call sites",
         ),
+        // An intrinsic has the attributes of LLVM's table, whatever its declaration says,
+        // declared or not.
+        (
+            call("call void @llvm.trap() speculatable"),
+            (3, 13, "@llvm.trap"),
+            "speculatable attribute may not apply to call sites",
+        ),
+        (
+            "define void @f() {\n  call void @llvm.donothing() #0\n  ret void\n}\n\
+             declare void @llvm.donothing() #0\nattributes #0 = { speculatable }\n"
+                .to_string(),
+            (2, 13, "@llvm.donothing"),
+            "speculatable attribute may not apply to call sites",
+        ),
     ];
     let read = [
+        "define float @f(float %x) {\n  %r = call float @llvm.sqrt.f32(float %x) speculatable\n  ret float %r\n}\n\
+         declare float @llvm.sqrt.f32(float)\n"
+            .to_string(),
         call("call void %p() [ \"kcfi\"(i32 1), \"ptrauth\"(i32 1, i64 %y), \"deopt\"(i32 %x), \"foo\"(), \"foo\"() ]"),
         call("call void %p() [ \"kcfi\"(i32 zeroinitializer) ]"),
         call("call float @llvm.sqrt.f32(float 1.0) speculatable"),
@@ -8390,6 +8407,12 @@ fn attached_call_bundles_are_checked_as_llvm_verifier_checks_them() {
             (11, 20, "\"clang"),
             returning,
         ),
+        // An intrinsic returns or not as LLVM's table says (`llvm.trap` does not).
+        (
+            call(&format!("call void @llvm.donothing() {retain}")),
+            (11, 33, "\"clang"),
+            returning,
+        ),
         (
             call(&format!("%r = call i32 @i() {retain}")),
             (11, 24, "\"clang"),
@@ -8432,6 +8455,7 @@ fn attached_call_bundles_are_checked_as_llvm_verifier_checks_them() {
             bundle("ptr @objc_unsafeClaimAutoreleasedReturnValue")
         )),
         call(&format!("call void @stops() {retain}")),
+        call(&format!("call void @llvm.trap() {retain}")),
         call(&format!("call void @v() noreturn {retain}")),
         call(&format!("call void @v() #0 {retain}")),
         call(&format!(

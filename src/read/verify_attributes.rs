@@ -248,6 +248,15 @@ fn kind_at(src: &[u8], span: Span) -> Kinds {
     }
 }
 
+/// The bits of attributes written one after another, separated by spaces, as LLVM's table
+/// of intrinsics gives them (`nounwind speculatable memory(none)`).
+pub(crate) fn kinds_of_words(words: &str) -> Kinds {
+    words
+        .split(' ')
+        .filter_map(|word| attributes::keyword(keyword_of(word.as_bytes())))
+        .fold(Kinds::NONE, |kinds, k| kinds.with(k.checks))
+}
+
 /// The keyword an attribute's text starts with (`byval` of `byval(%T)`, `align` of
 /// `align 8`); empty for a string attribute.
 pub(crate) fn keyword_of(text: &[u8]) -> &[u8] {

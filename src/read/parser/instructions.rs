@@ -1754,7 +1754,7 @@ impl<'a> Parser<'a> {
         // Convergent by its callee is found once the body is read, if asked.
         let convergent = call_kinds.has(verify_attributes::CONVERGENT);
         if call_kinds.has(verify_attributes::SPECULATABLE)
-            && !self.callee_has(callee, verify_attributes::SPECULATABLE)
+            && !self.callee_has(callee, callee_tok, verify_attributes::SPECULATABLE)
         {
             let message = "speculatable attribute may not apply to call sites";
             self.rule_broken(callee_tok.span, message);
@@ -2321,7 +2321,7 @@ impl Parser<'_> {
             self.intrinsic_use_context.attached_call_bundle = false;
             let message = match self.bundle_refused(tag, &operands, &mut tags_seen) {
                 None if attached_call => {
-                    self.attached_call_refused(&operands, (ret, callee), call_kinds)
+                    self.attached_call_refused(&operands, (ret, callee, callee_tok), call_kinds)
                 }
                 message => message.map(Cow::Owned),
             };
@@ -2426,10 +2426,22 @@ impl Parser<'_> {
         })
     }
 
-    /// Whether `callee` is a function declared with an attribute of `kinds` (`speculatable`,
-    /// which a call that is must call; `noreturn`): an intrinsic is taken to have it (LLVM
-    /// gives it its own attributes, which are not looked up here).
-    fn callee_has(&mut self, callee: Value, kinds: Kinds) -> bool {
+    /// Whether `callee`, written `callee_tok`, is a function declared with an attribute of
+    /// `kinds` (`speculatable`, which a call that is must call; `noreturn`): for an intrinsic,
+    /// whether LLVM's table gives it one (taken to, for a name the table does not settle).
+    fn callee_has(&mut self, callee: Value, callee_tok: Token, kinds: Kinds) -> bool {
+        // LLVM gives an intrinsic's declaration, written or not, the attributes of its table,
+        // whatever the text says; one it renames on read, those of another.
+        if callee_tok.kind == Tok::GlobalName {
+            let name = strip_name(&self.src[callee_tok.span.range()][1..]);
+            if name.starts_with(b"llvm.") {
+                return match intrinsics::fn_attributes(&name) {
+                    Some(table) if !intrinsics::is_renamed_on_read(&name) => table
+                        .is_some_and(|words| verify_attributes::kinds_of_words(words).has(kinds)),
+                    _ => true,
+                };
+            }
+        }
         let global = match self.callee_global(callee) {
             Callee::Indirect => return false,
             Callee::Unrecorded => return true,
@@ -2648,14 +2660,14 @@ impl Parser<'_> {
     fn attached_call_refused(
         &mut self,
         operands: &BundleOperands,
-        (ret, callee): (TypeId, Value),
+        (ret, callee, callee_tok): (TypeId, Value, Token),
         call_kinds: Kinds,
     ) -> Option<Cow<'static, str>> {
         let returns = match self.body_ty(ret) {
             Type::Ptr(_) => true,
             Type::Void => {
                 call_kinds.has(verify_attributes::NO_RETURN)
-                    || self.callee_has(callee, verify_attributes::NO_RETURN)
+                    || self.callee_has(callee, callee_tok, verify_attributes::NO_RETURN)
             }
             _ => false,
         };
