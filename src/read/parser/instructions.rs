@@ -2450,7 +2450,6 @@ impl Parser<'_> {
         let module = self.names_module();
         match module.globals.get(global).map(|g| (&g.kind, &g.name)) {
             None | Some((GlobalKind::Intrinsic, _)) => true,
-            Some((_, GlobalName::Named(name))) if name.starts_with(b"llvm.") => true,
             Some((GlobalKind::Function(f), _)) => {
                 verify_attributes::function_has(module, *f, kinds)
             }
