@@ -10,6 +10,7 @@ mod names;
 #[path = "x86_upgrades.rs"]
 mod x86_upgrades;
 
+use super::verify_attributes::{self, Kinds};
 use crate::model::{FloatKind, Type, TypeId, Types, int_literal};
 use std::sync::Arc;
 use x86_upgrades::X86_UPGRADED;
@@ -137,13 +138,17 @@ pub(crate) fn fn_attributes(name: &[u8]) -> Option<Option<&'static str>> {
     )
 }
 
+/// The verifier's bits of the function attributes LLVM's table gives the intrinsic `name`
+/// ([`fn_attributes`]); `None` if `name` is no intrinsic's.
+pub(crate) fn table_kinds(name: &[u8]) -> Option<Kinds> {
+    Some(fn_attributes(name)?.map_or(Kinds::NONE, verify_attributes::kinds_of_words))
+}
+
 /// Whether LLVM's table makes the intrinsic `name` convergent (false for a name that is no
 /// intrinsic's).
 pub(crate) fn is_convergent(name: &[u8]) -> bool {
     name.starts_with(b"llvm.")
-        && fn_attributes(name)
-            .flatten()
-            .is_some_and(|attrs| attrs.split(' ').any(|a| a == "convergent"))
+        && table_kinds(name).is_some_and(|kinds| kinds.has(verify_attributes::CONVERGENT))
 }
 
 /// The table's line for the intrinsic `name` names (see [`is_known`]).

@@ -161,7 +161,7 @@ impl<'a> Parser<'a> {
         } else {
             (global.span, t.span)
         };
-        let key = strip_name(&self.src[name.range()][1..]);
+        let key = self.global_name_at(name);
         if !self.comdat_defined(&key) {
             // An implicit comdat is reported at the keyword.
             let at = if name == global.span { t.span } else { name };
@@ -177,7 +177,7 @@ impl<'a> Parser<'a> {
     /// Whether the comdat `key` names is defined yet.
     fn comdat_defined(&mut self, key: &[u8]) -> bool {
         let next = self.m.comdats.get(self.next_comdat);
-        if next.is_some_and(|c| *strip_name(&self.src[c.name.range()][1..]) == *key) {
+        if next.is_some_and(|c| *self.global_name_at(c.name) == *key) {
             self.next_comdat += 1;
             return true;
         }

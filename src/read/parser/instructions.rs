@@ -334,7 +334,7 @@ impl<'a> Parser<'a> {
         let use_ = callee?;
         let implicit;
         let name = if use_.global.is_reserved_value() {
-            implicit = strip_name(&self.src[use_.span.range()][1..]);
+            implicit = self.global_name_at(use_.span);
             &implicit[..]
         } else {
             match &bm.base.globals[use_.global].name {
@@ -1552,7 +1552,7 @@ impl<'a> Parser<'a> {
         let mut intrinsic = self.intrinsic_callee(callee, callee_tok);
         let mut convergence_token = None;
         self.intrinsic_use_context.assume_like_call = intrinsic.is_some()
-            && intrinsics::is_assume_like(&strip_name(&self.src[callee_tok.span.range()][1..]));
+            && intrinsics::is_assume_like(&self.global_name_at(callee_tok.span));
         let mut rules = CallRules::new(self, fn_or_ret, ret, callee_tok);
         rules.result(self, results);
         // Arguments.
@@ -2382,9 +2382,7 @@ impl Parser<'_> {
         token: Option<(Span, Option<LocalId>)>,
     ) {
         let intrinsic = match callee_tok.kind {
-            Tok::GlobalName => {
-                convergence_intrinsic(&strip_name(&self.src[callee_tok.span.range()][1..]))
-            }
+            Tok::GlobalName => convergence_intrinsic(&self.global_name_at(callee_tok.span)),
             _ => None,
         };
         if convergent || intrinsic.is_some() || token.is_some() {
@@ -2433,11 +2431,10 @@ impl Parser<'_> {
         // LLVM gives an intrinsic's declaration, written or not, the attributes of its table,
         // whatever the text says; one it renames on read, those of another.
         if callee_tok.kind == Tok::GlobalName {
-            let name = strip_name(&self.src[callee_tok.span.range()][1..]);
+            let name = self.global_name_at(callee_tok.span);
             if name.starts_with(b"llvm.") {
-                return match intrinsics::fn_attributes(&name) {
-                    Some(table) if !intrinsics::is_renamed_on_read(&name) => table
-                        .is_some_and(|words| verify_attributes::kinds_of_words(words).has(kinds)),
+                return match intrinsics::table_kinds(&name) {
+                    Some(table) if !intrinsics::is_renamed_on_read(&name) => table.has(kinds),
                     _ => true,
                 };
             }

@@ -1063,6 +1063,11 @@ impl intrinsics::TypeView for Parser<'_> {
 }
 
 impl<'a> Parser<'a> {
+    /// The name a global written at `span` has (`@f`, `@"a b"`): without its `@` and quotes.
+    fn global_name_at(&self, span: Span) -> Cow<'a, [u8]> {
+        strip_name(&self.src[span.range()][1..])
+    }
+
     /// A parser of `src`, which need not be UTF-8 (the top level of a mapped file is read
     /// while the file is checked to be, see `Source::map_reading`).
     pub fn new(src: &'a [u8]) -> Parser<'a> {
@@ -1628,7 +1633,7 @@ impl<'a> Parser<'a> {
         let GlobalKind::Function(f) = self.names_module().globals.get(use_.global)?.kind else {
             return None;
         };
-        let name = strip_name(&self.src[use_.span.range()][1..]);
+        let name = self.global_name_at(use_.span);
         let func = &self.names_module().functions[f];
         let declared_first =
             self.declaration_met_first(func.span.start, use_.span, &name, func.fn_ty);

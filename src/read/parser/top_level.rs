@@ -428,14 +428,14 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         // Checked once the definition is read, as LLVM does.
-        let key = strip_name(&self.src[name.span.range()][1..]);
+        let key = self.global_name_at(name.span);
         self.comdat_refs.remove(&key);
         if self
             .comdats_defined
             .insert(key, self.m.comdats.len())
             .is_some()
         {
-            let key = strip_name(&self.src[name.span.range()][1..]);
+            let key = self.global_name_at(name.span);
             let message = format!(
                 "redefinition of comdat '${}'",
                 String::from_utf8_lossy(&key)
